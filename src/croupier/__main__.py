@@ -1,0 +1,3 @@
+from croupier.cli import main
+
+raise SystemExit(main())

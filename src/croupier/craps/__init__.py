@@ -1,0 +1,1 @@
+"""Craps and mini-craps: wager definitions, table options and the table engine."""

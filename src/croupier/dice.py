@@ -1,0 +1,44 @@
+"""Two dice: the 36 equally likely ordered outcomes and the names the regulations give them.
+
+>>> len(OUTCOMES)
+36
+>>> is_hard(3, 3), is_hard(2, 4)
+(True, False)
+>>> len(HOPS)
+17
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+Roll = tuple[int, int]
+
+FACES = range(1, 7)
+OUTCOMES: tuple[Roll, ...] = tuple((a, b) for a in FACES for b in FACES)
+P_OUTCOME = Fraction(1, 36)
+
+POINTS = (4, 5, 6, 8, 9, 10)
+HARDWAYS = (4, 6, 8, 10)
+CRAPS = (2, 3, 12)
+NATURALS = (7, 11)
+
+
+def is_hard(d1: int, d2: int) -> bool:
+    """A total thrown "the hardway": the same number on each die."""
+    return d1 == d2
+
+
+def hop_key(d1: int, d2: int) -> str:
+    """The pay-table key of a hop, smaller die first: ``hop:1-3``."""
+    lo, hi = sorted((d1, d2))
+    return f"hop:{lo}-{hi}"
+
+
+# The seventeen hop wagers of N.J.A.C. 19:47-1.2(a)22-38 and 13:69F-1.2(a)22-38: the four
+# hardways on the hop and the thirteen two-different-dice combinations of totals 4 to 10.
+HOPS: tuple[Roll, ...] = tuple(
+    sorted(
+        {(a, b) for a in FACES for b in FACES if a <= b and 4 <= a + b <= 10}
+    )
+)

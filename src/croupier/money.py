@@ -1,0 +1,143 @@
+"""Exact money and payout odds.
+
+Money is :class:`decimal.Decimal` dollars, never binary floating point; odds are written the
+regulation's way, "7 to 5" (N.J.A.C. 13:69F-1.4(a): never "for").
+
+>>> odds = Odds.parse("7 to 6")
+>>> odds.winnings(Decimal("12"))
+Fraction(14, 1)
+>>> is_payable(odds.winnings(Decimal("10")), Decimal("1"))
+False
+>>> fmt(Decimal("7.5"))
+'7.50'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+from croupier.errors import Malformed
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0")
+
+_DECIMAL_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+
+
+def parse_amount(value: Any, where: str = "", *, allow_zero: bool = False) -> Decimal:
+    """A dollar amount from JSON (a number already parsed as Decimal, an int, or a decimal string).
+
+    Amounts must be positive (or zero where allowed) and a whole number of cents.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
+        raise Malformed(where, f"not a decimal amount: {_show(value)}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not _DECIMAL_TEXT.match(text):
+            raise Malformed(where, f"not a decimal amount: {_show(value)}")
+        try:
+            amount = Decimal(text)
+        except InvalidOperation:
+            raise Malformed(where, f"not a decimal amount: {_show(value)}") from None
+    else:
+        amount = Decimal(value)
+    if not amount.is_finite():
+        raise Malformed(where, f"not a decimal amount: {_show(value)}")
+    if amount < 0 or (amount == 0 and not allow_zero):
+        raise Malformed(where, f"must be more than zero: {_show(value)}")
+    if amount.adjusted() > 15:
+        raise Malformed(where, f"amount too large: {_show(value)}")
+    if amount != amount.quantize(CENT):
+        raise Malformed(where, f"not a whole number of cents: {_show(value)}")
+    return amount
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value + '"'
+    if isinstance(value, Decimal):
+        return str(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if not isinstance(value, (list, dict)) else type(value).__name__
+
+
+def show_json(value: Any) -> str:
+    """A short rendering of a JSON value for an error message."""
+    return _show(value)
+
+
+def fmt(amount: Decimal | Fraction | int) -> str:
+    """Two decimals, as the replay contract prints money."""
+    dec = to_decimal(amount) if isinstance(amount, Fraction) else Decimal(amount)
+    text = f"{dec:.2f}" if dec == dec.quantize(CENT) else format(dec.normalize(), "f")
+    return "0.00" if text in ("-0.00",) else text
+
+
+def to_decimal(value: Fraction) -> Decimal:
+    """An exact Decimal for a fraction that is a finite decimal (every payable amount is)."""
+    result = Decimal(value.numerator) / Decimal(value.denominator)
+    if Fraction(result) != value:
+        raise ArithmeticError(f"{value} is not an exact decimal amount")
+    return result
+
+
+def is_multiple(amount: Decimal | Fraction, unit: Decimal) -> bool:
+    """Whether ``amount`` is a whole number of table units."""
+    return (Fraction(amount) / Fraction(unit)).denominator == 1
+
+
+def is_payable(amount: Fraction | Decimal, unit: Decimal) -> bool:
+    """N.J.A.C. 13:69F-1.4(f), 19:47-1.4(e): an amount the table can pay in its unit."""
+    return is_multiple(amount, unit)
+
+
+def floor_to_unit(amount: Fraction | Decimal, unit: Decimal) -> Decimal:
+    """Round down to the table unit (commission is never rounded up)."""
+    units = Fraction(amount) / Fraction(unit)
+    return Decimal(units.numerator // units.denominator) * unit
+
+
+_ODDS = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=False)
+class Odds:
+    """Payout odds ``win`` to ``stake``: a winning wager of ``stake`` is paid ``win`` besides."""
+
+    win: int
+    stake: int
+
+    @classmethod
+    def parse(cls, text: Any, where: str = "") -> Odds:
+        if not isinstance(text, str):
+            raise Malformed(where, f'odds must be written as "N to M": {_show(text)}')
+        match = _ODDS.match(text)
+        if not match:
+            raise Malformed(where, f'odds must be written as "N to M": {_show(text)}')
+        if match.group(2).lower() == "for":
+            raise Malformed(
+                where,
+                f'odds are stated with "to", never "for" (N.J.A.C. 13:69F-1.4(a)): {_show(text)}',
+            )
+        win, stake = int(match.group(1)), int(match.group(3))
+        if win <= 0 or stake <= 0:
+            raise Malformed(where, f"odds must be positive: {_show(text)}")
+        return cls(win, stake)
+
+    @property
+    def ratio(self) -> Fraction:
+        return Fraction(self.win, self.stake)
+
+    def winnings(self, stake: Decimal | Fraction) -> Fraction:
+        """What a winning wager of ``stake`` is paid, over and above its stake."""
+        return Fraction(stake) * self.ratio
+
+    def __str__(self) -> str:
+        return f"{self.win} to {self.stake}"

@@ -1,0 +1,5 @@
+"""Rule profiles: which wagers a regulation permits and what it pays, as data (one TOML file each)."""
+
+from croupier.rules.profile import PROFILE_IDS, GameRules, Profile, load_profile
+
+__all__ = ["PROFILE_IDS", "GameRules", "Profile", "load_profile"]
