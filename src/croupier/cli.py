@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 
 from croupier.errors import Malformed
+
+# Each module has ``register(subparsers)`` adding its commands.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -40,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="play a JSON transcript and print the JSON result")
     rep.add_argument("file", help="the transcript file, or - for standard input")
     rep.set_defaults(func=_cmd_replay)
+    for module_name in COMMAND_MODULES:
+        module = importlib.import_module(module_name)
+        module.register(sub)
     return parser
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from croupier.roulette.wheel import Pocket
 
@@ -94,7 +94,7 @@ class Layout:
     def _line_pairs(self) -> set[Cover]:
         """Two contiguous rows together (bet at their outside common corner)."""
         rows = self._rows()
-        return {a | b for a, b in zip(rows, rows[1:], strict=False)}
+        return {a | b for a, b in pairwise(rows)}
 
     @cached_property
     def shapes(self) -> dict[str, frozenset[Cover]]:

@@ -71,6 +71,7 @@ class Wheel:
     that do not count (a ball there is "no spin" and wagers covering them are not taken)."""
 
     id: str
+    name: str
     order: tuple[Pocket, ...]
     layout_id: str
     void: frozenset[Pocket] = frozenset()
@@ -105,11 +106,17 @@ _SINGLE_ZERO_ORDER: tuple[Pocket, ...] = (
     5, 24, 16, 33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26,
 )  # fmt: skip
 
-DOUBLE_ZERO = Wheel("double-zero", _DOUBLE_ZERO_ORDER, "double-zero", half_rule=True)
-SINGLE_ZERO = Wheel("single-zero", _SINGLE_ZERO_ORDER, "single-zero")
+DOUBLE_ZERO = Wheel(
+    "double-zero", "double zero wheel", _DOUBLE_ZERO_ORDER, "double-zero", half_rule=True
+)
+SINGLE_ZERO = Wheel("single-zero", "single zero wheel", _SINGLE_ZERO_ORDER, "single-zero")
 # 20.32(i): the physical double-zero wheel and layout, with 00 out of play.
 DOUBLE_ZERO_AS_SINGLE = Wheel(
-    "double-zero-as-single", _DOUBLE_ZERO_ORDER, "double-zero", void=frozenset({"00"})
+    "double-zero-as-single",
+    "double zero wheel used as a single zero wheel",
+    _DOUBLE_ZERO_ORDER,
+    "double-zero",
+    void=frozenset({"00"}),
 )
 
 WHEELS: dict[str, Wheel] = {w.id: w for w in (DOUBLE_ZERO, SINGLE_ZERO, DOUBLE_ZERO_AS_SINGLE)}

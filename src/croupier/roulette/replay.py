@@ -1,0 +1,216 @@
+"""``croupier replay`` for roulette: read the options and actions, play them, build the result.
+
+Everything the transcript gets wrong in itself is :class:`Malformed` and names the place;
+everything the rules refuse goes to ``rejected`` and changes nothing.
+
+>>> from croupier.rules import load_profile
+>>> doc = {"game": "roulette", "rules": "nj-casino-night", "players": {"ann": 100},
+...        "actions": [{"player": "ann", "bet": "dozen", "dozen": 2, "amount": 10},
+...                    {"spin": 13}]}
+>>> replay_roulette(doc, load_profile("nj-casino-night"))["players"]
+{'ann': {'bankroll': '120.00', 'on_table': '0.00'}}
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from croupier.errors import Malformed, Refusal
+from croupier.money import Odds, fmt, parse_amount, show_json
+from croupier.roulette.table import Action, PlaceBet, RemoveBet, RouletteTable, Spin, TableConfig
+from croupier.roulette.wagers import INDEX_DOMAIN, WAGERS, Qualifier, RouletteWager
+from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
+from croupier.rules import GameRules, Profile
+from croupier.transcript import read_players
+
+ZERO_RULES = ("full", "half")
+OPTION_KEYS = (
+    "wheel", "zero_rule", "five_adjacent", "seven_numbers", "unit", "min_bet", "max_bet", "pays"
+)  # fmt: skip
+QUALIFIER_KEYS = ("numbers", "center", "column", "dozen")
+SPIN_FLAGS = ("revolutions", "same_direction", "foreign_object")
+
+
+def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
+    """The ``options`` object, every option checked; malformed ones name ``options.KEY``."""
+    rules = _rules(profile)
+    for key in raw:
+        if key not in OPTION_KEYS:
+            raise Malformed(f"options.{key}", f"unknown roulette option; expected one of "
+                            f"{', '.join(OPTION_KEYS)}")
+    wheel = raw.get("wheel", "double-zero")
+    if wheel not in WHEELS:
+        raise Malformed("options.wheel", f"unknown wheel {show_json(wheel)}; expected one of "
+                        f"{', '.join(WHEELS)}")
+    zero_rule = raw.get("zero_rule", "full")
+    if zero_rule not in ZERO_RULES:
+        raise Malformed("options.zero_rule", f"unknown zero rule {show_json(zero_rule)}; "
+                        f"expected one of {', '.join(ZERO_RULES)}")
+    if zero_rule == "half" and not WHEELS[wheel].half_rule:
+        clause = rules.settings.get("zero_rule_clauses", {}).get(wheel, "")
+        raise Malformed("options.zero_rule", f'"half" is not allowed on a {WHEELS[wheel].name}: '
+                        f"even-money wagers are lost on 0 ({clause})")
+    flags = {}
+    for name in ("five_adjacent", "seven_numbers"):
+        value = raw.get(name, True)
+        if not isinstance(value, bool):
+            raise Malformed(f"options.{name}", f"must be true or false: {show_json(value)}")
+        flags[name] = value
+    unit = parse_amount(raw.get("unit", "1"), "options.unit")
+    min_bet = parse_amount(raw["min_bet"], "options.min_bet") if "min_bet" in raw else None
+    max_bet = parse_amount(raw["max_bet"], "options.max_bet") if "max_bet" in raw else None
+    if max_bet is not None and max_bet < (min_bet if min_bet is not None else unit):
+        raise Malformed("options.max_bet", f"the maximum {fmt(max_bet)} is below the minimum")
+    return TableConfig(
+        wheel=wheel,
+        zero_rule=zero_rule,
+        five_adjacent=flags["five_adjacent"],
+        seven_numbers=flags["seven_numbers"],
+        unit=unit,
+        min_bet=min_bet,
+        max_bet=max_bet,
+        pays=_read_pays(raw.get("pays", {}), rules),
+    )
+
+
+def _rules(profile: Profile) -> GameRules:
+    if profile.roulette is None:
+        raise Malformed("rules", f"{profile.id} has no roulette rules")
+    return profile.roulette
+
+
+def _read_pays(raw: Any, rules: GameRules) -> dict[str, Odds]:
+    if not isinstance(raw, dict):
+        raise Malformed("options.pays", "must be an object of pay-table entries")
+    pays: dict[str, Odds] = {}
+    for key, text in raw.items():
+        where = f"options.pays.{key}"
+        if key not in rules.pays:
+            raise Malformed(where, f"no such pay-table entry; expected one of "
+                            f"{', '.join(rules.pays)}")
+        odds = Odds.parse(text, where)
+        minimum = rules.pays[key]
+        if odds.ratio < minimum.ratio:
+            raise Malformed(where, f"{odds} is below the minimum payout of {minimum} "
+                            f"({rules.clause('pays_clause')})")
+        pays[key] = odds
+    return pays
+
+
+def _read_pocket(value: Any, where: str) -> Pocket:
+    if not is_pocket(value):
+        raise Malformed(where, f"not a roulette number: {show_json(value)}")
+    return "00" if value == "00" else int(value)
+
+
+def _read_qualifier(raw: dict[str, Any], wager: RouletteWager, where: str) -> Qualifier:
+    for key in QUALIFIER_KEYS:
+        if key in raw and key != wager.qualifier:
+            raise Malformed(f"{where}.{key}", f"{wager.id} takes no {key}")
+    kind = wager.qualifier
+    if kind is None:
+        return None
+    if kind not in raw:
+        raise Malformed(f"{where}.{kind}", f"missing: {wager.id} needs its {kind}")
+    value = raw[kind]
+    if kind == "numbers":
+        if not isinstance(value, list):
+            raise Malformed(f"{where}.numbers", f"must be a list of roulette numbers: "
+                            f"{show_json(value)}")
+        numbers: list[Pocket] = []
+        for j, item in enumerate(value):
+            pocket = _read_pocket(item, f"{where}.numbers[{j}]")
+            if pocket in numbers:
+                raise Malformed(f"{where}.numbers[{j}]", f"{pocket} is listed twice")
+            numbers.append(pocket)
+        return tuple(numbers)
+    if kind == "center":
+        return _read_pocket(value, f"{where}.center")
+    if isinstance(value, bool) or not isinstance(value, int) or value not in INDEX_DOMAIN:
+        raise Malformed(f"{where}.{kind}", f"not a {kind} (1 to 3): {show_json(value)}")
+    return value
+
+
+def _read_player(raw: dict[str, Any], players: dict[str, Decimal], where: str) -> str:
+    player = raw.get("player")
+    if not isinstance(player, str) or player not in players:
+        raise Malformed(f"{where}.player", f"not a player at this table: {show_json(player)}")
+    return player
+
+
+def _read_wager(value: Any, where: str) -> RouletteWager:
+    if not isinstance(value, str) or value not in WAGERS:
+        raise Malformed(where, f"unknown roulette wager {show_json(value)}")
+    return WAGERS[value]
+
+
+def _check_keys(raw: dict[str, Any], allowed: set[str], where: str, what: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise Malformed(f"{where}.{key}", f"not part of a roulette {what} action")
+
+
+def read_action(raw: Any, where: str, players: dict[str, Decimal], wheel: str) -> Action:
+    """One action of the transcript, checked for form (not for the rules)."""
+    if not isinstance(raw, dict):
+        raise Malformed(where, "an action must be an object")
+    if "reduce" in raw:
+        raise Malformed(f"{where}.reduce", "roulette has no reduce (only bet, remove and spin)")
+    kinds = [k for k in ("bet", "remove", "spin") if k in raw]
+    if len(kinds) != 1:
+        raise Malformed(where, "a roulette action is exactly one of bet, remove or spin")
+    kind = kinds[0]
+    if kind == "spin":
+        _check_keys(raw, {"spin", *SPIN_FLAGS}, where, "spin")
+        number = _read_pocket(raw["spin"], f"{where}.spin")
+        if number not in WHEELS[wheel].pockets:
+            raise Malformed(f"{where}.spin", f"there is no {number} on a {WHEELS[wheel].name}")
+        revolutions = raw.get("revolutions")
+        if revolutions is not None and (
+            isinstance(revolutions, bool) or not isinstance(revolutions, int) or revolutions < 0
+        ):
+            raise Malformed(f"{where}.revolutions",
+                            f"not a number of revolutions: {show_json(revolutions)}")
+        flags = {}
+        for flag in ("same_direction", "foreign_object"):
+            value = raw.get(flag, False)
+            if not isinstance(value, bool):
+                raise Malformed(f"{where}.{flag}", f"must be true or false: {show_json(value)}")
+            flags[flag] = value
+        return Spin(number, revolutions, flags["same_direction"], flags["foreign_object"])
+    wager = _read_wager(raw[kind], f"{where}.{kind}")
+    base = {"player", kind} | ({"amount"} if kind == "bet" else set())
+    _check_keys(raw, base | set(QUALIFIER_KEYS), where, kind)
+    player = _read_player(raw, players, where)
+    qualifier = _read_qualifier(raw, wager, where)
+    if kind == "remove":
+        return RemoveBet(player, wager.id, qualifier)
+    amount = parse_amount(raw.get("amount"), f"{where}.amount")
+    return PlaceBet(player, wager.id, qualifier, amount)
+
+
+def replay_roulette(doc: dict[str, Any], profile: Profile) -> dict[str, Any]:
+    """Play a roulette transcript (header already checked) and return the result object."""
+    players = read_players(doc)
+    config = read_options(doc.get("options", {}), profile)
+    table = RouletteTable.open(profile.id, config, players)
+    events: list[dict[str, Any]] = [table.log[0].to_json()]
+    rejected: list[dict[str, Any]] = []
+    for index, raw in enumerate(doc.get("actions", [])):
+        action = read_action(raw, f"actions[{index}]", players, config.wheel)
+        try:
+            done = table.act(action)
+        except Refusal as refusal:
+            rejected.append({"index": index, "reason": refusal.reason, "clause": refusal.clause})
+            continue
+        events.extend({"action": index, **event.to_json()} for event in done)
+    return {
+        "players": {
+            name: {"bankroll": fmt(table.bankrolls[name]), "on_table": fmt(table.on_table(name))}
+            for name in players
+        },
+        "rejected": rejected,
+        "state": {"last_number": table.last_number},
+        "events": events,
+    }

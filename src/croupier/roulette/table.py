@@ -1,0 +1,401 @@
+"""The roulette table: actions in, events out, state folded from the events.
+
+Every action is checked completely before anything changes (``check_*`` returns the events or
+raises :class:`~croupier.errors.Refusal`); the table then folds the events into its state
+(:meth:`RouletteTable.apply`), so the event log alone rebuilds it
+(:meth:`RouletteTable.from_events`). The table knows the wheels, the layout and the wagers;
+clauses, pay table and permitted wagers come from the rule profile.
+
+>>> from decimal import Decimal as D
+>>> table = RouletteTable.open("nj-casino-night", TableConfig(), {"ann": D(100)})
+>>> _ = table.act(PlaceBet("ann", "split", (0, "00"), D(5)))
+>>> [e.kind for e in table.act(Spin("00"))]
+['crown', 'settle']
+>>> table.bankrolls["ann"]
+Decimal('185')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from croupier.errors import Refusal
+from croupier.events import Event, Settled
+from croupier.money import Odds, fmt, is_multiple, is_payable, to_decimal
+from croupier.roulette.events import (
+    BetPlaced,
+    BetRemoved,
+    Crowned,
+    FifthMoved,
+    NoSpin,
+    TableOpened,
+)
+from croupier.roulette.layout import Cover
+from croupier.roulette.wagers import WAGERS, Qualifier, RouletteWager, decide
+from croupier.roulette.wheel import WHEELS, Pocket, colour, label, pocket_key
+from croupier.rules import GameRules, load_profile
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Table options of the replay contract, already checked; ``pays`` holds the overrides."""
+
+    wheel: str = "double-zero"
+    zero_rule: str = "full"
+    five_adjacent: bool = True
+    seven_numbers: bool = True
+    unit: Decimal = Decimal(1)
+    min_bet: Decimal | None = None
+    max_bet: Decimal | None = None
+    pays: Mapping[str, Odds] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlaceBet:
+    player: str
+    wager: str
+    qualifier: Qualifier
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class RemoveBet:
+    player: str
+    wager: str
+    qualifier: Qualifier
+
+
+@dataclass(frozen=True)
+class Spin:
+    """The ball comes to rest in ``number``; the flags describe an irregular spin (20.32(m))."""
+
+    number: Pocket
+    revolutions: int | None = None
+    same_direction: bool = False
+    foreign_object: bool = False
+
+
+Action = PlaceBet | RemoveBet | Spin
+
+
+@dataclass
+class Placed:
+    """A wager on the layout."""
+
+    player: str
+    wager_id: str
+    key: str
+    numbers: tuple[Pocket, ...]
+    stake: Decimal
+
+
+class RouletteTable:
+    """One roulette table: the players' chips, the wagers on the layout, the last number."""
+
+    def __init__(self, opened: TableOpened) -> None:
+        profile = load_profile(opened.profile)
+        if profile.roulette is None:
+            raise ValueError(f"{opened.profile} has no roulette rules")
+        self.profile = profile
+        self.rules: GameRules = profile.roulette
+        self.opened = opened
+        self.wheel = WHEELS[opened.wheel]
+        self.pays = {key: Odds.parse(text, key) for key, text in opened.pays}
+        self.bankrolls: dict[str, Decimal] = dict(opened.players)
+        self.wagers: dict[tuple[str, str], Placed] = {}
+        self.last_number: Pocket | None = None
+        # What the house has won (collected less paid): bankrolls + stakes + house is constant.
+        self.house = Decimal(0)
+        self.log: list[Event] = [opened]
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, profile_id: str, config: TableConfig, players: Mapping[str, Decimal]
+    ) -> RouletteTable:
+        """A new table: the profile's minimum pay table with ``config.pays`` over it."""
+        rules = load_profile(profile_id).roulette
+        if rules is None:
+            raise ValueError(f"{profile_id} has no roulette rules")
+        pays = {**rules.pays, **config.pays}
+        return cls(
+            TableOpened(
+                profile=profile_id,
+                wheel=config.wheel,
+                zero_rule=config.zero_rule,
+                five_adjacent=config.five_adjacent,
+                seven_numbers=config.seven_numbers,
+                unit=config.unit,
+                min_bet=config.min_bet if config.min_bet is not None else config.unit,
+                max_bet=config.max_bet,
+                pays=tuple((key, str(odds)) for key, odds in pays.items()),
+                players=tuple(players.items()),
+            )
+        )
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event]) -> RouletteTable:
+        """Rebuild a table from its event log (the first event opens it)."""
+        it = iter(events)
+        opened = next(it)
+        if not isinstance(opened, TableOpened):
+            raise ValueError("an event log starts with the table opening")
+        table = cls(opened)
+        for event in it:
+            table.apply(event)
+        return table
+
+    # -- state ----------------------------------------------------------------------------
+
+    def on_table(self, player: str) -> Decimal:
+        return sum((w.stake for w in self.wagers.values() if w.player == player), Decimal(0))
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the table knows, for comparing two tables."""
+        return {
+            "bankrolls": dict(self.bankrolls),
+            "wagers": {k: (w.wager_id, w.numbers, w.stake) for k, w in self.wagers.items()},
+            "last_number": self.last_number,
+            "house": self.house,
+        }
+
+    def apply(self, event: Event) -> None:
+        """Fold one event into the state (the only place state changes)."""
+        if isinstance(event, BetPlaced):
+            self.bankrolls[event.player] -= event.amount
+            slot = (event.player, event.wager)
+            if slot in self.wagers:
+                self.wagers[slot].stake += event.amount
+            else:
+                self.wagers[slot] = Placed(
+                    event.player, event.wager_id, event.wager, event.numbers, event.amount
+                )
+        elif isinstance(event, BetRemoved):
+            del self.wagers[(event.player, event.wager)]
+            self.bankrolls[event.player] += event.returned
+        elif isinstance(event, Crowned):
+            self.last_number = event.number
+        elif isinstance(event, Settled):
+            slot = (event.player, event.part_of or event.wager)
+            placed = self.wagers[slot]
+            placed.stake -= event.stake
+            if placed.stake == 0:
+                del self.wagers[slot]
+            self.bankrolls[event.player] += event.returned + event.paid - event.commission
+            self.house += event.taken + event.commission - event.paid
+        elif isinstance(event, (NoSpin, FifthMoved)):
+            pass  # nothing changes hands: the wagers stay, or a fifth moves within a wager
+        else:
+            raise TypeError(f"not a roulette event: {event!r}")
+        self.log.append(event)
+
+    def act(self, action: Action) -> list[Event]:
+        """Check an action, then fold its events in; a refusal changes nothing."""
+        if isinstance(action, PlaceBet):
+            events = self.check_bet(action)
+        elif isinstance(action, RemoveBet):
+            events = self.check_remove(action)
+        else:
+            events = self.check_spin(action)
+        for event in events:
+            self.apply(event)
+        return events
+
+    # -- checks ---------------------------------------------------------------------------
+
+    def _clause(self, name: str) -> str:
+        return self.rules.clause(name)
+
+    def _wager(self, wager_id: str) -> RouletteWager:
+        return WAGERS[wager_id]
+
+    def check_bet(self, action: PlaceBet) -> list[Event]:
+        """The events of placing ``action``, or the :class:`Refusal` saying why it is refused."""
+        if action.player not in self.bankrolls:
+            raise KeyError(action.player)
+        wager = self._wager(action.wager)
+        covered = self._cover(wager, action.qualifier)
+        key = wager.key(action.qualifier)
+        placed = self.wagers.get((action.player, key))
+        total = action.amount + (placed.stake if placed else Decimal(0))
+        self._check_stake(wager, action.amount, total)
+        bankroll = self.bankrolls[action.player]
+        if action.amount > bankroll:
+            raise Refusal(
+                f"{action.player} has {fmt(bankroll)} in chips and cannot wager "
+                f"{fmt(action.amount)}: wagers are made with chips, not on credit",
+                self._clause("placement_clause"),
+            )
+        # Five adjacent numbers keep the wheel's order (events show the neighbours in place).
+        if wager.qualifier == "center" and isinstance(action.qualifier, (int, str)):
+            numbers = self.wheel.neighbours(action.qualifier)
+        else:
+            numbers = tuple(sorted(covered, key=pocket_key))
+        return [BetPlaced(action.player, key, wager.id, numbers, action.amount, total)]
+
+    def _cover(self, wager: RouletteWager, qualifier: Qualifier) -> Cover:
+        """The numbers the wager covers, or the refusal: permitted, offered, in play, formed."""
+        wager_clause = self.rules.wagers.get(wager.id, "")
+        if not self.rules.permits(wager.id):
+            raise Refusal(
+                f"{wager.name} is not a wager {self.profile.id} ({self.profile.title}) permits",
+                self._clause("permitted_clause"),
+            )
+        if wager.offered_by is not None and not getattr(self.opened, wager.offered_by):
+            raise Refusal(f"{wager.name} is not offered at this table", wager_clause)
+        named: set[Pocket] = set()
+        if isinstance(qualifier, tuple):
+            named.update(qualifier)
+        elif wager.qualifier == "center" and qualifier is not None:
+            named.add(qualifier)
+        self._check_in_play(named, wager)
+        covered = wager.covers(qualifier, self.wheel)
+        if covered is None:
+            layout = self.wheel.layout_id.replace("-", " ")
+            if isinstance(qualifier, tuple):
+                what = f"the numbers {', '.join(str(n) for n in qualifier)} do not form"
+                raise Refusal(f"{what} a {wager.name} wager on the {layout} layout", wager_clause)
+            raise Refusal(f"there is no {wager.name} wager on the {layout} layout", wager_clause)
+        self._check_in_play(covered, wager)
+        return covered
+
+    def _check_in_play(self, numbers: Iterable[Pocket], wager: RouletteWager) -> None:
+        out = sorted(set(numbers) - self.wheel.in_play, key=pocket_key)
+        if not out:
+            return
+        clause = self.rules.settings.get("void_clauses", {}).get(self.wheel.id, "")
+        shown = label(tuple(out))
+        if set(out) <= self.wheel.pockets:
+            reason = (
+                f"a {wager.name} wager covering {shown} is not taken on a {self.wheel.name}"
+            )
+        else:
+            reason = f"there is no {shown} on a {self.wheel.name}"
+        raise Refusal(reason, str(clause))
+
+    def _check_stake(self, wager: RouletteWager, amount: Decimal, total: Decimal) -> None:
+        unit = self.opened.unit
+        wager_clause = self.rules.wagers.get(wager.id, "")
+        if not is_multiple(amount, unit):
+            raise Refusal(
+                f"a stake of {fmt(amount)} is not a whole number of table units of {fmt(unit)}",
+                self._clause("payable_clause"),
+            )
+        if not is_multiple(amount, unit * wager.parts):
+            raise Refusal(
+                f"a {wager.name} wager is {wager.parts} chips or a multiple thereof: "
+                f"{fmt(amount)} is not a multiple of {fmt(unit * wager.parts)}",
+                wager_clause,
+            )
+        part = total / wager.parts
+        odds = self.pays[wager.pay_key]
+        winnings = odds.winnings(part)
+        if not is_payable(winnings, unit):
+            raise Refusal(
+                f"a {wager.name} wager of {fmt(total)} would win {fmt(winnings)} at {odds}, "
+                f"which cannot be paid in the table unit of {fmt(unit)}",
+                self._clause("payable_clause"),
+            )
+        if wager.even_money and self.opened.zero_rule == "half" and not is_multiple(
+            total / 2, unit
+        ):
+            raise Refusal(
+                f"half of a {wager.name} wager of {fmt(total)} is lost on 0 or 00 and half "
+                f"returned; {fmt(total / 2)} cannot be paid in the table unit of {fmt(unit)}",
+                self._zero_rule_clause(),
+            )
+        if total < self.opened.min_bet:
+            raise Refusal(
+                f"a wager of {fmt(total)} is below the table minimum of "
+                f"{fmt(self.opened.min_bet)}",
+                self._clause("placement_clause"),
+            )
+        if self.opened.max_bet is not None and total > self.opened.max_bet:
+            raise Refusal(
+                f"a wager of {fmt(total)} is above the table maximum of "
+                f"{fmt(self.opened.max_bet)}",
+                self._clause("placement_clause"),
+            )
+
+    def _zero_rule_clause(self) -> str:
+        return str(self.rules.settings.get("zero_rule_clauses", {}).get(self.wheel.id, ""))
+
+    def check_remove(self, action: RemoveBet) -> list[Event]:
+        """Taking a whole wager back before the spin."""
+        if action.player not in self.bankrolls:
+            raise KeyError(action.player)
+        key = self._wager(action.wager).key(action.qualifier)
+        placed = self.wagers.get((action.player, key))
+        if placed is None:
+            raise Refusal(
+                f"{action.player} has no {key} wager on the layout to take down",
+                self._clause("placement_clause"),
+            )
+        return [BetRemoved(action.player, key, placed.stake)]
+
+    def check_spin(self, spin: Spin) -> list[Event]:
+        """A spin: "no spin" when irregular, else the crown, moves, losers, then winners."""
+        if spin.number not in self.wheel.pockets:
+            raise ValueError(f"there is no {spin.number} on a {self.wheel.name}")
+        minimum = int(self.rules.settings.get("minimum_revolutions", 0))
+        if spin.same_direction:
+            return [NoSpin("the ball was spun in the same direction as the wheel",
+                           self._clause("same_direction_clause"))]
+        if spin.revolutions is not None and spin.revolutions < minimum:
+            return [NoSpin(f"the ball did not complete {minimum} revolutions around the track",
+                           self._clause("revolutions_clause"))]
+        if spin.foreign_object:
+            return [NoSpin("a foreign object entered the wheel",
+                           self._clause("foreign_object_clause"))]
+        if spin.number in self.wheel.void:
+            return [NoSpin(
+                f"the ball came to rest in {spin.number} on a {self.wheel.name}; "
+                "the spin is void and the wheel is spun again",
+                str(self.rules.settings.get("void_clauses", {}).get(self.wheel.id, "")),
+                spin.number,
+            )]
+        return self._settle(spin.number)
+
+    def _settle(self, number: Pocket) -> list[Event]:
+        settle_clause = self._clause("settlement_clause")
+        crown: list[Event] = [Crowned(number, colour(number), self._clause("spin_clause"))]
+        moves: list[Event] = []
+        losers: list[Event] = []
+        winners: list[Event] = []
+        for placed in self.wagers.values():
+            wager = self._wager(placed.wager_id)
+            # A wager of several parts is settled as that many straights, one per number.
+            if wager.parts > 1:
+                part_stake = placed.stake / wager.parts
+                parts = [(f"straight:{n}", frozenset({n}), part_stake) for n in placed.numbers]
+                part_of: str | None = placed.key
+            else:
+                parts = [(placed.key, frozenset(placed.numbers), placed.stake)]
+                part_of = None
+            for key, covered, stake in parts:
+                decision = decide(wager, covered, number, self.opened.zero_rule)
+                if decision.outcome == "win":
+                    assert decision.pay_key is not None
+                    odds = self.pays[decision.pay_key]
+                    paid = to_decimal(odds.winnings(stake))
+                    if part_of is not None:
+                        moves.append(FifthMoved(placed.player, placed.key, stake, key,
+                                                self._clause("five_adjacent_clause")))
+                    winners.append(Settled(placed.player, key, stake, "win", paid=paid,
+                                           returned=stake, odds=str(odds), part_of=part_of,
+                                           clause=settle_clause))
+                elif decision.outcome == "lose_half":
+                    half = stake / 2
+                    losers.append(Settled(placed.player, key, stake, "lose_half", taken=half,
+                                          returned=stake - half, part_of=part_of,
+                                          clause=self._zero_rule_clause()))
+                else:
+                    losers.append(Settled(placed.player, key, stake, "lose", taken=stake,
+                                          part_of=part_of, clause=settle_clause))
+        # 20.32(j)3, (k), (l): crown, then the five adjacent fifth moved, then losers
+        # collected, then winners paid.
+        return crown + moves + losers + winners
