@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import sys
 from collections.abc import Sequence
@@ -11,7 +12,12 @@ from collections.abc import Sequence
 from croupier.errors import Malformed
 
 # Each module has ``register(subparsers)`` adding its commands.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "croupier.analysis.commands",
+    "croupier.sim.commands",
+    "croupier.service.commands",
+    "croupier.integrity.commands",
+)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -45,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="the transcript file, or - for standard input")
     rep.set_defaults(func=_cmd_replay)
     for module_name in COMMAND_MODULES:
+        if importlib.util.find_spec(module_name) is None:  # TODO: all land; then strict
+            continue
         module = importlib.import_module(module_name)
         module.register(sub)
     return parser
