@@ -90,7 +90,9 @@ def to_decimal(value: Fraction) -> Decimal:
 
 def is_multiple(amount: Decimal | Fraction, unit: Decimal) -> bool:
     """Whether ``amount`` is a whole number of table units."""
-    return (Fraction(amount) / Fraction(unit)).denominator == 1
+    if isinstance(amount, Decimal):
+        return amount % unit == 0  # exact: Decimal remainder of two finite decimals
+    return (amount / Fraction(unit)).denominator == 1
 
 
 def is_payable(amount: Fraction | Decimal, unit: Decimal) -> bool:
@@ -138,6 +140,18 @@ class Odds:
     def winnings(self, stake: Decimal | Fraction) -> Fraction:
         """What a winning wager of ``stake`` is paid, over and above its stake."""
         return Fraction(stake) * self.ratio
+
+    def pays(self, stake: Decimal) -> Decimal:
+        """The winnings on ``stake`` as exact money; ArithmeticError if not a whole cent amount."""
+        gross = stake * self.win
+        paid = gross / self.stake
+        if paid * self.stake != gross:
+            raise ArithmeticError(f"{stake} at {self} is not an exact amount")
+        return paid
+
+    def pays_exactly_in(self, stake: Decimal, unit: Decimal) -> bool:
+        """Whether the winnings on ``stake`` are a whole number of ``unit``."""
+        return (stake * self.win) % (unit * self.stake) == 0
 
     def __str__(self) -> str:
         return f"{self.win} to {self.stake}"

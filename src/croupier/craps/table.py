@@ -368,16 +368,16 @@ class CrapsTable:
                               self._clause(d.id))
             for part in parts:
                 pd = WAGERS[part.wager]
-                self._check_payable(pd, part.qualifier, None, one * part.units, payable)
+                self._check_payable(pd, part.qualifier, None, to_decimal(one * part.units), payable)
         else:
-            self._check_payable(d, qualifier, state, Fraction(stake), payable)
+            self._check_payable(d, qualifier, state, stake, payable)
 
-    def _check_payable(self, d: WagerDef, qualifier: Qualifier, state: State, stake: Fraction,
+    def _check_payable(self, d: WagerDef, qualifier: Qualifier, state: State, stake: Decimal,
                        clause: str) -> None:
         for key in d.pay_keys(qualifier, state):
             odds = self.config.pays[key]
-            if not is_multiple(odds.winnings(stake), self.config.unit):
-                raise Refusal(f"a {d.name} of {fmt(to_decimal(stake))} cannot be paid at {odds} "
+            if not odds.pays_exactly_in(stake, self.config.unit):
+                raise Refusal(f"a {d.name} of {fmt(stake)} cannot be paid at {odds} "
                               f"in the table unit {fmt(self.config.unit)}; the wager is not "
                               "accepted", clause)
 
@@ -588,7 +588,7 @@ class CrapsTable:
             return Settled(wager.player, name, stake, "lose", taken=stake, part_of=part_of)
         assert isinstance(outcome, Win)
         odds = self.config.pays[outcome.key]
-        paid = to_decimal(odds.winnings(stake))
+        paid = odds.pays(stake)
         commission = ZERO
         if d.commission is not None:
             # Collected at placement, it is paid again out of the winnings to stay up;
