@@ -537,15 +537,18 @@ class CrapsTable:
         moves: list[Event] = []
         decided: set[tuple[str, str]] = set()
         off_odds: list[Wager] = []
-        for wager in self.wagers.values():
-            d = wager.definition
-            if self.is_off(wager):
+        off_rule = point is None
+        off_ids = self._off_on_come_out
+        for (player, label), wager in self.wagers.items():
+            d = WAGERS[wager.wager_id]
+            if off_rule and wager.wager_id in off_ids and not wager.called_on:
                 if d.odds_of is not None:
                     off_odds.append(wager)
                 continue
             if d.parts is not None:
-                one = wager.stake / sum(p.units for p in d.parts(wager.qualifier))
-                for part in d.parts(wager.qualifier):
+                parts = d.parts(wager.qualifier)
+                one = wager.stake / sum(p.units for p in parts)
+                for part in parts:
                     pd = WAGERS[part.wager]
                     outcome = pd.decide(part.qualifier, None, d1, d2)
                     event = self._settle(wager, outcome, part_def=pd,
@@ -557,9 +560,9 @@ class CrapsTable:
                 continue
             if isinstance(outcome, Move):
                 to = d.label(wager.qualifier, outcome.state)
-                moves.append(Moved(wager.player, wager.label, to, outcome.state))
+                moves.append(Moved(player, label, to, outcome.state))
                 continue
-            decided.add((wager.player, wager.label))
+            decided.add((player, label))
             event = self._settle(wager, outcome)
             (winners if event.result == "win" else losers).append(event)
         for odds in off_odds:
