@@ -76,6 +76,11 @@ def test_independent_descriptions_have_the_hand_counted_sizes() -> None:
     assert (len(NUMBER_SPLITS), len(STREETS), len(CORNERS), len(SIX_LINES)) == (57, 12, 22, 11)
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)2")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)3")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)4")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)5")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)6")
 def test_double_zero_layout_counts() -> None:
     """Double-zero layout, 20.32(e)1-6: 38 straights; 57 + 5 zero splits = 62; 12 streets +
     3 zero three-numbers = 15; 22 four-numbers; 1 first five; 11 six-numbers."""
@@ -90,6 +95,10 @@ def test_double_zero_layout_counts() -> None:
     }
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)2")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)3")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)4")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)6")
 def test_single_zero_layout_counts() -> None:
     """Single-zero layout: 37 straights; 57 + 3 (0-1, 0-2, 0-3) = 60 splits; 12 + 2 (0-1-2,
     0-2-3) = 14 three-numbers; 22 + 1 (0-1-2-3) = 23 four-numbers; no first five; 11 six."""
@@ -150,6 +159,8 @@ def test_wager_definitions_refuse_every_invalid_candidate(
             assert covered is None, combo
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)7")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)8")
 def test_column_and_dozen_from_the_grid() -> None:
     """20.32(e)7, 8: column 1 is 1, 4, ..., 34; dozens are 1-12, 13-24, 25-36."""
     for layout in (DOUBLE_ZERO_LAYOUT, SINGLE_ZERO_LAYOUT):

@@ -75,6 +75,7 @@ def test_single_zero_wheel_sectors_are_contiguous() -> None:
         assert list(doubled[start : start + len(sector)]) == sector
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1i")
 @pytest.mark.parametrize(
     ("wheel", "center", "expected"),
     [
