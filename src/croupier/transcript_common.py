@@ -21,6 +21,18 @@ def action_verb(action: Any, verbs: tuple[str, ...], where: str) -> str:
     return present[0]
 
 
+def is_comment_key(key: str) -> bool:
+    """Keys a person may add to annotate an action; they are ignored."""
+    return key.startswith("_") or key in ("comment", "note", "description")
+
+
+def check_keys(action: dict[str, Any], allowed: set[str], where: str, verb: str) -> None:
+    """An action carries only its own fields (and comments): anything else is malformed."""
+    for key in action:
+        if key not in allowed and not is_comment_key(key):
+            raise Malformed(f"{where}.{key}", f"not a field of a {verb} action")
+
+
 def read_player(value: Any, players: dict[str, Decimal], where: str) -> str:
     if not isinstance(value, str):
         raise Malformed(where, f"not a player's name: {show_json(value)}")

@@ -13,9 +13,21 @@ from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import fmt, parse_amount, show_json
 from croupier.rules import Profile
-from croupier.transcript_common import action_verb, read_player, refusal_json
+from croupier.transcript_common import action_verb, check_keys, read_player, refusal_json
 
 VERBS = ("bet", "remove", "reduce", "on", "off", "roll", "shooter", "sit", "stand")
+_QUALIFIERS = {"number", "dice"}
+FIELDS: dict[str, set[str]] = {
+    "bet": {"player", "bet", "amount"} | _QUALIFIERS,
+    "remove": {"player", "remove"} | _QUALIFIERS,
+    "reduce": {"player", "reduce", "amount"} | _QUALIFIERS,
+    "on": {"player", "on"} | _QUALIFIERS,
+    "off": {"player", "off"} | _QUALIFIERS,
+    "roll": {"roll"},
+    "shooter": {"shooter"},
+    "sit": {"player", "sit"},
+    "stand": {"player", "stand"},
+}
 
 
 def _int(value: Any) -> bool:
@@ -83,6 +95,7 @@ def play_action(table: CrapsTable, action: Any, where: str, players: dict[str, D
                 ) -> list[Event]:
     """Check one action's form (raising Malformed), then play it (raising Refusal)."""
     verb = action_verb(action, VERBS, where)
+    check_keys(action, FIELDS[verb], where, verb)
     if verb == "roll":
         dice = action["roll"]
         if not isinstance(dice, list) or len(dice) != 2:

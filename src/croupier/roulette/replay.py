@@ -23,6 +23,7 @@ from croupier.roulette.wagers import INDEX_DOMAIN, WAGERS, Qualifier, RouletteWa
 from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
 from croupier.rules import GameRules, Profile
 from croupier.transcript import read_players
+from croupier.transcript_common import check_keys, refusal_json
 
 ZERO_RULES = ("full", "half")
 OPTION_KEYS = (
@@ -146,9 +147,7 @@ def _read_wager(value: Any, where: str) -> RouletteWager:
 
 
 def _check_keys(raw: dict[str, Any], allowed: set[str], where: str, what: str) -> None:
-    for key in raw:
-        if key not in allowed:
-            raise Malformed(f"{where}.{key}", f"not part of a roulette {what} action")
+    check_keys(raw, allowed, where, f"roulette {what}")
 
 
 def read_action(raw: Any, where: str, players: dict[str, Decimal], wheel: str) -> Action:
@@ -202,7 +201,7 @@ def replay_roulette(doc: dict[str, Any], profile: Profile) -> dict[str, Any]:
         try:
             done = table.act(action)
         except Refusal as refusal:
-            rejected.append({"index": index, "reason": refusal.reason, "clause": refusal.clause})
+            rejected.append(refusal_json(index, refusal))
             continue
         events.extend({"action": index, **event.to_json()} for event in done)
     return {
