@@ -149,8 +149,7 @@ def check(result: dict[str, Any], player: str, bank: Any, table: Any) -> None:
     got = (bankroll(result, player), on_table(result, player))
     want = (money(bank), money(table))
     assert got == want, (
-        f"{player}: (bankroll, on_table) = {got}, expected {want}; "
-        f"rejected={result.get('rejected')}"
+        f"{player}: (bankroll, on_table) = {got}, expected {want}; rejected={result.get('rejected')}"
     )
 
 

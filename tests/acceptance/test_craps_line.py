@@ -4,7 +4,8 @@ removal rules of N.J.A.C. 13:69F-1.3(c) and (d) as pinned by the replay contract
 from __future__ import annotations
 
 import pytest
-from conftest import (
+
+from .conftest import (
     NJ_13_69F,
     PROFILES,
     bet,
@@ -402,3 +403,66 @@ def test_dont_come_not_replaced_until_next_roll():
     r = play(NJ_13_69F, actions)
     assert rejected(r) == [4]
     check(r, "a", 90, 10)
+
+
+def test_dont_come_after_void_12_loses_on_seven():
+    """13:69F-1.2(a)4iii then 4ii(1): after the void 12 the don't come bet is still waiting for
+    its first deciding roll; a 7 is then a natural for it and it loses: 100 - 10 = 90."""
+    r = play(NJ_13_69F, [roll(2, 2), bet("a", "dont_come", 10), roll(6, 6), roll(3, 4)])
+    check(r, "a", 90, 0)
+
+
+def test_dont_pass_twelve_twice_then_point_and_seven():
+    """13:69F-1.2(a)2iii, 2i(2): two come-out 12s are void, then point 9 and a 7 wins:
+    100 - 10 + 20 = 110."""
+    r = play(NJ_13_69F, [bet("a", "dont_pass", 10), *rolls((6, 6), (6, 6), (4, 5), (2, 5))])
+    check(r, "a", 110, 0)
+
+
+def test_dont_pass_taken_again_after_seven_out():
+    """13:69F-1.3(d) + contract: after a removal, a new don't pass is taken once the decision
+    window opens again. dont_pass 10, point 4, removed; seven-out (pass-line decision);
+    dont_pass 10 accepted on the next come-out: 90 / 10."""
+    actions = [
+        bet("a", "dont_pass", 10),
+        roll(2, 2),
+        remove("a", "dont_pass"),
+        roll(3, 4),
+        bet("a", "dont_pass", 10),
+    ]
+    r = play(NJ_13_69F, actions)
+    assert rejected(r) == []
+    check(r, "a", 90, 10)
+
+
+def test_remove_or_reduce_a_wager_not_down_is_refused():
+    """Contract `remove`/`reduce` take down a wager that is down; with none down both are
+    refused and nothing changes."""
+    r = play(NJ_13_69F, [remove("a", "pass"), reduce("a", "field", 5)])
+    assert rejected(r) == [0, 1]
+    check(r, "a", 100, 0)
+
+
+def test_pass_pays_override():
+    """13:69F-1.4(b): a licensee may pay more than 1 to 1; contract `pays` {"pass": "2 to 1"}:
+    natural pays 20: 100 - 10 + 30 = 120."""
+    r = play(NJ_13_69F, [bet("a", "pass", 10), roll(3, 4)], pays={"pass": "2 to 1"})
+    check(r, "a", 120, 0)
+
+
+def test_several_come_bets_on_different_numbers():
+    """13:69F-1.2(a)3: pass on 4; come 10 -> 6; come 10 -> 8; 8 (2+6) wins the second (+20);
+    7 loses pass and the come on 6. 100 - 30 + 20 = 90 / 0."""
+    actions = [
+        bet("a", "pass", 10),
+        roll(2, 2),
+        bet("a", "come", 10),
+        roll(3, 3),
+        bet("a", "come", 10),
+        roll(4, 4),
+        roll(2, 6),
+    ]
+    r = play(NJ_13_69F, actions)
+    check(r, "a", 90, 20)
+    r = play(NJ_13_69F, [*actions, roll(3, 4)])
+    check(r, "a", 90, 0)

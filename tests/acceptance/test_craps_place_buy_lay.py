@@ -4,7 +4,8 @@ the come-out unless called on, commission (rate, timing, rounding, base, top-up)
 from __future__ import annotations
 
 import pytest
-from conftest import (
+
+from .conftest import (
     CASINO_NIGHT,
     NJ_13_69F,
     NJ_19_47,
@@ -42,8 +43,11 @@ def test_place_win_pays(rules, number, stake, win):
     """13:47-20.25(i)2, 19:47-1.4(b), 13:69F-1.4(b): place to win 4/10 9 to 5, 5/9 7 to 5,
     6/8 7 to 6. With a point on, the number wins; the bet stays up (contract "What stays up"):
     bankroll 100 - stake + win, on_table = stake."""
-    actions = [set_point_other_than(number), bet("a", "place_win", stake, number=number),
-               roll(*NUMBER_DICE[number])]
+    actions = [
+        set_point_other_than(number),
+        bet("a", "place_win", stake, number=number),
+        roll(*NUMBER_DICE[number]),
+    ]
     r = play(rules, actions)
     assert rejected(r) == []
     check(r, "a", 100 - stake + win, stake)
@@ -69,8 +73,7 @@ def test_place_win_stays_up_wins_again_then_taken_down():
 def test_place_win_untouched_by_other_numbers():
     """13:69F-1.2(a)5: only the number or a 7 decides. Place 6 $6 with point 4, rolls 5, 8, 11,
     2: 94 / 6."""
-    actions = [roll(2, 2), bet("a", "place_win", 6, number=6), roll(2, 3), roll(4, 4),
-               roll(5, 6), roll(1, 1)]
+    actions = [roll(2, 2), bet("a", "place_win", 6, number=6), roll(2, 3), roll(4, 4), roll(5, 6), roll(1, 1)]
     r = play(NJ_13_69F, actions)
     check(r, "a", 94, 6)
 
@@ -139,9 +142,7 @@ def test_on_refused_for_place_lose(rules):
     check(r, "a", 95, 5)
 
 
-@pytest.mark.parametrize(
-    ("number", "stake"), [(6, 5), (5, 3), (8, 7), (4, 3)]
-)
+@pytest.mark.parametrize(("number", "stake"), [(6, 5), (5, 3), (8, 7), (4, 3)])
 def test_place_win_not_payable_refused(number, stake):
     """13:69F-1.4(f): 5 on 6 at 7 to 6 -> 5.83, 3 on 5 at 7 to 5 -> 4.20, 7 on 8 -> 8.17,
     3 on 4 at 9 to 5 -> 5.40: not multiples of unit 1, refused."""
@@ -180,8 +181,7 @@ def test_place_win_reduced_and_removed():
 def test_place_lose_pays(rules, number, stake, win):
     """13:47-20.25(i)2, 19:47-1.4(b), 13:69F-1.4(b): place to lose 4/10 5 to 11, 5/9 5 to 8,
     6/8 4 to 5. Point on, 7 wins; the bet stays up: 100 - stake + win / stake."""
-    actions = [set_point_other_than(number), bet("a", "place_lose", stake, number=number),
-               roll(3, 4)]
+    actions = [set_point_other_than(number), bet("a", "place_lose", stake, number=number), roll(3, 4)]
     r = play(rules, actions)
     assert rejected(r) == []
     check(r, "a", 100 - stake + win, stake)
@@ -211,9 +211,7 @@ def test_place_lose_not_payable_refused():
 # ------------------------------------------------------------------ buy
 
 
-@pytest.mark.parametrize(
-    ("number", "win"), [(4, 40), (5, 30), (6, 24), (8, 24), (9, 30), (10, 40)]
-)
+@pytest.mark.parametrize(("number", "win"), [(4, 40), (5, 30), (6, 24), (8, 24), (9, 30), (10, 40)])
 def test_buy_true_odds_with_commission(number, win):
     """13:69F-1.5(a): buy bets pay true odds 2 to 1, 3 to 2, 6 to 5 for 5% of the amount wagered
     paid when the bet is made; contract: it pays the commission again out of its winnings to
@@ -244,8 +242,7 @@ def test_buy_commission_collected_on_win():
 
 def test_buy_commission_on_win_not_charged_on_loss():
     """13:69F-1.5(a): collected only on winning bets: buy 4 $20, 7: 80 / 0."""
-    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 20, number=4), roll(3, 4)],
-             vig_collected="win")
+    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 20, number=4), roll(3, 4)], vig_collected="win")
     check(r, "a", 80, 0)
 
 
@@ -337,8 +334,7 @@ def test_buy_refused_when_commission_exceeds_chips():
 def test_buy_commission_on_win_needs_only_the_stake():
     """Contract: with `vig_collected` "win" nothing is due at placement: bankroll 20, buy 4 $20
     accepted: 0 / 20."""
-    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 20, number=4)], {"a": 20},
-             vig_collected="win")
+    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 20, number=4)], {"a": 20}, vig_collected="win")
     assert rejected(r) == []
     check(r, "a", 0, 20)
 
@@ -441,3 +437,101 @@ def test_adding_to_lay_tops_commission_up(rules, bank):
     r = play(rules, actions)
     assert rejected(r) == []
     check(r, "a", bank, 40)
+
+
+def test_place_lose_stays_up_and_wins_again():
+    """13:69F-1.4(b) place 6 to lose 4 to 5; contract: stays up after a win. $10 wins 8 on the
+    come-out 7, stays; point 4, the seven-out wins 8 again: 100 - 10 + 8 + 8 = 106 / 10."""
+    actions = [bet("a", "place_lose", 10, number=6), roll(3, 4), roll(2, 2), roll(3, 4)]
+    r = play(NJ_13_69F, actions)
+    check(r, "a", 106, 10)
+
+
+def test_reduction_leaving_unpayable_place_bet_refused():
+    """Contract pinned: a reduction must leave a valid wager; place 6 $12 reduced by 7 leaves
+    $5, which could win only 5.83 (13:69F-1.4(f)): refused (index 2). 88 / 12."""
+    actions = [roll(2, 2), bet("a", "place_win", 12, number=6), reduce("a", "place_win", 7, number=6)]
+    r = play(NJ_13_69F, actions)
+    assert rejected(r) == [2]
+    check(r, "a", 88, 12)
+
+
+def test_off_refused_for_wager_that_is_always_on():
+    """Contract pinned "On and off": `off` on a wager that is not off by default (field) is
+    refused."""
+    r = play(NJ_13_69F, [bet("a", "field", 10), off("a", "field")])
+    assert rejected(r) == [1]
+
+
+def test_buy_stays_up_and_pays_commission_each_win():
+    """13:69F-1.5(a) + contract "What stays up": buy 4 $20 (+1) wins 40 twice, each time paying
+    1 to stay up: 100 - 21 + 39 + 39 = 157 / 20."""
+    actions = [roll(5, 5), bet("a", "buy", 20, number=4), roll(1, 3), roll(2, 2)]
+    r = play(NJ_13_69F, actions)
+    check(r, "a", 157, 20)
+
+
+def test_buy_called_on_under_casino_night():
+    """Contract pinned: buy under nj-casino-night is off on the come-out like a place bet to win,
+    so `on` is accepted; come-out 7 then loses it: 100 - 21 = 79 / 0."""
+    r = play(CASINO_NIGHT, [bet("a", "buy", 20, number=4), on("a", "buy", number=4), roll(3, 4)])
+    assert rejected(r) == []
+    check(r, "a", 79, 0)
+
+
+def test_lay_commission_on_win_not_charged_on_loss():
+    """13:69F-1.5(b) "only on winning bets": lay 4 $40, vig on win, 4 rolled: 60 / 0."""
+    r = play(NJ_13_69F, [bet("a", "lay", 40, number=4), roll(1, 3)], vig_collected="win")
+    check(r, "a", 60, 0)
+
+
+def test_lay_casino_night_commission_rounded_down():
+    """13:47-20.25(k): lay 6 $30 could win 25; 5% = 1.25 -> rounded down to 1: 69 / 30."""
+    r = play(CASINO_NIGHT, [bet("a", "lay", 30, number=6)])
+    check(r, "a", 69, 30)
+
+
+def test_top_up_needs_chips_in_hand():
+    """Contract pinned (chips in hand, top-up): bankroll 41, buy 4 $20 (+1) leaves 20; adding
+    $20 needs 20 + top-up 1 = 21: refused (index 2): 20 / 20."""
+    actions = [roll(5, 5), bet("a", "buy", 20, number=4), bet("a", "buy", 20, number=4)]
+    r = play(NJ_13_69F, actions, {"a": 41})
+    assert rejected(r) == [2]
+    check(r, "a", 20, 20)
+
+
+def test_zero_vig():
+    """Contract `vig`: only above 0.05 is malformed; at 0 a buy costs nothing extra: buy 4 $20:
+    80 / 20."""
+    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 20, number=4)], vig="0")
+    check(r, "a", 80, 20)
+
+
+def test_buy_commission_at_win_rounded_down():
+    """Contract "Commission" rounding with `vig_collected` "win": buy 4 $30, 4 wins 60 less
+    1.50 -> 1: 100 - 30 + 59 = 129 / 30."""
+    r = play(NJ_13_69F, [roll(5, 5), bet("a", "buy", 30, number=4), roll(1, 3)], vig_collected="win")
+    check(r, "a", 129, 30)
+
+
+def test_place_payability_follows_pays_override():
+    """13:69F-1.4(b) allows higher odds; contract `unit`: a wager is refused when any payout it
+    could earn is not a multiple of the unit. With place_win:6 at "7 to 5", $6 would win 8.40:
+    refused (index 1); $10 wins 14: taken, and a 6 pays 14: 100 - 10 + 14 = 104 / 10."""
+    actions = [
+        roll(2, 2),
+        bet("a", "place_win", 6, number=6),
+        bet("a", "place_win", 10, number=6),
+        roll(1, 5),
+    ]
+    r = play(NJ_13_69F, actions, pays={"place_win:6": "7 to 5"})
+    assert rejected(r) == [1]
+    check(r, "a", 104, 10)
+
+
+def test_buy_made_on_come_out_works_once_point_is_on():
+    """13:69F-1.3(e): off only on come-out rolls. Buy 4 $20 (+1) on the come-out; 7 does nothing
+    (79 / 20); come-out 10 sets the point; a 4 then wins 40 less 1: 79 + 39 = 118 / 20."""
+    actions = [bet("a", "buy", 20, number=4), roll(3, 4), roll(5, 5), roll(1, 3)]
+    r = play(NJ_13_69F, actions)
+    check(r, "a", 118, 20)

@@ -160,8 +160,13 @@ def test_trace_reads_markers_without_running(tmp_path: Path) -> None:
     assert ("13:69F-1.4(b)", f"{tmp_path.name}/test_x.py::test_a") in refs
 
 
-needs_texts = pytest.mark.skipif(not default_regulations().is_dir(),
-                                 reason="the regulation texts are not beside the repository")
+def test_regulation_texts_ship_with_the_package() -> None:
+    """The four texts ``croupier trace`` reads are in the package, identical to shared/."""
+    names = sorted(p.name for p in default_regulations().glob("*.txt"))
+    assert len(names) == 4, names
+
+
+needs_texts = pytest.mark.usefixtures()
 
 
 @needs_texts

@@ -35,9 +35,9 @@ ROOT = PACKAGE.parents[1]
 
 
 def default_regulations() -> Path:
-    """``$CROUPIER_REGULATIONS``, else ``../shared/regulations`` beside the repository."""
+    """``$CROUPIER_REGULATIONS``, else the regulation texts shipped with the package."""
     env = os.environ.get("CROUPIER_REGULATIONS")
-    return Path(env) if env else ROOT.parent / "shared" / "regulations"
+    return Path(env) if env else PACKAGE / "rules" / "texts"
 
 
 # --- clause references in free text ---------------------------------------------------------
