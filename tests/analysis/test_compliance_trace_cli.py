@@ -166,10 +166,7 @@ def test_regulation_texts_ship_with_the_package() -> None:
     assert len(names) == 4, names
 
 
-needs_texts = pytest.mark.usefixtures()
 
-
-@needs_texts
 def test_trace_lists_every_clause_and_the_unimplemented() -> None:
     trace = build_trace()
     rows = {r.clause.id: r for r in trace.rows}
