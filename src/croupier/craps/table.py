@@ -425,8 +425,8 @@ class CrapsTable:
         else:
             found = self.wagers.get((player, d.label(qualifier, None)))
         if found is None:
-            where = f" on {qualifier}" if d.travels and qualifier is not None else ""
-            raise Refusal(f"{player} has no {d.name}{where} on the layout")
+            label = d.label(qualifier, qualifier if d.travels else None)
+            raise Refusal(f"{player} has no {d.name} ({label}) on the layout")
         return found
 
     def check_take_down(self, player: str, wager_id: str, qualifier: Qualifier,
