@@ -1,0 +1,166 @@
+"""The monitors' configuration and results: plain, serialisable data.
+
+The false-alarm guarantee (see docs/integrity.md): for fair equipment,
+
+* the sequential monitors of one dice set or wheel raise any alert within ``horizon``
+  observations with probability at most ``alpha * sequential_share`` (exact per monitor,
+  union bound over the monitors);
+* the end-of-run goodness-of-fit tests of one report share ``alpha * (1 - sequential_share)``
+  (Bonferroni);
+
+so a report on at most ``horizon`` outcomes of a fair set shows ``alert`` with probability at
+most ``alpha``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Kind = Literal["dice", "wheel"]
+
+
+@dataclass(frozen=True)
+class MonitorConfig:
+    """Levels and the biases the sequential monitors are designed to catch."""
+
+    alpha: float = 0.01
+    """Overall false-alarm probability per dice set or wheel over ``horizon`` outcomes."""
+    horizon: int = 10_000
+    """The run length (rolls or spins) the sequential guarantee is stated for."""
+    sequential_share: float = 0.5
+    """The part of ``alpha`` given to the sequential monitors; the rest goes to the final tests."""
+    die_face_p1: float = 1 / 5
+    """A face of one die coming up with this probability instead of 1/6."""
+    pocket_ratio: float = 2.0
+    """A pocket coming up this many times as often as it should (2/38 instead of 1/38)."""
+    sector_width: int = 5
+    """Neighbouring pockets watched together (a pocket and two either side)."""
+    sector_ratio: float = 1.25
+    """A sector coming up this many times as often as it should."""
+
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 1:
+            raise ValueError("alpha must be between 0 and 1")
+        if self.horizon < 1:
+            raise ValueError("horizon must be positive")
+        if not 0 < self.sequential_share < 1:
+            raise ValueError("sequential_share must be between 0 and 1")
+        if not 1 / 6 < self.die_face_p1 < 1:
+            raise ValueError("die_face_p1 must be above 1/6")
+        if self.pocket_ratio <= 1 or self.sector_ratio <= 1:
+            raise ValueError("pocket_ratio and sector_ratio must be above 1")
+        if self.sector_width < 2:
+            raise ValueError("sector_width must be at least 2")
+
+    @property
+    def sequential_alpha(self) -> float:
+        return self.alpha * self.sequential_share
+
+    @property
+    def final_alpha(self) -> float:
+        return self.alpha * (1 - self.sequential_share)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A sequential monitor crossed its threshold: the equipment is likely biased."""
+
+    kind: Kind
+    set_id: str
+    monitor: str
+    at: int
+    """The observation (1-based roll or spin of this set) at which the alarm was raised."""
+    statistic: float
+    """The CUSUM in log-likelihood-ratio units."""
+    threshold: float
+
+    @property
+    def message(self) -> str:
+        what = "dice set" if self.kind == "dice" else "wheel"
+        return (
+            f"{what} {self.set_id or '-'}: {self.monitor} biased (CUSUM {self.statistic:.2f} >= "
+            f"{self.threshold:.2f} at {'roll' if self.kind == 'dice' else 'spin'} {self.at})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "monitor": self.monitor,
+            "at": self.at,
+            "statistic": round(self.statistic, 6),
+            "threshold": round(self.threshold, 6),
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One goodness-of-fit test at the end of a run, with its Bonferroni level."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    statistic: float
+    df: int | None
+    p_value: float
+    level: float
+    note: str = ""
+
+    @property
+    def alert(self) -> bool:
+        return self.p_value < self.level
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "statistic": round(self.statistic, 6),
+            "df": self.df,
+            "p_value": self.p_value,
+            "level": self.level,
+            "alert": self.alert,
+            "note": self.note,
+        }
+
+
+@dataclass
+class SetReport:
+    """Everything known about one dice set or wheel."""
+
+    kind: Kind
+    id: str
+    n: int
+    tests: list[TestResult]
+    alarms: list[Alert]
+    config: MonitorConfig
+    monitors: int
+    counts: dict[str, list[int]] = field(default_factory=dict)
+    expected: dict[str, list[float]] = field(default_factory=dict)
+    labels: dict[str, list[str]] = field(default_factory=dict)
+    trace: list[tuple[int, float]] = field(default_factory=list)
+
+    @property
+    def alert(self) -> bool:
+        return bool(self.alarms) or any(t.alert for t in self.tests)
+
+    @property
+    def beyond_horizon(self) -> bool:
+        return self.n > self.config.horizon
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "n": self.n,
+            "alert": self.alert,
+            "tests": [t.to_json() for t in self.tests],
+            "sequential": {
+                "monitors": self.monitors,
+                "alarm": bool(self.alarms),
+                "first_alarm_at": min((a.at for a in self.alarms), default=None),
+                "alarms": [a.to_json() for a in self.alarms],
+                "false_alarm_bound": self.config.sequential_alpha,
+                "horizon": self.config.horizon,
+                "beyond_horizon": self.beyond_horizon,
+            },
+            "counts": self.counts,
+        }
