@@ -1,0 +1,129 @@
+"""``croupier simulate``: play strategies over many sessions and summarize them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from croupier.errors import Malformed
+from croupier.money import parse_amount
+
+EPILOG = """STRATEGY is a built-in name (see --list) or a strategy file (TOML, see
+docs/strategies.md); several joined by commas sit at one table sharing the dice. Exit status:
+0 done, 2 a malformed input or a wager the table's rules refuse (the reason is printed)."""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("simulate", help="simulate a betting strategy over many sessions",
+                              description=__doc__, epilog=EPILOG)
+    p.add_argument("strategy", nargs="?", help="built-in name or strategy file; a,b,c for "
+                   "several players")
+    p.add_argument("--list", action="store_true", help="list the built-in strategies")
+    p.add_argument("--sessions", type=int, default=10000)
+    p.add_argument("--rolls", type=int, default=1000, help="rolls (spins) per session at most")
+    p.add_argument("--bankroll", default="1000", help="each player's starting bankroll")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rules", default=None, help="rule profile (default: the strategy's, else "
+                   "nj-13-69f for craps, nj-casino-night for roulette)")
+    p.add_argument("--rolls-per-hour", type=float, default=100.0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", metavar="FILE", help="write per-session results as CSV")
+    p.add_argument("--plot", metavar="DIR", help="write charts into DIR")
+    p.add_argument("--plot-format", choices=("png", "svg"), default="png")
+    p.add_argument("--paths", type=int, default=20, help="bankroll paths kept for --plot")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=int, help="run on a local Dask cluster of N workers")
+    group.add_argument("--cluster", metavar="tcp://HOST:PORT", help="run on a Dask scheduler")
+    p.set_defaults(func=run)
+
+
+class Bar:
+    """A progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = max(total, 1), 0, enabled
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if self.enabled and (now - self.last > 0.1 or self.done >= self.total):
+            self.last = now
+            self.draw(now)
+
+    def draw(self, now: float) -> None:
+        frac = min(1.0, self.done / self.total)
+        rate = self.done / max(now - self.start, 1e-9)
+        bar = "#" * int(frac * 30)
+        sys.stderr.write(f"\rsimulate [{bar:<30}] {frac:6.1%} {rate / 1e6:8.1f} M rolls/s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.draw(time.perf_counter())
+            sys.stderr.write("\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from croupier.sim.compile import StrategyRefused, compile_table
+    from croupier.sim.engine import simulate, simulate_dask
+    from croupier.sim.library import BUILT_IN
+    from croupier.sim.report import summarize, table_text, write_csv, write_plots
+    from croupier.sim.strategy import strategies_for
+
+    if args.list:
+        for name, s in BUILT_IN.items():
+            print(f"{name:28s} {s.game:8s} {' '.join(s.description.split())}")
+        return 0
+    try:
+        if not args.strategy:
+            raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
+        if args.sessions < 1 or args.rolls < 1:
+            raise Malformed("--sessions/--rolls", "must be at least 1")
+        bankroll = int(parse_amount(args.bankroll, "--bankroll") * 100)
+        compiled = compile_table(strategies_for(args.strategy.split(",")), args.rules)
+    except (Malformed, StrategyRefused, KeyError) as exc:
+        print(f"croupier simulate: {exc}", file=sys.stderr)
+        return 2
+    stride = max(1, -(-args.rolls // 1000))
+    n_hist = args.paths if args.plot else 0
+    bar = Bar(args.sessions * args.rolls, not args.no_progress)
+    t0 = time.perf_counter()
+    if args.workers or args.cluster:
+        from distributed import Client, LocalCluster
+
+        if args.cluster:
+            with Client(args.cluster) as client:  # type: ignore[no-untyped-call]
+                res = simulate_dask(compiled, args.sessions, args.rolls, bankroll, args.seed,
+                                    client=client, n_hist=n_hist, stride=stride, progress=bar)
+        else:
+            with LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=args.workers, threads_per_worker=1, processes=False,
+                    dashboard_address=None) as cluster, \
+                    Client(cluster) as client:  # type: ignore[no-untyped-call]
+                res = simulate_dask(compiled, args.sessions, args.rolls, bankroll, args.seed,
+                                    client=client, n_hist=n_hist, stride=stride, progress=bar)
+    else:
+        res = simulate(compiled, args.sessions, args.rolls, bankroll, args.seed, n_hist=n_hist,
+                       stride=stride, progress=bar)
+    bar.close()
+    elapsed = time.perf_counter() - t0
+    summary = summarize(compiled, res, sessions=args.sessions, rolls=args.rolls,
+                        bankroll=bankroll, seed=args.seed, rolls_per_hour=args.rolls_per_hour)
+    if args.csv:
+        write_csv(args.csv, compiled, res)
+    if args.plot:
+        files = write_plots(args.plot, compiled, res, args.rolls, bankroll, args.plot_format)
+        if not args.json:
+            print(f"charts: {', '.join(files)}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(table_text(summary))
+        print(f"\n{summary['rolls']} rolls in {elapsed:.2f} s "
+              f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M rolls/s)")
+    return 0

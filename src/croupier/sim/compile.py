@@ -1,0 +1,708 @@
+"""Strategies compiled into the kernel's integer tables, and checked against the table's rules.
+
+Nothing about a wager is retyped here. For every wager a strategy may have on the layout (a
+*slot*: ``pass``, ``come:6``, ``place_win:8``, ``red``, ...) the wager's own decision function
+(:mod:`croupier.craps.wagers`, :mod:`croupier.roulette.wagers`) is enumerated over every state
+the wager can be in and every outcome (the 36 rolls of two dice, or the wheel's pockets) into
+lookup tables: what happens (nothing, decided, moves), whether it won, the new state and the
+slot it moves to, and what comes back to the player as a ratio ``numerator / denominator``
+built from the table's pay table. The table's point follows the pass line's own decision.
+
+Every amount a strategy can ask for is first put to a scratch reference table
+(:class:`croupier.craps.table.CrapsTable` / :class:`croupier.roulette.table.RouletteTable`):
+a wager the rule profile refuses stops the compile with the :class:`Refusal`'s reason.
+
+Money in the tables is integer cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.craps.config import CrapsConfig
+from croupier.craps.table import CrapsTable
+from croupier.craps.wagers import PASS, WAGERS, Lose, Move, Removal, Timing, WagerDef, Win
+from croupier.dice import HOPS, OUTCOMES, POINTS
+from croupier.errors import Malformed, Refusal
+from croupier.money import Odds
+from croupier.roulette.replay import read_options
+from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
+from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
+from croupier.roulette.wagers import decide as roulette_decide
+from croupier.roulette.wheel import WHEELS, Pocket, pocket_key
+from croupier.rules import load_profile
+from croupier.sim.strategy import Bet, Strategy
+
+I64 = npt.NDArray[np.int64]
+BIG = Decimal(10) ** 9
+
+# rule kinds, timings, statuses (shared with the kernel)
+FIXED, COME, ODDS = 0, 1, 2
+T_ANY, T_COME_OUT, T_POINT_ON = 0, 1, 2
+ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
+STATUS_NAMES = ("played out", "ruined", "stop-loss", "win goal")
+POINT_INDEX: dict[int | None, int] = {None: 0, **{n: i + 1 for i, n in enumerate(POINTS)}}
+
+
+class StrategyRefused(Exception):
+    """A strategy asks for a wager the table's rule profile refuses."""
+
+    def __init__(self, strategy: str, index: int, bet: Bet, refusal: Refusal) -> None:
+        self.strategy, self.index, self.bet, self.refusal = strategy, index, bet, refusal
+        super().__init__(f"strategy {strategy!r}, bets[{index}] ({bet.describe()}): refused: "
+                         f"{refusal}")
+
+
+def cents(amount: Decimal | Fraction) -> int:
+    value = Fraction(amount) * 100
+    if value.denominator != 1:
+        raise Malformed("amount", f"{amount} is not a whole number of cents")
+    return int(value)
+
+
+@dataclass
+class Slot:
+    label: str
+    wager: str
+    qualifier: Any
+    states: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class PlayerTables:
+    """One player's compiled slots and rules (before padding into the table's arrays)."""
+
+    slots: list[Slot]
+    res: list[list[list[int]]]
+    won: list[list[list[int]]]
+    cn: list[list[list[int]]]
+    cd: list[list[list[int]]]
+    nxt: list[list[list[int]]]
+    dst: list[list[list[int]]]
+    slot_int: dict[str, list[int]]
+    remove: list[list[int]]
+    numidx: list[list[int]]
+    ostate: list[list[int]]
+    rules: list[dict[str, Any]]
+    counters: list[tuple[list[int], list[int], int]]
+    scalars: dict[str, int]
+
+
+@dataclass
+class Compiled:
+    """Everything the kernel needs for one table of players, as numpy arrays."""
+
+    game: str
+    profile: str
+    strategies: list[Strategy]
+    n_outcomes: int
+    arrays: dict[str, npt.NDArray[Any]]
+    outcome_faces: list[tuple[int, int]] | list[Pocket]
+    craps_config: CrapsConfig | None = None
+    roulette_config: TableConfig | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.strategies)
+
+
+# --- craps --------------------------------------------------------------------------------
+
+
+def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
+    profile = load_profile(profile_id or strategy.rules or "nj-13-69f")
+    if profile.craps is None:
+        raise Malformed("rules", f"{profile.id} does not cover craps")
+    try:
+        return CrapsConfig.from_options(profile, dict(strategy.table))
+    except Malformed as exc:
+        raise exc.under(f"{strategy.name}.table") from None
+
+
+def _qualifier(bet: Bet, d: WagerDef, where: str) -> Any:
+    if d.qualifier == "number":
+        if bet.number not in d.domain:
+            raise Malformed(f"{where}.number", f"{d.name} needs a number, one of "
+                            f"{', '.join(str(x) for x in d.domain)}")
+        return bet.number
+    if d.qualifier == "dice":
+        if bet.dice not in HOPS:
+            raise Malformed(f"{where}.dice", f"{d.name} needs two dice, e.g. [1, 3]")
+        return bet.dice
+    if bet.number is not None or bet.dice is not None:
+        raise Malformed(where, f"a {d.name} takes no number")
+    return None
+
+
+def _dice_for(total: int) -> tuple[int, int]:
+    return next(o for o in OUTCOMES if o[0] + o[1] == total and o[0] != o[1]) \
+        if total not in (2, 12) else (total // 2, total // 2)
+
+
+def _odds_ratio(bet: Bet, number: int, config: CrapsConfig, d: WagerDef) -> Fraction:
+    """Odds stake per unit of flat stake on ``number``."""
+    m = bet.multiple
+    if m == "3-4-5":
+        from croupier.craps.config import THREE_FOUR_FIVE, THREE_FOUR_FIVE_LAY
+
+        mult = Fraction(THREE_FOUR_FIVE_LAY if d.lay_odds else THREE_FOUR_FIVE[number])
+        if d.lay_odds:  # laid odds winning up to 6x: stake = wins * stake/win
+            odds = config.pays[f"{d.id}:{number}"]
+            return mult * Fraction(odds.stake, odds.win)
+        return mult
+    if isinstance(m, dict):
+        if number not in m:
+            return Fraction(0)
+        mult = Fraction(m[number])
+    else:
+        assert isinstance(m, Decimal)
+        mult = Fraction(m)
+    if bet.win_multiple:
+        if not d.lay_odds:
+            raise Malformed(bet.wager, "win_multiple is for laid odds (don't pass / don't come)")
+        odds = config.pays[f"{d.id}:{number}"]
+        return mult * Fraction(odds.stake, odds.win)
+    return mult
+
+
+def _check_craps(strategy: Strategy, config: CrapsConfig) -> None:
+    """Put every wager and amount the strategy can ask for to a scratch reference table."""
+    for i, bet in enumerate(strategy.bets):
+        where = f"{strategy.name}.bets[{i}]"
+        d = WAGERS.get(bet.wager)
+        if d is None:
+            raise Malformed(f"{where}.wager", f"no craps wager {bet.wager!r}")
+        scratch = CrapsTable(config, {"p": BIG})
+        try:
+            scratch.check_offered(d)
+        except Refusal as exc:
+            raise StrategyRefused(strategy.name, i, bet, exc) from None
+        if d.timing is Timing.NEW_SHOOTER:
+            raise Malformed(f"{where}.wager", f"the {d.name} is not simulated (it depends on "
+                            "passing the dice between shooters)")
+        if bet.kind == "odds":
+            _check_odds(strategy, i, bet, d, config)
+            continue
+        q = _qualifier(bet, d, where)
+        for amount in sorted(set(bet.amounts)):
+            if amount == 0:
+                continue
+            try:
+                scratch.check_stake(d, q, None, amount)
+            except Refusal as exc:
+                raise StrategyRefused(strategy.name, i, bet, exc) from None
+
+
+def _flat_amounts(strategy: Strategy, flat_id: str) -> list[Decimal]:
+    found = sorted({a for b in strategy.bets if b.wager == flat_id for a in b.amounts if a > 0})
+    return found
+
+
+def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: CrapsConfig) -> None:
+    flat_id = d.odds_of or ""
+    flats = _flat_amounts(strategy, flat_id)
+    if not flats:
+        raise Malformed(f"{strategy.name}.bets[{i}]", f"odds need a {flat_id} rule to stand behind")
+    for flat in flats:
+        for number in POINTS:
+            ratio = _odds_ratio(bet, number, config, d)
+            target = Fraction(flat) * ratio
+            if target == 0:
+                continue
+            if (target * 100).denominator != 1:
+                raise Malformed(f"{strategy.name}.bets[{i}]",
+                                f"odds of {float(target):.4f} behind {flat} on {number} are not "
+                                "a whole number of cents")
+            t = CrapsTable(config, {"p": BIG})
+            try:
+                if flat_id in ("pass", "dont_pass"):
+                    t.bet("p", flat_id, None, flat)
+                    t.roll(*_dice_for(number))
+                    t.check_bet("p", d.id, None, Decimal(target.numerator) / target.denominator)
+                else:
+                    other = 10 if number == 4 else 4
+                    t.bet("p", "pass", None, max(flat, config.min_bet))
+                    t.roll(*_dice_for(other))
+                    t.bet("p", flat_id, None, flat)
+                    t.roll(*_dice_for(number))
+                    t.check_bet("p", d.id, number, Decimal(target.numerator) / target.denominator)
+            except Refusal as exc:
+                raise StrategyRefused(strategy.name, i, bet, exc) from None
+
+
+def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
+    """Slots, states and the generated transition and payoff tables for one craps player."""
+    labels: dict[str, Slot] = {}
+    order: list[str] = []
+
+    def slot(label: str, wager: str, q: Any) -> Slot:
+        if label not in labels:
+            labels[label] = Slot(label, wager, q)
+            order.append(label)
+        return labels[label]
+
+    queue: list[tuple[str, Any]] = []
+
+    def add_state(label: str, state: Any) -> None:
+        s = labels[label]
+        if state not in s.states:
+            s.states.append(state)
+            queue.append((label, state))
+
+    for bet in strategy.bets:
+        d = WAGERS[bet.wager]
+        if bet.kind == "odds":
+            base = d.odds_of or ""
+            if base in ("pass", "dont_pass"):
+                slot(d.id, d.id, None)
+                for n in POINTS:
+                    add_state(d.id, n)
+            else:
+                for n in POINTS:
+                    lab = f"{d.id}:{n}"
+                    slot(lab, d.id, n)
+                    add_state(lab, n)
+            continue
+        q = _qualifier(bet, d, bet.wager)
+        lab = d.label(q, None)
+        slot(lab, d.id, q)
+        add_state(lab, d.initial_state(q, None))
+    # come bets travel: the come box's moves create come:N slots
+    while queue:
+        lab, state = queue.pop(0)
+        s = labels[lab]
+        d = WAGERS[s.wager]
+        if d.parts is not None:
+            continue
+        for d1, d2 in OUTCOMES:
+            out = d.decide(s.qualifier, state, d1, d2)
+            if isinstance(out, Move):
+                to = d.label(s.qualifier, out.state) if d.travels else lab
+                slot(to, d.id, s.qualifier)
+                add_state(to, out.state)
+    # order: odds first (they look at their flat bet before it is settled), boxes last
+    def rank(label: str) -> int:
+        s = labels[label]
+        d = WAGERS[s.wager]
+        if d.odds_of is not None:
+            return 0
+        if d.travels and s.states == [None]:
+            return 2
+        return 1
+
+    ordered = sorted(order, key=lambda lab: (rank(lab), order.index(lab)))
+    slots = [labels[lab] for lab in ordered]
+    index = {s.label: k for k, s in enumerate(slots)}
+    pays = config.pays
+
+    def ratio(key: str, stays: bool) -> Fraction:
+        odds: Odds = pays[key]
+        return Fraction(odds.win, odds.stake) + (0 if stays else 1)
+
+    res, won, cn, cd, nxt, dst = [], [], [], [], [], []
+    remove, numidx, ostate = [], [], []
+    for k, s in enumerate(slots):
+        d = WAGERS[s.wager]
+        r_s, w_s, n_s, d_s, x_s, t_s = [], [], [], [], [], []
+        for state in s.states:
+            r_o, w_o, n_o, d_o, x_o, t_o = [], [], [], [], [], []
+            for d1, d2 in OUTCOMES:
+                code, win, credit, to_state, to_slot = 0, 0, Fraction(0), 0, k
+                if d.parts is not None:
+                    parts = d.parts(s.qualifier)
+                    units = sum(p.units for p in parts)
+                    code = 1
+                    for part in parts:
+                        pd = WAGERS[part.wager]
+                        out = pd.decide(part.qualifier, None, d1, d2)
+                        if isinstance(out, Win):
+                            win = 1
+                            credit += Fraction(part.units, units) * ratio(out.key, False)
+                else:
+                    out = d.decide(s.qualifier, state, d1, d2)
+                    if isinstance(out, Win):
+                        code, win, credit = 1, 1, ratio(out.key, d.stays_up)
+                    elif isinstance(out, Lose):
+                        code = 1
+                    elif isinstance(out, Move):
+                        code = 2
+                        to = d.label(s.qualifier, out.state) if d.travels else s.label
+                        to_slot = index[to]
+                        to_state = slots[to_slot].states.index(out.state)
+                r_o.append(code)
+                w_o.append(win)
+                n_o.append(credit.numerator)
+                d_o.append(credit.denominator)
+                x_o.append(to_state)
+                t_o.append(to_slot)
+            r_s.append(r_o)
+            w_s.append(w_o)
+            n_s.append(n_o)
+            d_s.append(d_o)
+            x_s.append(x_o)
+            t_s.append(t_o)
+        res.append(r_s)
+        won.append(w_s)
+        cn.append(n_s)
+        cd.append(d_s)
+        nxt.append(x_s)
+        dst.append(t_s)
+        rm = []
+        for state in s.states:
+            if d.removal is Removal.ANY_TIME:
+                rm.append(1)
+            elif d.removal is Removal.UNTIL_POINT:
+                rm.append(1 if state is None else 0)
+            else:
+                rm.append(0)  # don't bets and fire bets are never taken down by a strategy
+        remove.append(rm)
+        numidx.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
+                       for st in s.states])
+        ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
+
+    off = set(config.rules.settings.get("off_on_come_out", []))
+    wager_ids = sorted({s.wager for s in slots})
+    vig = Fraction(config.vig)
+    slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],
+                                      "cpn": [], "cpd": [], "timing": [], "group": [],
+                                      "line": [], "ctr": []}
+    for s in slots:
+        d = WAGERS[s.wager]
+        slot_int["stays"].append(int(d.stays_up))
+        slot_int["off"].append(int(d.id in off))
+        parent = -1
+        if d.odds_of is not None:
+            plabel = d.odds_of if d.odds_of in ("pass", "dont_pass") else f"{d.odds_of}:{s.qualifier}"
+            parent = index.get(plabel, -1)
+        slot_int["parent"].append(parent)
+        commk, cpn, cpd = 0, 0, 1
+        if d.commission is not None:
+            commk = 1
+            if d.commission == "lay" and config.rules.settings.get("lay_commission_base") == "win":
+                commk = 2
+                odds = pays[f"lay:{s.qualifier}"]
+                cpn, cpd = odds.win, odds.stake
+        slot_int["commk"].append(commk)
+        slot_int["cpn"].append(cpn)
+        slot_int["cpd"].append(cpd)
+        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON}.get(d.timing, T_ANY)
+        slot_int["timing"].append(timing)
+        slot_int["group"].append(wager_ids.index(d.id))
+        slot_int["line"].append(int(d.id in ("pass", "come")))
+        slot_int["ctr"].append(-1)
+
+    counters, rules = _compile_rules(strategy, slots, index, config)
+    for rule in rules:
+        for k in rule["counted"]:
+            slot_int["ctr"][k] = rule["ctr"]
+    scalars = {
+        "vn": vig.numerator, "vd": vig.denominator, "unit": cents(config.unit),
+        "placement": int(config.vig_collected == "placement"),
+    }
+    return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, remove, numidx, ostate,
+                        rules, counters, scalars)
+
+
+def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
+                   config: CrapsConfig | None) -> tuple[list[tuple[list[int], list[int], int]],
+                                                       list[dict[str, Any]]]:
+    counter_names: list[str] = []
+    counters: list[tuple[list[int], list[int], int]] = []
+    for prog in strategy.progressions:
+        counter_names.append(prog.name)
+        counters.append((list(prog.on_win), list(prog.on_lose), int(prog.seven_out_reset)))
+    rules: list[dict[str, Any]] = []
+    when_code = {"always": 0, "point_on": 1, "point_off": 2}
+    for bet in strategy.bets:
+        ctr = counter_names.index(bet.progression) if bet.progression is not None else -1
+        nlev = len(counters[ctr][0]) if ctr >= 0 else 1
+        amounts = [cents(a) for a in bet.amounts] or [0]
+        amounts += [amounts[-1]] * (nlev - len(amounts))
+        rule: dict[str, Any] = {
+            "kind": FIXED, "slot": -1, "when": when_code[bet.when], "skippt": 0,
+            "skipcov": int(bet.skip_covered), "cpass": -1, "cpass_st": -1, "ccome": -1,
+            "down": int(bet.down_when_idle), "count": bet.count, "maxsame": bet.max_same,
+            "maxline": bet.max_line, "ctr": ctr, "amounts": amounts, "pairs": [],
+            "muln": [0] * 7, "muld": [1] * 7, "counted": [],
+        }
+        if strategy.game == "roulette":
+            q = roulette_qualifier(bet)
+            label = ROULETTE_WAGERS[bet.wager].key(q)
+            rule["slot"] = index[label]
+            rule["counted"] = [rule["slot"]]
+            rules.append(rule)
+            continue
+        assert config is not None
+        d = WAGERS[bet.wager]
+        if bet.kind == "odds":
+            rule["kind"] = ODDS
+            for ni, n in enumerate(POINTS, start=1):
+                r = _odds_ratio(bet, n, config, d)
+                rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
+            base = d.odds_of or ""
+            if base in ("pass", "dont_pass"):
+                if base in index:
+                    rule["pairs"].append((index[base], index[d.id]))
+            else:
+                for n in POINTS:
+                    f, o = f"{base}:{n}", f"{d.id}:{n}"
+                    if f in index and o in index:
+                        rule["pairs"].append((index[f], index[o]))
+        elif bet.kind == "come":
+            rule["kind"] = COME
+            rule["slot"] = index[d.id]
+            fam = [index[f"{d.id}:{n}"] for n in POINTS if f"{d.id}:{n}" in index]
+            rule["pairs"] = [(k, k) for k in fam]
+            rule["counted"] = [rule["slot"], *fam]
+        else:
+            q = _qualifier(bet, d, bet.wager)
+            rule["slot"] = index[d.label(q, None)]
+            rule["counted"] = [rule["slot"]]
+            if (bet.skip_point or bet.skip_covered) and (not isinstance(q, int)
+                                                         or q not in POINTS):
+                raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
+            if bet.skip_point:
+                rule["skippt"] = POINT_INDEX[q]
+            if bet.skip_covered:
+                if "pass" in index:
+                    rule["cpass"] = index["pass"]
+                    rule["cpass_st"] = slots[index["pass"]].states.index(q)
+                if f"come:{q}" in index:
+                    rule["ccome"] = index[f"come:{q}"]
+        rules.append(rule)
+    return counters, rules
+
+
+# --- roulette -----------------------------------------------------------------------------
+
+
+def roulette_qualifier(bet: Bet) -> Any:
+    w = ROULETTE_WAGERS.get(bet.wager)
+    if w is None:
+        raise Malformed(bet.wager, f"no roulette wager {bet.wager!r}")
+    if w.qualifier == "numbers":
+        if bet.numbers is None:
+            raise Malformed(bet.wager, f"a {w.name} wager needs numbers = [...]")
+        return tuple(bet.numbers)
+    if w.qualifier is not None:
+        if bet.number is None:
+            raise Malformed(bet.wager, f"a {w.name} wager needs a number")
+        return bet.number
+    return None
+
+
+def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
+    profile = load_profile(profile_id or strategy.rules or "nj-casino-night")
+    if profile.roulette is None:
+        raise Malformed("rules", f"{profile.id} does not cover roulette")
+    try:
+        return profile.id, read_options(dict(strategy.table), profile)
+    except Malformed as exc:
+        raise exc.under(f"{strategy.name}.table") from None
+
+
+def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig,
+                        pockets: list[Pocket]) -> PlayerTables:
+    scratch = RouletteTable.open(profile_id, config, {"p": BIG})
+    slots: list[Slot] = []
+    index: dict[str, int] = {}
+    for i, bet in enumerate(strategy.bets):
+        q = roulette_qualifier(bet)
+        w = ROULETTE_WAGERS[bet.wager]
+        for amount in sorted(set(bet.amounts)):
+            if amount == 0:
+                continue
+            try:
+                scratch.check_bet(PlaceBet("p", bet.wager, q, amount))
+            except Refusal as exc:
+                raise StrategyRefused(strategy.name, i, bet, exc) from None
+        label = w.key(q)
+        if label not in index:
+            index[label] = len(slots)
+            slots.append(Slot(label, bet.wager, q, [None]))
+    res, won, cn, cd, nxt, dst = [], [], [], [], [], []
+    for k, s in enumerate(slots):
+        w = ROULETTE_WAGERS[s.wager]
+        cover = w.covers(s.qualifier, WHEELS[config.wheel])
+        assert cover is not None  # checked by check_bet above
+        parts = [frozenset({n}) for n in cover] if w.parts > 1 else [cover]
+        r_o, w_o, n_o, d_o = [], [], [], []
+        for pocket in pockets:
+            credit, win = Fraction(0), 0
+            for covered in parts:
+                dec = roulette_decide(w, covered, pocket, config.zero_rule)
+                share = Fraction(1, len(parts))
+                if dec.outcome == "win":
+                    assert dec.pay_key is not None
+                    odds = scratch.pays[dec.pay_key]
+                    credit += share * (1 + Fraction(odds.win, odds.stake))
+                    win = 1
+                elif dec.outcome == "lose_half":
+                    credit += share * Fraction(1, 2)
+            r_o.append(1)
+            w_o.append(win)
+            n_o.append(credit.numerator)
+            d_o.append(credit.denominator)
+        res.append([r_o])
+        won.append([w_o])
+        cn.append([n_o])
+        cd.append([d_o])
+        nxt.append([[0] * len(pockets)])
+        dst.append([[k] * len(pockets)])
+    n = len(slots)
+    slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commk": [0] * n,
+                "cpn": [0] * n, "cpd": [1] * n, "timing": [T_ANY] * n,
+                "group": list(range(n)), "line": [0] * n, "ctr": [-1] * n}
+    counters, rules = _compile_rules(strategy, slots, index, None)
+    for rule in rules:
+        for k in rule["counted"]:
+            slot_int["ctr"][k] = rule["ctr"]
+    scalars = {"vn": 0, "vd": 1, "unit": cents(config.unit), "placement": 0}
+    return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, [[1]] * n, [[0]] * n,
+                        [[-1] * 7] * n, rules, counters, scalars)
+
+
+def roulette_pockets(config: TableConfig) -> list[Pocket]:
+    wheel = WHEELS[config.wheel]
+    return sorted(wheel.in_play, key=pocket_key)
+
+
+# --- the whole table ----------------------------------------------------------------------
+
+
+def compile_table(strategies: Sequence[Strategy], profile_id: str | None = None) -> Compiled:
+    """Check and compile the strategies of the players at one table (first one's options)."""
+    if not strategies:
+        raise Malformed("STRATEGY", "no strategy")
+    game = strategies[0].game
+    if any(s.game != game for s in strategies):
+        raise Malformed("STRATEGY", "all players at a table play the same game")
+    for s in strategies:
+        if len(s.progressions) > 8:
+            raise Malformed(s.name, "at most eight progressions per strategy")
+    players: list[PlayerTables] = []
+    config: CrapsConfig | None
+    if game == "craps":
+        config = craps_config(strategies[0], profile_id)
+        for s in strategies:
+            _check_craps(s, config)
+            players.append(_enumerate_craps(s, config))
+        faces: list[Any] = list(OUTCOMES)
+        rconfig = None
+        prof = config.profile_id
+    else:
+        prof, rconfig = roulette_config(strategies[0], profile_id)
+        config = None
+        faces = roulette_pockets(rconfig)
+        for s in strategies:
+            players.append(_enumerate_roulette(s, prof, rconfig, faces))
+    arrays = _pack(players, strategies, len(faces), game)
+    return Compiled(game, prof, list(strategies), len(faces), arrays, faces, config, rconfig)
+
+
+def point_tables(n_outcomes: int, game: str) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """The table's point after each outcome, and whether it is a seven-out: from PASS.decide."""
+    pt = np.zeros((7, n_outcomes), dtype=np.int8)
+    seven = np.zeros((7, n_outcomes), dtype=np.int8)
+    if game != "craps":
+        return pt, seven
+    for p_i, point in enumerate((None, *POINTS)):
+        for o, (d1, d2) in enumerate(OUTCOMES):
+            out = PASS.decide(None, point, d1, d2)
+            if isinstance(out, Move):
+                pt[p_i, o] = POINT_INDEX[cast(int, out.state)]
+            elif out is None:
+                pt[p_i, o] = p_i
+            else:
+                pt[p_i, o] = 0
+                seven[p_i, o] = int(point is not None and isinstance(out, Lose))
+    return pt, seven
+
+
+def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: int,
+          game: str) -> dict[str, npt.NDArray[Any]]:
+    P = len(players)
+    S = max(len(p.slots) for p in players)
+    NS = max(len(s.states) for p in players for s in p.slots)
+    R = max(len(p.rules) for p in players)
+    C = max(1, max(len(p.counters) for p in players))
+    L = max([1] + [len(c[0]) for p in players for c in p.counters]
+            + [len(r["amounts"]) for p in players for r in p.rules])
+    J = max(1, max(len(r["pairs"]) for p in players for r in p.rules))
+    a: dict[str, npt.NDArray[Any]] = {
+        "nslots": np.zeros(P, np.int64), "nrules": np.zeros(P, np.int64),
+        "nctr": np.zeros(P, np.int64),
+        "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
+        "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
+        "nxt": np.zeros((P, S, NS, n_out), np.int8), "dst": np.zeros((P, S, NS, n_out), np.int16),
+        "remove": np.zeros((P, S, NS), np.int8), "numidx": np.zeros((P, S, NS), np.int8),
+        "ostate": np.full((P, S, 7), -1, np.int8),
+        "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),
+        "rwhen": np.zeros((P, R), np.int64), "rskippt": np.zeros((P, R), np.int64),
+        "rskipcov": np.zeros((P, R), np.int64), "rcpass": np.full((P, R), -1, np.int64),
+        "rcpass_st": np.full((P, R), -1, np.int64), "rccome": np.full((P, R), -1, np.int64),
+        "rdown": np.zeros((P, R), np.int64), "rcount": np.zeros((P, R), np.int64),
+        "rmaxsame": np.zeros((P, R), np.int64), "rmaxline": np.zeros((P, R), np.int64),
+        "rctr": np.full((P, R), -1, np.int64), "ramt": np.zeros((P, R, L), np.int64),
+        "rnpair": np.zeros((P, R), np.int64), "rflat": np.zeros((P, R, J), np.int64),
+        "rodds": np.zeros((P, R, J), np.int64), "rmuln": np.zeros((P, R, 7), np.int64),
+        "rmuld": np.ones((P, R, 7), np.int64),
+        "winnext": np.zeros((P, C, L), np.int64), "losenext": np.zeros((P, C, L), np.int64),
+        "reset7": np.zeros((P, C), np.int64),
+        "stoploss": np.zeros(P, np.int64), "wingoal": np.zeros(P, np.int64),
+        "shooterlim": np.zeros(P, np.int64), "minstake": np.zeros(P, np.int64),
+        "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
+        "placement": np.zeros(P, np.int64),
+    }
+    for name in ("stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line",
+                 "ctr"):
+        a[name] = np.full((P, S), -1 if name in ("parent", "ctr") else 0, np.int64)
+    a["cpd"][:] = 1
+    for p, (pt, strat) in enumerate(zip(players, strategies, strict=True)):
+        ns = len(pt.slots)
+        a["nslots"][p], a["nrules"][p], a["nctr"][p] = ns, len(pt.rules), len(pt.counters)
+        for k, s in enumerate(pt.slots):
+            n_st = len(s.states)
+            a["res"][p, k, :n_st] = pt.res[k]
+            a["won"][p, k, :n_st] = pt.won[k]
+            a["cn"][p, k, :n_st] = pt.cn[k]
+            a["cd"][p, k, :n_st] = pt.cd[k]
+            a["nxt"][p, k, :n_st] = pt.nxt[k]
+            a["dst"][p, k, :n_st] = pt.dst[k]
+            a["remove"][p, k, :n_st] = pt.remove[k]
+            a["numidx"][p, k, :n_st] = pt.numidx[k]
+            a["ostate"][p, k] = pt.ostate[k]
+            for name, values in pt.slot_int.items():
+                a[name][p, k] = values[k]
+        for r, rule in enumerate(pt.rules):
+            for name in ("kind", "slot", "when", "skippt", "skipcov", "cpass", "cpass_st",
+                         "ccome", "down", "count", "maxsame", "maxline", "ctr"):
+                a["r" + name][p, r] = rule[name]
+            amounts = rule["amounts"]
+            a["ramt"][p, r, :len(amounts)] = amounts
+            a["ramt"][p, r, len(amounts):] = amounts[-1]
+            a["rnpair"][p, r] = len(rule["pairs"])
+            for j, (f, o) in enumerate(rule["pairs"]):
+                a["rflat"][p, r, j], a["rodds"][p, r, j] = f, o
+            a["rmuln"][p, r] = rule["muln"]
+            a["rmuld"][p, r] = rule["muld"]
+        for c, (on_win, on_lose, reset) in enumerate(pt.counters):
+            a["winnext"][p, c, :len(on_win)] = on_win
+            a["losenext"][p, c, :len(on_lose)] = on_lose
+            a["reset7"][p, c] = reset
+        a["stoploss"][p] = cents(strat.stop_loss) if strat.stop_loss else 0
+        a["wingoal"][p] = cents(strat.win_goal) if strat.win_goal else 0
+        a["shooterlim"][p] = cents(strat.shooter_loss_limit) if strat.shooter_loss_limit else 0
+        a["minstake"][p] = cents(strat.min_stake)
+        for name, value in pt.scalars.items():
+            a[name][p] = value
+    pt_arr, seven = point_tables(n_out, game)
+    a["pt"], a["seven"] = pt_arr, seven
+    return a

@@ -1,0 +1,183 @@
+"""Running the kernel: blocks of sessions, seeded streams, chunks of rolls, Dask.
+
+Sessions are grouped in fixed blocks of :data:`BLOCK` sessions. Block ``b`` draws its dice from
+its own PCG64 stream, ``SeedSequence(seed, spawn_key=(b,))`` (the ``b``-th child
+``SeedSequence(seed).spawn`` would give), in chunks of :data:`ROLL_CHUNK` rolls for all
+:data:`BLOCK` sessions of the block, whether or not they are all played. So a session's dice
+depend only on the seed and its number: any number of sessions, rolls, workers or tasks gives
+every session the same dice and the same result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.sim.compile import Compiled
+from croupier.sim.kernel import fill_outcomes, play_chunk
+
+BLOCK = 1024
+ROLL_CHUNK = 1024
+I64 = npt.NDArray[np.int64]
+Progress = Callable[[int], None]
+
+_TABLE_ARGS = (
+    "nslots", "nrules", "nctr", "res", "won", "cn", "cd", "nxt", "dst", "remove", "numidx",
+    "ostate", "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr",
+    "rkind", "rslot", "rwhen", "rskippt", "rskipcov", "rcpass", "rcpass_st", "rccome", "rdown",
+    "rcount", "rmaxsame", "rmaxline", "rctr", "ramt", "rnpair", "rflat", "rodds", "rmuln",
+    "rmuld", "winnext", "losenext", "reset7", "stoploss", "wingoal", "shooterlim", "minstake",
+    "vn", "vd", "unit", "placement", "pt", "seven",
+)
+
+
+@dataclass
+class Results:
+    """Per-session results (money in integer cents), players along the second axis."""
+
+    final: I64  # (N, P) bankroll plus wagers still on the layout at the end
+    bank: I64  # (N, P) chips in hand at the end
+    wagered: I64  # (N, P) total of the stakes decided
+    rolls: I64  # (N,) rolls played
+    status: npt.NDArray[np.int8]  # (N, P) why the player stopped (ACTIVE: played out)
+    endroll: I64  # (N, P) the roll at which the player stopped (-1: never)
+    hist: I64  # (H, P, R // stride + 1) bankroll paths of the first H sessions
+    stride: int
+
+    @staticmethod
+    def concat(parts: Sequence[Results]) -> Results:
+        hist = next((p.hist for p in parts if p.hist.shape[0] > 0), parts[0].hist)
+        return Results(
+            final=np.concatenate([p.final for p in parts]),
+            bank=np.concatenate([p.bank for p in parts]),
+            wagered=np.concatenate([p.wagered for p in parts]),
+            rolls=np.concatenate([p.rolls for p in parts]),
+            status=np.concatenate([p.status for p in parts]),
+            endroll=np.concatenate([p.endroll for p in parts]),
+            hist=hist, stride=parts[0].stride,
+        )
+
+
+def block_stream(seed: int, block: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block,))))
+
+
+def draw_outcomes(rng: np.random.Generator, out: npt.NDArray[np.uint8], n_outcomes: int) -> None:
+    """Fill ``out`` with uniform outcome indexes from ``rng`` (exact rejection on bytes)."""
+    flat = out.reshape(-1)
+    pos = 0
+    n = flat.shape[0]
+    while pos < n:
+        words = rng.bit_generator.random_raw((n - pos) // 8 + 16)
+        pos = int(fill_outcomes(words, flat, pos, n_outcomes))
+
+
+def outcome_stream(seed: int, session: int, rolls: int, n_outcomes: int) -> npt.NDArray[np.uint8]:
+    """The outcomes session ``session`` is dealt (for checking the kernel against the engine)."""
+    block, row = divmod(session, BLOCK)
+    rng = block_stream(seed, block)
+    buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
+    got: list[npt.NDArray[np.uint8]] = []
+    for _ in range(0, rolls, ROLL_CHUNK):
+        draw_outcomes(rng, buf, n_outcomes)
+        got.append(buf[row].copy())
+    return np.concatenate(got)[:rolls] if got else np.empty(0, np.uint8)
+
+
+def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll: int, seed: int,
+              n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
+              outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None) -> Results:
+    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each."""
+    a = compiled.arrays
+    P = compiled.players
+    S = a["res"].shape[1]
+    C = a["winnext"].shape[1]
+    point = np.zeros(n_sess, np.int64)
+    bank = np.full((n_sess, P), bankroll, np.int64)
+    stake = np.zeros((n_sess, P, S), np.int64)
+    st = np.zeros((n_sess, P, S), np.int64)
+    cpaid = np.zeros((n_sess, P, S), np.int64)
+    level = np.zeros((n_sess, P, C), np.int64)
+    status = np.zeros((n_sess, P), np.int8)
+    handstart = np.full((n_sess, P), bankroll, np.int64)
+    ontable = np.zeros((n_sess, P), np.int64)
+    wagered = np.zeros((n_sess, P), np.int64)
+    n_rolls = np.zeros(n_sess, np.int64)
+    done = np.zeros(n_sess, np.bool_)
+    endroll = np.full((n_sess, P), -1, np.int64)
+    n_hist = min(n_hist, n_sess)
+    hist = np.zeros((n_hist, P, rolls // stride + 1), np.int64)
+    hist[:, :, 0] = bankroll
+    rng = block_stream(seed, block)
+    buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
+    tables = [a[name] for name in _TABLE_ARGS]
+    for r0 in range(0, rolls, ROLL_CHUNK):
+        if outcomes_fn is not None:
+            buf = outcomes_fn(r0)
+        else:
+            draw_outcomes(rng, buf, compiled.n_outcomes)
+        play_chunk(buf, n_sess, r0, rolls, bankroll, point, bank, stake, st, cpaid, level,
+                   status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride,
+                   *tables)
+        if progress is not None:
+            progress(n_sess * min(ROLL_CHUNK, rolls - r0))
+    return Results(final=bank + ontable, bank=bank, wagered=wagered, rolls=n_rolls,
+                   status=status, endroll=endroll, hist=hist, stride=stride)
+
+
+def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: int,
+               bankroll: int, seed: int, n_hist: int, stride: int,
+               progress: Progress | None = None) -> Results:
+    parts = []
+    for b in blocks:
+        n = min(BLOCK, sessions - b * BLOCK)
+        parts.append(run_block(compiled, b, n, rolls, bankroll, seed,
+                               n_hist if b == 0 else 0, stride, progress))
+    return Results.concat(parts)
+
+
+def n_blocks(sessions: int) -> int:
+    return -(-sessions // BLOCK)
+
+
+def simulate(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
+             n_hist: int = 0, stride: int = 1, progress: Progress | None = None) -> Results:
+    """Play every session in this process."""
+    return run_blocks(compiled, range(n_blocks(sessions)), sessions, rolls, bankroll, seed,
+                      n_hist, stride, progress)
+
+
+def _task(compiled: Compiled, blocks: list[int], sessions: int, rolls: int, bankroll: int,
+          seed: int, n_hist: int, stride: int) -> Results:
+    return run_blocks(compiled, blocks, sessions, rolls, bankroll, seed, n_hist, stride)
+
+
+def simulate_dask(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
+                  client: Any, n_hist: int = 0, stride: int = 1, tasks: int | None = None,
+                  progress: Progress | None = None) -> Results:
+    """Play the blocks as tasks on a Dask cluster (``client``); the same results as
+    :func:`simulate` for the same seed, however the blocks are split into tasks."""
+    from distributed import as_completed
+
+    nb = n_blocks(sessions)
+    if tasks is None:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        tasks = min(nb, 4 * workers)
+    size = -(-nb // max(1, tasks))
+    groups = [list(range(s, min(nb, s + size))) for s in range(0, nb, size)]
+    remote = client.scatter(compiled, broadcast=True)
+    futures = [client.submit(_task, remote, g, sessions, rolls, bankroll, seed, n_hist, stride,
+                             pure=False) for g in groups]
+    index = {f.key: i for i, f in enumerate(futures)}
+    out: list[Results | None] = [None] * len(futures)
+    for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+        i = index[fut.key]
+        out[i] = fut.result()
+        if progress is not None:
+            done_sessions = sum(min(BLOCK, sessions - b * BLOCK) for b in groups[i])
+            progress(done_sessions * rolls)
+    return Results.concat([r for r in out if r is not None])

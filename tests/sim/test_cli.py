@@ -1,0 +1,45 @@
+"""``croupier simulate`` end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from croupier.cli import main
+
+
+def test_simulate_json_csv_and_plots(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    csv_path = tmp_path / "s.csv"
+    rc = main(["simulate", "pass-line", "--sessions", "50", "--rolls", "100", "--bankroll",
+               "200", "--seed", "4", "--json", "--csv", str(csv_path), "--plot",
+               str(tmp_path / "plots")])
+    assert rc == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["sessions"] == 50
+    assert 0 < doc["rolls"] <= 5000
+    assert isinstance(doc["mean_final_bankroll"], str) and "." in doc["mean_final_bankroll"]
+    assert 0.0 <= doc["risk_of_ruin"] <= 1.0
+    assert isinstance(doc["loss_per_unit_wagered"], float)
+    assert "simulate [" in err
+    assert len(csv_path.read_text().splitlines()) == 51
+    assert len(list((tmp_path / "plots").glob("*.png"))) == 3
+
+
+def test_simulate_refusal_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["simulate", "pass-odds-come", "--rules", "nj-casino-night", "--sessions", "5"])
+    assert rc == 2
+    assert "not a permitted wager under nj-casino-night" in capsys.readouterr().err
+
+
+def test_simulate_strategy_file_and_table(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    f = tmp_path / "mine.toml"
+    f.write_text('name = "mine"\nstop_loss = "50"\n[[bets]]\nwager = "field"\namount = "5"\n')
+    rc = main(["simulate", f"{f},pass-line", "--sessions", "20", "--rolls", "50",
+               "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "mine+pass-line" in out and "loss per unit wagered" in out
