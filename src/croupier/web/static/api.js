@@ -1,0 +1,91 @@
+// The HTTP API and the table's WebSocket stream, with the bearer token kept per browser tab.
+const KEY = "croupier.token";
+
+function newKey() {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error.reason || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || "error";
+    this.reason = error.reason || `HTTP ${status}`;
+    this.clause = error.clause || "";
+  }
+}
+
+export const api = {
+  token: sessionStorage.getItem(KEY),
+
+  setToken(token) {
+    this.token = token;
+    if (token) sessionStorage.setItem(KEY, token);
+    else sessionStorage.removeItem(KEY);
+  },
+
+  // GET/POST returning the JSON body; a refusal or error throws ApiError (with its clause).
+  async call(method, path, body, { idempotent = true } = {}) {
+    const headers = { Accept: "application/json" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (method !== "GET" && idempotent) headers["Idempotency-Key"] = newKey();
+    let response;
+    try {
+      response = await fetch(path, { method, headers,
+        body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ApiError(0, { code: "network", reason: "the server cannot be reached" });
+    }
+    let data = null;
+    try { data = await response.json(); } catch { data = null; }
+    if (!response.ok) {
+      throw new ApiError(response.status, (data && data.error) || { reason: `HTTP ${response.status}` });
+    }
+    return data;
+  },
+
+  get(path) { return this.call("GET", path); },
+  post(path, body = {}) { return this.call("POST", path, body); },
+
+  async login(username, password) {
+    const data = await this.call("POST", "/auth/login", { username, password }, { idempotent: false });
+    this.setToken(data.token);
+    return data;
+  },
+
+  async logout() {
+    try { await this.call("POST", "/auth/logout", undefined, { idempotent: false }); } catch { /* gone */ }
+    this.setToken(null);
+  },
+
+  // The table's events as they are committed; reconnects until closed.
+  stream(tableId, since, onEvent, onStatus) {
+    let socket = null;
+    let closed = false;
+    let last = since;
+    let delay = 500;
+    const open = () => {
+      if (closed) return;
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      const url = `${proto}://${location.host}/tables/${encodeURIComponent(tableId)}/stream` +
+        `?token=${encodeURIComponent(this.token || "")}&since=${last}`;
+      socket = new WebSocket(url);
+      socket.onopen = () => { delay = 500; onStatus(true); };
+      socket.onmessage = (msg) => {
+        const event = JSON.parse(msg.data);
+        if (typeof event.seq === "number") last = Math.max(last, event.seq);
+        onEvent(event);
+      };
+      socket.onclose = (ev) => {
+        onStatus(false);
+        if (closed || ev.code === 4401 || ev.code === 4404) return;
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 8000);
+      };
+    };
+    open();
+    return { close() { closed = true; if (socket) socket.close(); } };
+  },
+};

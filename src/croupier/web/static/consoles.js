@@ -1,0 +1,298 @@
+// The dealer's and the supervisor's consoles, the shooter's dice, history and recall, the chart.
+import { s, text, money } from "./svg.js";
+
+const $ = (id) => document.getElementById(id);
+
+function message(ctx, box, err, ok) {
+  box.replaceChildren();
+  if (err) {
+    box.className = "console-msg error";
+    box.append(ctx.h("strong", {}, err.code === "refused" ? "Refused: " : "Error: "), ctx.explain(err));
+  } else {
+    box.className = "console-msg ok";
+    box.textContent = ok;
+  }
+}
+
+// Run an action from a console, reporting in its message line.
+async function run(ctx, box, path, body, ok) {
+  let failure = null;
+  const data = await ctx.act(path, body, { onError: (err) => { failure = err; } });
+  message(ctx, box, failure, failure ? "" : ok(data));
+  return data;
+}
+
+function checkboxes(ctx, name, serials, checkedCount) {
+  return ctx.h("div", { class: "dice-picks", role: "group", "aria-label": name },
+    serials.map((serial, i) => ctx.h("label", {}, ctx.h("input", { type: "checkbox", name, value: serial, checked: i < checkedCount }), serial)));
+}
+const picked = (root, name) => [...root.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value);
+
+function lateBets(ctx, listId, box) {
+  const list = $(listId);
+  if (!list) return;
+  const bets = ctx.app.table.late_bets || [];
+  list.replaceChildren(...(bets.length ? bets.map((b) => ctx.h("li", {},
+    `#${b.id} ${b.player}: ${b.wager}${b.qualifier !== null && b.qualifier !== undefined ? ` ${b.qualifier}` : ""} ${money(b.amount)} · confirmed by ${Object.keys(b.confirmed_by).join(", ") || "nobody yet"} `,
+    ctx.h("button", { type: "button", class: "confirm-late", onclick: () => run(ctx, box, `/late-bets/${b.id}/confirm`, undefined, () => `Late bet ${b.id} confirmed`) }, "Confirm")))
+    : [ctx.h("li", { class: "muted" }, "No late bets waiting.")]));
+}
+
+export function renderConsoles(ctx) {
+  const { app } = ctx;
+  const key = `${app.tableId}|${app.role}`;
+  const dealer = $("dealer-console");
+  const supervisor = $("supervisor-console");
+  dealer.hidden = app.role !== "dealer";
+  supervisor.hidden = app.role !== "supervisor";
+  renderShooter(ctx);
+  if (app.role === "dealer") {
+    if (dealer.dataset.key !== key) { dealer.dataset.key = key; buildDealer(ctx, dealer); }
+    updateDealer(ctx);
+  }
+  if (app.role === "supervisor") {
+    if (supervisor.dataset.key !== key) { supervisor.dataset.key = key; buildSupervisor(ctx, supervisor); }
+    lateBets(ctx, "sup-late", $("sup-msg"));
+  }
+}
+
+function buildDealer(ctx, root) {
+  const { h, app } = ctx;
+  const msg = h("p", { id: "dealer-msg", class: "console-msg", role: "status" });
+  const parts = [h("h2", { id: "dealer-title" }, "Dealer console")];
+  parts.push(h("button", { type: "button", id: "no-more-bets", onclick: () => run(ctx, msg, "/no-more-bets", undefined,
+    () => (app.craps ? "The dice are in the air: later wagers need two confirmations" : "No more bets")) },
+  app.craps ? "Dice in the air (no more bets)" : "No more bets"));
+  if (app.craps) {
+    const face = (id) => h("select", { id, "aria-label": id === "die1" ? "first die" : "second die" }, [1, 2, 3, 4, 5, 6].map((v) => h("option", { value: v }, v)));
+    parts.push(
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "roll-rng", class: "primary", onclick: () => run(ctx, msg, "/roll", {}, (d) => rollText(d)) }, "Roll (RNG)")),
+      h("div", { class: "row" }, h("span", {}, "Physical dice: "), face("die1"), face("die2"),
+        h("button", { type: "button", id: "roll-physical", onclick: () => run(ctx, msg, "/roll", { dice: [Number($("die1").value), Number($("die2").value)] }, (d) => rollText(d)) }, "Enter roll")),
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "next-shooter", onclick: () => run(ctx, msg, "/dice/pass", undefined, () => "The dice pass to the next player") }, "Next shooter"),
+        h("button", { type: "button", id: "dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called: after the next decision") }, "Call dice change")),
+      h("h3", {}, "Dice"),
+      h("div", { id: "dealer-dice" }),
+      h("h3", {}, "Late bets"), h("ul", { id: "dealer-late", class: "late" }));
+  } else {
+    const pockets = app.offer.wheel.in_play;
+    parts.push(
+      h("div", { class: "row" }, h("button", { type: "button", id: "spin-rng", class: "primary", onclick: () => run(ctx, msg, "/spin", spinBody(null), (d) => spinText(d)) }, "Spin (RNG)")),
+      h("div", { class: "row" }, h("label", {}, "Ball rests in ", h("select", { id: "spin-number" }, pockets.map((p) => h("option", { value: String(p) }, String(p))))),
+        h("button", { type: "button", id: "spin-physical", onclick: () => {
+          const v = $("spin-number").value;
+          run(ctx, msg, "/spin", spinBody(v === "00" ? "00" : Number(v)), (d) => spinText(d));
+        } }, "Enter result")),
+      h("details", {}, h("summary", {}, "Irregular spin (20.32(m))"),
+        h("label", {}, "Revolutions ", h("input", { id: "spin-revs", inputmode: "numeric", size: 3 })),
+        h("label", {}, h("input", { type: "checkbox", id: "spin-same" }), " same direction as the wheel"),
+        h("label", {}, h("input", { type: "checkbox", id: "spin-foreign" }), " foreign object")));
+  }
+  parts.push(msg);
+  root.replaceChildren(...parts);
+}
+
+function spinBody(number) {
+  const body = {};
+  if (number !== null) body.number = number;
+  const revs = $("spin-revs") && $("spin-revs").value.trim();
+  if (revs) body.revolutions = Number(revs);
+  if ($("spin-same") && $("spin-same").checked) body.same_direction = true;
+  if ($("spin-foreign") && $("spin-foreign").checked) body.foreign_object = true;
+  return body;
+}
+
+function rollText(d) {
+  const r = d && d.events.find((e) => e.type === "roll");
+  return r ? `Rolled ${r.dice[0]} + ${r.dice[1]} = ${r.total}` : "Rolled";
+}
+function spinText(d) {
+  const c = d && d.events.find((e) => e.type === "crown");
+  return c ? `The ball rests in ${c.number}` : "No spin: every wager stays";
+}
+
+let diceCache = { at: 0, list: [] };
+async function cupDice(ctx) {
+  if (Date.now() - diceCache.at < 5000) return diceCache.list;
+  try {
+    diceCache = { at: Date.now(), list: await ctx.api.get("/equipment/dice") };
+  } catch { diceCache = { at: Date.now(), list: [] }; }
+  return diceCache.list;
+}
+
+async function updateDealer(ctx) {
+  const { app, h } = ctx;
+  const msg = $("dealer-msg");
+  if (!app.craps) return;
+  lateBets(ctx, "dealer-late", msg);
+  const box = $("dealer-dice");
+  const t = app.table;
+  const stamp = `${t.dice_in_play}|${t.dice_offered}|${t.shooter}`;
+  if (box.dataset.stamp === stamp) return;
+  box.dataset.stamp = stamp;
+  if (t.dice_in_play.length) {
+    box.replaceChildren(h("p", {}, `In play: ${t.dice_in_play.join(", ")}`));
+    return;
+  }
+  if (t.dice_offered.length) {
+    const picks = checkboxes(ctx, "select-die", t.dice_offered, 2);
+    box.replaceChildren(h("p", {}, `Offered to ${t.shooter}; select two for the shooter:`), picks,
+      h("button", { type: "button", id: "select-dice", onclick: () => run(ctx, msg, "/dice/select", { serials: picked(box, "select-die") }, () => "Two dice selected: in play") }, "Select two"));
+    return;
+  }
+  const cup = (await cupDice(ctx)).filter((d) => d.table_id === app.tableId && !d.retired);
+  const usable = cup.filter((d) => d.in_spec).map((d) => d.serial);
+  const picks = checkboxes(ctx, "offer-die", usable, 5);
+  box.replaceChildren(h("p", {}, `Offer at least five inspected dice to ${t.shooter || "the shooter"}:`), picks,
+    h("button", { type: "button", id: "offer-dice", onclick: () => run(ctx, msg, "/dice/offer", { serials: picked(box, "offer-die") }, () => "Dice offered to the shooter") }, "Offer dice"));
+}
+
+function buildSupervisor(ctx, root) {
+  const { h, app } = ctx;
+  const msg = h("p", { id: "sup-msg", class: "console-msg", role: "status" });
+  const inspect = h("div", { id: "inspection" });
+  root.replaceChildren(
+    h("h2", { id: "supervisor-title" }, "Supervisor console"),
+    h("form", { id: "void-form", onsubmit: async (e) => {
+      e.preventDefault();
+      await run(ctx, msg, "/void", { reason: $("void-reason").value.trim() }, (d) => `Round ${d.voided_round} voided; its wagers and chips are restored`);
+      ctx.refresh();
+    } },
+    h("label", {}, "Void the last decision, reason: ", h("input", { id: "void-reason", required: true, minlength: 3, size: 24, placeholder: "e.g. a die left the table" })),
+    h("button", { type: "submit", id: "void-btn", class: "danger" }, "Void decision")),
+    app.craps ? h("div", {}, h("h3", {}, "Late bets (boxperson)"), h("ul", { id: "sup-late", class: "late" }),
+      h("button", { type: "button", id: "sup-dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called") }, "Call dice change"),
+      h("h3", {}, "Dice inspection"), inspect) : null,
+    msg);
+  if (app.craps) renderInspection(ctx, inspect, msg);
+}
+
+async function renderInspection(ctx, root, msg) {
+  const { h } = ctx;
+  diceCache.at = 0;
+  const dice = await cupDice(ctx);
+  const rows = dice.map((d) => h("tr", {}, h("td", {}, d.serial), h("td", {}, d.table_id || "—"),
+    h("td", { class: d.in_spec ? "ok" : "error" }, d.in_spec ? "in spec" : "not in spec"),
+    h("td", {}, d.last_inspection ? `${d.last_inspection.by}${d.last_inspection.failures.length ? `: ${d.last_inspection.failures.join("; ")}` : ""}` : "never")));
+  const bool = ["transparent_cellulose", "sides_flat_spots_flush", "edges_square", "texture_identical", "weight_balanced", "spots_white_equal_diameter", "provider_name_imprinted"];
+  const form = h("form", { id: "inspect-form", class: "inspect", onsubmit: async (e) => {
+    e.preventDefault();
+    const serial = $("inspect-serial").value;
+    const body = { sides_inch: ["side-a", "side-b", "side-c"].map((id) => $(id).value.trim()),
+      opposite_faces: [[1, 6], [2, 5], [3, 4]], spot_depths_inch: [$("spot-depth").value.trim()] };
+    for (const b of bool) body[b] = form.querySelector(`input[name="${b}"]`).checked;
+    try {
+      const r = await ctx.api.post(`/equipment/dice/${encodeURIComponent(serial)}/inspections`, body);
+      message(ctx, msg, null, r.passed ? `${serial} passed inspection (${r.clause})` : `${serial} failed (${r.clause}): ${r.failures.join("; ")}`);
+      renderInspection(ctx, root, msg);
+    } catch (err) { message(ctx, msg, err); }
+  } },
+  h("label", {}, "Die ", h("select", { id: "inspect-serial" }, dice.map((d) => h("option", { value: d.serial }, d.serial)))),
+  h("fieldset", {}, h("legend", {}, "Sides (inches)"), ["side-a", "side-b", "side-c"].map((id) => h("input", { id, value: "0.750", size: 5, "aria-label": id.replace("-", " ") }))),
+  h("label", {}, "Spot depth (inches) ", h("input", { id: "spot-depth", value: "0.017", size: 5 })),
+  h("fieldset", { class: "checks" }, h("legend", {}, "Checks"), bool.map((b) => h("label", {}, h("input", { type: "checkbox", name: b, checked: true }), ` ${b.replaceAll("_", " ")}`))),
+  h("button", { type: "submit", id: "inspect-btn" }, "Record inspection"));
+  root.replaceChildren(h("table", { class: "dice-table" }, h("thead", {}, h("tr", {}, ["Die", "Table", "Status", "Last inspection"].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)), form);
+}
+
+function renderShooter(ctx) {
+  const { app, h } = ctx;
+  const panel = $("shooter-panel");
+  const t = app.table;
+  const mine = app.craps && app.role === "player" && t.shooter === app.me;
+  panel.hidden = !mine;
+  if (!mine) return;
+  const stamp = `${t.dice_offered}|${t.dice_in_play}|${t.point}`;
+  if (panel.dataset.stamp === stamp) return;
+  panel.dataset.stamp = stamp;
+  const msg = h("p", { class: "console-msg", role: "status" });
+  const parts = [h("h2", {}, "You are the shooter")];
+  if (t.dice_offered.length) {
+    const picks = checkboxes(ctx, "my-die", t.dice_offered, 2);
+    parts.push(h("p", {}, "Select two of the dice offered:"), picks,
+      h("button", { type: "button", onclick: () => run(ctx, msg, "/dice/select", { serials: picked(panel, "my-die") }, () => "Your dice are in play") }, "Select two"));
+  } else parts.push(h("p", {}, t.dice_in_play.length ? `Your dice: ${t.dice_in_play.join(", ")}` : "Waiting for the stickperson to offer dice."));
+  parts.push(h("div", { class: "row" },
+    h("button", { type: "button", onclick: () => run(ctx, msg, "/dice/refuse", undefined, () => "You passed your turn to shoot") }, "Refuse to shoot"),
+    h("button", { type: "button", onclick: () => run(ctx, msg, "/dice/pass", undefined, () => "The dice pass on") }, "Pass the dice"),
+    h("button", { type: "button", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called") }, "Call for new dice")), msg);
+  panel.replaceChildren(...parts);
+}
+
+// --- history and recall -------------------------------------------------------------------------
+function outcomeText(o) {
+  if (!o) return "undecided";
+  if (o.dice) return `${o.dice[0]} + ${o.dice[1]} = ${o.total}`;
+  if (o.number !== undefined) return `ball in ${o.number}`;
+  return o.kind || "decided";
+}
+
+export async function renderHistory(ctx) {
+  const { app, api, h } = ctx;
+  const root = $("history");
+  const detail = h("div", { id: "recall", class: "recall", "aria-live": "polite" });
+  let rounds = [];
+  try {
+    if (app.role === "player") {
+      rounds = (await api.get(`/players/${encodeURIComponent(app.me)}/rounds`)).filter((r) => r.table === app.tableId);
+    } else {
+      rounds = (await api.get(`/tables/${encodeURIComponent(app.tableId)}/rounds?limit=20`)).map((r) => ({ ...r, table: app.tableId }));
+    }
+  } catch (err) {
+    root.replaceChildren(h("h2", { id: "history-title" }, "History"), h("p", { class: "muted" }, ctx.explain(err)));
+    return;
+  }
+  const recall = async (r) => {
+    try {
+      const rec = await api.get(`/tables/${encodeURIComponent(r.table)}/rounds/${r.round}`);
+      const mine = (e) => app.role !== "player" || e.player === app.me;
+      detail.replaceChildren(h("h3", {}, `Round ${rec.round} at ${rec.table}: ${outcomeText(rec.outcome)}${rec.voided ? ` — VOID (${rec.voided.reason}, by ${rec.voided.by})` : ""}`),
+        rec.draw ? h("p", { class: "muted" }, `Draw: ${rec.draw.source || ""} raw ${JSON.stringify(rec.draw.raw || rec.draw)}`) : null,
+        h("p", {}, "Wagers in action:"), h("ul", {}, (rec.wagers_in_action || []).filter(mine).map((w) => h("li", {}, `${w.player}: ${w.wager} ${money(w.stake)}`))),
+        h("p", {}, "Settlements:"), h("ul", {}, rec.settlements.filter(mine).map((e) => h("li", {}, `${e.player || ""} ${e.wager || e.type}: ${e.result || ""} paid ${money(e.paid || 0)} taken ${money(e.taken || 0)}`))),
+        h("p", {}, `Balances before ${JSON.stringify(rec.balances.before)} · after ${JSON.stringify(rec.balances.after)}`));
+    } catch (err) { detail.replaceChildren(h("p", { class: "error" }, ctx.explain(err))); }
+  };
+  root.replaceChildren(h("h2", { id: "history-title" }, app.role === "player" ? "Your last rounds" : "History and recall"),
+    rounds.length ? h("ol", { class: "rounds" }, rounds.map((r) => h("li", { class: r.voided ? "voided" : "" },
+      h("span", {}, `Round ${r.round}: ${outcomeText(r.outcome)}${r.voided ? " — void" : ""}${r.balance_after ? ` · after ${money(r.balance_after.chips)} + ${money(r.balance_after.on_table)} on the layout` : ""}`),
+      h("button", { type: "button", class: "recall-btn", "aria-label": `Recall round ${r.round}`, onclick: () => recall(r) }, "Recall"))))
+      : h("p", { class: "muted" }, "No rounds decided yet."), detail);
+}
+
+// --- the bankroll chart -----------------------------------------------------------------------
+export async function renderChart(ctx) {
+  const { app, api, h } = ctx;
+  const root = $("chart");
+  root.hidden = app.role !== "player";
+  if (root.hidden) return;
+  let rounds = [];
+  try { rounds = (await api.get(`/players/${encodeURIComponent(app.me)}/rounds`)).filter((r) => r.table === app.tableId).reverse(); } catch { rounds = []; }
+  const total = (b) => (b ? Number(b.chips) + Number(b.on_table) : null);
+  const points = [];
+  if (rounds.length && rounds[0].balance_before) points.push({ label: "start", v: total(rounds[0].balance_before) });
+  for (const r of rounds) if (r.balance_after) points.push({ label: `round ${r.round}`, v: total(r.balance_after), voided: !!r.voided });
+  const mine = app.table && app.table.players[app.me];
+  if (mine) points.push({ label: "now", v: Number(mine.chips) + Number(mine.on_table) });
+  const W = 320; const H = 130; const pad = 28;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": points.length ? `Bankroll over ${points.length} points, from ${money(points[0].v)} to ${money(points[points.length - 1].v)}` : "No bankroll history yet" });
+  if (points.length) {
+    const vs = points.map((p) => p.v);
+    const lo = Math.min(...vs); const hi = Math.max(...vs);
+    const span = hi - lo || 1;
+    const x = (i) => pad + (points.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (points.length - 1));
+    const y = (v) => H - pad + 8 - ((v - lo) / span) * (H - 2 * pad);
+    svg.append(s("line", { x1: pad, y1: H - pad + 8, x2: W - pad, y2: H - pad + 8, class: "axis" }));
+    svg.append(text(pad - 4, y(hi), shortNum(hi), { class: "axis-text", "text-anchor": "end" }));
+    if (hi !== lo) svg.append(text(pad - 4, y(lo), shortNum(lo), { class: "axis-text", "text-anchor": "end" }));
+    svg.append(s("polyline", { points: points.map((p, i) => `${x(i)},${y(p.v)}`).join(" "), class: "chart-line" }));
+    points.forEach((p, i) => svg.append(s("circle", { cx: x(i), cy: y(p.v), r: 3.5, class: p.voided ? "chart-dot void" : "chart-dot" },
+      s("title", {}, `${p.label}: ${money(p.v)}${p.voided ? " (voided round)" : ""}`))));
+  }
+  root.replaceChildren(h("h2", { id: "chart-title" }, "Bankroll at this table"), svg,
+    h("p", { class: "muted small" }, "Chips in hand plus wagers on the layout, after each of your last rounds."));
+}
+const shortNum = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2));

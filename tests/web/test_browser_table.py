@@ -1,0 +1,211 @@
+"""End to end: the browser table driven in Debian's Chromium against a real, seeded server.
+
+The tests run in file order and share one server (and its seeded RNG): a player bets the pass
+line and place 6 and the dealer rolls; a roulette split and a spin; a refused bet and its
+reason beside the spot; the supervisor voiding a roll from the console; a phone's width.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from .conftest import SCREENSHOTS, Server
+
+CRAPS = "craps-1"
+ROULETTE = "roulette-1"
+
+
+def _last(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return [e for e in events if e["type"] == kind][-1]
+
+
+def expected_craps_chips(dice: tuple[int, int], chips_before_roll: Decimal) -> Decimal:
+    """Chips in hand after a come-out roll of ``dice`` with Pass 10.00 and Place 6 to win 12.00
+    (called "on") down, by the minimum payouts of N.J.A.C. 13:69F-1.4(b):
+
+    * Pass Bet, 13:69F-1.2(a)1, pays 1 to 1: a 7 or 11 on the come-out wins (stake 10 and
+      winnings 10 come back), a 2, 3 or 12 loses, any other total establishes the point and
+      the wager stays on the layout;
+    * Place Bet to Win on 6, 13:69F-1.2(a)5, pays 7 to 6: a 6 wins 12 x 7/6 = 14.00 (the wager
+      stays up, 13:69F-1.3), a 7 loses it; it works on this come-out roll only because it was
+      called "on" (13:69F-1.3(e)).
+    """
+    total = sum(dice)
+    chips = chips_before_roll
+    if total in (7, 11):
+        chips += Decimal("20.00")
+    if total == 6:
+        chips += Decimal("12.00") * 7 / 6
+    return chips
+
+
+def expected_roulette_chips(number: int | str, chips_before_spin: Decimal) -> Decimal:
+    """A split of 5.00 on 17-20 pays 17 to 1 (N.J.A.C. 13:47-20.32(e)2, (f)): stake and 85.00
+    come back if the ball rests in 17 or 20; otherwise the stake is lost."""
+    if number in (17, 20):
+        return chips_before_spin + Decimal("5.00") + Decimal("85.00")
+    return chips_before_spin
+
+
+def _chips(page: Any) -> str:
+    return str(page.inner_text("#bankroll-chips")).strip()
+
+
+def _spot(page: Any, key: str) -> Any:
+    return page.locator(f'[data-spot="{key}"]')
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)")
+def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any) -> None:
+    alice = login("alice", CRAPS)
+    alice.wait_for_selector('[data-spot="hop:1-3"]')  # the profile's proposition area is drawn
+    for key in ("pass", "dont_pass", "come", "dont_come", "field", "place_win:6", "buy:4", "lay:10",
+                "hard:8", "any_seven", "any_craps", "c_and_e", "horn", "horn_high:12", "whirl",
+                "six_seven_eight", "fire", "hop:2-2"):
+        assert _spot(alice, key).count() == 1, key
+    alice.fill("#buyin-amount", "200")
+    alice.click("#buyin-btn")
+    alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '200.00'")
+
+    alice.check('input[name="chip"][value="10"]', force=True)
+    pass_line = _spot(alice, "pass")
+    box = pass_line.bounding_box()
+    assert box is not None
+    pass_line.click(position={"x": box["width"] / 2, "y": box["height"] - 8})  # the strip's foot
+    alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '190.00'")
+    # Place 6 from the keyboard: focus the spot, type the amount, Enter bets.
+    alice.fill("#amount", "12")
+    _spot(alice, "place_win:6").focus()
+    alice.keyboard.press("Enter")
+    alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '178.00'")
+    # The same spot now opens its popover: call the place bet "on" for the come-out roll.
+    _spot(alice, "place_win:6").click()
+    alice.click("#popover .pop-on")
+    alice.wait_for_selector("#popover", state="hidden")
+    assert alice.locator(".puck-off").count() == 1  # no point yet: the puck is OFF
+
+    dealer = login("dealer", CRAPS)
+    dealer.click("#offer-dice")
+    dealer.click("#select-dice")
+    dealer.wait_for_selector("text=In play:")
+    dealer.click("#roll-rng")
+    dealer.wait_for_selector("#dealer-msg.ok")
+
+    events = server.get("dealer", f"/tables/{CRAPS}/events?limit=1000")
+    roll = _last(events, "roll")
+    dice = (roll["dice"][0], roll["dice"][1])
+    expected = expected_craps_chips(dice, Decimal("178.00"))
+    alice.wait_for_function(
+        f"document.querySelector('#bankroll-chips').textContent === '{expected:.2f}'")
+    assert _chips(alice) == f"{expected:.2f}"
+    decision = alice.inner_text("#decision")
+    assert f"= {sum(dice)}" in decision
+    alice.wait_for_function(  # the dice tumble, then come to rest showing the roll
+        "document.querySelector('.dice-tray .roll-total').textContent === "
+        f"'{dice[0]} + {dice[1]} = {sum(dice)}'")
+    shown = alice.eval_on_selector_all(".dice-tray .die", "ds => ds.map(d => +d.dataset.value)")
+    assert tuple(shown) == dice
+    settled = [e for e in events if e["type"] == "settle" and e["seq"] > roll["seq"]]
+    for e in settled:
+        assert e["result"] in decision
+    assert alice.locator(".badges .badge").count() == len(settled)
+    if roll["point_after"]:
+        alice.wait_for_selector(f'.puck-on[aria-label="Point is {roll["point_after"]}"]')
+
+    # More chips on the felt for the picture: field, a hardway, a hop, the fire bet.
+    alice.check('input[name="chip"][value="5"]', force=True)
+    for key in ("field", "hard:8", "hop:1-3", "any_seven"):
+        _spot(alice, key).click()
+    alice.wait_for_function("document.querySelectorAll('.craps-props .chips .chip').length >= 3")
+    alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "craps.png"))
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)2")
+def test_roulette_split_and_spin(server: Server, login: Any) -> None:
+    alice = login("alice", ROULETTE)
+    alice.wait_for_selector('[data-spot="seven_numbers"]')
+    assert _spot(alice, "five_adjacent:17").count() == 1  # the wheel replica (racetrack)
+    alice.fill("#buyin-amount", "100")
+    alice.click("#buyin-btn")
+    alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '100.00'")
+    alice.check('input[name="chip"][value="5"]', force=True)
+    _spot(alice, "split:17-20").click()
+    alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '95.00'")
+    assert alice.locator(".chips .chip").count() == 1
+
+    dealer = login("dealer", ROULETTE)
+    dealer.click("#no-more-bets")
+    dealer.wait_for_selector("#dealer-msg.ok")
+    dealer.click("#spin-rng")
+    dealer.wait_for_selector("#dealer-msg.ok >> text=The ball rests in")
+
+    events = server.get("dealer", f"/tables/{ROULETTE}/events?limit=1000")
+    number = _last(events, "crown")["number"]
+    expected = expected_roulette_chips(number, Decimal("95.00"))
+    alice.wait_for_function(
+        f"document.querySelector('#bankroll-chips').textContent === '{expected:.2f}'")
+    alice.wait_for_selector(f'.dolly[data-number="{number}"]')
+    alice.wait_for_function(
+        f"document.querySelector('.wheel-result').textContent === '{number}'")
+    assert re.search(rf"ball rests in {number}\b", alice.inner_text("#decision"))
+    assert "split" in alice.inner_text("#decision").lower()
+
+    # Chips for the picture: a corner, a street, red, a dozen, five adjacent, seven numbers.
+    for key in ("four_numbers:8-9-11-12", "three_numbers:25-26-27", "red", "dozen:3",
+                "five_adjacent:17", "seven_numbers", "split:0-00"):
+        _spot(alice, key).click()
+    alice.wait_for_function("document.querySelectorAll('.roulette-felt .chips .chip').length >= 7")
+    alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "roulette.png"))
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
+def test_refused_bet_shows_the_reason_beside_the_spot(server: Server, login: Any) -> None:
+    alice = login("alice", CRAPS)
+    before = _chips(alice)
+    alice.fill("#amount", "11")
+    _spot(alice, "place_win:8").click()
+    refusal = alice.locator("#refusal")
+    refusal.wait_for(state="visible")
+    text = refusal.inner_text()
+    assert "cannot be paid at 7 to 6" in text
+    assert "N.J.A.C. 13:69F-1.4(f)" in text
+    assert refusal.get_attribute("data-for") == "place_win:8"
+    spot_box = _spot(alice, "place_win:8").bounding_box()
+    box = refusal.bounding_box()
+    assert spot_box is not None and box is not None
+    assert 0 <= box["y"] - (spot_box["y"] + spot_box["height"]) <= 20  # just under the spot
+    assert _chips(alice) == before
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
+def test_supervisor_voids_a_roll_from_the_console(server: Server, login: Any) -> None:
+    before = server.get("alice", f"/tables/{CRAPS}")["players"]["alice"]
+    roll = server.post("dealer", f"/tables/{CRAPS}/roll", {})
+    rolled = _last(roll["events"], "roll")
+    supervisor = login("supervisor", CRAPS)
+    supervisor.fill("#void-reason", "a die left the table")
+    supervisor.click("#void-btn")
+    supervisor.wait_for_selector("#sup-msg.ok")
+    assert f"Round {rolled['round']} voided" in supervisor.inner_text("#sup-msg")
+    supervisor.wait_for_selector(f"#decision >> text=Round {rolled['round']} voided by supervisor")
+    supervisor.wait_for_selector(".rounds li.voided")
+    after = server.get("alice", f"/tables/{CRAPS}")["players"]["alice"]
+    assert after == before
+    rounds = server.get("supervisor", f"/tables/{CRAPS}/rounds")
+    assert rounds[0]["voided"] == {"reason": "a die left the table", "by": "supervisor"}
+    supervisor.click(f'button[aria-label="Recall round {rolled["round"]}"]')
+    supervisor.wait_for_selector("#recall >> text=VOID")
+
+
+def test_fits_a_phone(server: Server, login: Any) -> None:
+    for table in (ROULETTE, CRAPS):
+        page = login("bob", table, width=390, height=844)
+        page.wait_for_selector('[data-spot="field"], [data-spot="red"]')
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{table}: the page is {width}px wide on a 390px phone"
+        if table == ROULETTE:
+            assert page.locator(".roulette-felt.vertical").count() == 1
