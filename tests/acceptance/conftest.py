@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON = ROOT / ".venv" / "bin" / "python"
+PYTHON = Path(sys.executable)
 
 CASINO_NIGHT = "nj-casino-night"
 NJ_19_47 = "nj-19-47"

@@ -1,0 +1,458 @@
+"""What each action at a table does: the checks around the engine's, and the events it writes.
+
+Each function returns a ``plan(conn) -> Plan`` for :meth:`Ledger.run`; a plan raises
+:class:`~croupier.errors.Refusal` (nothing changes) or returns the events. The engine decides
+the wagers; these functions add who may act, chips in and out, and the table's procedures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.craps.events import BetTakenDown, Rolled, ShooterChanged
+from croupier.craps.replay import read_qualifier
+from croupier.craps.table import CrapsTable
+from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
+from croupier.errors import Malformed, Refusal
+from croupier.events import Event, Settled
+from croupier.money import fmt
+from croupier.roulette.replay import read_action
+from croupier.roulette.table import PlaceBet, RemoveBet, Spin
+from croupier.service import equipment, store
+from croupier.service import events as sv
+from croupier.service.auth import User
+from croupier.service.ledger import ApiError, Ledger, Plan
+from croupier.service.live import (
+    COUPON_CLAUSE,
+    CRAPS_SERVICE_CLAUSES,
+    LATE_BET_CLAUSE,
+    NO_MORE_BETS_CLAUSE,
+    LiveTable,
+    line_decided,
+)
+from croupier.service.rng import Rng
+
+PlanFn = Callable[[Connection], Plan]
+ROOM = CRAPS_SERVICE_CLAUSES["room"]
+
+
+def _require_player_at(live: LiveTable, player: str) -> None:
+    if player not in live.present():
+        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier first")
+
+
+def _craps_wager(spec: dict[str, Any]) -> tuple[str, Any]:
+    wager = spec.get("wager")
+    if not isinstance(wager, str) or wager not in CRAPS_WAGERS:
+        raise Malformed("wager", f"unknown craps wager {wager!r}")
+    d = CRAPS_WAGERS[wager]
+    raw = {k: v for k, v in spec.items() if k in ("number", "dice") and v is not None}
+    return d.id, read_qualifier(d, raw, "body")
+
+
+def _roulette_action(live: LiveTable, verb: str, player: str, spec: dict[str, Any]) -> Any:
+    raw: dict[str, Any] = {verb: spec.get("wager"), "player": player}
+    for key in ("numbers", "center", "column", "dozen"):
+        if spec.get(key) is not None:
+            raw[key] = spec[key]
+    if verb == "bet":
+        raw["amount"] = spec.get("amount")
+    return read_action(raw, "body", {p: Decimal(0) for p in live.present()},
+                       live.roulette().wheel.id)
+
+
+# --- the cashier --------------------------------------------------------------------------
+
+def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        present = live.present()
+        # At mini-craps the capacity is the seats (only seated players wager there).
+        if player not in present and len(present) >= live.capacity and live.game != "mini-craps":
+            raise Refusal(f"there is no room at table {live.id} ({live.capacity} places)", ROOM)
+        balance = ledger.wallet_balance(conn, player, lock=True)
+        if store.cents(amount) > balance:
+            raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
+                          f"buy {fmt(amount)} in chips")
+        events: list[Event] = [sv.ChipsIn(player, amount)]
+        if isinstance(live.engine, CrapsTable) and not live.engine.shooter:
+            events.append(ShooterChanged(player, "the dice are offered to the first player"))
+        return Plan(events, wallet=[(player, -store.cents(amount), "buy_in")])
+    return plan
+
+
+def cash_out(ledger: Ledger, user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        _require_player_at(live, player)
+        chips = live.chips(player)
+        out = chips if amount is None else amount
+        if out > chips:
+            raise Refusal(f"{player} has {fmt(chips)} in chips at the table (wagers on the layout "
+                          f"are not cashed out): cannot cash out {fmt(out)}")
+        events: list[Event] = [sv.ChipsOut(player, out)] if out > 0 else []
+        leaving = out == chips and live.on_table(player) == 0
+        engine = live.engine
+        if leaving and isinstance(engine, CrapsTable) and engine.shooter == player:
+            if engine.point is not None:
+                leaving = False  # the shooter throws until a decision; the chips still go out
+            else:
+                others = [p for p in engine.order if p != player]
+                if others:
+                    events.extend(engine.check_pass_dice(_next_in_order(engine, player)))
+        if leaving:
+            events.append(sv.Left(player))
+        if not events:
+            raise Refusal(f"{player} has no chips to cash out")
+        wallet = [(player, store.cents(out), "cash_out")] if out > 0 else []
+        return Plan(events, wallet=wallet, extra={"left": leaving})
+    return plan
+
+
+def _next_in_order(engine: CrapsTable, player: str) -> str:
+    order = engine.order
+    return order[(order.index(player) + 1) % len(order)]
+
+
+# --- wagers -------------------------------------------------------------------------------
+
+def bet(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal,
+        coupon: bool) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        _require_player_at(live, player)
+        engine = live.engine
+        if isinstance(engine, CrapsTable):
+            wager_id, qualifier = _craps_wager(spec)
+            if coupon:
+                return _coupon_bet(live, engine, player, wager_id, amount)
+            if not live.betting_open:
+                # 13:69F-1.3(a): made while the dice are in the air, the wager stands only when
+                # the dealer and the boxperson (floorperson at mini-craps) confirm it.
+                engine.check_bet(player, wager_id, qualifier, amount)
+                late_id = live.next_late
+                return Plan([sv.LateBetAsked(late_id, player, wager_id, qualifier, amount,
+                                             LATE_BET_CLAUSE)], status=202,
+                            extra={"late_bet": late_id})
+            return Plan(engine.check_bet(player, wager_id, qualifier, amount))
+        if coupon:
+            raise Refusal("match play coupons are accepted only for Pass or Don't Pass wagers "
+                          "at craps", COUPON_CLAUSE)
+        if not live.betting_open:
+            raise Refusal('the dealer has called "No more bets"', NO_MORE_BETS_CLAUSE)
+        action = _roulette_action(live, "bet", player, {**spec, "amount": fmt(amount)})
+        assert isinstance(action, PlaceBet)
+        return Plan(live.roulette().check_bet(action))
+    return plan
+
+
+def _coupon_bet(live: LiveTable, engine: CrapsTable, player: str, wager_id: str,
+                amount: Decimal) -> Plan:
+    """Chips of ``amount`` with a match play coupon of the same value: a stake of twice it."""
+    if wager_id not in ("pass", "dont_pass"):
+        raise Refusal("match play coupons are accepted only for Pass or Don't Pass wagers",
+                      COUPON_CLAUSE)
+    if not live.betting_open:
+        raise Refusal("a match play coupon is not taken while the dice are in the air",
+                      LATE_BET_CLAUSE)
+    if (player, wager_id) in engine.wagers:
+        raise Refusal(f"a match play coupon is put down with a new {wager_id} wager, not added "
+                      "to one already on the layout", COUPON_CLAUSE)
+    # The engine checks the whole stake (chips and coupon) as one wager with the coupon's
+    # value in hand; the coupon's value comes from the house, the chips from the player.
+    coupon_in = sv.CouponIn(player, wager_id, amount, COUPON_CLAUSE)
+    live.fold(coupon_in, live.seq, live.round)
+    try:
+        made = engine.check_bet(player, wager_id, None, amount * 2)
+    finally:
+        live.fold(sv.CouponOut(player, wager_id, amount, "check"), live.seq, live.round)
+    return Plan([coupon_in, *made])
+
+
+def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:
+    """For each coupon wager these events decide or take down, the coupon going back."""
+    out: list[Event] = []
+    for event in events:
+        key: tuple[str, str] | None = None
+        result = ""
+        if isinstance(event, Settled) and event.part_of is None and not event.stays_up:
+            key, result = (event.player, event.wager), event.result
+        elif isinstance(event, BetTakenDown) and event.whole:
+            key, result = (event.player, event.wager), "taken down"
+        if key is not None and key in live.coupons:
+            back = live.coupons[key] if result != "lose" else Decimal(0)
+            out.append(sv.CouponOut(key[0], key[1], back, result))
+    return out
+
+
+def take_down(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal | None,
+              ) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        _require_player_at(live, player)
+        engine = live.engine
+        if isinstance(engine, CrapsTable):
+            wager_id, qualifier = _craps_wager(spec)
+            if not live.betting_open:
+                raise Refusal("a wager is not removed or reduced while the dice are in the air",
+                              engine.config.rules.clause("removal_clause"))
+            if (player, wager_id) in live.coupons and amount is not None:
+                raise Refusal("a wager with a match play coupon is taken down whole, "
+                              "not reduced", COUPON_CLAUSE)
+            events = engine.check_take_down(player, wager_id, qualifier, amount)
+            return Plan(events + coupons_after(live, events))
+        if amount is not None:
+            raise Malformed("amount", "roulette wagers are taken down whole (no reduce)")
+        if not live.betting_open:
+            raise Refusal('the dealer has called "No more bets"', NO_MORE_BETS_CLAUSE)
+        action = _roulette_action(live, "remove", player, spec)
+        assert isinstance(action, RemoveBet)
+        return Plan(live.roulette().check_remove(action))
+    return plan
+
+
+def call(user: User, live: LiveTable, spec: dict[str, Any], on: bool) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        _require_player_at(live, player)
+        engine = _craps_only(live)
+        wager_id, qualifier = _craps_wager(spec)
+        return Plan(engine.check_call(player, wager_id, qualifier, on))
+    return plan
+
+
+def seat(user: User, live: LiveTable, seated: bool) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        _require_player_at(live, player)
+        engine = _craps_only(live)
+        if seated and engine.config.mini:
+            taken = sum(1 for p in engine.order if engine.players[p].seated)
+            if taken >= live.capacity and not engine.players[player].seated:
+                raise Refusal(f"all {live.capacity} seats at this mini-craps table are taken",
+                              engine.config.rules.clause("seating_clause"))
+        return Plan(engine.check_seat(player, seated))
+    return plan
+
+
+def _craps_only(live: LiveTable) -> CrapsTable:
+    if not isinstance(live.engine, CrapsTable):
+        raise ApiError(422, "malformed", "not an action at roulette")
+    return live.engine
+
+
+# --- the dealer ---------------------------------------------------------------------------
+
+def no_more_bets(user: User, live: LiveTable) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        if not live.betting_open:
+            raise Refusal("betting is already closed")
+        clause = LATE_BET_CLAUSE if live.is_craps else NO_MORE_BETS_CLAUSE
+        return Plan([sv.BettingClosed(user.username, clause)])
+    return plan
+
+
+def confirm_late(user: User, live: LiveTable, late_id: int) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        bet = live.late.get(late_id)
+        if bet is None:
+            raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
+        role = "dealer" if user.role == "dealer" else "boxperson"
+        if role in bet.confirmed:
+            raise Refusal(f"the {role} has already confirmed late bet {late_id}; the other "
+                          "confirmation is still needed", LATE_BET_CLAUSE)
+        events: list[Event] = [sv.LateBetConfirmed(late_id, user.username, role)]
+        if len(bet.confirmed) == 1:
+            events.extend(live.craps().check_bet(bet.player, bet.wager, bet.qualifier, bet.amount))
+        return Plan(events)
+    return plan
+
+
+def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        engine = _craps_only(live)
+        if not engine.shooter or engine.shooter not in engine.order:
+            raise Refusal("there is no shooter: the dice are offered to the players in turn",
+                          CRAPS_SERVICE_CLAUSES["offer"])
+        if len(live.in_play) != 2:
+            raise Refusal("no dice are in play: the stickperson offers at least five dice and "
+                          "the shooter selects two", equipment.OFFER_CLAUSE)
+        events: list[Event] = [sv.LateBetLapsed(b.late_id, "not confirmed by the dealer and the "
+                                                "boxperson before the dice came to rest")
+                               for b in live.late.values()]
+        if dice is None:
+            draw = rng.dice()
+            d1, d2 = draw.outcome
+            events.append(sv.Drawn(draw.source, draw.raw, draw.outcome))
+        else:
+            d1, d2 = dice
+            events.append(sv.Entered(user.username, (d1, d2)))
+        rolled = engine.check_roll(d1, d2)
+        events.extend(rolled)
+        events.extend(coupons_after(live, rolled))
+        first = rolled[0]
+        assert isinstance(first, Rolled)
+        if live.change_called and line_decided(first):
+            events.append(sv.DiceChanged(live.in_play, equipment.CHANGE_CLAUSE))
+        return Plan(events, decision=True)
+    return plan
+
+
+def spin(user: User, live: LiveTable, rng: Rng, number: Any, revolutions: int | None,
+         same_direction: bool, foreign_object: bool) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        if live.is_craps:
+            raise ApiError(422, "malformed", "not an action at craps")
+        table = live.roulette()
+        if live.betting_open:
+            raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
+                          "before it comes to rest", NO_MORE_BETS_CLAUSE)
+        events: list[Event] = []
+        if number is None:
+            draw = rng.pocket(table.wheel.order)
+            pocket = draw.outcome[0]
+            events.append(sv.Drawn(draw.source, draw.raw, draw.outcome))
+        else:
+            raw = read_action({"spin": number}, "body", {}, table.wheel.id)
+            assert isinstance(raw, Spin)
+            pocket = raw.number
+            events.append(sv.Entered(user.username, (pocket,)))
+        events.extend(table.check_spin(Spin(pocket, revolutions, same_direction, foreign_object)))
+        return Plan(events, decision=True)
+    return plan
+
+
+# --- the dice -----------------------------------------------------------------------------
+
+def _die_status(conn: Connection, serial: str) -> tuple[Any, Any]:
+    die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
+    latest = conn.execute(sa.select(store.inspections).where(
+        store.inspections.c.serial == serial).order_by(store.inspections.c.id.desc())
+        .limit(1)).first()
+    return die, latest
+
+
+def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        engine = _craps_only(live)
+        clause = equipment.OFFER_CLAUSE
+        if len(set(serials)) != len(serials):
+            raise ApiError(422, "malformed", "a die is listed twice")
+        if len(serials) < equipment.DICE_OFFERED:
+            raise Refusal(f"the stickperson offers at least five dice; {len(serials)} offered",
+                          clause)
+        if live.in_play:
+            raise Refusal("dice are in play: a change of dice takes place immediately after "
+                          "the next decision", equipment.CHANGE_CLAUSE)
+        if not engine.shooter:
+            raise Refusal("there is no player to offer the dice to", CRAPS_SERVICE_CLAUSES["offer"])
+        for serial in serials:
+            die, latest = _die_status(conn, serial)
+            if die is None or die.table_id != live.id or die.retired:
+                raise Refusal(f"die {serial} is not in this table's dice cup", clause)
+            if latest is None:
+                raise Refusal(f"die {serial} has no inspection record: it cannot be put in play",
+                              equipment.CLAUSE)
+            if not latest.passed:
+                failures = json.loads(latest.failures)
+                raise Refusal(f"die {serial} failed its last inspection and cannot be put in "
+                              f"play: {failures[0]}", equipment.CLAUSE)
+        return Plan([sv.DiceOffered(tuple(serials), engine.shooter, clause)])
+    return plan
+
+
+def select_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        engine = _craps_only(live)
+        if user.role == "player" and user.username != engine.shooter:
+            raise ApiError(403, "forbidden", "only the shooter selects the dice")
+        if not live.offered:
+            raise Refusal("no dice have been offered", equipment.OFFER_CLAUSE)
+        if len(set(serials)) != 2 or not set(serials) <= set(live.offered):
+            raise Refusal("the shooter selects two of the dice offered", equipment.OFFER_CLAUSE)
+        return Plan([sv.DiceSelected(engine.shooter, tuple(serials))])
+    return plan
+
+
+def refuse_dice(user: User, live: LiveTable) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        engine = _craps_only(live)
+        clause = CRAPS_SERVICE_CLAUSES["refuse"]
+        if user.username != engine.shooter:
+            raise Refusal(f"it is {engine.shooter or 'nobody'}'s turn to shoot", clause)
+        if engine.hand_rolls > 0:
+            raise Refusal("the shooter has begun to throw: the dice pass only on completion of a "
+                          "decision", CRAPS_SERVICE_CLAUSES["pass"])
+        if len(engine.order) < 2:
+            raise Refusal("there is no other player to pass the dice to", clause)
+        nxt = _next_in_order(engine, user.username)
+        return Plan([sv.ShootRefused(user.username, clause), *engine.check_pass_dice(nxt)])
+    return plan
+
+
+def pass_dice(user: User, live: LiveTable) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        engine = _craps_only(live)
+        if user.role == "player" and user.username != engine.shooter:
+            raise ApiError(403, "forbidden", "only the shooter (or the dealer) passes the dice")
+        if len(engine.order) < 2 or engine.shooter not in engine.order:
+            raise Refusal("there is no other player to pass the dice to",
+                          CRAPS_SERVICE_CLAUSES["pass"])
+        events = engine.check_pass_dice(_next_in_order(engine, engine.shooter))
+        return Plan(events)
+    return plan
+
+
+def change_dice(user: User, live: LiveTable) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        _craps_only(live)
+        if user.role == "player":
+            _require_player_at(live, user.username)
+        if not live.in_play:
+            raise Refusal("no dice are in play")
+        if live.change_called:
+            raise Refusal("a change of dice has already been called")
+        return Plan([sv.DiceChangeCalled(user.username, equipment.CHANGE_CLAUSE)])
+    return plan
+
+
+# --- the supervisor -----------------------------------------------------------------------
+
+def void(user: User, live: LiveTable, reason: str) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        last = live.round - 1
+        row = conn.execute(sa.select(store.rounds).where(
+            store.rounds.c.table_id == live.id, store.rounds.c.round == last)).first()
+        if row is None:
+            raise Refusal("there is no decision to void")
+        if row.voided is not None:
+            raise Refusal(f"round {last} is already void")
+        if row.last_seq != live.seq:
+            raise Refusal(f"play has gone on since round {last} was decided: only the last "
+                          "decision can be voided, before anything else happens at the table")
+        outcome = json.loads(row.outcome)
+        seqs = tuple(range(int(outcome["from_seq"]), row.last_seq + 1))
+        conn.execute(store.rounds.update().where(
+            store.rounds.c.table_id == live.id, store.rounds.c.round == last).values(
+            voided=json.dumps({"reason": reason, "by": user.username})))
+        return Plan([sv.Voided(last, seqs, reason, user.username)], rebuild=True,
+                    extra={"voided_round": last})
+    return plan
+
+
+def adjust(user: User, live: LiveTable, player: str, amount: Decimal, reason: str) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        _require_player_at(live, player)
+        if amount == 0:
+            raise ApiError(422, "malformed", "an adjustment moves a non-zero amount")
+        if live.chips(player) + amount < 0:
+            raise Refusal(f"{player} has {fmt(live.chips(player))} in chips: cannot take back "
+                          f"{fmt(-amount)}")
+        return Plan([sv.Adjusted(player, amount, reason, user.username)])
+    return plan

@@ -1,0 +1,405 @@
+"""The ledger: every action's events written in one transaction with the state they change.
+
+An action runs under its table's lock: the idempotency key is looked up, the engine checks the
+action (a :class:`~croupier.errors.Refusal` changes nothing), the events are folded into the
+table in memory and written to the database together with the seats, wallets, house result,
+round record and the stored response, in ONE transaction. If the write fails, the table is
+rebuilt from the database, so memory never runs ahead of the ledger.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.craps.events import Rolled, ShooterChanged
+from croupier.errors import Refusal
+from croupier.events import Event
+from croupier.money import ZERO, fmt
+from croupier.roulette.events import Crowned, NoSpin
+from croupier.service import codec, store
+from croupier.service import events as sv
+from croupier.service.auth import User
+from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+
+
+class ApiError(Exception):
+    """An error the API returns as ``{"error": {"code", "reason", "clause"}}``."""
+
+    def __init__(self, status: int, code: str, reason: str, clause: str = "") -> None:
+        super().__init__(reason)
+        self.status = status
+        self.code = code
+        self.reason = reason
+        self.clause = clause
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "reason": self.reason, "clause": self.clause}}
+
+
+def refusal_body(refusal: Refusal) -> dict[str, Any]:
+    return {"error": {"code": "refused", "reason": refusal.reason, "clause": refusal.clause}}
+
+
+@dataclass
+class Plan:
+    """What an action does: its events, wallet moves (player, cents), and how to answer."""
+
+    events: list[Event]
+    wallet: list[tuple[str, int, str]] = field(default_factory=list)
+    decision: bool = False
+    rebuild: bool = False
+    status: int = 200
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+Listener = Callable[[str, list[dict[str, Any]]], None]
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    text = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
+    return {"seq": seq, "round": round_no, **event.to_json()}
+
+
+# The hot path's statements, built once (building SQLAlchemy expressions per call costs more
+# than running them on SQLite).
+_SELECT_STORED = sa.select(store.idempotency.c.fingerprint, store.idempotency.c.status,
+                           store.idempotency.c.body).where(
+    store.idempotency.c.user_id == sa.bindparam("u"), store.idempotency.c.key == sa.bindparam("k"))
+_INSERT_STORED = store.idempotency.insert()
+_INSERT_EVENTS = store.events.insert()
+_INSERT_SEATS = store.seats.insert()
+_UPDATE_SEATS = store.seats.update().where(
+    store.seats.c.table_id == sa.bindparam("t"), store.seats.c.player == sa.bindparam("p")).values(
+    chips_cents=sa.bindparam("c"), on_table_cents=sa.bindparam("o"))
+_UPDATE_HOUSE = store.tables.update().where(store.tables.c.id == sa.bindparam("t")).values(
+    house_cents=sa.bindparam("h"))
+
+
+class Ledger:
+    """The tables in memory and their ledger in the database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.tables: dict[str, LiveTable] = {}
+        self.listeners: list[Listener] = []
+        self._for_update = not store.is_sqlite(engine)
+        # SQLite has one writer at a time: writers queue on this lock in the process instead of
+        # polling SQLite's busy handler (which sleeps up to 100 ms). PostgreSQL needs no such
+        # lock: rows are locked (SELECT ... FOR UPDATE) and each table has its own lock.
+        self._sqlite_lock: threading.Lock | None = (
+            threading.Lock() if store.is_sqlite(engine) else None)
+        self._plain_lock = self._sqlite_lock or threading.Lock()
+
+    # --- loading ------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Rebuild every table from its event log."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)).all()
+            for row in rows:
+                self.tables[row.id] = self._rebuild(conn, row)
+
+    def _rebuild(self, conn: Connection, row: Any) -> LiveTable:
+        live = LiveTable(row.id, row.game, row.profile, json.loads(row.options), row.capacity)
+        stored = conn.execute(
+            sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload)
+            .where(store.events.c.table_id == row.id).order_by(store.events.c.seq)).all()
+        decoded = [(r.seq, r.round, codec.decode(row.game, r.payload)) for r in stored]
+        voided = {s for _, _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
+        for seq, round_no, event in decoded:
+            if seq in voided:
+                live.seq = seq
+                continue
+            live.fold(event, seq, round_no)
+        last_round = conn.execute(sa.select(sa.func.max(store.rounds.c.round)).where(
+            store.rounds.c.table_id == row.id)).scalar()
+        live.round = (last_round or 0) + 1
+        live.participants = set()
+        first = [(s, e) for s, r, e in decoded if r == live.round]
+        live.round_first_seq = first[0][0] if first else live.seq + 1
+        for _, event in first:
+            player = codec.player_of(event)
+            if player:
+                live.participants.add(player)
+        return live
+
+    def create_table(self, conn: Connection, table_id: str, game: str, profile: str,
+                     options: dict[str, Any], capacity: int | None) -> LiveTable:
+        """A new table (the options checked by the engine: Malformed if not)."""
+        live = LiveTable(table_id, game, profile, options, capacity or DEFAULT_CAPACITY[game])
+        conn.execute(store.tables.insert().values(
+            id=table_id, game=game, profile=profile, options=json.dumps(options),
+            capacity=live.capacity, house_cents=0, created_at=store.now()))
+        return live
+
+    def table(self, table_id: str) -> LiveTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise ApiError(404, "not_found", f"there is no table {table_id!r}")
+        return live
+
+    # --- idempotency --------------------------------------------------------------------
+
+    def _stored(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
+        if key is None:
+            return None
+        row = conn.execute(_SELECT_STORED, {"u": user.id, "k": key}).first()
+        if row is None:
+            return None
+        if row.fingerprint != fp:
+            raise ApiError(422, "idempotency_key_reused",
+                           "this idempotency key was used for a different request")
+        return Reply(row.status, json.loads(row.body), replayed=True)
+
+    def _remember(self, conn: Connection, user: User, key: str | None, fp: str,
+                  reply: Reply) -> None:
+        if key is None:
+            return
+        conn.execute(_INSERT_STORED, {
+            "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
+            "body": json.dumps(reply.body, separators=(",", ":")), "at": store.now()})
+
+    # --- wallets ------------------------------------------------------------------------
+
+    def wallet_balance(self, conn: Connection, player: str, *, lock: bool = False) -> int:
+        """A wallet's balance in cents; ``lock`` holds its row to the end of the transaction."""
+        query = sa.select(store.wallets.c.balance_cents).where(store.wallets.c.player == player)
+        if lock and self._for_update:
+            query = query.with_for_update()
+        value = conn.execute(query).scalar()
+        if value is None:
+            raise ApiError(404, "not_found", f"{player} has no wallet")
+        return int(value)
+
+    def _move_wallet(self, conn: Connection, player: str, delta: int, kind: str,
+                     table_id: str | None, seq: int | None, actor: str) -> int:
+        balance = self.wallet_balance(conn, player, lock=True) + delta
+        if balance < 0:  # the plan checked this under the same lock: never reached
+            raise RuntimeError("wallet would go below zero")
+        conn.execute(store.wallets.update().where(store.wallets.c.player == player).values(
+            balance_cents=balance))
+        conn.execute(store.wallet_entries.insert().values(
+            player=player, amount_cents=delta, kind=kind, table_id=table_id, seq=seq,
+            balance_after_cents=balance, actor=actor, at=store.now()))
+        return balance
+
+    def deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
+                ) -> Reply:
+        """Chips bought at the cage: money into a player's wallet (an admin's act)."""
+        with self._plain_lock, self.engine.begin() as conn:
+            stored = self._stored(conn, user, key, fp)
+            if stored is not None:
+                return stored
+            self.wallet_balance(conn, player, lock=True)
+            balance = self._move_wallet(conn, player, store.cents(amount), "deposit", None, None,
+                                        user.username)
+            reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
+            self._remember(conn, user, key, fp, reply)
+            return reply
+
+    # --- running an action --------------------------------------------------------------
+
+    def run(self, user: User, live: LiveTable, key: str | None, fp: str,
+            plan_fn: Callable[[Connection], Plan]) -> Reply:
+        """Run one action on ``live`` under its lock, in one transaction."""
+        with live.lock, self._sqlite_lock or contextlib.nullcontext():
+            published: list[dict[str, Any]] = []
+            try:
+                with self.engine.begin() as conn:
+                    stored = self._stored(conn, user, key, fp)
+                    if stored is not None:
+                        return stored
+                    try:
+                        plan = plan_fn(conn)
+                    except Refusal as refusal:
+                        reply = Reply(409, refusal_body(refusal))
+                        self._remember(conn, user, key, fp, reply)
+                        return reply
+                    reply, published = self._write(conn, user, live, plan)
+                    self._remember(conn, user, key, fp, reply)
+            except BaseException:
+                self._reload(live)
+                raise
+        for listener in self.listeners:
+            listener(live.id, published)
+        return reply
+
+    def _reload(self, live: LiveTable) -> None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).first()
+            if row is not None:
+                live.replace_with(self._rebuild(conn, row))
+
+    def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
+               ) -> tuple[Reply, list[dict[str, Any]]]:
+        before = live.balances() if plan.decision else {}
+        layout = live.layout() if plan.decision else []
+        round_no = live.round
+        first_seq = live.seq + 1
+        rows: list[dict[str, Any]] = []
+        out: list[dict[str, Any]] = []
+        touched: set[str] = set()
+        at = store.now()
+        for event in plan.events:
+            seq = live.seq + 1
+            if not plan.rebuild:
+                live.fold(event, seq, round_no)
+            live.seq = seq
+            player = codec.player_of(event)
+            if player:
+                touched.add(player)
+            rows.append({"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
+                         "player": player, "payload": codec.encode(event),
+                         "actor": user.username, "at": at})
+            out.append(event_json(seq, round_no, event))
+        if rows:
+            conn.execute(_INSERT_EVENTS, rows)
+        if plan.rebuild:
+            row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
+            live.replace_with(self._rebuild(conn, row))
+            touched = set(live.present()) | {p for p in self._seat_players(conn, live.id)}
+        for player, delta, kind in plan.wallet:
+            self._move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
+        if plan.decision:
+            touched |= {w["player"] for w in layout} | set(live.present())
+        self._write_seats(conn, live, touched)
+        if plan.decision:
+            self._write_round(conn, live, round_no, first_seq, plan, before, layout, at)
+            live.end_round(live.seq + 1)
+        body: dict[str, Any] = {"table": live.id, "round": round_no, "events": out, **plan.extra}
+        if user.role == "player" and user.username in live.present():
+            body["you"] = {"chips": fmt(live.chips(user.username)),
+                           "on_table": fmt(live.on_table(user.username))}
+        return Reply(plan.status, body), out
+
+    def _seat_players(self, conn: Connection, table_id: str) -> list[str]:
+        return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
+            store.seats.c.table_id == table_id))]
+
+    def _write_seats(self, conn: Connection, live: LiveTable, players: Iterable[str]) -> None:
+        players = sorted(players)
+        if live.seat_rows is None:
+            live.seat_rows = set(self._seat_players(conn, live.id))
+        new = [p for p in players if p not in live.seat_rows]
+        old = [p for p in players if p in live.seat_rows]
+        if new:
+            conn.execute(_INSERT_SEATS, [
+                {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
+                 "on_table_cents": store.cents(live.on_table(p))} for p in new])
+            live.seat_rows.update(new)
+        if old:
+            conn.execute(_UPDATE_SEATS, [
+                {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
+                 "o": store.cents(live.on_table(p))} for p in old])
+        house = store.cents(live.house)
+        if house != live.house_written:
+            conn.execute(_UPDATE_HOUSE, {"t": live.id, "h": house})
+            live.house_written = house
+
+    def _write_round(self, conn: Connection, live: LiveTable, round_no: int, first_seq: int,
+                     plan: Plan, before: dict[str, Any], layout: list[dict[str, Any]],
+                     at: float) -> None:
+        outcome: dict[str, Any] = {"from_seq": first_seq}
+        draw: dict[str, Any] = {}
+        for event in plan.events:
+            if isinstance(event, Rolled):
+                outcome.update(kind="roll", dice=list(event.dice), total=event.total,
+                               point_before=event.point_before, point_after=event.point_after)
+            elif isinstance(event, Crowned):
+                outcome.update(kind="spin", number=event.number, colour=event.colour)
+            elif isinstance(event, NoSpin):
+                outcome.update(kind="no_spin", reason=event.reason, clause=event.clause,
+                               number=event.number)
+            elif isinstance(event, sv.Drawn):
+                draw = {"source": event.source, "raw": list(event.raw),
+                        "outcome": list(event.outcome)}
+            elif isinstance(event, sv.Entered):
+                draw = {"source": "entered", "by": event.by, "outcome": list(event.outcome)}
+            elif isinstance(event, ShooterChanged):
+                outcome["shooter_after"] = event.shooter
+        conn.execute(store.rounds.insert().values(
+            table_id=live.id, round=round_no, first_seq=live.round_first_seq,
+            last_seq=live.seq, outcome=json.dumps(outcome), draw=json.dumps(draw),
+            layout=json.dumps(layout), before=json.dumps(before),
+            after=json.dumps(live.balances()), decided_at=at, voided=None))
+        players = live.participants | {w["player"] for w in layout}
+        if players:
+            conn.execute(store.round_players.insert(), [
+                {"table_id": live.id, "round": round_no, "player": p, "decided_at": at}
+                for p in sorted(players)])
+
+    # --- audit --------------------------------------------------------------------------
+
+    def verify(self) -> dict[str, Any]:
+        """Rebuild every table from its events and check seats, house, wallets and the total."""
+        problems: list[str] = []
+        with self.engine.connect() as conn:
+            deposits = 0
+            wallet_total = 0
+            for w in conn.execute(sa.select(store.wallets)).all():
+                entries = conn.execute(sa.select(
+                    sa.func.coalesce(sa.func.sum(store.wallet_entries.c.amount_cents), 0)).where(
+                    store.wallet_entries.c.player == w.player)).scalar()
+                if int(entries or 0) != w.balance_cents:
+                    problems.append(f"wallet {w.player}: balance {w.balance_cents} cents but its "
+                                    f"entries sum to {entries}")
+                if w.balance_cents < 0:
+                    problems.append(f"wallet {w.player} is below zero")
+                wallet_total += w.balance_cents
+            deposits = int(conn.execute(sa.select(
+                sa.func.coalesce(sa.func.sum(store.wallet_entries.c.amount_cents), 0)).where(
+                store.wallet_entries.c.kind == "deposit")).scalar() or 0)
+            table_total = 0
+            for row in conn.execute(sa.select(store.tables)).all():
+                fresh = self._rebuild(conn, row)
+                seats = {r.player: r for r in conn.execute(sa.select(store.seats).where(
+                    store.seats.c.table_id == row.id))}
+                players = set(seats) | set(fresh.present())
+                for p in sorted(players):
+                    chips, on_table = store.cents(fresh.chips(p)), store.cents(fresh.on_table(p))
+                    seat = seats.get(p)
+                    if seat is None or (seat.chips_cents, seat.on_table_cents) != (chips, on_table):
+                        problems.append(f"table {row.id}, {p}: events give {chips}+{on_table} "
+                                        f"cents, the seat says {seat and seat.chips_cents}+"
+                                        f"{seat and seat.on_table_cents}")
+                    table_total += chips + on_table
+                if store.cents(fresh.house) != row.house_cents:
+                    problems.append(f"table {row.id}: house {row.house_cents} cents, events "
+                                    f"give {store.cents(fresh.house)}")
+                table_total += store.cents(fresh.house)
+                live = self.tables.get(row.id)
+                if live is not None and live.seq == fresh.seq and live.balances() != fresh.balances():
+                    problems.append(f"table {row.id}: memory differs from the ledger")
+        # Wallets + chips at the tables + what the houses won = everything deposited.
+        if wallet_total + table_total != deposits:
+            problems.append(f"chips do not balance: wallets {wallet_total} + tables {table_total}"
+                            f" cents != deposits {deposits}")
+        return {"ok": not problems, "problems": problems,
+                "deposits": fmt(store.dollars(deposits)),
+                "wallets": fmt(store.dollars(wallet_total)),
+                "tables": fmt(store.dollars(table_total))}
+
+
+def zero_if_none(value: Decimal | None) -> Decimal:
+    return value if value is not None else ZERO

@@ -1,0 +1,268 @@
+"""A table as the service runs it: the engine's table plus the procedures around it.
+
+The engine (:class:`~croupier.craps.table.CrapsTable` or
+:class:`~croupier.roulette.table.RouletteTable`) decides every wager; this wrapper folds the
+service's own events (chips in and out, "no more bets", late bets, dice offered and selected)
+and knows where the table is in its rounds. :meth:`LiveTable.fold` folds any event.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from croupier.craps.config import CrapsConfig
+from croupier.craps.events import Rolled
+from croupier.craps.table import CrapsTable, PlayerState
+from croupier.dice import POINTS
+from croupier.events import Event
+from croupier.money import ZERO, fmt
+from croupier.roulette.events import Crowned, NoSpin
+from croupier.roulette.events import TableOpened as RouletteOpened
+from croupier.roulette.replay import read_options
+from croupier.roulette.table import RouletteTable
+from croupier.rules import load_profile
+from croupier.service import events as sv
+
+GAMES = ("craps", "mini-craps", "roulette")
+DEFAULT_CAPACITY = {"craps": 16, "mini-craps": 9, "roulette": 8}
+CRAPS_SERVICE_CLAUSES = {
+    "room": "N.J.A.C. 13:47-20.25(f)",
+    "offer": "N.J.A.C. 13:47-20.25(g)1",
+    "refuse": "N.J.A.C. 13:47-20.25(g)7",
+    "pass": "N.J.A.C. 13:47-20.25(g)6",
+}
+LATE_BET_CLAUSE = "N.J.A.C. 13:69F-1.3(a)"
+NO_MORE_BETS_CLAUSE = "N.J.A.C. 13:47-20.32(j)2"
+COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
+
+
+@dataclass
+class LateBet:
+    """A wager offered while the dice were in the air, waiting for its confirmations."""
+
+    late_id: int
+    player: str
+    wager: str
+    qualifier: Any
+    amount: Decimal
+    confirmed: dict[str, str] = field(default_factory=dict)  # role -> who
+
+
+def make_engine_table(game: str, profile: str, options: dict[str, Any]) -> CrapsTable | RouletteTable:
+    """An empty engine table (no players yet) for ``game`` under ``profile`` and ``options``."""
+    prof = load_profile(profile)
+    if game == "roulette":
+        return RouletteTable.open(profile, read_options(options, prof), {})
+    config = CrapsConfig.from_options(prof, options, mini=game == "mini-craps")
+    return CrapsTable.from_events(config, [])
+
+
+class LiveTable:
+    """One table: the engine, the lock that serialises its actions, and where its rounds are."""
+
+    def __init__(self, table_id: str, game: str, profile: str, options: dict[str, Any],
+                 capacity: int) -> None:
+        self.id = table_id
+        self.game = game
+        self.profile = profile
+        self.options = options
+        self.capacity = capacity
+        self.lock = threading.Lock()
+        self.engine = make_engine_table(game, profile, options)
+        self.seq = 0
+        self.round = 1
+        self.round_first_seq = 1
+        self.participants: set[str] = set()
+        self.betting_open = True
+        self.late: dict[int, LateBet] = {}
+        self.next_late = 1
+        self.offered: tuple[str, ...] = ()
+        self.in_play: tuple[str, ...] = ()
+        self.change_called = False
+        self.coupons: dict[tuple[str, str], Decimal] = {}
+        # What the ledger holds (None: not read yet), so a write touches only what changed.
+        self.seat_rows: set[str] | None = None
+        self.house_written: int | None = None
+
+    # --- what the table knows ---------------------------------------------------------
+
+    @property
+    def is_craps(self) -> bool:
+        return isinstance(self.engine, CrapsTable)
+
+    def craps(self) -> CrapsTable:
+        assert isinstance(self.engine, CrapsTable)
+        return self.engine
+
+    def roulette(self) -> RouletteTable:
+        assert isinstance(self.engine, RouletteTable)
+        return self.engine
+
+    def present(self) -> list[str]:
+        """The players at the table, in their order around it (clockwise)."""
+        if isinstance(self.engine, CrapsTable):
+            return list(self.engine.order)
+        return list(self.engine.bankrolls)
+
+    def chips(self, player: str) -> Decimal:
+        if isinstance(self.engine, CrapsTable):
+            ps = self.engine.players.get(player)
+            return ps.bankroll if ps is not None else ZERO
+        return self.engine.bankrolls.get(player, ZERO)
+
+    def on_table(self, player: str) -> Decimal:
+        if isinstance(self.engine, CrapsTable):
+            if player not in self.engine.players:
+                return ZERO
+            return self.engine.on_table(player)
+        return self.engine.on_table(player)
+
+    @property
+    def house(self) -> Decimal:
+        return self.engine.house
+
+    def layout(self) -> list[dict[str, Any]]:
+        """The wagers on the layout: player, wager, stake."""
+        if isinstance(self.engine, CrapsTable):
+            return [{"player": w.player, "wager": label, "stake": fmt(w.stake)}
+                    for (_, label), w in self.engine.wagers.items()]
+        return [{"player": w.player, "wager": w.key, "stake": fmt(w.stake)}
+                for w in self.engine.wagers.values()]
+
+    def balances(self) -> dict[str, dict[str, str]]:
+        return {p: {"chips": fmt(self.chips(p)), "on_table": fmt(self.on_table(p))}
+                for p in self.present()}
+
+    def state(self) -> dict[str, Any]:
+        """The table as the API shows it."""
+        out: dict[str, Any] = {
+            "id": self.id, "game": self.game, "profile": self.profile, "options": self.options,
+            "capacity": self.capacity, "round": self.round, "seq": self.seq,
+            "betting_open": self.betting_open, "players": self.balances(),
+            "layout": self.layout(),
+            "late_bets": [self.late_json(b) for b in self.late.values()],
+        }
+        if isinstance(self.engine, CrapsTable):
+            out.update(point=self.engine.point, shooter=self.engine.shooter or None,
+                       dice_in_play=list(self.in_play), dice_offered=list(self.offered),
+                       dice_change_called=self.change_called)
+            if self.game == "mini-craps":
+                out["seated"] = [p for p in self.engine.order if self.engine.players[p].seated]
+        else:
+            out.update(last_number=self.engine.last_number, wheel=self.engine.wheel.id)
+        return out
+
+    @staticmethod
+    def late_json(bet: LateBet) -> dict[str, Any]:
+        q = bet.qualifier
+        return {"id": bet.late_id, "player": bet.player, "wager": bet.wager,
+                "qualifier": list(q) if isinstance(q, tuple) else q,
+                "amount": fmt(bet.amount), "confirmed_by": dict(bet.confirmed)}
+
+    # --- folding ------------------------------------------------------------------------
+
+    def fold(self, event: Event, seq: int, round_no: int) -> None:
+        """Fold one stored event (the engine's or the service's) into the table."""
+        self.seq = seq
+        player = getattr(event, "player", None)
+        if isinstance(player, str):
+            self.participants.add(player)
+        if isinstance(event, sv.SERVICE_EVENTS):
+            self._fold_service(event)
+            return
+        if isinstance(event, RouletteOpened):
+            return  # the engine table was opened from the same options
+        self.engine.apply(event)
+        if isinstance(event, (Rolled, Crowned, NoSpin)):
+            self.betting_open = True
+            self.late.clear()
+
+    def end_round(self, next_seq: int) -> None:
+        self.round += 1
+        self.round_first_seq = next_seq
+        self.participants = set()
+
+    def _add_player(self, player: str) -> None:
+        engine = self.engine
+        if isinstance(engine, CrapsTable):
+            if player not in engine.players:
+                engine.players[player] = PlayerState(ZERO)
+            if player not in engine.order:
+                engine.order.append(player)
+        elif player not in engine.bankrolls:
+            engine.bankrolls[player] = ZERO
+
+    def _move_chips(self, player: str, amount: Decimal) -> None:
+        engine = self.engine
+        if isinstance(engine, CrapsTable):
+            engine.players[player].bankroll += amount
+        else:
+            engine.bankrolls[player] += amount
+
+    def _fold_service(self, event: Event) -> None:
+        engine = self.engine
+        if isinstance(event, sv.ChipsIn):
+            self._add_player(event.player)
+            self._move_chips(event.player, event.amount)
+        elif isinstance(event, sv.ChipsOut):
+            self._move_chips(event.player, -event.amount)
+        elif isinstance(event, sv.Left):
+            if isinstance(engine, CrapsTable):
+                engine.order.remove(event.player)
+                if engine.shooter == event.player:
+                    engine.shooter = ""
+            else:
+                del engine.bankrolls[event.player]
+        elif isinstance(event, sv.Adjusted):
+            self._move_chips(event.player, event.amount)
+            engine.house -= event.amount
+        elif isinstance(event, sv.CouponIn):
+            self._move_chips(event.player, event.amount)
+            engine.house -= event.amount
+            self.coupons[(event.player, event.wager)] = event.amount
+        elif isinstance(event, sv.CouponOut):
+            self._move_chips(event.player, -event.amount)
+            engine.house += event.amount
+            self.coupons.pop((event.player, event.wager), None)
+        elif isinstance(event, sv.BettingClosed):
+            self.betting_open = False
+        elif isinstance(event, sv.LateBetAsked):
+            self.late[event.late_id] = LateBet(event.late_id, event.player, event.wager,
+                                               event.qualifier, event.amount)
+            self.next_late = max(self.next_late, event.late_id + 1)
+        elif isinstance(event, sv.LateBetConfirmed):
+            bet = self.late.get(event.late_id)
+            if bet is not None:
+                bet.confirmed[event.role] = event.by
+                if len(bet.confirmed) == 2:
+                    del self.late[event.late_id]
+        elif isinstance(event, sv.LateBetLapsed):
+            self.late.pop(event.late_id, None)
+        elif isinstance(event, sv.DiceOffered):
+            self.offered = event.serials
+        elif isinstance(event, sv.DiceSelected):
+            self.in_play = event.serials
+            self.offered = ()
+        elif isinstance(event, sv.DiceChangeCalled):
+            self.change_called = True
+        elif isinstance(event, sv.DiceChanged):
+            self.in_play = ()
+            self.change_called = False
+        # Drawn, Entered, ShootRefused and Voided record what happened; they change nothing
+        # here (a void is applied by rebuilding the table without the voided events).
+
+    def replace_with(self, other: LiveTable) -> None:
+        """Take over ``other``'s state (after a rebuild), keeping this table's lock."""
+        lock = self.lock
+        self.__dict__.update(other.__dict__)
+        self.lock = lock
+
+
+def line_decided(event: Rolled) -> bool:
+    """Whether a roll decided the pass line (a "decision" in 13:47-20.25(g)8)."""
+    if event.point_before is None:
+        return event.total not in POINTS
+    return event.point_after is None

@@ -1,0 +1,214 @@
+"""The ledger's tables (SQLAlchemy Core) and the database connection.
+
+SQLite is embedded by default (one file in the data folder, WAL journal: a committed
+transaction survives the process being killed); PostgreSQL is used when a URL is given. Money
+is stored as whole cents in integers, never as floating point. The schema is created and
+upgraded by the Alembic migrations in ``croupier/service/migrations`` (:func:`upgrade`).
+"""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.money import CENT
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("username", sa.String(64), nullable=False, unique=True),
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("failed_logins", sa.Integer, nullable=False, default=0),
+    sa.Column("locked", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+tokens = sa.Table(
+    "tokens", metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+wallets = sa.Table(
+    "wallets", metadata,
+    sa.Column("player", sa.String(64), primary_key=True),
+    sa.Column("balance_cents", sa.BigInteger, nullable=False),
+)
+
+wallet_entries = sa.Table(
+    "wallet_entries", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", sa.String(64), nullable=False, index=True),
+    sa.Column("amount_cents", sa.BigInteger, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("table_id", sa.String(64)),
+    sa.Column("seq", sa.Integer),
+    sa.Column("balance_after_cents", sa.BigInteger, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("profile", sa.String(32), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("capacity", sa.Integer, nullable=False),
+    sa.Column("house_cents", sa.BigInteger, nullable=False, default=0),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("player", sa.String(64), primary_key=True),
+    sa.Column("chips_cents", sa.BigInteger, nullable=False),
+    sa.Column("on_table_cents", sa.BigInteger, nullable=False),
+)
+
+events = sa.Table(
+    "events", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("player", sa.String(64)),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_events_round", "table_id", "round"),
+)
+
+rounds = sa.Table(
+    "rounds", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("first_seq", sa.Integer, nullable=False),
+    sa.Column("last_seq", sa.Integer, nullable=False),
+    sa.Column("outcome", sa.Text, nullable=False),
+    sa.Column("draw", sa.Text, nullable=False),
+    sa.Column("layout", sa.Text, nullable=False),
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
+    sa.Column("decided_at", sa.Float, nullable=False),
+    sa.Column("voided", sa.Text),
+)
+
+round_players = sa.Table(
+    "round_players", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("player", sa.String(64), primary_key=True),
+    sa.Column("decided_at", sa.Float, nullable=False),
+    sa.Index("ix_round_players_player", "player", "decided_at"),
+)
+
+idempotency = sa.Table(
+    "idempotency", metadata,
+    sa.Column("user_id", sa.Integer, primary_key=True),
+    sa.Column("key", sa.String(128), primary_key=True),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+dice = sa.Table(
+    "dice", metadata,
+    sa.Column("serial", sa.String(32), primary_key=True),
+    sa.Column("set_name", sa.String(64), nullable=False),
+    sa.Column("table_id", sa.String(64)),
+    sa.Column("retired", sa.Boolean, nullable=False, default=False),
+    sa.Column("registered_at", sa.Float, nullable=False),
+)
+
+inspections = sa.Table(
+    "inspections", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("serial", sa.String(32), nullable=False, index=True),
+    sa.Column("inspector", sa.String(64), nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("passed", sa.Boolean, nullable=False),
+    sa.Column("failures", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+def cents(amount: Decimal) -> int:
+    """Whole cents of an amount; every amount the tables move is a whole number of cents."""
+    quantized = amount.quantize(CENT)
+    if quantized != amount:
+        raise ArithmeticError(f"{amount} is not a whole number of cents")
+    return int(quantized * 100)
+
+
+def dollars(value: int) -> Decimal:
+    """An amount from whole cents."""
+    return (Decimal(value) / 100).quantize(CENT)
+
+
+def now() -> float:
+    return time.time()
+
+
+def database_url(data_dir: Path, url: str | None) -> str:
+    """The URL given, or the embedded SQLite file in ``data_dir``."""
+    if url:
+        return url
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / 'croupier.db').resolve()}"
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine; SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` transactions so that
+    writers serialise at the start of a transaction rather than deadlock at its first write."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  pool_size=8, max_overflow=32)
+
+        @sa.event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            # NORMAL: a commit in WAL mode survives the process being killed (SIGKILL); only
+            # a power loss could lose the last commits. FULL when CROUPIER_SQLITE_SYNC=FULL.
+            import os
+            sync = "FULL" if os.environ.get("CROUPIER_SQLITE_SYNC", "").upper() == "FULL" else "NORMAL"
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+
+
+def upgrade(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration (Alembic)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

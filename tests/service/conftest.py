@@ -1,0 +1,162 @@
+"""A real ``croupier serve`` in a subprocess on a free loopback port, on SQLite or PostgreSQL.
+
+PostgreSQL cases run when CROUPIER_TEST_POSTGRES_URL is set (CI always sets it) and are
+skipped otherwise; each server gets an empty schema.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+PASSWORD = "demo-pass-123"
+PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
+STAFF = ("admin", "dealer", "supervisor", "auditor")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def reset_postgres(url: str) -> None:
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    engine.dispose()
+
+
+class Server:
+    """One server process; ``kill`` (SIGKILL) and ``start`` again on the same ledger."""
+
+    def __init__(self, data_dir: Path, database: str | None, seed: int = 1) -> None:
+        self.data_dir = data_dir
+        self.database = database
+        self.seed = seed
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.tokens: dict[str, str] = {}
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(self.port),
+               "--data-dir", str(self.data_dir), "--rng-seed", str(self.seed),
+               "--demo-password", PASSWORD]
+        if self.database:
+            cmd += ["--database", self.database]
+        log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited: " + (self.data_dir / "server.log").read_text())
+            try:
+                if httpx.get(self.base + "/health", timeout=1).status_code == 200:
+                    self.tokens.clear()
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    # --- a small client --------------------------------------------------------------
+
+    def token(self, who: str) -> str:
+        if who not in self.tokens:
+            r = httpx.post(self.base + "/auth/login",
+                           json={"username": who, "password": PASSWORD}, timeout=10)
+            assert r.status_code == 200, r.text
+            self.tokens[who] = r.json()["token"]
+        return self.tokens[who]
+
+    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
+        h = {"Authorization": f"Bearer {self.token(who)}"}
+        if key is not None:
+            h["Idempotency-Key"] = key
+        return h
+
+    def post(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+             ) -> httpx.Response:
+        if key == "auto":
+            key = uuid.uuid4().hex
+        return httpx.post(self.base + path, json=body, headers=self.headers(who, key), timeout=30)
+
+    def get(self, who: str, path: str) -> httpx.Response:
+        return httpx.get(self.base + path, headers=self.headers(who), timeout=30)
+
+    def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+           ) -> dict[str, Any]:
+        r = self.post(who, path, body, key)
+        assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
+        result: dict[str, Any] = r.json()
+        return result
+
+    def ready_dice(self, table: str = "craps-1") -> None:
+        """Offer five demo dice and have the shooter select two."""
+        self.ok("dealer", f"/tables/{table}/dice/offer",
+                {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
+        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
+
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def make_server(backend: str, tmp_path: Path, seed: int = 1) -> Server:
+    database = None
+    if backend == "postgresql":
+        url = os.environ.get(PG_ENV)
+        if not url:
+            if os.environ.get("CI"):
+                pytest.fail(f"{PG_ENV} is not set in CI (.ci/services/postgres.sh sets it)")
+            pytest.skip(f"{PG_ENV} is not set")
+        reset_postgres(url)
+        database = url
+    return Server(tmp_path, database, seed)
+
+
+@pytest.fixture(params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    srv = make_server(request.param, tmp_path)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    srv = make_server("sqlite", tmp_path)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
