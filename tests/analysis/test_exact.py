@@ -13,7 +13,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from mc_engine import simulate_craps, simulate_roulette
 
 from croupier.analysis.exact import (
     End,
@@ -29,6 +28,8 @@ from croupier.analysis.exact import (
 from croupier.craps.config import CrapsConfig
 from croupier.dice import HOPS
 from croupier.rules import load_profile
+
+from .mc_engine import simulate_craps, simulate_roulette
 
 F = Fraction
 

@@ -9,7 +9,7 @@ import uuid
 
 import httpx
 
-from conftest import Server
+from .conftest import Server
 
 
 def _balances(server: Server, table: str) -> dict[str, dict[str, str]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import BACKENDS, make_server
+from .conftest import BACKENDS, make_server
 
 N_PLAYERS = 20
 CLIENTS_PER_PLAYER = 10

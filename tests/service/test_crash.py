@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import BACKENDS, Server, make_server
+from .conftest import BACKENDS, Server, make_server
 
 PLAYERS = ("alice", "bob")
 WAGERS = ({"wager": "field", "amount": "1"}, {"wager": "any_craps", "amount": "1"},

@@ -8,7 +8,7 @@ import hypothesis
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from conftest import Server
+from .conftest import Server
 
 MAX_EXAMPLES = 6
 # Operations that would end the run's own session (log out, lock the admin) are left out.
