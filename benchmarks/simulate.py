@@ -1,11 +1,12 @@
 """croupier's simulation kernel against crapssim, side by side in one run.
 
-    .venv/bin/python benchmarks/simulate.py [--reps 5] [--quick] [--json]
+    .venv/bin/python benchmarks/simulate.py [--reps 5] [--quick] [--json] [--threads 1]
 
 Scenarios: the pass line alone; pass + 3x odds + two come bets with 3x odds; place 6 and 8;
 six players with six different strategies at one table. For each: rolls per second, the
 median of ``--reps`` repetitions, for crapssim (its ``Table.run``) and for croupier (steady
-state: the numba kernel is compiled and cached before timing; one thread), their ratio, and
+state: the kernel specialised to the strategies is generated, compiled and cached before
+timing; one thread unless ``--threads``), their ratio, and
 croupier as a percentage of the raw bound: numpy's PCG64 drawing the same number of two-dice
 rolls (``Generator.integers(1, 7, size=(n, 2))``; the uint8 draw, the faster, is the bound),
 timed in the same run. A separate whole-process figure runs ``croupier simulate`` in a fresh
@@ -61,10 +62,11 @@ def time_crapssim(names: list[str], rolls: int, seed: int) -> float:
     return (table.dice.n_rolls - start_rolls) / dt
 
 
-def time_croupier(names: list[str], sessions: int, rolls: int, seed: int) -> tuple[float, int]:
+def time_croupier(names: list[str], sessions: int, rolls: int, seed: int,
+                  threads: int = 1) -> tuple[float, int]:
     compiled = compile_table([BUILT_IN[n] for n in names])
     t0 = time.perf_counter()
-    res = simulate(compiled, sessions, rolls, 10**9, seed)
+    res = simulate(compiled, sessions, rolls, 10**9, seed, threads=threads)
     dt = time.perf_counter() - t0
     played = int(res.rolls.sum())
     return played / dt, played
@@ -90,6 +92,8 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="smaller runs")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--threads", type=int, default=1, help="croupier's threads (blocks of "
+                    "sessions at once; the same results)")
     args = ap.parse_args()
     scale = 4 if args.quick else 1
     scenarios = [
@@ -104,7 +108,8 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     for title, names, cs_rolls, sessions, rolls in scenarios:
         cs = statistics.median(time_crapssim(names, cs_rolls, 100 + k) for k in range(args.reps))
-        runs = [time_croupier(names, sessions, rolls, 200 + k) for k in range(args.reps)]
+        runs = [time_croupier(names, sessions, rolls, 200 + k, args.threads)
+                for k in range(args.reps)]
         cr = statistics.median(r[0] for r in runs)
         n_rolls = runs[0][1]
         raw8 = statistics.median(time_raw(n_rolls, np.uint8) for _ in range(args.reps))

@@ -638,7 +638,7 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
     J = max(1, max(len(r["pairs"]) for p in players for r in p.rules))
     a: dict[str, npt.NDArray[Any]] = {
         "nslots": np.zeros(P, np.int64), "nrules": np.zeros(P, np.int64),
-        "nctr": np.zeros(P, np.int64),
+        "nctr": np.zeros(P, np.int64), "nstates": np.ones((P, S), np.int64),
         "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
         "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
         "nxt": np.zeros((P, S, NS, n_out), np.int8), "dst": np.zeros((P, S, NS, n_out), np.int16),
@@ -670,6 +670,7 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         a["nslots"][p], a["nrules"][p], a["nctr"][p] = ns, len(pt.rules), len(pt.counters)
         for k, s in enumerate(pt.slots):
             n_st = len(s.states)
+            a["nstates"][p, k] = n_st
             a["res"][p, k, :n_st] = pt.res[k]
             a["won"][p, k, :n_st] = pt.won[k]
             a["cn"][p, k, :n_st] = pt.cn[k]

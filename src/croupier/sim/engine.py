@@ -11,6 +11,7 @@ every session the same dice and the same result.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy.typing as npt
 
 from croupier.sim.compile import Compiled
 from croupier.sim.kernel import fill_outcomes, play_chunk
+from croupier.sim.specialise import kernel_for
 
 BLOCK = 1024
 ROLL_CHUNK = 1024
@@ -90,8 +92,11 @@ def outcome_stream(seed: int, session: int, rolls: int, n_outcomes: int) -> npt.
 
 def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll: int, seed: int,
               n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
-              outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None) -> Results:
-    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each."""
+              outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None,
+              specialised: bool = True) -> Results:
+    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each, with the
+    kernel specialised to the strategies (:mod:`croupier.sim.specialise`) or, with
+    ``specialised=False``, the generic one (the same results either way)."""
     a = compiled.arrays
     P = compiled.players
     S = a["res"].shape[1]
@@ -115,14 +120,18 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     rng = block_stream(seed, block)
     buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
     tables = [a[name] for name in _TABLE_ARGS]
+    kernel = kernel_for(compiled) if specialised else None
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
             buf = outcomes_fn(r0)
         else:
             draw_outcomes(rng, buf, compiled.n_outcomes)
-        play_chunk(buf, n_sess, r0, rolls, bankroll, point, bank, stake, st, cpaid, level,
-                   status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride,
-                   *tables)
+        state = (buf, n_sess, r0, rolls, bankroll, point, bank, stake, st, cpaid, level,
+                 status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride)
+        if kernel is not None:
+            kernel(*state)
+        else:
+            play_chunk(*state, *tables)
         if progress is not None:
             progress(n_sess * min(ROLL_CHUNK, rolls - r0))
     return Results(final=bank + ontable, bank=bank, wagered=wagered, rolls=n_rolls,
@@ -131,13 +140,23 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
 
 def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: int,
                bankroll: int, seed: int, n_hist: int, stride: int,
-               progress: Progress | None = None) -> Results:
-    parts = []
-    for b in blocks:
+               progress: Progress | None = None, specialised: bool = True,
+               threads: int = 1) -> Results:
+    """Play ``blocks``; with ``threads`` > 1 on that many threads at once (the kernels and the
+    dice run without the GIL), with the same results in the same order."""
+
+    def one(b: int) -> Results:
         n = min(BLOCK, sessions - b * BLOCK)
-        parts.append(run_block(compiled, b, n, rolls, bankroll, seed,
-                               n_hist if b == 0 else 0, stride, progress))
-    return Results.concat(parts)
+        return run_block(compiled, b, n, rolls, bankroll, seed, n_hist if b == 0 else 0,
+                         stride, progress, specialised=specialised)
+
+    blocks = list(blocks)
+    if threads <= 1 or len(blocks) <= 1:
+        return Results.concat([one(b) for b in blocks])
+    if specialised:
+        kernel_for(compiled)  # generate and load it once, before the threads start
+    with ThreadPoolExecutor(max_workers=min(threads, len(blocks))) as pool:
+        return Results.concat(list(pool.map(one, blocks)))
 
 
 def n_blocks(sessions: int) -> int:
@@ -145,10 +164,11 @@ def n_blocks(sessions: int) -> int:
 
 
 def simulate(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
-             n_hist: int = 0, stride: int = 1, progress: Progress | None = None) -> Results:
-    """Play every session in this process."""
+             n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
+             specialised: bool = True, threads: int = 1) -> Results:
+    """Play every session in this process (on ``threads`` threads: the same results)."""
     return run_blocks(compiled, range(n_blocks(sessions)), sessions, rolls, bankroll, seed,
-                      n_hist, stride, progress)
+                      n_hist, stride, progress, specialised, threads)
 
 
 def _task(compiled: Compiled, blocks: list[int], sessions: int, rolls: int, bankroll: int,

@@ -22,20 +22,43 @@ ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
 
 @njit(cache=True, nogil=True)
 def fill_outcomes(words: Any, out: Any, start: int, n_outcomes: int) -> int:
-    """Fill ``out[start:]`` from the bytes of ``words``; return the new fill position."""
+    """Fill ``out[start:]`` from the bytes of ``words``; return the new fill position.
+
+    Bytes are taken in order, low byte first; the fill stops at the end of ``out`` (the rest
+    of the word is dropped). While a whole word cannot reach the end, its eight bytes are
+    written without a branch: every byte stores its outcome and only an accepted one advances,
+    so ``out`` past the returned position may hold a rejected byte's scratch value (the next
+    call, which starts there, overwrites it).
+    """
     limit = 256 - 256 % n_outcomes
+    lut = np.empty(256, np.uint8)
+    acc = np.empty(256, np.int64)
+    for v in range(256):
+        lut[v] = v % n_outcomes
+        acc[v] = 1 if v < limit else 0
     pos = start
     n = out.shape[0]
-    for w in range(words.shape[0]):
+    nw = words.shape[0]
+    w = 0
+    while w < nw and pos + 8 <= n:
+        x = words[w]
+        for _ in range(8):
+            b = x & 0xFF
+            out[pos] = lut[b]
+            pos += acc[b]
+            x >>= 8
+        w += 1
+    while w < nw and pos < n:
         x = words[w]
         for _ in range(8):
             b = x & 0xFF
             x >>= 8
             if b < limit:
-                out[pos] = b % n_outcomes
+                out[pos] = lut[b]
                 pos += 1
                 if pos == n:
                     return pos
+        w += 1
     return pos
 
 
