@@ -25,6 +25,20 @@ def money(cents: float) -> str:
     return str(value if value != 0 else Decimal("0.00"))
 
 
+def exact_mean(cents: npt.NDArray[np.int64]) -> str:
+    """The mean of integer cent amounts as exact dollars (rounded half-even to the cent)."""
+    total = int(np.sum(cents, dtype=np.int64))  # exact: integer cents, far from overflow
+    count = int(np.asarray(cents).size)
+    value = (Decimal(total) / Decimal(count) / 100).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+    return str(value if value != 0 else Decimal("0.00"))
+
+
+def exact_total(cents: npt.NDArray[np.int64]) -> str:
+    """The sum of integer cent amounts as exact dollars."""
+    total = int(np.sum(cents, dtype=np.int64))
+    return str((Decimal(total) / 100).quantize(Decimal("0.01")))
+
+
 def _ratio_ci(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64],
               ) -> tuple[float, float]:
     """sum(num)/sum(den) and its standard error (delta method over sessions)."""
@@ -61,9 +75,9 @@ def summarize(compiled: Compiled, res: Results, *, sessions: int, rolls: int, ba
         wag = res.wagered.astype(np.float64)
         lpu, lpu_se = _ratio_ci(loss.sum(axis=1), wag.sum(axis=1))
         out.update({
-            "mean_final_bankroll": money(float(final.mean())),
+            "mean_final_bankroll": exact_mean(res.final),
             "risk_of_ruin": float((res.status == 1).mean()),
-            "total_wagered": money(float(wag.sum())),
+            "total_wagered": exact_total(res.wagered),
             "loss_per_unit_wagered": lpu,
             "loss_per_unit_wagered_ci95": [lpu - Z95 * lpu_se, lpu + Z95 * lpu_se],
             "players": players,
@@ -89,7 +103,7 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
     half = Z95 * sd / math.sqrt(n) if n > 1 else float("nan")
     return {
         "strategy": compiled.strategies[p].name,
-        "mean_final_bankroll": money(mean),
+        "mean_final_bankroll": exact_mean(res.final[:, p]),
         "mean_final_bankroll_ci95": [money(mean - half), money(mean + half)]
         if n > 1 else None,
         "median_final_bankroll": money(float(np.median(final))),
@@ -101,7 +115,7 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
         "loss_per_roll_ci95": [money(lpr - Z95 * lpr_se), money(lpr + Z95 * lpr_se)]
         if not math.isnan(lpr_se) else None,
         "loss_per_hour": money(lpr * rolls_per_hour),
-        "total_wagered": money(float(wag.sum())),
+        "total_wagered": exact_total(res.wagered[:, p]),
         "loss_per_unit_wagered": lpu,
         "loss_per_unit_wagered_ci95": [lpu - Z95 * lpu_se, lpu + Z95 * lpu_se]
         if not math.isnan(lpu_se) else None,
