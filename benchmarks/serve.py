@@ -9,7 +9,16 @@ rolls settle the field bets in the same transactions). Latency is measured by th
 request to response; the clients run in their own processes beside the server, on the same
 machine, so the figures are for the whole loop on this hardware.
 
+The clients speak raw HTTP/1.1 over keep-alive asyncio streams (one connection per player): an
+httpx client spends more CPU per request than the server does, and measured itself. By default
+each player bets again as soon as it is answered (saturation: with 100 players, latency is
+100 / throughput by Little's law); ``--rate R`` paces the players to R bets/s in all and counts
+each bet's latency from when it was due. The table also shows the server's CPU per bet (the
+robust figure on a shared machine), the cores used by the server, the clients and PostgreSQL,
+and the load average before the run.
+
     .venv/bin/python benchmarks/serve.py                       # SQLite, 10 s
+    .venv/bin/python benchmarks/serve.py --rate 1000 --repeat 3
     .venv/bin/python benchmarks/serve.py --postgres-url postgresql+psycopg://u:p@127.0.0.1/db
     (or set CROUPIER_TEST_POSTGRES_URL)
 
@@ -23,6 +32,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import signal
 import socket
 import statistics
@@ -114,40 +124,94 @@ def _setup(base: str, players: int) -> dict[str, list[tuple[str, dict[str, str]]
     return seats
 
 
+class _Conn:
+    """One keep-alive HTTP/1.1 connection over asyncio streams: requests written as prepared
+    bytes, responses read by Content-Length (httpx costs the load generator more CPU per request
+    than the server spends on it, and would measure itself)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, base: str) -> _Conn:
+        host, port = base.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        return cls(reader, writer)
+
+    async def request(self, head: bytes, body: bytes) -> tuple[int, bytes]:
+        self.writer.write(head + body)
+        status_line = await self.reader.readuntil(b"\r\n")
+        status = int(status_line.split(b" ", 2)[1])
+        length = 0
+        while True:
+            line = await self.reader.readuntil(b"\r\n")
+            if line == b"\r\n":
+                break
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
 def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
-            start_at: float, out: Any) -> None:
-    """One client process: its players bet as fast as answers come back."""
-    async def run() -> tuple[list[float], int, int]:
+            start_at: float, out: Any, rate: float = 0.0, procs: int = 1) -> None:
+    """One client process: its players bet as fast as answers come back, each on its own
+    keep-alive connection; latency is from writing the request to reading the whole answer."""
+    body = json.dumps({"wager": "field", "amount": "1"}).encode()
+    prefix = uuid.uuid4().hex[:12]
+
+    async def run() -> tuple[list[float], int, int, float]:
         latencies: list[float] = []
         errors = 0
         refused = 0
-        limits = httpx.Limits(max_connections=len(work) + 4)
-        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as c:
-            while time.time() < start_at:
-                await asyncio.sleep(0.005)
-            end = start_at + seconds
+        conns = [await _Conn.open(base) for _ in work]
+        while time.time() < start_at:
+            await asyncio.sleep(0.005)
+        end = start_at + seconds
+        cpu0 = time.process_time()
 
-            async def player(table: str, head: dict[str, str]) -> None:
-                nonlocal errors, refused
-                while time.time() < end:
-                    t0 = time.perf_counter()
-                    try:
-                        r = await c.post(f"/tables/{table}/bets",
-                                         json={"wager": "field", "amount": "1"},
-                                         headers={**head, "Idempotency-Key": uuid.uuid4().hex})
-                    except httpx.HTTPError:
-                        errors += 1
-                        continue
-                    dt = time.perf_counter() - t0
-                    if r.status_code == 200:
-                        latencies.append(dt)
-                    elif r.status_code == 409:
-                        refused += 1
-                    else:
-                        errors += 1
+        async def player(n: int, table: str, head: dict[str, str], conn: _Conn) -> None:
+            nonlocal errors, refused
+            fixed = (f"POST /tables/{table}/bets HTTP/1.1\r\nHost: bench\r\n"
+                     f"Authorization: {head['Authorization']}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                     f"Idempotency-Key: {prefix}-{n}-").encode()
+            i = 0
+            # Paced (--rate): this player's bets are due every ``gap`` seconds from a random
+            # phase, and latency counts from when each was due (a late send is waiting too).
+            gap = len(work) * procs / rate if rate else 0.0
+            due = time.perf_counter() + random.random() * gap
+            while time.time() < end:
+                i += 1
+                if gap:
+                    wait = due - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                t0 = due if gap else time.perf_counter()
+                due += gap
+                try:
+                    status, _ = await conn.request(fixed + b"%d\r\n\r\n" % i, body)
+                except (OSError, asyncio.IncompleteReadError, ValueError):
+                    errors += 1
+                    conn.close()
+                    conn = await _Conn.open(base)
+                    continue
+                dt = time.perf_counter() - t0
+                if status == 200:
+                    latencies.append(dt)
+                elif status == 409:
+                    refused += 1
+                else:
+                    errors += 1
+            conn.close()
 
-            await asyncio.gather(*(player(t, h) for t, h in work))
-        return latencies, errors, refused
+        await asyncio.gather(*(player(n, t, h, c) for n, ((t, h), c) in
+                               enumerate(zip(work, conns, strict=True))))
+        return latencies, errors, refused, time.process_time() - cpu0
 
     out.put(asyncio.run(run()))
 
@@ -167,7 +231,32 @@ def _dealer(base: str, seconds: float, start_at: float, out: Any) -> None:
     out.put(rolls)
 
 
-def measure(database: str | None, players: int, seconds: float, procs: int) -> dict[str, Any]:
+def _cpu(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres_pids() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+def measure(database: str | None, players: int, seconds: float, procs: int,
+            rate: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         if database:
             import sqlalchemy as sa
@@ -185,10 +274,17 @@ def measure(database: str | None, players: int, seconds: float, procs: int) -> d
             out = ctx.Queue()
             start_at = time.time() + 3.0
             workers = [ctx.Process(target=_client, args=(base, work[i::procs], seconds,
-                                                        start_at, out)) for i in range(procs)]
+                                                        start_at, out, rate, procs))
+                       for i in range(procs)]
             workers.append(ctx.Process(target=_dealer, args=(base, seconds, start_at, out)))
             for w in workers:
                 w.start()
+            # CPU seconds of the server (and of PostgreSQL's processes) over the measured window.
+            while time.time() < start_at:
+                time.sleep(0.01)
+            server0, pg0, load0 = _cpu([proc.pid]), _cpu(_postgres_pids()), os.getloadavg()[0]
+            time.sleep(seconds)
+            server_cpu, pg_cpu = _cpu([proc.pid]) - server0, _cpu(_postgres_pids()) - pg0
             results = [out.get(timeout=seconds + 120) for _ in workers]
             for w in workers:
                 w.join(30)
@@ -203,11 +299,16 @@ def measure(database: str | None, players: int, seconds: float, procs: int) -> d
     rolls = sum(r for r in results if isinstance(r, int))
     n = len(latencies)
     return {
-        "database": "postgresql" if database else "sqlite",
+        "database": "postgresql" if database else "sqlite", "rate": rate or "max",
         "players": players, "seconds": seconds, "bets": n, "bets_per_s": round(n / seconds, 1),
         "p50_ms": round(1000 * statistics.median(latencies), 2) if n else None,
         "p99_ms": round(1000 * latencies[min(n - 1, int(n * 0.99))], 2) if n else None,
         "rolls": rolls, "errors": errors, "refused": refused, "ledger_ok": verify.get("ok"),
+        "server_cpu": round(server_cpu / seconds, 2),
+        "server_ms_per_bet": round(1000 * server_cpu / n, 3) if n else None,
+        "clients_cpu": round(sum(r[3] for r in results if isinstance(r, tuple)) / seconds, 2),
+        "postgres_cpu": round(pg_cpu / seconds, 2) if database else None,
+        "load_before": round(load0, 2),
     }
 
 
@@ -218,19 +319,40 @@ def main() -> int:
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--postgres-url", default=os.environ.get("CROUPIER_TEST_POSTGRES_URL"))
     parser.add_argument("--skip-sqlite", action="store_true")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="paced: bets/s offered by all players together (default: each "
+                             "player bets again as soon as answered, i.e. saturation)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per database; the table shows each figure's median")
     args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
     rows = []
-    if not args.skip_sqlite:
-        rows.append(measure(None, args.players, args.seconds, args.client_procs))
-        print(json.dumps(rows[-1]), flush=True)
-    if args.postgres_url:
-        rows.append(measure(args.postgres_url, args.players, args.seconds, args.client_procs))
-        print(json.dumps(rows[-1]), flush=True)
+    for database in ([None] if not args.skip_sqlite else []) + (
+            [args.postgres_url] if args.postgres_url else []):
+        runs = []
+        for _ in range(args.repeat):
+            runs.append(measure(database, args.players, args.seconds, args.client_procs,
+                                args.rate))
+            print(json.dumps(runs[-1]), flush=True)
+        row = dict(runs[0])
+        for key in ("bets_per_s", "p50_ms", "p99_ms", "bets", "rolls", "errors", "server_cpu",
+                    "server_ms_per_bet",
+                    "clients_cpu", "postgres_cpu", "load_before"):
+            values = [r[key] for r in runs if r[key] is not None]
+            row[key] = statistics.median(values) if values else None
+        row["ledger_ok"] = all(r["ledger_ok"] for r in runs)
+        rows.append(row)
     print(f"\n{'database':<11} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'bets':>7} "
-          f"{'rolls':>6} {'errors':>6} ledger")
+          f"{'rolls':>6} {'errors':>6} {'srv ms/bet':>10} {'cpu srv':>7} {'cpu cli':>7} "
+          f"{'cpu pg':>6} {'load':>5} ledger")
     for r in rows:
         print(f"{r['database']:<11} {r['bets_per_s']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} "
-              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} {'ok' if r['ledger_ok'] else 'BAD'}")
+              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} {r['server_ms_per_bet']:>10} "
+              f"{r['server_cpu']:>7} "
+              f"{r['clients_cpu']:>7} {r['postgres_cpu'] if r['postgres_cpu'] is not None else '-':>6} "
+              f"{r['load_before']:>5} {'ok' if r['ledger_ok'] else 'BAD'}")
+    if args.repeat > 1:
+        print(f"(medians of {args.repeat} runs each; cpu = cores busy on average)")
     return 0
 
 

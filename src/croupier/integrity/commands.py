@@ -10,9 +10,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from croupier.integrity.dice import DiceMonitor
@@ -109,9 +111,46 @@ def read_wheel(path: str, config: MonitorConfig, wheel_type: str, trace: bool = 
     return [m.report() for m in monitors.values()]
 
 
+def read_ledger(url: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
+    """One report per dice set (by serials) and per wheel (by table), from a croupier ledger:
+    every decided roll and spin, voided rounds left out."""
+    from croupier.service import store
+    from croupier.service.monitoring import ledger_outcomes
+
+    engine = store.make_engine(url)
+    every = 10 if trace else 0
+    dice: dict[str, DiceMonitor] = {}
+    wheels: dict[str, WheelMonitor] = {}
+    try:
+        with engine.connect() as conn:
+            for o in ledger_outcomes(conn):
+                if o.kind == "dice":
+                    if o.set_id not in dice:
+                        dice[o.set_id] = DiceMonitor(o.set_id, config, trace_every=every)
+                    dice[o.set_id].observe(*o.value)
+                elif o.wheel is not None:
+                    if o.set_id not in wheels:
+                        wheels[o.set_id] = WheelMonitor(o.wheel, o.set_id, config, trace_every=every)
+                    wheels[o.set_id].observe(o.value)
+    finally:
+        engine.dispose()
+    return [m.report() for m in dice.values()] + [m.report() for m in wheels.values()]
+
+
+def _ledger_url(args: argparse.Namespace) -> str | None:
+    from croupier.service import store
+
+    if args.database:
+        return str(args.database)
+    if not (args.data_dir / "croupier.db").exists():
+        return None
+    return store.database_url(args.data_dir, None)
+
+
 def _cmd_integrity(args: argparse.Namespace) -> int:
-    if not args.dice and not args.wheel:
-        print("croupier integrity: give --dice FILE.csv and/or --wheel FILE.csv", file=sys.stderr)
+    if not args.dice and not args.wheel and not args.ledger:
+        print("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or --ledger",
+              file=sys.stderr)
         return 2
     try:
         config = MonitorConfig(alpha=args.alpha, horizon=args.horizon)
@@ -128,6 +167,16 @@ def _cmd_integrity(args: argparse.Namespace) -> int:
     except CsvError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    if args.ledger:
+        url = _ledger_url(args)
+        if url is None:
+            print(f"croupier integrity: no ledger in {args.data_dir}", file=sys.stderr)
+            return 2
+        try:
+            reports += read_ledger(url, config, trace)
+        except Exception as exc:  # a database that cannot be read: one line, no traceback
+            print(f"croupier integrity: cannot read the ledger: {exc}", file=sys.stderr)
+            return 2
     if args.html:
         with open(args.html, "w", encoding="utf-8") as handle:
             handle.write(to_html(reports, config))
@@ -188,6 +237,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--dice", action="append", metavar="FILE.csv", help="columns die1,die2[,dice_set]")
     p.add_argument("--wheel", action="append", metavar="FILE.csv", help="column number (00 allowed)[,wheel]")
     p.add_argument("--wheel-type", choices=sorted(WHEELS), default="double-zero")
+    p.add_argument("--ledger", action="store_true",
+                   help="the rolls and spins in a croupier serve ledger (per dice set, per wheel)")
+    p.add_argument("--data-dir", type=Path, default=Path("./data"),
+                   help="with --ledger: the folder of the embedded SQLite ledger (default ./data)")
+    p.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"),
+                   help="with --ledger: a database URL instead, e.g. postgresql+psycopg://...")
     p.add_argument("--alpha", type=float, default=0.01, help="false-alarm level per set (default 0.01)")
     p.add_argument("--horizon", type=int, default=10_000, help="run length of the sequential guarantee")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -18,9 +18,8 @@ from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -29,8 +28,10 @@ from croupier.errors import Malformed, Refusal
 from croupier.money import fmt, parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
 from croupier.service import actions, codec, equipment, recall, store
+from croupier.service import events as sv
 from croupier.service.auth import ROLES, Auth, LoginFailed, User
-from croupier.service.ledger import ApiError, Ledger, Reply, fingerprint, refusal_body
+from croupier.service.commit import Committer
+from croupier.service.ledger import ApiError, Job, Ledger, Reply, fingerprint, refusal_body
 from croupier.service.live import GAMES
 from croupier.service.rng import Rng
 from croupier.service.streaming import Hub
@@ -202,44 +203,47 @@ def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
     return app
 
 
-def _error(status: int, code: str, reason: str, clause: str = "") -> JSONResponse:
+def _error(status: int, code: str, reason: str, clause: str = "") -> Response:
     return JSONResponse({"error": {"code": code, "reason": reason, "clause": clause}},
                         status_code=status)
 
 
 def _handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(request: Request, exc: ApiError) -> Response:
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(Malformed)
-    async def _malformed(request: Request, exc: Malformed) -> JSONResponse:
+    async def _malformed(request: Request, exc: Malformed) -> Response:
         return _error(422, "malformed", str(exc))
 
     @app.exception_handler(Refusal)
-    async def _refusal(request: Request, exc: Refusal) -> JSONResponse:
+    async def _refusal(request: Request, exc: Refusal) -> Response:
         return JSONResponse(refusal_body(exc), status_code=409)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         return _error(422, "malformed", f"{where}: {first.get('msg', 'invalid request')}")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = {401: "unauthorized", 403: "forbidden", 404: "not_found",
                 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(Exception)
-    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+    async def _internal(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s %s", request.method, request.url.path)
         return _error(500, "internal", "internal error; nothing was changed by this request")
 
 
-def _reply(reply: Reply) -> JSONResponse:
+def _reply(reply: Reply) -> Response:
     headers = {"Idempotent-Replay": "true"} if reply.replayed else {}
+    if reply.text is not None:  # encoded once, as the ledger stored it
+        return Response(reply.text, status_code=reply.status, headers=headers,
+                        media_type="application/json")
     return JSONResponse(reply.body, status_code=reply.status, headers=headers)
 
 
@@ -275,18 +279,20 @@ def _routes(app: FastAPI, svc: Services) -> None:
                            "a money-moving request needs an Idempotency-Key header")
         return key
 
-    inline = store.is_sqlite(svc.engine)
+    committer = Committer(ledger, single_writer=store.is_sqlite(svc.engine))
 
     async def act(request: Request, body: BaseModel | None, user: User, table_id: str,
-                  key: str | None, make: Callable[[Any], actions.PlanFn]) -> JSONResponse:
-        """Run an action: on SQLite in the event loop (one writer; its transactions take well
-        under a millisecond), on PostgreSQL in a worker thread (tables run in parallel)."""
+                  key: str | None, make: Callable[[Any], actions.PlanFn]) -> Response:
+        """Run an action with the others queued meanwhile, in one transaction (group commit):
+        on SQLite in the event loop (one writer; its transactions take well under a
+        millisecond), on PostgreSQL in a worker thread per table (tables run in parallel)."""
         live = ledger.table(table_id)
-        fp = fingerprint(request.method, request.url.path,
+        path: str = request.scope["path"]
+        if path.startswith("//") or any(c in path for c in "?#\\"):
+            path = request.url.path  # escaped as the URL shows it (building it costs more)
+        fp = fingerprint(request.method, path,
                          body.model_dump(mode="json") if body is not None else None)
-        if inline:
-            return _reply(ledger.run(user, live, key, fp, make(live)))
-        return _reply(await run_in_threadpool(ledger.run, user, live, key, fp, make(live)))
+        return _reply(await committer.run(Job(user, live, key, fp, make(live))))
 
     # --- health, login ---------------------------------------------------------------
 
@@ -371,7 +377,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/wallets/{player}/deposits", tags=["cashier"])
     def deposit(request: Request, player: Annotated[str, Path(max_length=64)], body: Amount,
-                user: Current, key: IdemKey = None) -> JSONResponse:
+                user: Current, key: IdemKey = None) -> Response:
         """Money into a player's wallet at the cage (admin)."""
         need(user, "admin")
         fp = fingerprint("POST", request.url.path, body.model_dump())
@@ -409,7 +415,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/buy-in", tags=["cashier"])
     async def buy_in(request: Request, table_id: TableId, body: Amount, user: Current,
-               key: IdemKey = None) -> JSONResponse:
+               key: IdemKey = None) -> Response:
         """Chips from the player's wallet to their place at the table."""
         need(user, "player")
         amount = _money(body.amount)
@@ -418,7 +424,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/cash-out", tags=["cashier"])
     async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Current,
-                 key: IdemKey = None) -> JSONResponse:
+                 key: IdemKey = None) -> Response:
         """Chips (not wagers on the layout) back to the wallet; all of them if no amount."""
         need(user, "player")
         amount = _money(body.amount) if body.amount is not None else None
@@ -426,20 +432,20 @@ def _routes(app: FastAPI, svc: Services) -> None:
                    lambda live: actions.cash_out(ledger, user, live, amount))
 
     @app.post("/tables/{table_id}/sit", tags=["players"])
-    async def sit(request: Request, table_id: TableId, user: Current, key: IdemKey = None) -> JSONResponse:
+    async def sit(request: Request, table_id: TableId, user: Current, key: IdemKey = None) -> Response:
         """Take a seat at mini-craps (only seated players wager there, 13:69F-1.3(f))."""
         need(user, "player")
         return await act(request, None, user, table_id, key, lambda live: actions.seat(user, live, True))
 
     @app.post("/tables/{table_id}/stand", tags=["players"])
     async def stand(request: Request, table_id: TableId, user: Current,
-              key: IdemKey = None) -> JSONResponse:
+              key: IdemKey = None) -> Response:
         need(user, "player")
         return await act(request, None, user, table_id, key, lambda live: actions.seat(user, live, False))
 
     @app.post("/tables/{table_id}/bets", tags=["players"])
     async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Current,
-                  key: IdemKey = None) -> JSONResponse:
+                  key: IdemKey = None) -> Response:
         """A wager by the player making it. While the dice are in the air a craps wager waits
         (202) for the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
         need(user, "player")
@@ -449,7 +455,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/bets/take-down", tags=["players"])
     async def take_down(request: Request, table_id: TableId, body: TakeDownBody, user: Current,
-                  key: IdemKey = None) -> JSONResponse:
+                  key: IdemKey = None) -> Response:
         """Remove a wager, or reduce it by ``amount`` (craps), where the rules allow."""
         need(user, "player")
         amount = _money(body.amount) if body.amount is not None else None
@@ -458,7 +464,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/bets/call", tags=["players"])
     async def call_bet(request: Request, table_id: TableId, body: CallBody, user: Current,
-                 key: IdemKey = None) -> JSONResponse:
+                 key: IdemKey = None) -> Response:
         """Call a wager "on" or "off" for come-out rolls (craps)."""
         need(user, "player")
         return await act(request, body, user, table_id, key,
@@ -466,7 +472,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/no-more-bets", tags=["dealer"])
     async def no_more_bets(request: Request, table_id: TableId, user: Current,
-                     key: IdemKey = None) -> JSONResponse:
+                     key: IdemKey = None) -> Response:
         """Roulette: "No more bets" (20.32(j)2). Craps: the dice are in the air; later wagers
         need the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
         need(user, "dealer")
@@ -476,7 +482,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
     @app.post("/tables/{table_id}/late-bets/{late_id}/confirm", tags=["dealer"])
     async def confirm_late(request: Request, table_id: TableId,
                      late_id: Annotated[int, Path(ge=1, le=2**31)], user: Current,
-                     key: IdemKey = None) -> JSONResponse:
+                     key: IdemKey = None) -> Response:
         """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
         need(user, "dealer", "supervisor")
         return await act(request, None, user, table_id, need_key(key),
@@ -484,7 +490,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/roll", tags=["dealer"])
     async def roll(request: Request, table_id: TableId, body: RollBody, user: Current,
-             key: IdemKey = None) -> JSONResponse:
+             key: IdemKey = None) -> Response:
         """Roll: the RNG's dice (raw draw recorded) or the physical dice entered; every wager
         settled in the same transaction as the roll."""
         need(user, "dealer")
@@ -494,7 +500,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/spin", tags=["dealer"])
     async def spin(request: Request, table_id: TableId, body: SpinBody, user: Current,
-             key: IdemKey = None) -> JSONResponse:
+             key: IdemKey = None) -> Response:
         """Spin (after "No more bets"): the RNG's pocket or the number entered; an irregular
         spin (20.32(m)) is "no spin" and every wager stays."""
         need(user, "dealer")
@@ -504,7 +510,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/void", tags=["supervisor"])
     async def void(request: Request, table_id: TableId, body: VoidBody, user: Current,
-             key: IdemKey = None) -> JSONResponse:
+             key: IdemKey = None) -> Response:
         """Void the last decision with a reason: a compensating entry; history is kept."""
         need(user, "supervisor")
         return await act(request, body, user, table_id, need_key(key),
@@ -512,7 +518,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/adjustments", tags=["supervisor"])
     async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user: Current,
-                   key: IdemKey = None) -> JSONResponse:
+                   key: IdemKey = None) -> Response:
         """Correct a dealer's error: chips between the house and a player, with a reason."""
         need(user, "supervisor")
         amount = _signed(body.amount)
@@ -523,7 +529,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/dice/offer", tags=["dice"])
     async def offer_dice(request: Request, table_id: TableId, body: Serials, user: Current,
-                   key: IdemKey = None) -> JSONResponse:
+                   key: IdemKey = None) -> Response:
         """The stickperson offers at least five inspected, in-spec dice to the shooter."""
         need(user, "dealer")
         return await act(request, body, user, table_id, key,
@@ -531,7 +537,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/dice/select", tags=["dice"])
     async def select_dice(request: Request, table_id: TableId, body: Serials, user: Current,
-                    key: IdemKey = None) -> JSONResponse:
+                    key: IdemKey = None) -> Response:
         """The shooter selects two of the dice offered."""
         need(user, "player", "dealer")
         return await act(request, body, user, table_id, key,
@@ -539,7 +545,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/dice/refuse", tags=["dice"])
     async def refuse_dice(request: Request, table_id: TableId, user: Current,
-                    key: IdemKey = None) -> JSONResponse:
+                    key: IdemKey = None) -> Response:
         """A player refuses to shoot in their turn; the dice go clockwise to the next."""
         need(user, "player")
         return await act(request, None, user, table_id, key,
@@ -547,14 +553,14 @@ def _routes(app: FastAPI, svc: Services) -> None:
 
     @app.post("/tables/{table_id}/dice/pass", tags=["dice"])
     async def pass_dice(request: Request, table_id: TableId, user: Current,
-                  key: IdemKey = None) -> JSONResponse:
+                  key: IdemKey = None) -> Response:
         """The shooter passes the dice to the next player on completion of a decision."""
         need(user, "player", "dealer")
         return await act(request, None, user, table_id, key, lambda live: actions.pass_dice(user, live))
 
     @app.post("/tables/{table_id}/dice/change", tags=["dice"])
     async def change_dice(request: Request, table_id: TableId, user: Current,
-                    key: IdemKey = None) -> JSONResponse:
+                    key: IdemKey = None) -> Response:
         """Call for a change of dice: it takes place immediately after the next decision."""
         need(user, "player", "dealer", "supervisor")
         return await act(request, None, user, table_id, key,
@@ -624,6 +630,27 @@ def _routes(app: FastAPI, svc: Services) -> None:
                 .order_by(store.events.c.seq).limit(limit)).all()
         return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
                  **codec.decode(live.game, r.payload).to_json()} for r in rows]
+
+    @app.get("/tables/{table_id}/alerts", tags=["recall"])
+    def table_alerts(table_id: TableId, user: Current) -> dict[str, Any]:
+        """The fairness monitors' alerts at the table (newest last; ``voided`` when the roll or
+        spin that raised one was voided) and each monitor's state (supervisors, auditors)."""
+        need(user, "supervisor", "auditor", "admin")
+        live = ledger.table(table_id)
+        kinds = (sv.IntegrityAlert.kind, sv.Voided.kind)
+        with svc.engine.connect() as conn:
+            rows = conn.execute(sa.select(store.events).where(
+                store.events.c.table_id == table_id, store.events.c.kind.in_(kinds))
+                .order_by(store.events.c.seq)).all()
+        decoded = [(r, codec.decode(live.game, r.payload)) for r in rows]
+        voided = {s for _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
+        with live.lock:
+            monitors = live.monitors.summary(live.in_play)
+        return {"table": table_id,
+                "alerts": [{"seq": r.seq, "round": r.round, "at": r.at, "voided": r.seq in voided,
+                            **e.to_json()} for r, e in decoded
+                           if isinstance(e, sv.IntegrityAlert)],
+                "monitors": monitors}
 
     @app.get("/tables/{table_id}/rounds", tags=["recall"])
     def table_rounds(table_id: TableId, user: Current,

@@ -190,8 +190,26 @@ class CouponOut(Event):
     result: str
 
 
+@dataclass(frozen=True)
+class IntegrityAlert(Event):
+    """A fairness monitor (:mod:`croupier.integrity`) alarmed on the dice set or wheel in play:
+    the supervisor is alerted and, at craps, a change of dice is called with it."""
+
+    kind: ClassVar[str] = "integrity_alert"
+    equipment: str
+    """``dice`` or ``wheel``."""
+    set_id: str
+    """The dice set (its serials) or the wheel (its table)."""
+    monitor: str
+    observation: int
+    """The roll or spin of this dice set or wheel at which the monitor alarmed (1-based)."""
+    statistic: Decimal
+    threshold: Decimal
+    message: str
+
+
 SERVICE_EVENTS: tuple[type[Event], ...] = (
     CouponIn, CouponOut, ChipsIn, ChipsOut, Left, Adjusted, BettingClosed, LateBetAsked, LateBetConfirmed,
     LateBetLapsed, Drawn, Entered, DiceOffered, DiceSelected, ShootRefused, DiceChangeCalled,
-    DiceChanged, Voided,
+    DiceChanged, Voided, IntegrityAlert,
 )

@@ -10,6 +10,7 @@ rebuilt from the database, so memory never runs ahead of the ledger.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import threading
@@ -22,13 +23,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.craps.events import Rolled, ShooterChanged
-from croupier.errors import Refusal
+from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import ZERO, fmt
 from croupier.roulette.events import Crowned, NoSpin
-from croupier.service import codec, store
+from croupier.service import codec, monitoring, store
 from croupier.service import events as sv
 from croupier.service.auth import User
+from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
 
 
@@ -67,9 +69,22 @@ class Reply:
     status: int
     body: dict[str, Any]
     replayed: bool = False
+    text: str | None = field(default=None, compare=False)
+    """The body as stored for a replay (JSON), sent as it is rather than encoded again."""
 
 
 Listener = Callable[[str, list[dict[str, Any]]], None]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One action waiting for a group commit (:meth:`Ledger.run_batch`)."""
+
+    user: User
+    live: LiveTable
+    key: str | None
+    fp: str
+    plan_fn: Callable[[Connection], Plan]
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
@@ -135,6 +150,7 @@ class Ledger:
         last_round = conn.execute(sa.select(sa.func.max(store.rounds.c.round)).where(
             store.rounds.c.table_id == row.id)).scalar()
         live.round = (last_round or 0) + 1
+        live.raised = []  # recorded when they were raised
         live.participants = set()
         first = [(s, e) for s, r, e in decoded if r == live.round]
         live.round_first_seq = first[0][0] if first else live.seq + 1
@@ -170,15 +186,17 @@ class Ledger:
         if row.fingerprint != fp:
             raise ApiError(422, "idempotency_key_reused",
                            "this idempotency key was used for a different request")
-        return Reply(row.status, json.loads(row.body), replayed=True)
+        return Reply(row.status, json.loads(row.body), replayed=True, text=row.body)
 
     def _remember(self, conn: Connection, user: User, key: str | None, fp: str,
-                  reply: Reply) -> None:
-        if key is None:
-            return
-        conn.execute(_INSERT_STORED, {
-            "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
-            "body": json.dumps(reply.body, separators=(",", ":")), "at": store.now()})
+                  reply: Reply) -> Reply:
+        """Store the reply under its idempotency key; the reply with its encoded body."""
+        text = json.dumps(reply.body, separators=(",", ":"))
+        if key is not None:
+            conn.execute(_INSERT_STORED, {
+                "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
+                "body": text, "at": store.now()})
+        return dataclasses.replace(reply, text=text)
 
     # --- wallets ------------------------------------------------------------------------
 
@@ -215,8 +233,7 @@ class Ledger:
             balance = self._move_wallet(conn, player, store.cents(amount), "deposit", None, None,
                                         user.username)
             reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
-            self._remember(conn, user, key, fp, reply)
-            return reply
+            return self._remember(conn, user, key, fp, reply)
 
     # --- running an action --------------------------------------------------------------
 
@@ -234,16 +251,81 @@ class Ledger:
                         plan = plan_fn(conn)
                     except Refusal as refusal:
                         reply = Reply(409, refusal_body(refusal))
-                        self._remember(conn, user, key, fp, reply)
-                        return reply
+                        return self._remember(conn, user, key, fp, reply)
                     reply, published = self._write(conn, user, live, plan)
-                    self._remember(conn, user, key, fp, reply)
+                    reply = self._remember(conn, user, key, fp, reply)
             except BaseException:
                 self._reload(live)
                 raise
         for listener in self.listeners:
             listener(live.id, published)
         return reply
+
+    def run_batch(self, jobs: list[Job]) -> list[Reply | Exception]:
+        """Group commit: run several actions in ONE transaction, each answered (a reply, or the
+        error it raises before writing anything) only once that transaction has committed.
+
+        Each action sees the ones before it (same transaction, tables folded in memory). If
+        anything else fails, nothing of the batch is kept: its tables are rebuilt from the
+        ledger and each action is run again on its own (:meth:`run`)."""
+        if len(jobs) == 1:
+            job = jobs[0]
+            try:
+                return [self.run(job.user, job.live, job.key, job.fp, job.plan_fn)]
+            except Exception as exc:
+                return [exc]
+        lives = sorted({id(j.live): j.live for j in jobs}.values(), key=lambda t: t.id)
+        attempts: list[tuple[Reply, list[dict[str, Any]], LiveTable] | Exception] = []
+        failed = False
+        with contextlib.ExitStack() as held:
+            # Table locks in one order, then SQLite's writer lock (as :meth:`run` takes them).
+            for live in lives:
+                held.enter_context(live.lock)
+            if self._sqlite_lock is not None:
+                held.enter_context(self._sqlite_lock)
+            try:
+                with self.engine.begin() as conn:
+                    attempts = [self._attempt(conn, job) for job in jobs]
+            except Exception:
+                failed = True
+                for live in lives:
+                    self._reload(live)
+        if failed:
+            out: list[Reply | Exception] = []
+            for job in jobs:
+                try:
+                    out.append(self.run(job.user, job.live, job.key, job.fp, job.plan_fn))
+                except Exception as exc:
+                    out.append(exc)
+            return out
+        results: list[Reply | Exception] = []
+        for attempt in attempts:
+            if isinstance(attempt, Exception):
+                results.append(attempt)
+                continue
+            reply, published, live = attempt
+            for listener in self.listeners:
+                listener(live.id, published)
+            results.append(reply)
+        return results
+
+    def _attempt(self, conn: Connection, job: Job,
+                 ) -> tuple[Reply, list[dict[str, Any]], LiveTable] | Exception:
+        """One action of a batch. An error its checks raise (before it writes anything) is
+        its answer; any other error fails the whole batch."""
+        user, live, key, fp = job.user, job.live, job.key, job.fp
+        try:
+            stored = self._stored(conn, user, key, fp)
+            if stored is not None:
+                return stored, [], live
+            plan = job.plan_fn(conn)
+        except Refusal as refusal:
+            reply = Reply(409, refusal_body(refusal))
+            return self._remember(conn, user, key, fp, reply), [], live
+        except (ApiError, Malformed) as exc:
+            return exc
+        reply, published = self._write(conn, user, live, plan)
+        return self._remember(conn, user, key, fp, reply), published, live
 
     def _reload(self, live: LiveTable) -> None:
         with self.engine.connect() as conn:
@@ -261,7 +343,8 @@ class Ledger:
         out: list[dict[str, Any]] = []
         touched: set[str] = set()
         at = store.now()
-        for event in plan.events:
+
+        def add(event: Event, actor: str) -> None:
             seq = live.seq + 1
             if not plan.rebuild:
                 live.fold(event, seq, round_no)
@@ -271,8 +354,20 @@ class Ledger:
                 touched.add(player)
             rows.append({"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
                          "player": player, "payload": codec.encode(event),
-                         "actor": user.username, "at": at})
+                         "actor": actor, "at": at})
             out.append(event_json(seq, round_no, event))
+
+        live.raised = []
+        for event in plan.events:
+            add(event, user.username)
+        # A fairness monitor's alert is written with the roll or spin that raised it; at craps
+        # it calls for a change of dice (effective after the next decision, 13:47-20.25(g)8).
+        raised, live.raised = live.raised, []
+        for alert in raised:
+            add(monitoring.alert_event(alert), monitoring.MONITOR_ACTOR)
+        if raised and live.is_craps and live.in_play and not live.change_called:
+            add(sv.DiceChangeCalled(monitoring.MONITOR_ACTOR, CHANGE_CLAUSE),
+                monitoring.MONITOR_ACTOR)
         if rows:
             conn.execute(_INSERT_EVENTS, rows)
         if plan.rebuild:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import Rolled
@@ -25,6 +25,10 @@ from croupier.roulette.replay import read_options
 from croupier.roulette.table import RouletteTable
 from croupier.rules import load_profile
 from croupier.service import events as sv
+from croupier.service.monitoring import TableMonitors
+
+if TYPE_CHECKING:
+    from croupier.integrity import Alert
 
 GAMES = ("craps", "mini-craps", "roulette")
 DEFAULT_CAPACITY = {"craps": 16, "mini-craps": 9, "roulette": 8}
@@ -86,6 +90,11 @@ class LiveTable:
         # What the ledger holds (None: not read yet), so a write touches only what changed.
         self.seat_rows: set[str] | None = None
         self.house_written: int | None = None
+        # The fairness monitors observe each decided roll or spin as it is folded; the alerts
+        # the last fold raised wait in ``raised`` for the ledger to record them.
+        wheel = self.engine.wheel if isinstance(self.engine, RouletteTable) else None
+        self.monitors = TableMonitors(table_id, wheel)
+        self.raised: list[Alert] = []
 
     # --- what the table knows ---------------------------------------------------------
 
@@ -179,6 +188,7 @@ class LiveTable:
         if isinstance(event, (Rolled, Crowned, NoSpin)):
             self.betting_open = True
             self.late.clear()
+            self.raised.extend(self.monitors.observe(event, self.in_play))
 
     def end_round(self, next_seq: int) -> None:
         self.round += 1

@@ -3,7 +3,7 @@ import { api, ApiError } from "./api.js";
 import { h, money } from "./svg.js";
 import { drawCraps, specOf as crapsSpec, NAMES as CRAPS_NAMES } from "./craps.js";
 import { drawRoulette, drawWheel, specOf as rouletteSpec } from "./roulette.js";
-import { renderConsoles, renderHistory, renderChart } from "./consoles.js";
+import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
 
 const $ = (id) => document.getElementById(id);
 const CHIPS = ["1", "5", "10", "25", "100"];
@@ -178,6 +178,7 @@ function handleEvents(events) {
         break;
       case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation`); break;
       case "dice_change_called": toast(`A change of dice is called (${e.clause})`); break;
+      case "integrity_alert": showAlert(ctx, e); break;
       default: break;
     }
   }

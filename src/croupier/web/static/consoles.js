@@ -167,6 +167,21 @@ function buildSupervisor(ctx, root) {
       h("h3", {}, "Dice inspection"), inspect) : null,
     msg);
   if (app.craps) renderInspection(ctx, inspect, msg);
+  // Alerts raised before this console opened: the monitors still alarmed on the equipment in play.
+  ctx.api.get(`/tables/${encodeURIComponent(app.tableId)}/alerts`).then((r) => {
+    for (const m of r.monitors) if (m.alarmed && (m.in_play || m.kind === "wheel")) showAlert(ctx, { message: m.alarms[0].message });
+  }).catch(() => {});
+}
+
+// A fairness monitor's alert (an "integrity_alert" event): a banner atop the supervisor console.
+export function showAlert(ctx, e) {
+  const root = $("supervisor-console");
+  if (ctx.app.role !== "supervisor" || !root) return;
+  const text = `Integrity alert: ${e.message}${ctx.app.craps ? " — a change of dice is called" : ""}`;
+  if ([...root.querySelectorAll(".integrity-alert")].some((b) => b.firstChild.textContent === text)) return;
+  const banner = ctx.h("p", { class: "integrity-alert", role: "alert" }, text,
+    ctx.h("button", { type: "button", "aria-label": "dismiss", onclick: () => banner.remove() }, "×"));
+  root.prepend(banner);
 }
 
 async function renderInspection(ctx, root, msg) {
