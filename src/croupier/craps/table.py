@@ -120,6 +120,8 @@ class CrapsTable:
         self.hand_rolls = 0
         self.house = ZERO
         self.events: list[Event] = []
+        # A long-running holder that persists events itself (the server) turns this off.
+        self.keep_log = True
         self._off_on_come_out = frozenset(config.rules.settings.get("off_on_come_out", []))
         if events is None:
             first = next(iter(players))
@@ -137,7 +139,8 @@ class CrapsTable:
 
     def apply(self, event: Event) -> None:
         """Fold one event into the table."""
-        self.events.append(event)
+        if self.keep_log:
+            self.events.append(event)
         if isinstance(event, TableOpened):
             self.players = {name: PlayerState(amount) for name, amount in event.players}
             self.order = [name for name, _ in event.players]

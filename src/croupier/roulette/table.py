@@ -110,6 +110,8 @@ class RouletteTable:
         # What the house has won (collected less paid): bankrolls + stakes + house is constant.
         self.house = Decimal(0)
         self.log: list[Event] = [opened]
+        # A long-running holder that persists events itself (the server) turns this off.
+        self.keep_log = True
 
     # -- construction ---------------------------------------------------------------------
 
@@ -191,7 +193,8 @@ class RouletteTable:
             pass  # nothing changes hands: the wagers stay, or a fifth moves within a wager
         else:
             raise TypeError(f"not a roulette event: {event!r}")
-        self.log.append(event)
+        if self.keep_log:
+            self.log.append(event)
 
     def act(self, action: Action) -> list[Event]:
         """Check an action, then fold its events in; a refusal changes nothing."""

@@ -37,6 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import gc
+
     import uvicorn
 
     from croupier.service import demo, store
@@ -49,6 +51,11 @@ def _serve(args: argparse.Namespace) -> int:
     logins = demo.seed(engine, args.demo_password)
     rng = make_rng(args.rng_seed)
     app = create_app(engine, rng)
+    # The tables were rebuilt from the ledger: move what start-up built out of the collector's
+    # way, and collect the oldest generation less often, so no long pause hits a bet.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     where = engine.url.render_as_string(hide_password=True)
     print(f"croupier: ledger {where}", flush=True)
     if rng.source != "os":

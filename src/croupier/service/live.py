@@ -58,10 +58,14 @@ class LateBet:
 def make_engine_table(game: str, profile: str, options: dict[str, Any]) -> CrapsTable | RouletteTable:
     """An empty engine table (no players yet) for ``game`` under ``profile`` and ``options``."""
     prof = load_profile(profile)
+    table: CrapsTable | RouletteTable
     if game == "roulette":
-        return RouletteTable.open(profile, read_options(options, prof), {})
-    config = CrapsConfig.from_options(prof, options, mini=game == "mini-craps")
-    return CrapsTable.from_events(config, [])
+        table = RouletteTable.open(profile, read_options(options, prof), {})
+    else:
+        config = CrapsConfig.from_options(prof, options, mini=game == "mini-craps")
+        table = CrapsTable.from_events(config, [])
+    table.keep_log = False  # the ledger keeps the events; memory stays flat however long we run
+    return table
 
 
 class LiveTable:
