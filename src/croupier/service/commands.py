@@ -62,7 +62,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"croupier: TEST MODE: {rng.source} random numbers, not the OS generator",
               flush=True)
     print(f"croupier: serving on http://{args.host}:{args.port}  "
-          f"(API docs at http://{args.host}:{args.port}/docs)", flush=True)
+          f"(browser table at /, API docs at /docs)", flush=True)
     if logins is not None:
         print("croupier: demo tables craps-1 (nj-13-69f) and roulette-1 (nj-casino-night); "
               "demo logins (shown once):", flush=True)
