@@ -80,6 +80,14 @@ def fmt(amount: Decimal | Fraction | int) -> str:
     return "0.00" if text in ("-0.00",) else text
 
 
+def describe(amount: Fraction | Decimal) -> str:
+    """An amount for a message, exact even when it is not a whole number of cents (5/3)."""
+    value = Fraction(amount)
+    if (value * 100).denominator == 1:
+        return fmt(value)
+    return f"{value.numerator}/{value.denominator}"
+
+
 def to_decimal(value: Fraction) -> Decimal:
     """An exact Decimal for a fraction that is a finite decimal (every payable amount is)."""
     result = Decimal(value.numerator) / Decimal(value.denominator)

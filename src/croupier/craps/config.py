@@ -58,7 +58,9 @@ class CrapsConfig:
                 raise Malformed(f"options.{key}", "unknown craps table option")
 
         unit = parse_amount(options.get("unit", "1"), "options.unit")
-        min_bet = parse_amount(options.get("min_bet", unit), "options.min_bet")
+        # null means the default, as if the option were absent
+        min_bet = (parse_amount(options["min_bet"], "options.min_bet")
+                   if options.get("min_bet") is not None else unit)
         max_bet = (parse_amount(options["max_bet"], "options.max_bet")
                    if options.get("max_bet") is not None else None)
         if max_bet is not None and max_bet < min_bet:

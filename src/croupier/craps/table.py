@@ -53,7 +53,7 @@ from croupier.craps.wagers import (
 from croupier.dice import POINTS
 from croupier.errors import Refusal
 from croupier.events import Event
-from croupier.money import ZERO, floor_to_unit, fmt, is_multiple, to_decimal
+from croupier.money import ZERO, describe, floor_to_unit, fmt, is_multiple, to_decimal
 
 _NO_CLAUSE = ""
 
@@ -209,6 +209,10 @@ class CrapsTable:
         key = (event.player, event.part_of or event.wager)
         wager = self.wagers[key]
         if event.stays_up:
+            if wager.definition.commission and self.config.vig_collected == "placement":
+                # It paid its commission again, for the stake that stays up: that is now what
+                # its commission stands at (an addition tops up from here).
+                wager.commission_paid = event.commission
             return
         wager.stake -= event.returned + event.taken
         if wager.stake == 0:
@@ -395,7 +399,7 @@ class CrapsTable:
             assert multiple is not None
             wins = cfg.pays[f"{d.id}:{number}"].winnings(total)
             if wins > Fraction(multiple * flat.stake):
-                raise Refusal(f"{d.name} of {fmt(total)} would win {fmt(to_decimal(wins))}, more "
+                raise Refusal(f"{d.name} of {fmt(total)} would win {describe(wins)}, more "
                               f"than {multiple} times the flat bet of {fmt(flat.stake)}",
                               cfg.rules.clause("odds_clause"))
         else:

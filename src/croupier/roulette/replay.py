@@ -41,11 +41,11 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
             raise Malformed(f"options.{key}", f"unknown roulette option; expected one of "
                             f"{', '.join(OPTION_KEYS)}")
     wheel = raw.get("wheel", "double-zero")
-    if wheel not in WHEELS:
+    if not isinstance(wheel, str) or wheel not in WHEELS:
         raise Malformed("options.wheel", f"unknown wheel {show_json(wheel)}; expected one of "
                         f"{', '.join(WHEELS)}")
     zero_rule = raw.get("zero_rule", "full")
-    if zero_rule not in ZERO_RULES:
+    if not isinstance(zero_rule, str) or zero_rule not in ZERO_RULES:
         raise Malformed("options.zero_rule", f"unknown zero rule {show_json(zero_rule)}; "
                         f"expected one of {', '.join(ZERO_RULES)}")
     if zero_rule == "half" and not WHEELS[wheel].half_rule:
@@ -59,8 +59,11 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
             raise Malformed(f"options.{name}", f"must be true or false: {show_json(value)}")
         flags[name] = value
     unit = parse_amount(raw.get("unit", "1"), "options.unit")
-    min_bet = parse_amount(raw["min_bet"], "options.min_bet") if "min_bet" in raw else None
-    max_bet = parse_amount(raw["max_bet"], "options.max_bet") if "max_bet" in raw else None
+    # null means the default, as at craps: the unit for the minimum, no maximum
+    min_bet = (parse_amount(raw["min_bet"], "options.min_bet")
+               if raw.get("min_bet") is not None else None)
+    max_bet = (parse_amount(raw["max_bet"], "options.max_bet")
+               if raw.get("max_bet") is not None else None)
     if max_bet is not None and max_bet < (min_bet if min_bet is not None else unit):
         raise Malformed("options.max_bet", f"the maximum {fmt(max_bet)} is below the minimum")
     return TableConfig(

@@ -24,7 +24,7 @@ from typing import Any
 
 from croupier.errors import Refusal
 from croupier.events import Event, Settled
-from croupier.money import Odds, fmt, is_multiple, is_payable, to_decimal
+from croupier.money import Odds, describe, fmt, is_multiple, is_payable, to_decimal
 from croupier.roulette.events import (
     BetPlaced,
     BetRemoved,
@@ -299,7 +299,7 @@ class RouletteTable:
         winnings = odds.winnings(part)
         if not is_payable(winnings, unit):
             raise Refusal(
-                f"a {wager.name} wager of {fmt(total)} would win {fmt(winnings)} at {odds}, "
+                f"a {wager.name} wager of {fmt(total)} would win {describe(winnings)} at {odds}, "
                 f"which cannot be paid in the table unit of {fmt(unit)}",
                 self._clause("payable_clause"),
             )
