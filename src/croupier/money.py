@@ -33,6 +33,10 @@ def parse_amount(value: Any, where: str = "", *, allow_zero: bool = False) -> De
 
     Amounts must be positive (or zero where allowed) and a whole number of cents.
     """
+    if isinstance(value, float) and not isinstance(value, bool):
+        # Only an in-process caller that parsed JSON without Decimal gets here: its float's
+        # shortest repr is the JSON text it came from ("7.5"), which is then read exactly.
+        value = repr(value)
     if isinstance(value, bool) or not isinstance(value, (int, str, Decimal)):
         raise Malformed(where, f"not a decimal amount: {_show(value)}")
     if isinstance(value, str):

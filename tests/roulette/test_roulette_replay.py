@@ -57,7 +57,6 @@ MALFORMED: list[tuple[str, dict[str, Any], str]] = [
     ("number-bool", doc([bet("straight", numbers=[True])]), "actions[0].numbers[0]"),
     ("numbers-not-list", doc([bet("straight", numbers=17)]), "actions[0].numbers"),
     ("numbers-missing", doc([bet("split")]), "actions[0].numbers"),
-    ("numbers-twice", doc([bet("split", numbers=[5, 5])]), "actions[0].numbers[1]"),
     ("column-4", doc([bet("column", column=4)]), "actions[0].column"),
     ("dozen-0", doc([bet("dozen", dozen=0)]), "actions[0].dozen"),
     ("center-37", doc([bet("five_adjacent", center=37)]), "actions[0].center"),
@@ -165,3 +164,13 @@ def test_cli_malformed_exit_2_one_line_on_stderr(transcript: str, prefix: str) -
     lines = proc.stderr.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(prefix)
+
+
+@pytest.mark.parametrize(("wager", "numbers"), [
+    ("split", [5, 5]), ("straight", [17, 17]), ("three_numbers", [0, 0, 1])])
+def test_a_number_named_twice_is_refused_not_malformed(wager: str, numbers: list[int]) -> None:
+    """20.32(e): a wager must stand on its spot on the layout; [5, 5] is no split, [17, 17] no
+    straight. The transcript is well formed: the bet is rejected and the bankroll untouched."""
+    result = replay_text(json.dumps(doc([bet(wager, numbers=numbers)])))
+    assert [r["index"] for r in result["rejected"]] == [0]
+    assert result["players"]["p"] == {"bankroll": "100.00", "on_table": "0.00"}

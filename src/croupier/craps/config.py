@@ -69,6 +69,8 @@ class CrapsConfig:
         odds = _parse_odds(options.get("odds", rules.settings.get("default_odds", "none")))
 
         vig_raw = options.get("vig", "0.05")
+        if isinstance(vig_raw, float):
+            vig_raw = repr(vig_raw)  # an in-process caller's float: read its JSON text exactly
         if isinstance(vig_raw, bool) or not isinstance(vig_raw, (int, str, Decimal)):
             raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}")
         try:

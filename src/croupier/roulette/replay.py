@@ -124,10 +124,7 @@ def _read_qualifier(raw: dict[str, Any], wager: RouletteWager, where: str) -> Qu
                             f"{show_json(value)}")
         numbers: list[Pocket] = []
         for j, item in enumerate(value):
-            pocket = _read_pocket(item, f"{where}.numbers[{j}]")
-            if pocket in numbers:
-                raise Malformed(f"{where}.numbers[{j}]", f"{pocket} is listed twice")
-            numbers.append(pocket)
+            numbers.append(_read_pocket(item, f"{where}.numbers[{j}]"))
         return tuple(numbers)
     if kind == "center":
         return _read_pocket(value, f"{where}.center")

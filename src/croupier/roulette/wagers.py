@@ -68,6 +68,8 @@ def _on_layout(shape: str) -> Callable[[Qualifier, Wheel], Cover | None]:
 
     def covers(qualifier: Qualifier, wheel: Wheel) -> Cover | None:
         numbers = frozenset(qualifier) if isinstance(qualifier, tuple) else frozenset()
+        if isinstance(qualifier, tuple) and len(numbers) != len(qualifier):
+            return None  # a number named twice: the chips are not on that wager's spot
         return numbers if LAYOUTS[wheel.layout_id].forms(shape, numbers) else None
 
     return covers

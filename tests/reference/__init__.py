@@ -1,0 +1,1 @@
+"""An independent reference implementation of the replay contract, for differential tests."""
