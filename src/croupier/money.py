@@ -118,6 +118,10 @@ def floor_to_unit(amount: Fraction | Decimal, unit: Decimal) -> Decimal:
     return Decimal(units.numerator // units.denominator) * unit
 
 
+# Far above any pay table (the fire bet's 999 to 1), and small enough that exact Decimal
+# arithmetic on stakes times odds never runs out of precision.
+MAX_ODDS_TERM = 1_000_000
+
 _ODDS = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$", re.IGNORECASE)
 
 
@@ -143,6 +147,9 @@ class Odds:
         win, stake = int(match.group(1)), int(match.group(3))
         if win <= 0 or stake <= 0:
             raise Malformed(where, f"odds must be positive: {_show(text)}")
+        if max(win, stake) > MAX_ODDS_TERM:
+            raise Malformed(where, f"odds terms above {MAX_ODDS_TERM:,} are not a pay table: "
+                            f"{_show(text)}")
         return cls(win, stake)
 
     @property
