@@ -62,13 +62,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     else:
         wanted = list(dict.fromkeys(COMMAND_MODULES.values()))
     for module_name in wanted:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:  # TODO: strict once every command module has landed
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(module_name).register(sub)
     return parser
 
 

@@ -25,7 +25,7 @@ from croupier.errors import Malformed
 CENT = Decimal("0.01")
 ZERO = Decimal("0")
 
-_DECIMAL_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+_DECIMAL_TEXT = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
 
 
 def parse_amount(value: Any, where: str = "", *, allow_zero: bool = False) -> Decimal:
@@ -122,7 +122,7 @@ def floor_to_unit(amount: Fraction | Decimal, unit: Decimal) -> Decimal:
 # arithmetic on stakes times odds never runs out of precision.
 MAX_ODDS_TERM = 1_000_000
 
-_ODDS = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$", re.IGNORECASE)
+_ODDS = re.compile(r"^\s*([0-9]{1,12})\s+(to|for)\s+([0-9]{1,12})\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, order=False)

@@ -64,6 +64,9 @@ def test_contract_example_pays_pass_and_odds() -> None:
     ({**BASE, "rules": "nj-casino-night", "options": {"vig_collected": "win"}},
      "options.vig_collected"),
     ({**BASE, "players": {"alice": "-5"}}, "players.alice"),
+    ({**BASE, "options": {"pays": {"field:12": "9" * 5000 + " to 1"}}}, "options.pays.field:12"),
+    ({**BASE, "actions": [{"player": "alice", "bet": "pass", "amount": "\u0661\u0660"}]},
+     "actions[0].amount"),
 ])
 def test_malformed_transcripts_exit_2_naming_the_place(doc: Any, place: str) -> None:
     """transcript.md "Exit status and errors": exit 2, nothing on stdout, one line naming the place."""

@@ -63,7 +63,7 @@ def fmt(f: Fraction) -> str:
     return f"{sign}{cents // 100}.{cents % 100:02d}"
 
 
-ODDS_RE = re.compile(r"^\s*(\d+)\s+to\s+(\d+)\s*$", re.IGNORECASE)  # "3 TO 1" as croupier reads it
+ODDS_RE = re.compile(r"^\s*([0-9]{1,12})\s+to\s+([0-9]{1,12})\s*$", re.IGNORECASE)  # ASCII digits
 
 
 def parse_odds(v: Any, where: str) -> Fraction:

@@ -120,7 +120,7 @@ def read_document(path: str) -> dict[str, Any]:
     for kind in loaders:
         try:
             doc = (json.loads(text, parse_float=Decimal) if kind == "json"
-                   else tomllib.loads(text))
+                   else tomllib.loads(text, parse_float=Decimal))
         except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
             errors.append(f"{kind}: {exc}")
             continue

@@ -398,14 +398,14 @@ class CrapsTable:
             multiple = cfg.lay_odds_limit_multiple()
             assert multiple is not None
             wins = cfg.pays[f"{d.id}:{number}"].winnings(total)
-            if wins > Fraction(multiple * flat.stake):
+            if wins > Fraction(multiple) * Fraction(flat.stake):
                 raise Refusal(f"{d.name} of {fmt(total)} would win {describe(wins)}, more "
                               f"than {multiple} times the flat bet of {fmt(flat.stake)}",
                               cfg.rules.clause("odds_clause"))
         else:
             multiple = cfg.odds_limit_multiple(number)
             assert multiple is not None
-            if total > multiple * flat.stake:
+            if Fraction(total) > Fraction(multiple) * Fraction(flat.stake):
                 raise Refusal(f"{d.name} of {fmt(total)} are more than {multiple} times the "
                               f"flat bet of {fmt(flat.stake)}", cfg.rules.clause("odds_clause"))
 

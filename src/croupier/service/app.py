@@ -166,6 +166,19 @@ class Services:
     hub: Hub
 
 
+def _no_floats(value: Any, where: str) -> None:
+    """Money and rates in table options come as decimal strings or integers, never as JSON
+    fractions: the request parser would have made them binary floats."""
+    if isinstance(value, float):
+        raise Malformed(where, f"write {value!r} as a decimal string, e.g. \"{value!r}\"")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _no_floats(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _no_floats(item, f"{where}[{i}]")
+
+
 def _money(text: str, where: str = "amount") -> Decimal:
     return parse_amount(text, where)
 
@@ -401,6 +414,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
             raise Malformed("game", f"{body.profile} does not cover {body.game}")
         if body.id in ledger.tables:
             raise ApiError(409, "exists", f"there is already a table {body.id!r}")
+        _no_floats(body.options, "options")
         with svc.engine.begin() as conn:
             live = ledger.create_table(conn, body.id, body.game, body.profile, body.options,
                                        body.capacity)

@@ -136,7 +136,8 @@ class Ledger:
                 self.tables[row.id] = self._rebuild(conn, row)
 
     def _rebuild(self, conn: Connection, row: Any) -> LiveTable:
-        live = LiveTable(row.id, row.game, row.profile, json.loads(row.options), row.capacity)
+        options = json.loads(row.options, parse_float=Decimal)
+        live = LiveTable(row.id, row.game, row.profile, options, row.capacity)
         stored = conn.execute(
             sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload)
             .where(store.events.c.table_id == row.id).order_by(store.events.c.seq)).all()

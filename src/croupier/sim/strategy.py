@@ -129,7 +129,7 @@ class Strategy:
     @classmethod
     def from_toml(cls, text: str, where: str = "strategy") -> Strategy:
         try:
-            raw = tomllib.loads(text)
+            raw = tomllib.loads(text, parse_float=Decimal)  # money read exactly
         except tomllib.TOMLDecodeError as exc:
             raise Malformed(where, f"not TOML: {exc}") from None
         return cls.from_dict(raw, where)
