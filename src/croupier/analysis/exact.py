@@ -366,9 +366,7 @@ def _split_step(d: WagerDef, qualifier: Qualifier, pays: Mapping[str, Odds]) -> 
 def _commission(cfg: CrapsConfig, d: WagerDef, qualifier: Qualifier, vig: Fraction) -> Fraction:
     """Commission per unit staked, exactly: on the stake, or on the win for lay where the
     profile bases it so (13:47-20.25(k))."""
-    if d.commission == "lay" and cfg.rules.settings.get("lay_commission_base") == "win":
-        return vig * cfg.pays[f"lay:{qualifier}"].ratio
-    return vig
+    return vig * cfg.commission_base(d.commission or "", qualifier, Fraction(1))
 
 
 def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = None, *,

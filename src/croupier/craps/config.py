@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from croupier.errors import Malformed
@@ -139,6 +140,13 @@ class CrapsConfig:
         return cls(profile=profile, rules=rules, mini=mini, unit=unit, min_bet=min_bet,
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
                    fire_pay_table=fire_table, six_seven_eight=six_seven_eight, pays=pays)
+
+    def commission_base(self, commission: str, qualifier: object, stake: Fraction) -> Fraction:
+        """What a buy or lay bet's commission is a share of: its stake, or, for lay where the
+        profile says so (13:47-20.25(k)), what it could win."""
+        if commission == "lay" and self.rules.settings.get("lay_commission_base") == "win":
+            return self.pays[f"lay:{qualifier}"].winnings(stake)
+        return stake
 
     def odds_limit_multiple(self, number: int) -> Decimal | None:
         """How many times the flat bet the odds on ``number`` may be (taken odds)."""

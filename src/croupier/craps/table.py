@@ -412,9 +412,7 @@ class CrapsTable:
     def commission_on(self, d: WagerDef, qualifier: Qualifier, stake: Decimal) -> Decimal:
         """A buy or lay bet's commission: the rate on its base, rounded down to the unit."""
         cfg = self.config
-        base: Fraction = Fraction(stake)
-        if d.commission == "lay" and cfg.rules.settings.get("lay_commission_base") == "win":
-            base = cfg.pays[f"lay:{qualifier}"].winnings(stake)
+        base = cfg.commission_base(d.commission or "", qualifier, Fraction(stake))
         return floor_to_unit(base * Fraction(cfg.vig), cfg.unit)
 
     def find(self, player: str, wager_id: str, qualifier: Qualifier) -> Wager:
