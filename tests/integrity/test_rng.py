@@ -122,9 +122,11 @@ def test_dieharder_on_raw_output(tmp_path: Path) -> None:
     )
     assert proc.returncode in (0, 3), proc.stderr
     assert raw.stat().st_size == 32 << 20
-    # Few enough p-samples that dieharder never rewinds the file: reused data would make the
-    # verdict meaningless (and flaky).
-    for test, psamples in (("0", "6"), ("2", "3")):
+    # One p-sample each: dieharder never rewinds the file (reused data would make the verdict
+    # meaningless), and the verdict is the test's own p-value, which dieharder calls FAILED
+    # only beyond 1e-6 from either end (a KS test over a handful of p-values reaches 1.0 far
+    # more often than that).
+    for test, psamples in (("0", "1"), ("2", "1")):
         out = subprocess.run(
             ["dieharder", "-g", "201", "-f", str(raw), "-d", test, "-p", psamples],
             capture_output=True,
