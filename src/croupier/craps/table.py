@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
+from typing import cast
 
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import (
@@ -38,6 +39,7 @@ from croupier.craps.events import (
     TableOpened,
 )
 from croupier.craps.wagers import (
+    ODDS_BEHIND,
     WAGERS,
     Lose,
     Move,
@@ -48,7 +50,6 @@ from croupier.craps.wagers import (
     Timing,
     WagerDef,
     Win,
-    fire_result,
 )
 from croupier.dice import POINTS
 from croupier.errors import Refusal
@@ -91,11 +92,13 @@ class Wager:
 
 def odds_label(flat: Wager) -> str | None:
     """The label of the odds that may stand behind ``flat`` (None if no odds stand behind it)."""
-    if flat.wager_id in ("pass", "dont_pass"):
-        return f"{flat.wager_id}_odds"
-    if flat.wager_id in ("come", "dont_come") and flat.state is not None:
-        return f"{flat.wager_id}_odds:{flat.state}"
-    return None
+    odds = ODDS_BEHIND.get(flat.wager_id)
+    if odds is None:
+        return None
+    if flat.definition.travels:
+        # odds behind a come bet go on its number, once it has one
+        return None if flat.state is None else odds.label(cast(int, flat.state), None)
+    return odds.label(None, None)
 
 
 def parent_label(odds: Wager) -> str | None:
@@ -103,7 +106,7 @@ def parent_label(odds: Wager) -> str | None:
     base = odds.definition.odds_of
     if base is None:
         return None
-    return base if base in ("pass", "dont_pass") else f"{base}:{odds.state}"
+    return WAGERS[base].label(None, odds.state)
 
 
 class CrapsTable:
@@ -522,9 +525,9 @@ class CrapsTable:
         losers: list[Event] = []
         winners: list[Event] = []
         for wager in self.wagers.values():
-            if wager.wager_id == "fire":
-                made = wager.state[0]  # type: ignore[index]
-                event = self._settle(wager, fire_result(made))
+            hand_end = wager.definition.hand_end
+            if hand_end is not None:
+                event = self._settle(wager, hand_end(wager.state))
                 (winners if event.result == "win" else losers).append(event)
         return losers + winners
 

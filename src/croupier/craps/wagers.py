@@ -114,6 +114,10 @@ class WagerDef:
     lay_odds: bool = False
     commission: str | None = None
     dont: bool = False
+    # Its state when made (table point, qualifier -> state); nothing to remember by default.
+    start: Callable[[Any, int | None], State] = lambda _q, _point: None
+    # How it ends when the shooter's hand ends without a seven-out (the fire bet), if it does.
+    hand_end: Callable[[Any], Outcome] | None = None
 
     @property
     def units(self) -> int:
@@ -124,15 +128,7 @@ class WagerDef:
 
     def initial_state(self, qualifier: Qualifier, point: int | None) -> State:
         """The state a wager starts in when it is made with the table at ``point``."""
-        if self.id in ("pass", "dont_pass"):
-            return None
-        if self.id in ("pass_odds", "dont_pass_odds"):
-            return point
-        if self.id in ("come_odds", "dont_come_odds"):
-            return qualifier
-        if self.id == "fire":
-            return (frozenset(), None)
-        return None
+        return self.start(qualifier, point)
 
     def label(self, qualifier: Qualifier, state: State) -> str:
         """The wager's key on the table: ``place_win:6``, ``come:9``, ``hop:1-3``, ``pass_odds``."""
@@ -283,6 +279,16 @@ def _composite(parts: Callable[[Any], tuple[Part, ...]]) -> Decide:
     return decide
 
 
+def _at_point(_q: Qualifier, point: int | None) -> State:
+    """Line odds stand on the table's point."""
+    return point
+
+
+def _at_qualifier(qualifier: Qualifier, _point: int | None) -> State:
+    """Come odds stand on the number their come bet stands on."""
+    return qualifier
+
+
 def _keys(*keys: str) -> Callable[[Any, Any], tuple[str, ...]]:
     return lambda _q, _s: keys
 
@@ -354,16 +360,17 @@ _ALL: tuple[WagerDef, ...] = (
     COME,
     DONT_COME,
     WagerDef("pass_odds", "odds on the Pass Bet", _odds("pass_odds", lay=False),
-             _state_numbered("pass_odds"), timing=Timing.LINE_ODDS, odds_of="pass"),
+             _state_numbered("pass_odds"), timing=Timing.LINE_ODDS, odds_of="pass",
+             start=_at_point),
     WagerDef("dont_pass_odds", "odds on the Don't Pass Bet", _odds("dont_pass_odds", lay=True),
              _state_numbered("dont_pass_odds"), timing=Timing.LINE_ODDS, odds_of="dont_pass",
-             lay_odds=True),
+             lay_odds=True, start=_at_point),
     WagerDef("come_odds", "odds on a Come Bet", _odds("come_odds", lay=False),
              _state_numbered("come_odds"), timing=Timing.COME_ODDS, odds_of="come",
-             qualifier="number", domain=POINTS),
+             qualifier="number", domain=POINTS, start=_at_qualifier),
     WagerDef("dont_come_odds", "odds on a Don't Come Bet", _odds("dont_come_odds", lay=True),
              _state_numbered("dont_come_odds"), timing=Timing.COME_ODDS, odds_of="dont_come",
-             lay_odds=True, qualifier="number", domain=POINTS),
+             lay_odds=True, qualifier="number", domain=POINTS, start=_at_qualifier),
     WagerDef("place_win", "Place Bet to Win", _number_before_seven("place_win", against=False),
              _numbered("place_win"), qualifier="number", domain=POINTS, stays_up=True),
     WagerDef("place_lose", "Place Bet to Lose", _number_before_seven("place_lose", against=True),
@@ -396,8 +403,13 @@ _ALL: tuple[WagerDef, ...] = (
     WagerDef("six_seven_eight", "6-7-8", _six_seven_eight,
              _keys("six_seven_eight", "six_seven_eight:hard"), one_roll=True),
     WagerDef("fire", "Fire Bet", _fire, _keys("fire:4", "fire:5", "fire:6"),
-             timing=Timing.NEW_SHOOTER, removal=Removal.NEVER),
+             timing=Timing.NEW_SHOOTER, removal=Removal.NEVER,
+             start=lambda _q, _point: (frozenset(), None),
+             hand_end=lambda state: fire_result(state[0])),
 )
 
 WAGERS: dict[str, WagerDef] = {w.id: w for w in _ALL}
 """Every craps wager by its contract id."""
+
+ODDS_BEHIND: dict[str, WagerDef] = {w.odds_of: w for w in _ALL if w.odds_of is not None}
+"""The odds wager that may stand behind each flat bet, by the flat bet's id."""
