@@ -136,6 +136,18 @@ class _Gen:
         ]
         return "\n".join(head) + "\n" + body.text()
 
+    def record_rest(self, w: _Src, first: str, bankroll: Callable[[int], str]) -> None:
+        """A finished session's bankrolls, recorded for the rest of the chunk's rolls."""
+        w("if rec:")
+        with w.indent():
+            w(f"for jj in range({first}, n_roll):")
+            with w.indent():
+                w("r = r_begin + jj")
+                w("if (r + 1) % stride == 0:")
+                with w.indent():
+                    for p in range(self.P):
+                        w(f"hist[i, {p}, (r + 1) // stride] = {bankroll(p)}")
+
     def body(self, w: _Src) -> None:
         a, P = self.a, self.P
         w("n_hist = hist.shape[0]")
@@ -145,15 +157,7 @@ class _Gen:
             w("rec = i < n_hist")
             w("if done[i]:")
             with w.indent():
-                w("if rec:")
-                with w.indent():
-                    w("for j in range(n_roll):")
-                    with w.indent():
-                        w("r = r_begin + j")
-                        w("if (r + 1) % stride == 0:")
-                        with w.indent():
-                            for p in range(P):
-                                w(f"hist[i, {p}, (r + 1) // stride] = bank[i, {p}]")
+                self.record_rest(w, "0", lambda p: f"bank[i, {p}]")
                 w("continue")
             w("pnt = np.int64(point[i])")
             w("nr = rolls[i]")
@@ -204,15 +208,7 @@ class _Gen:
             w("if fin:")
             with w.indent():
                 w("done[i] = True")
-                w("if rec:")
-                with w.indent():
-                    w("for jj in range(jd, n_roll):")
-                    with w.indent():
-                        w("r = r_begin + jj")
-                        w("if (r + 1) % stride == 0:")
-                        with w.indent():
-                            for p in range(P):
-                                w(f"hist[i, {p}, (r + 1) // stride] = b{p}")
+                self.record_rest(w, "jd", lambda p: f"b{p}")
             w("point[i] = pnt")
             w("rolls[i] = nr")
             for p in range(P):
