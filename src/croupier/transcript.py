@@ -19,8 +19,10 @@ from typing import Any
 from croupier.errors import Malformed
 from croupier.money import parse_amount, show_json
 from croupier.rules import PROFILE_IDS, Profile, load_profile
+from croupier.transcript_common import is_comment_key
 
 GAMES = ("craps", "mini-craps", "roulette")
+TOP_LEVEL_KEYS = ("game", "rules", "options", "players", "actions")
 
 
 def _reject_constant(name: str) -> Any:
@@ -56,6 +58,11 @@ def read_header(doc: Any) -> tuple[str, Profile]:
     """Check the top level and return the game and the profile."""
     if not isinstance(doc, dict):
         raise Malformed("transcript", "must be a JSON object")
+    for key in doc:
+        if key not in TOP_LEVEL_KEYS and not is_comment_key(key):
+            raise Malformed(
+                key, f"not a top-level key of a transcript (expected {', '.join(TOP_LEVEL_KEYS)})"
+            )
     game = doc.get("game")
     if game not in GAMES:
         raise Malformed("game", f"unknown game {show_json(game)}; expected one of {', '.join(GAMES)}")
@@ -70,7 +77,9 @@ def read_header(doc: Any) -> tuple[str, Profile]:
     options = doc.get("options", {})
     if not isinstance(options, dict):
         raise Malformed("options", "must be an object")
-    actions = doc.get("actions", [])
+    if "actions" not in doc:
+        raise Malformed("actions", "required: the list of actions (it may be empty)")
+    actions = doc["actions"]
     if not isinstance(actions, list):
         raise Malformed("actions", "must be a list")
     return game, profile

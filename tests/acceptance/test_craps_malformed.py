@@ -232,3 +232,27 @@ def test_float_money_is_exact():
     code, result, err = run(text)
     assert code == 0, err
     assert result["players"]["a"] == {"bankroll": "100.40", "on_table": "0.00"}
+
+
+def test_misspelt_top_level_key_is_malformed():
+    """Contract "Top level": any key besides the five and annotations is malformed, so a
+    misspelt ``action`` is an error naming the key, not an empty replay."""
+    doc = transcript(NJ_13_69F, [bet("a", "pass", 10)])
+    doc["action"] = doc.pop("actions")
+    assert malformed(doc).startswith("action")
+
+
+def test_missing_actions_is_malformed():
+    """Contract "Top level": ``actions`` is required (it may be empty)."""
+    doc = transcript(NJ_13_69F, [])
+    del doc["actions"]
+    assert malformed(doc).startswith("actions")
+
+
+def test_top_level_annotations_are_ignored():
+    """Contract "Top level": ``comment``, ``note``, ``description`` and ``_`` keys are ignored."""
+    doc = transcript(NJ_13_69F, [bet("a", "pass", 10), roll(3, 4)])
+    doc.update({"comment": "x", "note": "y", "description": "z", "_lab": 1})
+    code, result, err = run(doc)
+    assert code == 0, err
+    assert result is not None and result["players"]["a"]["bankroll"] == "110.00"
