@@ -54,14 +54,15 @@ class Server:
         self.tokens: dict[str, str] = {}
 
     def start(self) -> None:
+        # --demo: a demo ledger is made on the first start only (croupier init --demo).
         cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(self.port),
-               "--data-dir", str(self.data_dir), "--rng-seed", str(self.seed),
-               "--demo-password", PASSWORD]
+               "--data-dir", str(self.data_dir), "--insecure-test-rng-seed", str(self.seed),
+               "--test-mode", "--demo", "--demo-password", PASSWORD]
         if self.database:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a first start also makes the demo ledger
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited: " + (self.data_dir / "server.log").read_text())
