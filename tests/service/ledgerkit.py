@@ -13,8 +13,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from croupier.service import actions, install, store
-from croupier.service.auth import User
 from croupier.service.actions import PlanFn
+from croupier.service.auth import User
 from croupier.service.ledger import Ledger
 from croupier.service.rng import SeededRng
 

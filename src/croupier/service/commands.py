@@ -11,11 +11,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    Sub = argparse._SubParsersAction[argparse.ArgumentParser]
 
 HOST = "127.0.0.1"
 PORT = 8000
-Sub = argparse._SubParsersAction  # type: ignore[type-arg]
 
 
 def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
@@ -150,10 +152,10 @@ def _ledger_exists(args: argparse.Namespace) -> bool:
     from croupier.service import preflight, store
 
     if args.database is None:
-        return (args.data_dir / preflight.DB_NAME).exists()
+        return bool((args.data_dir / preflight.DB_NAME).exists())
     engine = store.make_engine(args.database)
     try:
-        return preflight.initialised(engine)
+        return bool(preflight.initialised(engine))
     finally:
         engine.dispose()
 
