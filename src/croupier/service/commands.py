@@ -23,7 +23,7 @@ PORT = 8000
 def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
     p.add_argument("--data-dir", default="./data", type=Path,
                    help="folder of the embedded SQLite ledger and the key (default ./data)")
-    p.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"),
+    p.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL") or None,
                    help="a database URL instead, e.g. postgresql+psycopg://user:pw@host/db")
     if key:
         p.add_argument("--key-file", type=Path, default=None,
