@@ -35,6 +35,14 @@ def private_files() -> None:
 
 def sqlite_file(data_dir: Path) -> Path:
     """The SQLite ledger in ``data_dir``, checked: present, not empty, readable, writable."""
+    try:
+        return _sqlite_file(data_dir)
+    except PermissionError as exc:
+        raise NotReady(f"the ledger in {data_dir} cannot be read: {exc.strerror} "
+                       f"({exc.filename})") from None
+
+
+def _sqlite_file(data_dir: Path) -> Path:
     path = data_dir / DB_NAME
     init = f"croupier init --data-dir {data_dir}"
     if not data_dir.is_dir():
