@@ -1,5 +1,6 @@
 """End to end in Chromium: the bet popover offers only legal moves; craps and roulette on a
-phone (390 x 844) and a desktop page; the dealer's shortcuts, one-step spin and payout list.
+phone (390 x 844) and a desktop page; the dealer's shortcuts, one-step spin and payout list;
+the organiser's console (users, locks, deposits, a new table with limits, dice records).
 
 These run after test_browser_table.py on the same seeded server; physical dice entered by the
 dealer put the table in the state each check needs.
@@ -10,9 +11,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import httpx
 import pytest
 
-from .conftest import SCREENSHOTS, Server
+from .conftest import PASSWORD, SCREENSHOTS, Server
 
 CRAPS = "craps-1"
 ROULETTE = "roulette-1"
@@ -171,3 +173,62 @@ def test_roulette_supervisor_console_reads_as_sentences(server: Server, login: A
     supervisor.wait_for_selector("#recall >> text=Voided by supervisor")
     recalled = supervisor.inner_text("#recall")
     assert "Red" in recalled and "{" not in recalled and "null" not in recalled
+
+
+def test_the_organiser_opens_a_table_registers_a_player_and_takes_a_deposit(
+        server: Server, login: Any) -> None:
+    admin = login("admin", CRAPS)
+    admin.wait_for_selector("#admin-users tr[data-user='alice']")
+    # Users and roles: a new player, and a lock that keeps a user out until unlocked.
+    admin.fill("#new-user", "carol")
+    admin.fill("#new-pass", PASSWORD)
+    admin.select_option("#new-role", "player")
+    admin.click("#user-btn")
+    admin.wait_for_selector("#users-msg.ok >> text=User carol is registered as player.")
+    admin.click("#admin-users tr[data-user='bob'] .lock-btn")
+    admin.wait_for_selector("#admin-users tr[data-user='bob'] .unlock-btn")
+    refused = httpx.post(f"{server.url}/auth/login", json={"username": "bob", "password": PASSWORD})
+    assert refused.status_code in (401, 423)
+    admin.click("#admin-users tr[data-user='bob'] .unlock-btn")
+    admin.wait_for_selector("#admin-users tr[data-user='bob'] .lock-btn")
+    assert httpx.post(f"{server.url}/auth/login",
+                      json={"username": "bob", "password": PASSWORD}).status_code == 200
+    # The cage: a deposit to the new player's wallet.
+    admin.select_option("#deposit-player", "carol")
+    admin.fill("#deposit-amount", "300")
+    admin.click("#deposit-btn")
+    admin.wait_for_selector("#wallet-view >> text=carol's wallet holds 300.00.")
+    # Tables: a malformed name is refused in words, then a roulette table opens with limits.
+    admin.fill("#table-id", "Roulette Two")
+    admin.select_option("#table-game", "roulette")
+    admin.click("#table-btn")
+    admin.wait_for_selector("#tables-msg.error")
+    assert "must start with a lower-case letter" in admin.inner_text("#tables-msg")
+    admin.fill("#table-id", "roulette-2")
+    admin.fill("#table-min", "5")
+    admin.fill("#table-max", "100")
+    admin.fill("#table-capacity", "6")
+    admin.click("#table-btn")
+    admin.wait_for_selector("#tables-msg.ok >> text=Table roulette-2 is open")
+    admin.wait_for_selector("#tables button[data-table='roulette-2']")
+    # Equipment: a die registered in a table's cup.
+    admin.fill("#die-serial", "NJ-T100")
+    admin.fill("#die-set", "spare set")
+    admin.fill("#die-table", CRAPS)
+    admin.click("#die-btn")
+    admin.wait_for_selector("#dice-msg.ok >> text=Die NJ-T100 is registered")
+    admin.locator("#admin").screenshot(path=str(SCREENSHOTS / "organiser.png"))
+    # The night: carol buys chips at the new table, the minimum holds, the dealer spins.
+    carol = login("carol", "roulette-2")
+    carol.fill("#buyin-amount", "100")
+    carol.click("#buyin-btn")
+    carol.wait_for_function("document.querySelector('#bankroll-chips').textContent === '100.00'")
+    carol.locator('.chip-pick span:has-text("1")').first.click()
+    _spot(carol, "red").click()
+    carol.wait_for_selector("#refusal >> text=below the table minimum of 5.00")
+    carol.locator('.chip-pick span:has-text("5")').first.click()
+    _spot(carol, "red").click()
+    carol.wait_for_function("document.querySelector('#bankroll-chips').textContent === '95.00'")
+    dealer = login("dealer", "roulette-2")
+    dealer.click("#spin-rng")
+    carol.wait_for_selector("#decision >> text=Red")

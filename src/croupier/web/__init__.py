@@ -48,6 +48,7 @@ ASSETS: dict[str, str] = {
     "messages.js": "text/javascript; charset=utf-8",
     "legal.js": "text/javascript; charset=utf-8",
     "keys.js": "text/javascript; charset=utf-8",
+    "admin.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

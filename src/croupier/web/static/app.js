@@ -4,6 +4,7 @@ import { h, money } from "./svg.js";
 import { explain, sentence, checkAmount, kids, decisionWord } from "./messages.js";
 import { movesFor, payableUp, stakeStep, cents, dollars } from "./legal.js";
 import { installShortcuts } from "./keys.js";
+import { renderAdmin } from "./admin.js";
 import { drawCraps, specOf as crapsSpec, NAMES as CRAPS_NAMES } from "./craps.js";
 import { drawRoulette, drawWheel, specOf as rouletteSpec } from "./roulette.js";
 import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
@@ -353,7 +354,8 @@ function renderPlayer() {
 }
 
 // --- tables and login -------------------------------------------------------------------------
-const ctx = { app, api, act, explain, toast, refresh: () => scheduleRefresh(true), h, wagerName };
+const ctx = { app, api, act, explain, toast, refresh: () => scheduleRefresh(true), h, wagerName,
+  reloadTables: () => loadTables() };
 
 async function openTable(id) {
   if (app.stream) { app.stream.close(); app.stream = null; }
@@ -406,12 +408,23 @@ async function onLogin(user) {
   $("login").hidden = true;
   $("who").replaceChildren(h("span", { id: "whoami" }, `${user.username} (${user.role})`),
     h("button", { type: "button", id: "logout-btn", onclick: logout }, "Log out"));
-  const tables = await api.get("/tables");
-  $("tables").replaceChildren(...tables.map((t) => h("button", { type: "button", "data-table": t.id,
-    onclick: () => openTable(t.id) }, `${t.id} · ${t.game}`)));
+  const tables = await loadTables();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
+  if (user.role === "admin") {
+    // The organiser starts at the console; a table opens below it from the list above.
+    await renderAdmin(ctx);
+    if (wanted && tables.some((t) => t.id === wanted)) await openTable(wanted);
+    return;
+  }
   const first = tables.find((t) => t.id === wanted) || tables[0];
   if (first) await openTable(first.id);
+}
+
+async function loadTables() {
+  const tables = await api.get("/tables");
+  $("tables").replaceChildren(...tables.map((t) => h("button", { type: "button", "data-table": t.id,
+    "aria-current": t.id === app.tableId ? "true" : "false", onclick: () => openTable(t.id) }, `${t.id} · ${t.game}`)));
+  return tables;
 }
 
 function logout() {
