@@ -141,6 +141,7 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
     for key in ("field", "hard:8", "hop:1-3", "any_seven"):
         _spot(alice, key).click()
     alice.wait_for_function("document.querySelectorAll('.craps-props .chips .chip').length >= 3")
+    alice.wait_for_timeout(600)  # the settlement badges finish popping up
     alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "craps.png"))
 
 
@@ -180,6 +181,7 @@ def test_roulette_split_and_spin(server: Server, login: Any) -> None:
                 "five_adjacent:17", "seven_numbers", "split:0-00"):
         _spot(alice, key).click()
     alice.wait_for_function("document.querySelectorAll('.roulette-felt .chips .chip').length >= 7")
+    alice.wait_for_timeout(600)  # the settlement badges finish popping up
     alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "roulette.png"))
 
 

@@ -94,6 +94,15 @@ def test_popover_offers_only_legal_moves(server: Server, login: Any) -> None:
     bob.click("#popover .pop-bet")
     bob.wait_for_function(
         f"document.querySelector('#bankroll-chips').textContent === '{before - 6:.2f}'")
+    # Called on, the place bet says so, on this page and on one opened later.
+    _popover(bob, "place_win:6")
+    bob.click("#popover .pop-on")
+    bob.wait_for_selector("#popover", state="hidden")
+    for page in (bob, login("bob", CRAPS)):
+        _popover(page, "place_win:6")
+        assert page.inner_text("#popover .pop-state").startswith("Called on")
+        assert page.locator("#popover .pop-on").count() == 0
+        page.keyboard.press("Escape")
 
 
 def test_labels_and_chips_are_readable_on_the_desktop(server: Server, login: Any) -> None:
@@ -134,6 +143,7 @@ def test_craps_on_a_phone(server: Server, login: Any) -> None:
     bob.wait_for_selector(f"#decision >> text=Roll {rolled['events'][-1]['round']}: 5 + 6 = 11")
     bob.wait_for_function(
         f"document.querySelector('#bankroll-chips').textContent === '{before + 10:.2f}'")
+    bob.wait_for_timeout(600)  # the settlement badges finish popping up
     bob.screenshot(path=str(SCREENSHOTS / "craps-phone.png"))
 
 

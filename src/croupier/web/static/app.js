@@ -168,10 +168,34 @@ function decided(title) {
   app.lastDecision = { title, lines: [], payouts: new Map() };
 }
 
+// Many replayed events arrive one by one: draw the layout once after them.
+let redrawTimer = null;
+function redrawSoon() {
+  clearTimeout(redrawTimer);
+  redrawTimer = setTimeout(renderTable, 60);
+}
+
+// Who called what on or off, from an event of the table (the player's own wagers only).
+function foldCall(e) {
+  if (e.player !== app.me) return;
+  if (e.type === "call") app.calls.set(e.wager, e.on);
+  else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) app.calls.delete(e.wager);
+}
+
 function handleEvents(events) {
   const fresh = events.filter((e) => typeof e.seq !== "number" || !app.seen.has(e.seq));
   if (!fresh.length) return;
-  fresh.forEach((e) => app.seen.add(e.seq));
+  fresh.forEach((e) => { app.seen.add(e.seq); foldCall(e); });
+  if (fresh.some((e) => e.seq >= (app.replayUpTo || 0))) document.body.dataset.replayed = "true";
+  const replayed = fresh.filter((e) => typeof e.seq === "number" && e.seq <= (app.replayUpTo || 0));
+  if (replayed.length) {
+    if (replayed.length === fresh.length) { redrawSoon(); return; }
+    events = fresh.filter((e) => !replayed.includes(e));
+  } else events = fresh;
+  handleFresh(events);
+}
+
+function handleFresh(fresh) {
   let any = false;
   for (const e of fresh) {
     switch (e.type) {
@@ -193,7 +217,6 @@ function handleEvents(events) {
         const mine = e.player === app.me;
         const amount = e.result === "win" ? e.paid : e.result === "lose" ? e.taken : e.returned;
         if (!e.part_of || mine) app.layout.badge(e.part_of && !app.craps ? e.part_of : e.wager, e.result, amount, mine);
-        if (e.stays_up === false || e.result !== "win") app.calls.delete(e.wager);
         if (app.lastDecision) {
           app.lastDecision.lines.push({ mine, text: settlementText(e) });
           const p = app.lastDecision.payouts.get(e.player) || { pay: 0, take: 0, back: 0 };
@@ -202,8 +225,6 @@ function handleEvents(events) {
         }
         break;
       }
-      case "take_down": if (e.whole) app.calls.delete(e.wager); break;
-      case "call": app.calls.set(e.wager, e.on); break;
       case "void":
         decided(`${decisionWord(app.craps)} ${e.round} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
         any = true;
@@ -374,7 +395,11 @@ async function openTable(id) {
   $("side").hidden = false;
   renderDecision();
   renderTable();
-  app.stream = api.stream(id, app.table.seq, (e) => handleEvents([e]),
+  // The stream replays the table's recent events first: they tell which of the player's wagers
+  // were called on or off (the table's state does not say), and nothing else is redrawn for them.
+  app.replayUpTo = app.table.seq;
+  if (app.table.seq === 0) document.body.dataset.replayed = "true"; else delete document.body.dataset.replayed;
+  app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => handleEvents([e]),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet()]);
 }

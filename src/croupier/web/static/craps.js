@@ -63,7 +63,7 @@ function wideFelt(ctx) {
     text(140, 76, "BAR", { class: "felt-text small" }), die(128, 122, 18, 6, "die art"),
     die(152, 122, 18, 6, "die art")]);
   NUMBERS.forEach((n, i) => numberBlock(ctx, n, 190 + i * 100, 14, 100, [26, 84, 26]));
-  spot("come", box(90, 154, 700, 80, "line-box come"), [440, 194], [
+  spot("come", box(90, 154, 700, 80, "line-box come"), [640, 194], [
     text(440, 194, "COME", { class: "felt-title come-text" })]);
   fieldSpot(ctx, 90, 238, 700, 70);
   spot("dont_pass", box(90, 312, 700, 36, "line-box"), [260, 330], [
@@ -75,7 +75,7 @@ function wideFelt(ctx) {
     s("path", { d: "M14 14 H86 V352 H14 Z", class: "line-box pass" }),
     text(50, 200, "PASS LINE", { class: "felt-text", transform: "rotate(-90 50 200)" }));
   ctx.spotsLayer.append(side);
-  const pass = spot("pass", box(14, 352, 776, 54, "line-box pass"), [440, 379], [
+  const pass = spot("pass", box(14, 352, 776, 54, "line-box pass"), [640, 379], [
     text(440, 381, "PASS LINE", { class: "felt-title" })]);
   if (pass) side.addEventListener("click", () => ctx.hooks.activate(pass));
   if (offers("fire")) fireSpot(ctx, 798, 14, 90, 136);
@@ -88,10 +88,10 @@ function phoneFelt(ctx) {
   const cw = 118;
   NUMBERS.forEach((n, i) => numberBlock(ctx, n, 8 + (i % 3) * cw, 8 + Math.floor(i / 3) * 160, cw, [46, 66, 46]));
   spot("dont_come", box(8, 330, 354, 46), [60, 353], [text(185, 353, "DON'T COME BAR", { class: "felt-text" })]);
-  spot("come", box(8, 380, 354, 62, "line-box come"), [185, 411], [text(185, 411, "COME", { class: "felt-title come-text" })]);
+  spot("come", box(8, 380, 354, 62, "line-box come"), [322, 411], [text(185, 411, "COME", { class: "felt-title come-text" })]);
   fieldSpot(ctx, 8, 446, 354, 84);
   spot("dont_pass", box(8, 534, 354, 46), [60, 557], [text(185, 557, "DON'T PASS BAR", { class: "felt-text" })]);
-  spot("pass", box(8, 584, 354, 62, "line-box pass"), [185, 615], [text(185, 615, "PASS LINE", { class: "felt-title" })]);
+  spot("pass", box(8, 584, 354, 62, "line-box pass"), [318, 615], [text(185, 615, "PASS LINE", { class: "felt-title" })]);
   if (offers("fire")) fireSpot(ctx, 8, 650, 170, 100);
   return { W: 370, H: 758, tray: [offers("fire") ? 186 : 100, 650, 176, 100], puck: (n) => {
     const i = NUMBERS.indexOf(n);
@@ -305,13 +305,14 @@ export function drawCraps(host, offer, hooks, { phone = false } = {}) {
     if (!spotInfo) return;
     const { badges } = layers.get(spotInfo.svg);
     const x = spotInfo.x + place.dx;
-    const yy = spotInfo.y + place.dy - 24;
+    // Where the chips were (a lost wager's are gone): the box's number and pay stay readable.
+    const yy = spotInfo.y + place.dy;
     const sign = result === "win" ? "+" : result === "lose" ? "−" : "";
     const str = `${result.toUpperCase()} ${sign}${money(amount)}`;
     const g = s("g", { class: `badge badge-${result}${mine ? " mine" : ""}` });
-    const w = str.length * 6.2 + 10;
-    g.append(s("rect", { x: x - w / 2, y: yy - 9, width: w, height: 18, rx: 9 }));
-    g.append(text(x, yy, str, { class: "badge-text" }));
+    const w = str.length * 7.4 + 12;
+    g.append(s("rect", { x: Math.max(2, x - w / 2), y: yy - 10, width: w, height: 20, rx: 10 }));
+    g.append(text(Math.max(2, x - w / 2) + w / 2, yy, str, { class: "badge-text craps-badge" }));
     badges.append(g);
   }
 
