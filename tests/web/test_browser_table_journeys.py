@@ -105,6 +105,34 @@ def test_popover_offers_only_legal_moves(server: Server, login: Any) -> None:
         page.keyboard.press("Escape")
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)40")
+def test_fire_bet_is_added_to_only_before_the_shooters_first_roll(server: Server,
+                                                                  login: Any) -> None:
+    _come_out(server)
+    server.post("dealer", f"/tables/{CRAPS}/dice/pass")  # a new shooter: the fire bet opens
+    server.post("bob", f"/tables/{CRAPS}/bets", {"wager": "fire", "amount": "5"})
+    bob = login("bob", CRAPS)
+    bob.fill("#amount", "5")
+    text = _popover(bob, "fire")
+    assert "Add 5.00" in text and bob.locator("#popover .pop-remove").count() == 0
+    bob.keyboard.press("Escape")
+    _roll(server, (3, 3))  # the hand has begun: no more fire bets, and none comes down
+    bob.wait_for_selector(".puck-on")
+    text = _popover(bob, "fire")
+    assert bob.locator("#popover .pop-bet, #popover .pop-remove, #popover .pop-reduce").count() == 0
+    assert "only before the shooter's first roll" in text
+    bob.keyboard.press("Escape")
+    # The point made, a come-out roll of the same hand: still no more fire bet, and a page
+    # opened later knows it too, from the stream's replay of the hand's rolls.
+    _roll(server, (2, 4))
+    bob.wait_for_selector(".puck-off")
+    for page in (bob, login("bob", CRAPS)):
+        text = _popover(page, "fire")
+        assert page.locator("#popover .pop-bet").count() == 0
+        assert "only before the shooter's first roll" in text
+        page.keyboard.press("Escape")
+
+
 def test_labels_and_chips_are_readable_on_the_desktop(server: Server, login: Any) -> None:
     alice = login("alice", CRAPS)
     assert _font_px(alice, ".craps-props") >= 11

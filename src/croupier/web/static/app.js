@@ -126,7 +126,7 @@ function openPopover(spot, mine, chip) {
         popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
       continue;
     }
-    const m = movesFor(app.offer, app.table, all, w, chip, app.calls);
+    const m = movesFor(app.offer, { ...app.table, hand_rolls: app.handRolls, reduced: app.reduced }, all, w, chip, app.calls);
     parts.push(h("p", { class: `pop-state ${m.call === "off" || m.state === "working" || m.state.startsWith("working") ? "on" : "off"}` }, sentence(m.state)));
     if (m.add !== null) parts.push(popButton("pop-bet", `Add ${money(dollars(m.add))}`, () => bet(spot, spec, dollars(m.add))));
     if (m.reduce !== null) parts.push(popButton("pop-reduce", `Reduce by ${money(dollars(m.reduce))}`, () => act("/bets/take-down", { ...spec, amount: dollars(m.reduce) }, { spot })));
@@ -175,11 +175,20 @@ function redrawSoon() {
   redrawTimer = setTimeout(renderTable, 60);
 }
 
-// Who called what on or off, from an event of the table (the player's own wagers only).
+// What the table's state does not say but the rules need, from the table's events: which of
+// the player's wagers are called on or off, which don't bets were reduced (they may not be
+// increased), and how many rolls the shooter's hand has had (a fire bet only before the first).
 function foldCall(e) {
+  if (e.type === "shooter") app.handRolls = 0;
+  else if (e.type === "roll") app.handRolls = (app.handRolls ?? 0) + 1;
+  else if (e.type === "void" && app.craps && app.handRolls) app.handRolls -= 1;
   if (e.player !== app.me) return;
   if (e.type === "call") app.calls.set(e.wager, e.on);
-  else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) app.calls.delete(e.wager);
+  else if (e.type === "take_down" && !e.whole && e.wager.startsWith("dont")) app.reduced.add(e.wager);
+  else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) {
+    app.calls.delete(e.wager);
+    app.reduced.delete(e.wager);
+  }
 }
 
 function handleEvents(events) {
@@ -384,6 +393,8 @@ async function openTable(id) {
   app.tableId = id;
   app.seen = new Set();
   app.calls = new Map();
+  app.reduced = new Set();
+  app.handRolls = null; // unknown until the stream's replay reaches the shooter's first roll
   app.lastDecision = null;
   location.hash = `table=${encodeURIComponent(id)}`;
   document.querySelectorAll("#tables button").forEach((b) => b.setAttribute("aria-current", b.dataset.table === id ? "true" : "false"));

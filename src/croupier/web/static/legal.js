@@ -104,7 +104,9 @@ export function movesFor(offer, table, mine, w, chip, calls) {
   const numberOf = onNumber ? Number(q) : point;
   const moves = { add: null, reduce: null, remove: false, call: null, odds: null, note: "", state: "" };
   // Making more of it: line bets only before their point, travelling bets not on their number.
-  const canAdd = !((id === "pass" || id === "dont_pass") && point) && !onNumber && !(id === "fire" && point);
+  const newShooter = !point && (table.hand_rolls === 0 || table.hand_rolls === null || table.hand_rolls === undefined);
+  const reduced = table.reduced && table.reduced.has(label);
+  const canAdd = !((id === "pass" || id === "dont_pass") && point) && !onNumber && !(id === "fire" && !newShooter) && !reduced;
   const pointFor = flatId ? (q ? Number(q) : point) : point;
   if (canAdd && !flatId) moves.add = payableUp(offer, label, chip, pointFor, stake) ;
   if (flatId) {
@@ -128,7 +130,9 @@ export function movesFor(offer, table, mine, w, chip, calls) {
     const want = Math.floor(chip / step) * step;
     if (want > 0 && stake - want >= min && stake - want >= step) moves.reduce = want;
   }
-  if (id.startsWith("dont") && !flatId) moves.note = moves.note || "A don't bet reduced or removed may not be replaced or increased until the next decision.";
+  if (reduced) moves.note = moves.note || "It was reduced: a don't bet may not be increased afterwards.";
+  else if (id.startsWith("dont") && !flatId) moves.note = moves.note || "A don't bet reduced or removed may not be replaced or increased until the next decision.";
+  if (id === "fire" && !newShooter) moves.note = "The fire bet is made only before the shooter's first roll, and stays until the hand ends.";
   // Called on or off: only wagers that are off on the come-out unless called on.
   if ((offer.off_on_come_out || []).includes(id)) {
     const on = calls.get(label) === true;
