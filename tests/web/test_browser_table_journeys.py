@@ -270,3 +270,26 @@ def test_the_organiser_opens_a_table_registers_a_player_and_takes_a_deposit(
     dealer = login("dealer", "roulette-2")
     dealer.click("#spin-rng")
     carol.wait_for_selector("#decision >> text=Red")
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
+def test_stake_steps_the_page_derives_from_the_pay_table(server: Server, login: Any) -> None:
+    """The amounts the popover offers: multiples on which each wager's win is paid in whole
+    table units (13:69F-1.4(f)), split wagers in their units, odds as the point pays them."""
+    alice = login("alice", CRAPS)
+    steps = alice.evaluate("""async () => {
+      const legal = await import('/static/legal.js');
+      const offer = await (await fetch('/web/offer?game=craps&profile=nj-13-69f')).json();
+      const at = (label, point = null) => legal.stakeStep(offer, label, point) / 100;
+      return {place6: at('place_win:6'), place5: at('place_win:5'), place4: at('place_win:4'),
+        lay4: at('lay:4'), lose6: at('place_lose:6'), buy4: at('buy:4'), hard8: at('hard:8'),
+        field: at('field'), horn: at('horn'), horn_high: at('horn_high:12'), whirl: at('whirl'),
+        c_and_e: at('c_and_e'), pass_odds6: at('pass_odds', 6), pass_odds5: at('pass_odds', 5),
+        dont_odds4: at('dont_pass_odds', 4), come_odds9: at('come_odds:9'),
+        up: legal.payableUp(offer, 'place_win:8', 1100, null) / 100,
+        topUp: legal.payableUp(offer, 'place_win:8', 500, null, 1200) / 100};
+    }""")
+    assert steps == {"place6": 6, "place5": 5, "place4": 5, "lay4": 2, "lose6": 5, "buy4": 1,
+                     "hard8": 1, "field": 1, "horn": 4, "horn_high": 5, "whirl": 5,
+                     "c_and_e": 2, "pass_odds6": 5, "pass_odds5": 2, "dont_odds4": 2,
+                     "come_odds9": 2, "up": 12, "topUp": 6}

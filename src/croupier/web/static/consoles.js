@@ -189,7 +189,7 @@ function buildSupervisor(ctx, root) {
 export function showAlert(ctx, e) {
   const root = $("supervisor-console");
   if (ctx.app.role !== "supervisor" || !root) return;
-  const text = `Integrity alert: ${e.message}${ctx.app.craps ? " — a change of dice is called" : ""}`;
+  const text = `Integrity alert: ${sentence(e.message)}${ctx.app.craps ? " A change of dice is called." : ""}`;
   if ([...root.querySelectorAll(".integrity-alert")].some((b) => b.firstChild.textContent === text)) return;
   const banner = ctx.h("p", { class: "integrity-alert", role: "alert" }, text,
     ctx.h("button", { type: "button", "aria-label": "dismiss", onclick: () => banner.remove() }, "×"));
