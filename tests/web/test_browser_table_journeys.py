@@ -185,6 +185,18 @@ def test_roulette_on_a_phone_with_the_dealers_shortcut(server: Server, login: An
     bob.wait_for_function(
         f"document.querySelector('#bankroll-chips').textContent === '{before - 5:.2f}'")
     assert bob.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # The numbers and the outside wagers take a thumb (the lines between numbers, where splits
+    # and corners go, and the racetrack's pockets stay as small as the felt draws them).
+    sizes = bob.eval_on_selector_all(
+        ".roulette-felt [data-spot^='straight:'], .roulette-felt [data-spot^='dozen:'], "
+        ".roulette-felt [data-spot^='column:'], .roulette-felt .spot-red, .roulette-felt .spot-black, "
+        ".roulette-felt .spot-odd, .roulette-felt .spot-even, .roulette-felt .spot-low, "
+        ".roulette-felt .spot-high", """ss => ss.map((s) => { const r = s.getBoundingClientRect();
+          return [s.dataset.spot, r.width, r.height]; })""")
+    assert len(sizes) >= 38 + 3 + 3 + 6
+    assert [k for k, w, h in sizes if w < 44 or h < 44] == []
+    bob.wait_for_timeout(600)
+    bob.screenshot(path=str(SCREENSHOTS / "roulette-phone.png"))
     dealer = login("dealer", ROULETTE)
     dealer.keyboard.press("?")
     help_text = dealer.inner_text("#help")

@@ -57,7 +57,8 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
   host.replaceChildren();
 
   const long = 14 * C;
-  const across = 3 * R + 80;
+  const O = vertical ? 54 : 40; // each row of outside wagers, deeper on a phone for the thumb
+  const across = 3 * R + 2 * O;
   const trackTop = across + 14;
   const trackDepth = offers("five_adjacent") ? 120 : 0;
   // (l, s) on the layout to (x, y) on the page: along the numbers, across the rows. Upright on
@@ -162,18 +163,18 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
       [cx, cy + 14], [text(cx, cy - 6, "2 to 1", { class: "cell-text small" }), text(cx, cy + 10, `col ${col}`, { class: "cell-text micro" })]);
   }
   ["1st 12", "2nd 12", "3rd 12"].forEach((t, i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 4 * C, 3 * R + 20);
-    spot(cells, `dozen:${i + 1}`, rect(C + i * 4 * C, 3 * R, C + (i + 1) * 4 * C, 3 * R + 40, { class: "cell outside" }),
+    const [cx, cy] = P(C + (i + 0.5) * 4 * C, 3 * R + O / 2);
+    spot(cells, `dozen:${i + 1}`, rect(C + i * 4 * C, 3 * R, C + (i + 1) * 4 * C, 3 * R + O, { class: "cell outside" }),
       [cx + 40, cy], [text(cx, cy, t, { class: "cell-text" })]);
   });
   [["low", "1-18"], ["even", "EVEN"], ["red", "◆"], ["black", "◆"], ["odd", "ODD"], ["high", "19-36"]].forEach(([id, t], i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 2 * C, 3 * R + 60);
-    spot(cells, id, rect(C + i * 2 * C, 3 * R + 40, C + (i + 1) * 2 * C, 3 * R + 80, { class: "cell outside" }),
+    const [cx, cy] = P(C + (i + 0.5) * 2 * C, 3 * R + 1.5 * O);
+    spot(cells, id, rect(C + i * 2 * C, 3 * R + O, C + (i + 1) * 2 * C, 3 * R + 2 * O, { class: "cell outside" }),
       [cx + 28, cy], [text(cx, cy, t, { class: `cell-text${id === "red" || id === "black" ? ` diamond-${id}` : ""}` })]);
   });
   {
-    const [cx, cy] = P(13.5 * C, 3 * R + 40);
-    spot(cells, "seven_numbers", rect(13 * C, 3 * R, 14 * C, 3 * R + 80, { class: "cell outside seven" }),
+    const [cx, cy] = P(13.5 * C, 3 * R + O);
+    spot(cells, "seven_numbers", rect(13 * C, 3 * R, 14 * C, 3 * R + 2 * O, { class: "cell outside seven" }),
       [cx, cy + 22], [text(cx, cy - 28, "7 NUMS", { class: "cell-text micro" }),
         text(cx, cy - 16, "10-15", { class: "cell-text micro" }), text(cx, cy - 4, "& 33", { class: "cell-text micro" })]);
   }
