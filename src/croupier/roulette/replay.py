@@ -24,7 +24,7 @@ from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
 from croupier.rules import GameRules, Profile
 from croupier.rules.citations import cite
 from croupier.transcript import read_players
-from croupier.transcript_common import check_keys, refusal_json
+from croupier.transcript_common import actions_of, check_keys, refusal_json
 
 ZERO_RULES = ("full", "half")
 OPTION_KEYS = (
@@ -197,7 +197,7 @@ def replay_roulette(doc: dict[str, Any], profile: Profile) -> dict[str, Any]:
     table = RouletteTable.open(profile.id, config, players)
     events: list[dict[str, Any]] = [table.log[0].to_json()]
     rejected: list[dict[str, Any]] = []
-    for index, raw in enumerate(doc.get("actions", [])):
+    for index, raw in enumerate(actions_of(doc)):
         action = read_action(raw, f"actions[{index}]", players, config.wheel)
         try:
             done = table.act(action)
