@@ -82,7 +82,9 @@ CRAPS_PATHS: list[list[dict[str, Any]]] = [
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(c)", "N.J.A.C. 13:69F-1.3(d)", "N.J.A.C. 13:69F-1.3(f)",
-                    "N.J.A.C. 13:47-20.25(g)6", "N.J.A.C. 13:69F-1.4(f)")
+                    "N.J.A.C. 13:47-20.25(g)6", "N.J.A.C. 13:69F-1.4(f)",
+                    "replay contract: Removal", "replay contract: Don't bets",
+                    "replay contract: Mini-craps", "replay contract: Shooters")
 @pytest.mark.parametrize("rules", PROFILE_IDS)
 @pytest.mark.parametrize("game", ["craps", "mini-craps"])
 def test_every_refusal_cites_its_own_profile(rules: str, game: str) -> None:

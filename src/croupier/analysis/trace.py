@@ -32,7 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.evidence import marker_refs, profile_citations, readings
+from croupier.analysis.evidence import (
+    citations_by_duty,
+    marker_refs,
+    profile_citations,
+    readings,
+)
 from croupier.analysis.regtext import (
     Clause,
     ancestors,
@@ -113,7 +118,8 @@ def _attach(rows: dict[str, TraceRow], clause: str, where: str, code: bool,
 
 def _profile_evidence(rows: dict[str, TraceRow], unknown: dict[str, list[str]]) -> None:
     """Each clause a profile names is implemented by that profile key; a wager's clause also
-    by the wager's definition, and the items of its definition along with it."""
+    by the wager's definition, and the items of its definition along with it. A clause a
+    refusal cites by duty (``readings.toml`` citations) is implemented by that citation."""
     for pid, key, citation in profile_citations():
         ids = [citation] if citation.startswith(CONTRACT) else clause_ids(citation)
         for clause in ids:
@@ -122,6 +128,11 @@ def _profile_evidence(rows: dict[str, TraceRow], unknown: dict[str, list[str]]) 
             if rest.startswith("wagers."):
                 wager = rest.removeprefix("wagers.")
                 _attach(rows, clause, f"{game}/wagers.py WAGERS[{wager!r}]", True, unknown)
+    for pid, duties in citations_by_duty().items():
+        for duty, citation in duties.items():
+            ids = [citation] if citation.startswith(CONTRACT) else clause_ids(citation)
+            for clause in ids:
+                _attach(rows, clause, f"rules/readings.toml citations.{pid}.{duty}", True, unknown)
 
 
 def _links() -> dict[str, set[str]]:
