@@ -171,7 +171,7 @@ def test_dont_pass_12_during_point_is_not_void():
 
 
 @pytest.mark.parametrize("wager", ["pass", "dont_pass"])
-@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)1")
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)1", "N.J.A.C. 13:69F-1.2(a)2")
 def test_line_bet_refused_while_point_is_on(wager):
     """13:69F-1.2(a)1, 2: pass / don't pass are placed "immediately prior to the come out
     roll"; contract: only before a come-out roll. With point 4 the bet (index 1) is refused."""
@@ -193,7 +193,7 @@ def test_pass_accepted_again_after_point_decided():
 
 
 @pytest.mark.parametrize("wager", ["come", "dont_come"])
-@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)3")
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)3", "N.J.A.C. 13:69F-1.2(a)4")
 def test_come_refused_on_come_out(wager):
     """13:69F-1.2(a)3, 4: come / don't come are made "at any time after the come out roll";
     contract: only while a point is established. Index 0 refused; bankroll untouched."""

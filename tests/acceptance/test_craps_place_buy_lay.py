@@ -190,7 +190,9 @@ def test_place_win_reduced_and_removed():
     ("number", "stake", "win"),
     [(4, 11, 5), (5, 8, 5), (6, 5, 4), (8, 5, 4), (9, 8, 5), (10, 11, 5)],
 )
-@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2", "N.J.A.C. 19:47-1.4(b)", "N.J.A.C. 13:69F-1.4(b)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2", "N.J.A.C. 19:47-1.4(b)", "N.J.A.C. 13:69F-1.4(b)",
+                    "N.J.A.C. 13:47-20.25(h)1vi", "N.J.A.C. 19:47-1.2(a)6",
+                    "N.J.A.C. 13:69F-1.2(a)6")
 def test_place_lose_pays(rules, number, stake, win):
     """13:47-20.25(i)2, 19:47-1.4(b), 13:69F-1.4(b): place to lose 4/10 5 to 11, 5/9 5 to 8,
     6/8 4 to 5. Point on, 7 wins; the bet stays up: 100 - stake + win / stake."""

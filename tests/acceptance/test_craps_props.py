@@ -119,7 +119,9 @@ def test_one_roll_bet_removed_before_roll():
         ("yo_11", (3, 4), 90),
     ],
 )
-@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2", "N.J.A.C. 19:47-1.4(b)", "N.J.A.C. 13:69F-1.4(b)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2", "N.J.A.C. 19:47-1.4(b)", "N.J.A.C. 13:69F-1.4(b)",
+                    "N.J.A.C. 13:47-20.25(h)1xii-xvii", "N.J.A.C. 19:47-1.2(a)12-17",
+                    "N.J.A.C. 13:69F-1.2(a)12-17")
 def test_one_roll_bets(rules, wager, dice, bank):
     """Pay tables 13:47-20.25(i)2, 19:47-1.4(b), 13:69F-1.4(b): any seven 4 to 1 ($10 -> 140),
     any craps 7 to 1 (170), craps 2 and 12 30 to 1 (400), craps 3 and 11 15 to 1 (250); any
@@ -135,7 +137,9 @@ def test_one_roll_bets(rules, wager, dice, bank):
 @pytest.mark.parametrize(
     ("dice", "bank"), [((1, 1), 130), ((1, 2), 130), ((6, 6), 130), ((5, 6), 170), ((3, 4), 90)]
 )
-@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)4", "N.J.A.C. 19:47-1.4(d)", "N.J.A.C. 13:69F-1.4(d)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)4", "N.J.A.C. 19:47-1.4(d)", "N.J.A.C. 13:69F-1.4(d)",
+                    "N.J.A.C. 13:47-20.25(h)1xviii", "N.J.A.C. 19:47-1.2(a)18",
+                    "N.J.A.C. 13:69F-1.2(a)18")
 def test_c_and_e(rules, dice, bank):
     """13:47-20.25(i)4, 19:47-1.4(d), 13:69F-1.4(d): half on any craps (7 to 1), half on 11
     (15 to 1). $10: craps -> 5 + 35 back, other 5 lost: 100 - 10 + 40 = 130; 11 -> 5 + 75:
@@ -156,7 +160,9 @@ def test_c_and_e_must_split_into_units():
 @pytest.mark.parametrize(
     ("dice", "bank"), [((1, 1), 127), ((1, 2), 112), ((5, 6), 112), ((6, 6), 127), ((3, 4), 96)]
 )
-@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)3", "N.J.A.C. 19:47-1.4(c)", "N.J.A.C. 13:69F-1.4(c)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)3", "N.J.A.C. 19:47-1.4(c)", "N.J.A.C. 13:69F-1.4(c)",
+                    "N.J.A.C. 13:47-20.25(h)1xix", "N.J.A.C. 19:47-1.2(a)19",
+                    "N.J.A.C. 13:69F-1.2(a)19")
 def test_horn(rules, dice, bank):
     """13:47-20.25(i)3, 19:47-1.4(c), 13:69F-1.4(c): paid as four separate wagers on 2, 3, 11,
     12. $4 = 1 each: 2 or 12 -> 1 + 30 back: 100 - 4 + 31 = 127; 3 or 11 -> 1 + 15: 112;
