@@ -95,6 +95,31 @@ def test_dont_pass_loses_under_every_profile(rules: str, name: str,
     assert money(result) == (bank, down), name
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1i", "N.J.A.C. 13:47-20.25(h)1ii", "N.J.A.C. 19:47-1.2(a)1",
+                    "N.J.A.C. 19:47-1.2(a)2", "N.J.A.C. 13:69F-1.2(a)1", "N.J.A.C. 13:69F-1.2(a)2")
+@pytest.mark.parametrize("rules", PROFILE_IDS)
+@pytest.mark.parametrize("wager", ["pass", "dont_pass"])
+def test_line_bets_only_before_a_come_out_roll(rules: str, wager: str) -> None:
+    """Pass and don't pass are made "immediately prior to the come out roll": with point 4
+    on, the bet is refused and nothing changes."""
+    result = play(rules, [POINT_4, bet(wager)])
+    assert [r["index"] for r in result["rejected"]] == [1]
+    assert money(result) == ("100.00", "0.00")
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1iii", "N.J.A.C. 13:47-20.25(h)1iv", "N.J.A.C. 19:47-1.2(a)3",
+                    "N.J.A.C. 19:47-1.2(a)4", "N.J.A.C. 13:69F-1.2(a)3", "N.J.A.C. 13:69F-1.2(a)4")
+@pytest.mark.parametrize("rules", PROFILE_IDS)
+@pytest.mark.parametrize("wager", ["come", "dont_come"])
+def test_come_bets_only_after_the_come_out_roll(rules: str, wager: str) -> None:
+    """Come and don't come are made "at any time after the come out roll": on a come-out
+    they are refused; with a point on they are taken."""
+    refused = play(rules, [bet(wager)])
+    assert [r["index"] for r in refused["rejected"]] == [0]
+    assert money(refused) == ("100.00", "0.00")
+    assert money(play(rules, [POINT_4, bet(wager)])) == ("90.00", "10.00")
+
+
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(a)", "N.J.A.C. 13:69F-1.1", "N.J.A.C. 13:47-20.25(g)5")
 @pytest.mark.parametrize("rules", PROFILE_IDS)
 def test_come_out_point_and_come_out_roll(rules: str) -> None:

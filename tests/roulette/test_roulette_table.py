@@ -225,6 +225,7 @@ def test_last_number_is_the_last_that_counted() -> None:
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(j)3")
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(k)")
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(l)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(a)", "N.J.A.C. 13:47-20.32(c)3")
 def test_dealer_order_crown_move_losers_winners() -> None:
     """20.32(j)3 crown, (k) one fifth of the winning five adjacent moved to the number, (l)
     losers collected first, then winners paid. Two players: ann five adjacent on 0 (14 2 0 28 9)

@@ -236,7 +236,7 @@ def test_dice_equipment_and_shooters(server: Server) -> None:
     assert s.get("auditor", "/audit/verify").json()["ok"]
 
 
-@pytest.mark.clause("N.J.A.C. 13:47-20.32(j)2", "N.J.A.C. 13:47-20.32(m)2")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(j)2", "N.J.A.C. 13:47-20.32(m)2", "N.J.A.C. 13:47-20.32(c)1")
 def test_roulette_and_streaming(server: Server) -> None:
     from websockets.sync.client import connect
 
