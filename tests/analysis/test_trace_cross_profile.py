@@ -174,3 +174,13 @@ def test_seven_numbers(spin: int, bank: str) -> None:
     result = play("nj-casino-night", [bet("seven_numbers"), {"spin": spin}], "roulette")
     assert result["rejected"] == []
     assert money(result) == (bank, "0.00")
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(l)", "N.J.A.C. 13:47-20.25(j)")
+def test_casino_night_charges_a_commission_on_buy_bets_only() -> None:
+    """A place 6 to win of $12 costs $12; a buy 4 of $20 costs $20 and 5% ($1) when made."""
+    assert money(play("nj-casino-night", [POINT_4, bet("place_win", "12", number=6)])) == (
+        "88.00", "12.00")
+    assert money(play("nj-casino-night", [POINT_4, bet("buy", "20", number=4)])) == (
+        "79.00", "20.00")
+    assert money(play("nj-casino-night", [POINT_4, bet("field", "10")])) == ("90.00", "10.00")

@@ -189,7 +189,7 @@ def test_higher_payout_from_options() -> None:
     assert result["players"]["p"]["bankroll"] == "1400.00"
 
 
-@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1ii", "N.J.A.C. 13:47-20.32(f)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1iii", "N.J.A.C. 13:47-20.32(f)")
 def test_five_adjacent_higher_straight_payout() -> None:
     """Five adjacent is paid as straights (e)1iii: at 40 to 1 the winning 2 wins 80:
     1000 - 10 + 2 + 80 = 1072."""

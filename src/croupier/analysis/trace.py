@@ -11,11 +11,12 @@ Statuses (``STATUSES``):
 * **physical**: equipment or a staff duty; the note names the record or procedure serving it;
 * **missing**: nothing serves it; the note says why.
 
-A clause with items (a heading) takes its status from its items (and its own evidence, if it
-has any): one status if they agree, ``partial`` when any is missing or partial, otherwise the
-weakest of implemented, tested. Equivalent clauses of the other profiles (the same wager or
-the same profile setting) are named in the note. Readings of the replay contract, cited where
-no clause says a thing, are listed after the clauses (``replay contract: ...``).
+A clause with items (a heading) takes its status from its items (and from its own tests or
+declared status, if it has any): one status if they agree, ``partial`` when any is missing or
+partial, otherwise the weakest of implemented, tested. Equivalent clauses of the other
+profiles (the same wager or the same profile setting) are named in the note. Readings of the
+replay contract, cited where no clause says a thing, are listed after the clauses
+(``replay contract: ...``).
 
 >>> trace = build_trace()
 >>> len([r for r in trace.rows if not r.clause.id.startswith("replay")])
@@ -158,13 +159,14 @@ def _links() -> dict[str, set[str]]:
     return links
 
 
-def _own_status(row: TraceRow, entry: dict[str, Any] | None) -> str | None:
-    """The status the clause's own evidence gives (None: it has none of its own)."""
+def _own_status(row: TraceRow, entry: dict[str, Any] | None, heading: bool) -> str | None:
+    """The status the clause's own evidence gives (None: it has none of its own). A heading's
+    own code counts only with a test: its substance is its items."""
     if entry is not None and entry.get("status") in _DECLARED:
         return str(entry["status"])
     if row.tests:
         return "tested"
-    if row.code:
+    if row.code and not heading:
         return "implemented"
     return None
 
@@ -190,8 +192,8 @@ def _derive(rows: dict[str, TraceRow], items: dict[str, list[str]],
         if cid in done:
             return row.status
         entry = notes.get(cid)
-        own = _own_status(row, entry)
         kids = [visit(k) for k in items.get(cid, [])]
+        own = _own_status(row, entry, bool(kids))
         if kids and not (entry is not None and entry.get("status") in _DECLARED):
             row.status = _combine(kids + ([own] if own else []))
             tally = Counter(kids)
