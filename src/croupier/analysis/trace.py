@@ -295,6 +295,7 @@ def render_markdown(trace: Trace) -> str:
         "`croupier trace --json` gives every test; this page shows three per clause.",
         "",
         *summary_lines(trace),
+        *_readings_section(trace),
     ]
     source = None
     for row in trace.rows:
@@ -309,6 +310,19 @@ def render_markdown(trace: Trace) -> str:
                  _cell(row.full_note) or "-"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _readings_section(trace: Trace) -> list[str]:
+    """Every reading croupier chose, in one place: where a text leaves a choice or is silent."""
+    lines = ["", "## Readings chosen", "",
+             "Where a text leaves a choice or says nothing, croupier reads it as follows (each",
+             "is an option with its default or a refusal; the clause rows below repeat them).", ""]
+    for row in trace.rows:
+        if row.status == "interpretation" or "reading: " in row.note:
+            name = row.to_json()["clause"]
+            reading = row.note.split("reading: ", 1)[-1] if "reading: " in row.note else row.note
+            lines.append(f"- **{name}**: {' '.join(reading.split())}")
+    return lines
 
 
 def render_text(trace: Trace) -> str:
