@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.analysis.evidence import citations_by_duty, profile_citations, readings
 from croupier.analysis.regtext import clause_ids, default_regulations, load_clauses, profile_of
@@ -146,3 +148,49 @@ def test_removal_and_seating_under_texts_that_are_silent_cite_the_contract(rules
     assert [r["clause"] for r in removal] == ["replay contract: Removal"]
     seating = _replay(rules, [{"player": "a", "sit": True}])
     assert [r["clause"] for r in seating] == ["replay contract: Mini-craps"]
+
+
+_WAGER_SPECS: list[dict[str, Any]] = [
+    {"bet": "pass"}, {"bet": "dont_pass"}, {"bet": "come"}, {"bet": "dont_come"},
+    {"bet": "pass_odds"}, {"bet": "dont_pass_odds"}, {"bet": "come_odds", "number": 6},
+    {"bet": "place_win", "number": 6}, {"bet": "place_lose", "number": 5},
+    {"bet": "buy", "number": 4}, {"bet": "lay", "number": 10}, {"bet": "hard", "number": 8},
+    {"bet": "field"}, {"bet": "horn"}, {"bet": "whirl"}, {"bet": "c_and_e"},
+    {"bet": "hop", "dice": [2, 5]}, {"bet": "fire"}, {"bet": "six_seven_eight"},
+]
+
+
+@st.composite
+def _actions(draw: st.DrawFn) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for _ in range(draw(st.integers(1, 25))):
+        kind = draw(st.sampled_from(["bet", "bet", "roll", "roll", "remove", "reduce", "on",
+                                     "off", "shooter", "sit", "stand"]))
+        spec = dict(draw(st.sampled_from(_WAGER_SPECS)))
+        wager = spec.pop("bet")
+        if kind == "bet":
+            amount = draw(st.sampled_from(["1", "3", "5", "7", "10", "25", "600"]))
+            out.append({"player": "a", "bet": wager, "amount": amount, **spec})
+        elif kind == "roll":
+            out.append({"roll": [draw(st.integers(1, 6)), draw(st.integers(1, 6))]})
+        elif kind in ("remove", "on", "off"):
+            out.append({"player": "a", kind: wager, **spec})
+        elif kind == "reduce":
+            out.append({"player": "a", "reduce": wager, "amount": "1", **spec})
+        elif kind == "shooter":
+            out.append({"shooter": draw(st.sampled_from(["a", "b"]))})
+        else:
+            out.append({"player": "a", kind: True})
+    return out
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(h)", "N.J.A.C. 19:47-1.2(b)", "N.J.A.C. 13:69F-1.2(b)")
+@settings(max_examples=60, deadline=None)
+@given(rules=st.sampled_from(PROFILE_IDS), game=st.sampled_from(["craps", "mini-craps"]),
+       actions=_actions())
+def test_random_refusals_cite_their_own_profile(rules: str, game: str,
+                                                actions: list[dict[str, Any]]) -> None:
+    options = {"odds": "2"} if rules == "nj-13-69f" else {}
+    for refusal in _replay(rules, actions, game, **options):
+        if refusal["clause"]:
+            _check_citation(rules, refusal["clause"])
