@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +37,52 @@ def profile_citations() -> list[tuple[str, str, str]]:
     permitted wager's clause and each ``*_clause`` setting (``craps.removal_clause``)."""
     out: list[tuple[str, str, str]] = []
     for pid in PROFILE_IDS:
-        profile = load_profile(pid)
         for game in GAMES:
-            rules = getattr(profile, game, None)
-            if rules is None:
+            view = game_view(pid, game)
+            if view is None:
                 continue
-            for wager, clause in rules.wagers.items():
+            for wager, clause in view.rules.wagers.items():
                 out.append((pid, f"{game}.wagers.{wager}", clause))
-            for key, clause in _walk(dict(rules.settings), game):
+            for key, clause in _walk(dict(view.rules.settings), game):
                 out.append((pid, key, clause))
     return out
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What the analysis reads of one game's rules under one profile (its only reader)."""
+
+    profile: str
+    rules: Any
+
+    def permits(self, wager: str) -> bool:
+        return bool(self.rules.permits(wager))
+
+    def wager_clause(self, wager: str) -> str:
+        return str(self.rules.wagers[wager])
+
+    def cite(self, key: str) -> str:
+        """The citation a profile setting holds (``removal_clause`` ...), or ``""``."""
+        return str(self.rules.clause(key))
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        return self.rules.settings.get(key, default)
+
+    def pays(self) -> list[tuple[str, str]]:
+        """``(pay-table key, odds as stated)`` for every minimum payout the profile lists."""
+        return [(key, str(odds)) for key, odds in self.rules.pays.items()]
+
+
+def game_view(profile: str, game: str) -> GameView | None:
+    """The rules of ``game`` under ``profile``; None if the profile does not cover it."""
+    rules = getattr(load_profile(profile), game, None)
+    return None if rules is None else GameView(profile, rules)
+
+
+def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
+    """A profile's title and the games it covers."""
+    loaded = load_profile(profile)
+    return loaded.title, tuple(loaded.games)
 
 
 def readings() -> dict[str, dict[str, Any]]:

@@ -24,9 +24,10 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from croupier.analysis.evidence import GameView, game_view, profile_summary
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
-from croupier.rules import PROFILE_IDS, GameRules, load_profile
+from croupier.rules import PROFILE_IDS
 from croupier.rules.citations import CONTRACT, load_readings
 
 ATTRIBUTES = ("permitted", "minimum pay", "come-out", "commission", "free odds")
@@ -54,13 +55,13 @@ def _jurisdiction() -> dict[str, Any]:
     return dict(load_readings().get("jurisdiction", {}))
 
 
-def _pays(rules: GameRules, wager: str) -> str:
+def _pays(rules: GameView, wager: str) -> str:
     """The minimum pay of ``wager`` as the profile lists it, equal odds grouped."""
     groups: dict[str, list[str]] = {}
-    for key, odds in rules.pays.items():
+    for key, odds in rules.pays():
         head, _, qualifier = key.partition(":")
         if head == wager:
-            groups.setdefault(str(odds), []).append(qualifier)
+            groups.setdefault(odds, []).append(qualifier)
     parts: list[str] = []
     for stated, qualifiers in groups.items():
         named = [q for q in qualifiers if q]
@@ -68,15 +69,15 @@ def _pays(rules: GameRules, wager: str) -> str:
     return "; ".join(parts)
 
 
-def _permitted(pid: str, rules: GameRules, wager: str) -> Cell:
+def _permitted(pid: str, rules: GameView, wager: str) -> Cell:
     readings = _jurisdiction().get("permitted", {})
     if not rules.permits(wager):
-        return Cell(wager, pid, "permitted", "no", "text", rules.clause("permitted_clause"))
-    clause = rules.wagers[wager]
+        return Cell(wager, pid, "permitted", "no", "text", rules.cite("permitted_clause"))
+    clause = rules.wager_clause(wager)
     value = "yes"
-    if wager in rules.settings.get("optional", []):
+    if wager in rules.setting("optional", []):
         value = "yes, at the casino's election"
-    if wager in rules.settings.get("craps_only", []):
+    if wager in rules.setting("craps_only", []):
         value += " (craps only, not mini-craps)"
     read = readings.get(f"{pid}.{wager}")
     if read is not None:
@@ -85,7 +86,7 @@ def _permitted(pid: str, rules: GameRules, wager: str) -> Cell:
     return Cell(wager, pid, "permitted", value, "text", clause)
 
 
-def _minimum_pay(pid: str, game: str, rules: GameRules, wager: str) -> Cell:
+def _minimum_pay(pid: str, game: str, rules: GameView, wager: str) -> Cell:
     if not rules.permits(wager):
         return Cell(wager, pid, "minimum pay", "-", "-")
     pays = _pays(rules, wager)
@@ -93,60 +94,60 @@ def _minimum_pay(pid: str, game: str, rules: GameRules, wager: str) -> Cell:
         d = CRAPS_WAGERS[wager]
         if d.parts is not None:
             return Cell(wager, pid, "minimum pay", "paid as the separate wagers it is made of",
-                        "text", rules.wagers[wager])
+                        "text", rules.wager_clause(wager))
         if d.odds_of is not None:
             return Cell(wager, pid, "minimum pay", f"true odds: {pays}", "contract",
-                        rules.clause("odds_clause"))
+                        rules.cite("odds_clause"))
         if d.commission == "buy":
-            return Cell(wager, pid, "minimum pay", pays, "text", rules.clause("buy_commission_clause"))
+            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("buy_commission_clause"))
         if d.commission == "lay":
-            return Cell(wager, pid, "minimum pay", pays, "text", rules.clause("lay_commission_clause"))
+            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("lay_commission_clause"))
         if wager == "fire":
-            tables = rules.settings.get("fire_tables", {})
+            tables = rules.setting("fire_tables", {})
             text = "; ".join(f"table {name}: " + ", ".join(
                 f"{k.split(':')[1]} points {v}" for k, v in table.items())
                 for name, table in tables.items())
-            return Cell(wager, pid, "minimum pay", text, "text", rules.clause("fire_pays_clause"))
+            return Cell(wager, pid, "minimum pay", text, "text", rules.cite("fire_pays_clause"))
     elif wager == "five_adjacent":
         pays = f"as five straights: {_pays(rules, 'straight')}"
-    return Cell(wager, pid, "minimum pay", pays, "text", rules.clause("pays_clause"))
+    return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("pays_clause"))
 
 
-def _come_out(pid: str, rules: GameRules, wager: str) -> Cell:
+def _come_out(pid: str, rules: GameView, wager: str) -> Cell:
     if not rules.permits(wager):
         return Cell(wager, pid, "come-out", "-", "-")
-    off = wager in rules.settings.get("off_on_come_out", [])
+    off = wager in rules.setting("off_on_come_out", [])
     value = "off unless called on" if off else "on"
     read = _jurisdiction().get("come_out", {}).get(f"{pid}.{wager}")
     if read is not None:
         return Cell(wager, pid, "come-out", value, "interpretation", read)
     if off or pid == "nj-13-69f":  # 13:69F-1.3(e): "All other wagers shall be considered On"
-        return Cell(wager, pid, "come-out", value, "text", rules.clause("off_on_come_out_clause"))
-    return Cell(wager, pid, "come-out", value, "text", rules.wagers[wager],
+        return Cell(wager, pid, "come-out", value, "text", rules.cite("off_on_come_out_clause"))
+    return Cell(wager, pid, "come-out", value, "text", rules.wager_clause(wager),
                 "the definition lets it be made at any time; only place bets to win are off")
 
 
-def _commission(pid: str, rules: GameRules, wager: str) -> Cell:
+def _commission(pid: str, rules: GameView, wager: str) -> Cell:
     kind = CRAPS_WAGERS[wager].commission
     if kind is None or not rules.permits(wager):
         return Cell(wager, pid, "commission", "-", "-")
     base = "the stake"
-    if kind == "lay" and rules.settings.get("lay_commission_base") == "win":
+    if kind == "lay" and rules.setting("lay_commission_base") == "win":
         base = "what the bet could win"
     timing = " or ".join({"placement": "when made", "win": "on winning bets only"}[t]
-                         for t in rules.settings.get("vig_collected", ["placement"]))
+                         for t in rules.setting("vig_collected", ["placement"]))
     return Cell(wager, pid, "commission", f"up to 5% of {base}, {timing}", "text",
-                rules.clause(f"{kind}_commission_clause"), "rounded down to the table unit")
+                rules.cite(f"{kind}_commission_clause"), "rounded down to the table unit")
 
 
-def _free_odds(pid: str, rules: GameRules, wager: str) -> Cell:
+def _free_odds(pid: str, rules: GameView, wager: str) -> Cell:
     if wager not in LINE_BETS or not rules.permits(wager):
         return Cell(wager, pid, "free odds", "-", "-")
-    if rules.settings.get("free_odds"):
+    if rules.setting("free_odds"):
         return Cell(wager, pid, "free odds",
-                    f"table option, default {rules.settings.get('default_odds')}",
-                    _basis(rules.clause("odds_clause")), rules.clause("odds_clause"))
-    return Cell(wager, pid, "free odds", "none", "text", rules.clause("permitted_clause"))
+                    f"table option, default {rules.setting('default_odds')}",
+                    _basis(rules.cite("odds_clause")), rules.cite("odds_clause"))
+    return Cell(wager, pid, "free odds", "none", "text", rules.cite("permitted_clause"))
 
 
 def matrix() -> list[Cell]:
@@ -155,7 +156,7 @@ def matrix() -> list[Cell]:
     for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
         for wager in wagers:
             for pid in PROFILE_IDS:
-                rules = getattr(load_profile(pid), game, None)
+                rules = game_view(pid, game)
                 if rules is None:
                     continue
                 cells.append(_permitted(pid, rules, wager))
@@ -212,7 +213,7 @@ def render_markdown(cells: list[Cell]) -> str:
         row = [_shown(cell(cells, "(table)", pid, rule)) for pid in PROFILE_IDS]
         lines.append(f"| {rule.replace('_', ' ')} | " + " | ".join(row) + " |")
     for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
-        profiles = [p for p in PROFILE_IDS if getattr(load_profile(p), game, None) is not None]
+        profiles = [p for p in PROFILE_IDS if game_view(p, game) is not None]
         attributes = ATTRIBUTES if game == "craps" else ATTRIBUTES[:2]
         for attribute in attributes:
             lines += ["", f"## {game}: {attribute}", "",
@@ -260,8 +261,8 @@ def register(subparsers: Any) -> None:
 def cmd_rules(args: argparse.Namespace) -> int:
     if not args.compare:
         for pid in PROFILE_IDS:
-            profile = load_profile(pid)
-            print(f"{pid:<16} {profile.title}  ({', '.join(profile.games)})")
+            title, games = profile_summary(pid)
+            print(f"{pid:<16} {title}  ({', '.join(games)})")
         return 0
     cells = matrix()
     if args.json:
