@@ -124,7 +124,7 @@ def _come_out(pid: str, rules: GameView, wager: str) -> Cell:
     if off or pid == "nj-13-69f":  # 13:69F-1.3(e): "All other wagers shall be considered On"
         return Cell(wager, pid, "come-out", value, "text", rules.cite("off_on_come_out_clause"))
     return Cell(wager, pid, "come-out", value, "text", rules.wager_clause(wager),
-                "the definition lets it be made at any time; only place bets to win are off")
+                "the text turns only place bets to win off; every other wager works on every roll")
 
 
 def _commission(pid: str, rules: GameView, wager: str) -> Cell:
