@@ -67,11 +67,11 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=cmd_check)
 
     trace = subparsers.add_parser(
-        "trace", help="every clause of the regulations with the code and tests citing it",
-        description="Reads the regulation texts, the rule profiles, the package's docstrings "
-        "and the tests' clause markers (without running them).")
+        "trace", help="every clause of the regulations, its status and evidence",
+        description="Reads the regulation texts, the rule profiles' clause data, "
+        "rules/readings.toml and the tests' clause markers (without running them).")
     trace.add_argument("--regulations", help="folder of the regulation texts "
-                       "(default ../shared/regulations beside the repository)")
+                       "(default: the texts shipped in the package)")
     trace.add_argument("--tests", help="the tests folder (default: the repository's)")
     fmt = trace.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/traceability.md)")
