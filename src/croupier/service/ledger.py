@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ from croupier.service.audit.canonical import entry_text, event_text, link, table
 from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+
+log = logging.getLogger("croupier.service")
 
 
 class ApiError(Exception):
@@ -262,7 +265,10 @@ class Ledger:
     def _committed(self, events: int) -> None:
         """After a commit: the checkpoint writer counts the events written (``audit.chain``)."""
         if events and self.after_commit is not None:
-            self.after_commit(events)
+            try:
+                self.after_commit(events)
+            except Exception:  # the actions are committed: a late checkpoint is no failure
+                log.exception("writing a checkpoint failed; the next one covers these events")
 
     def run_batch(self, jobs: list[Job]) -> list[Reply | Exception]:
         """Group commit: run several actions in ONE transaction, each answered (a reply, or the

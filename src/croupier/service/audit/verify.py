@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.engine import Engine
+
 from croupier.service import store
 from croupier.service.audit import chain, replay
 from croupier.service.audit.keys import Signer, trusted_keys
@@ -127,14 +129,24 @@ def verify_ledger(ledger: Ledger, checkpoint: bool = True) -> dict[str, Any]:
     report = verify_snapshot(snap, signer.public_hex if signer else None,
                              chain.read_pin(TRUST.pin_path), ledger.tables)
     if checkpoint and signer is not None and not report.findings:
-        row = chain.Checkpointer(engine, signer, TRUST.pin_path).write("verify")
+        row = writer(engine, signer).write("verify")
         report.notes.append(f"checkpoint {row['id']} signed by key {row['key_id']}")
     return report.json()
+
+
+_WRITERS: dict[tuple[int, str], chain.Checkpointer] = {}
+
+
+def writer(engine: Engine, signer: Signer) -> chain.Checkpointer:
+    """The one checkpoint writer of an engine and key in this process (so two never number a
+    checkpoint alike)."""
+    key = (id(engine), signer.key_id)
+    if key not in _WRITERS:
+        _WRITERS[key] = chain.Checkpointer(engine, signer, TRUST.pin_path, TRUST.checkpoint_every)
+    return _WRITERS[key]
 
 
 def attach(ledger: Ledger) -> None:
     """Have the ledger write a signed checkpoint every so many events (needs the key)."""
     if ledger.after_commit is None and TRUST.signer is not None:
-        writer = chain.Checkpointer(ledger.engine, TRUST.signer, TRUST.pin_path,
-                                    TRUST.checkpoint_every)
-        ledger.after_commit = writer.count
+        ledger.after_commit = writer(ledger.engine, TRUST.signer).count
