@@ -1,0 +1,18 @@
+"""``/health``: liveness, the database in use and the RNG's source."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from croupier.service.api.deps import Svc
+
+router = APIRouter(tags=["service"])
+
+
+@router.get("/health")
+def health(svc: Svc) -> dict[str, Any]:
+    """Liveness, the database in use and the RNG's source (``os`` unless in test mode)."""
+    return {"status": "ok", "database": svc.engine.dialect.name, "rng": svc.rng.source,
+            "tables": len(svc.ledger.tables)}
