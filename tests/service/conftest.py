@@ -61,7 +61,7 @@ class Server:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded shared machine starts slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited: " + (self.data_dir / "server.log").read_text())

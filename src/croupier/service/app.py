@@ -13,9 +13,9 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 
 from croupier.service import api, store
-from croupier.service.api import errors
+from croupier.service.api import errors, guard
 from croupier.service.api.deps import Services
-from croupier.service.auth import ROLES, Auth
+from croupier.service.auth import ROLES, AddressThrottle, Auth
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
 from croupier.service.live import GAMES
@@ -41,15 +41,20 @@ def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
     """The app over a migrated database; tables are rebuilt from their events.
 
     The start-up steps, in order: load and verify the ledger, wire the event stream, build
-    the services, then the routes and the browser table."""
+    the services, then the error answers, the request guard (size limit, security headers),
+    the routes and the browser table."""
     ledger = start_ledger(engine)
     hub = Hub()
     ledger.listeners.append(hub.publish)
     committer = Committer(ledger, single_writer=store.is_sqlite(engine))
-    svc = Services(engine, ledger, Auth(engine), rng, hub, committer)
-    app = FastAPI(title="croupier", version="0.1.0", description=DESCRIPTION)
+    auth = Auth(engine)
+    auth.revoked.append(hub.end_user)  # a locked or deleted user's streams close at once
+    svc = Services(engine, ledger, auth, rng, hub, committer, AddressThrottle())
+    app = FastAPI(title="croupier", version="0.1.0", description=DESCRIPTION, docs_url=None,
+                  redoc_url=None)
     app.state.services = svc
     errors.install(app)
+    guard.install(app)
     api.include(app)
     # The browser table (``/`` and ``/static``) ships in the package, served by the same app.
     from croupier.web import mount

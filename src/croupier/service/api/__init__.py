@@ -13,7 +13,9 @@ from croupier.service.api import (
     audit,
     auth,
     bets,
+    coupons,
     dealing,
+    docs,
     equipment,
     health,
     recall,
@@ -23,8 +25,8 @@ from croupier.service.api import (
     wallets,
 )
 
-ROUTERS = (health, auth, users, wallets, tables, bets, dealing, equipment, recall, audit,
-           streams)
+ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
+           streams, docs)
 
 
 def include(app: FastAPI) -> None:

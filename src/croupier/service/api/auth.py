@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from croupier.service.api.deps import Credentials, Current, Svc
 from croupier.service.api.models import Login
@@ -12,18 +12,23 @@ from croupier.service.auth import LoginFailed
 from croupier.service.ledger import ApiError
 
 router = APIRouter(prefix="/auth", tags=["auth"])
+LOGIN_FAILED = "wrong name or password, or the account is locked for a while"
 
 
 @router.post("/login")
-def login(body: Login, svc: Svc) -> dict[str, Any]:
-    """A bearer token. Three failed logins in a row lock the account (an admin unlocks)."""
+def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
+    """A bearer token. Three wrong passwords lock the account for a while (30 s, doubling with
+    each lock-out, at most an hour); too many failures from one address are refused (429). A
+    locked account and an unknown name answer as a wrong password does."""
+    address = request.client.host if request.client else ""
+    if not svc.throttle.allows(address):
+        raise ApiError(429, "too_many_attempts",
+                       "too many failed log-ins from this address; try again in a minute")
     try:
         token, user = svc.auth.login(body.username, body.password)
-    except LoginFailed as exc:
-        if exc.locked:
-            raise ApiError(423, "locked", "the account is locked after three failed logins; "
-                           "an admin unlocks it") from None
-        raise ApiError(401, "unauthorized", "wrong name or password") from None
+    except LoginFailed:
+        svc.throttle.failed(address)
+        raise ApiError(401, "unauthorized", LOGIN_FAILED) from None
     return {"token": token, "username": user.username, "role": user.role}
 
 

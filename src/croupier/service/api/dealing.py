@@ -4,12 +4,13 @@ spin (dealer), and a decision voided or chips adjusted (supervisor)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from croupier.money import parse_amount
-from croupier.service import actions
+from croupier.service import actions, controls, store
 from croupier.service.api.act import act
 from croupier.service.api.deps import (
     Dealer,
@@ -22,6 +23,7 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import AdjustBody, RollBody, SpinBody, VoidBody
+from croupier.service.ledger import ApiError
 
 router = APIRouter(prefix="/tables/{table_id}")
 
@@ -56,8 +58,12 @@ async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer
     """Roll: the RNG's dice (raw draw recorded) or the physical dice entered; every wager
     settled in the same transaction as the roll."""
     dice = (body.dice[0], body.dice[1]) if body.dice else None
-    return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.roll(user, live, svc.rng, dice))
+
+    def make(live: Any) -> actions.PlanFn:
+        made = actions.roll(user, live, svc.rng, dice)
+        return made if dice is None else controls.entering(made, table_id)
+
+    return await act(request, svc, body, user, table_id, key, make)
 
 
 @router.post("/spin", tags=["dealer"])
@@ -65,10 +71,13 @@ async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer
                svc: Svc) -> Response:
     """Spin (after "No more bets"): the RNG's pocket or the number entered; an irregular
     spin (20.32(m)) is "no spin" and every wager stays."""
-    return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.spin(user, live, svc.rng, body.number,
-                                               body.revolutions, body.same_direction,
-                                               body.foreign_object))
+
+    def make(live: Any) -> actions.PlanFn:
+        made = actions.spin(user, live, svc.rng, body.number, body.revolutions,
+                            body.same_direction, body.foreign_object)
+        return made if body.number is None else controls.entering(made, table_id)
+
+    return await act(request, svc, body, user, table_id, key, make)
 
 
 @router.post("/void", tags=["supervisor"])
@@ -82,7 +91,30 @@ async def void(request: Request, table_id: TableId, body: VoidBody, user: Superv
 @router.post("/adjustments", tags=["supervisor"])
 async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user: Supervisor,
                      key: Key, svc: Svc) -> Response:
-    """Correct a dealer's error: chips between the house and a player, with a reason."""
+    """Correct a dealer's error: chips between the house and a player, with a reason. Over
+    the limit (100.00 either way) it waits (202) for a second supervisor's approval."""
     amount = signed_amount(body.amount)
+    if controls.needs_second_person(amount):
+        svc.ledger.table(table_id)
+        with svc.engine.begin() as conn:
+            pending = controls.request(conn, table_id, body.player, amount, body.reason,
+                                       user.username)
+        return JSONResponse(pending, status_code=202)
     return await act(request, svc, body, user, table_id, key,
                      lambda live: actions.adjust(user, live, body.player, amount, body.reason))
+
+
+@router.post("/adjustments/{pending_id}/approve", tags=["supervisor"])
+async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,
+                             user: Supervisor, key: Key, svc: Svc) -> Response:
+    """A second supervisor approves a pending adjustment: only then are the chips moved."""
+    with svc.engine.connect() as conn:
+        row = controls.pending(conn, table_id, pending_id)
+    if row is None:
+        raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
+                       f"table {table_id!r}")
+    amount = store.dollars(row.amount_cents)
+    reason = f"{row.reason} (asked by {row.requested_by}, approved by {user.username})"
+    return await act(request, svc, None, user, table_id, key, lambda live: controls.approving(
+        actions.adjust(user, live, row.player, amount, reason), pending_id, table_id,
+        user.username))

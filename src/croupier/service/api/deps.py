@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from croupier.service.auth import Auth, User
+from croupier.service.auth import AddressThrottle, Auth, User
 from croupier.service.commit import Committer
 from croupier.service.ledger import ApiError, Ledger
 from croupier.service.rng import Rng
@@ -32,6 +32,7 @@ class Services:
     rng: Rng
     hub: Hub
     committer: Committer
+    throttle: AddressThrottle
 
 
 async def services(request: Request) -> Services:
@@ -102,6 +103,8 @@ DiceReader = Annotated[User, Depends(require("admin", "supervisor", "auditor", "
 RecallReader = Annotated[User, Depends(require("dealer", "supervisor", "auditor", "admin"))]
 AlertReader = Annotated[User, Depends(require("supervisor", "auditor", "admin"))]
 Verifier = Annotated[User, Depends(require("auditor", "supervisor", "admin"))]
+CouponIssuer = Annotated[User, Depends(require("cashier", "supervisor"))]
+CouponReader = Annotated[User, Depends(require("cashier", "supervisor", "auditor", "admin"))]
 PlayerOrStaff = Annotated[User, Depends(self_or("admin", "auditor", "supervisor"))]
 PlayerOrOverseer = Annotated[User, Depends(self_or("supervisor", "auditor", "admin"))]
 

@@ -65,6 +65,10 @@ def install(app: FastAPI) -> None:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         return error(exc.status_code, code, str(exc.detail))
 
+    @app.exception_handler(RecursionError)
+    async def _too_deep(request: Request, exc: RecursionError) -> Response:
+        return error(422, "malformed", "the request is nested too deeply")
+
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s %s", request.method, request.url.path)

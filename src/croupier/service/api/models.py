@@ -13,12 +13,16 @@ from pydantic import BaseModel, ConfigDict, Field
 MONEY = r"^[0-9]{1,13}(\.[0-9]{1,2})?$"
 SIGNED_MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 NAME = r"^[a-z][a-z0-9_-]{1,31}$"
+COUPON_SERIAL = r"^MP-[0-9A-F]{12}$"
+LENGTH = r"^[0-9]{1,2}(\.[0-9]{1,6})?$"
+Inches = Annotated[str, Field(pattern=LENGTH)]
 
 
 class Body(BaseModel):
-    """Every request body: unknown fields are refused."""
+    """Every request body: unknown fields are refused, and nothing is coerced ("6" is not 6,
+    true is not 1), as in the replay contract."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Login(Body):
@@ -29,7 +33,7 @@ class Login(Body):
 class NewUser(Body):
     username: str = Field(pattern=NAME)
     password: str = Field(min_length=8, max_length=256)
-    role: Literal["player", "dealer", "supervisor", "auditor", "admin"]
+    role: Literal["player", "dealer", "supervisor", "cashier", "auditor", "admin"]
 
 
 class Amount(Body):
@@ -46,6 +50,9 @@ class NewTable(Body):
     profile: str = Field(max_length=32, examples=["nj-13-69f"])
     options: dict[str, Any] = Field(default_factory=dict)
     capacity: int | None = Field(default=None, ge=1, le=30)
+    entry: Literal["rng", "physical"] = Field(
+        default="rng", description="rng: only the RNG decides; physical: the dealer enters "
+        "the result of physical dice or a wheel")
 
 
 Die = Annotated[int, Field(ge=1, le=6)]
@@ -71,8 +78,9 @@ class Wager(Body):
 
 class BetBody(Wager):
     amount: str = Field(pattern=MONEY, examples=["10.00"])
-    coupon: bool = Field(default=False, description="a match play coupon of the same value "
-                         "(Pass and Don't Pass only, 13:69F-1.3(b))")
+    coupon: str | None = Field(default=None, pattern=COUPON_SERIAL, description=(
+        "the serial of a match play coupon the house issued to this player, put down with "
+        "chips of its value (Pass and Don't Pass only, 13:69F-1.3(b))"))
 
 
 class TakeDownBody(Wager):
@@ -119,9 +127,9 @@ class NewDie(Body):
 class Inspection(Body):
     """An inspection record against 13:47-20.25(b)2 (lengths in inches as decimal strings)."""
 
-    sides_inch: list[str] = Field(min_length=3, max_length=3, examples=[["0.765"] * 3])
+    sides_inch: list[Inches] = Field(min_length=3, max_length=3, examples=[["0.765"] * 3])
     opposite_faces: list[list[int]] = Field(examples=[[[1, 6], [2, 5], [3, 4]]], max_length=6)
-    spot_depths_inch: list[str] = Field(min_length=1, max_length=21)
+    spot_depths_inch: list[Inches] = Field(min_length=1, max_length=21)
     transparent_cellulose: bool = False
     sides_flat_spots_flush: bool = False
     edges_square: bool = False
@@ -129,3 +137,21 @@ class Inspection(Body):
     weight_balanced: bool = False
     spots_white_equal_diameter: bool = False
     provider_name_imprinted: bool = False
+
+
+GoodFor = Literal["pass", "dont_pass"]
+GOOD_FOR: tuple[GoodFor, ...] = ("pass", "dont_pass")
+
+
+class NewCoupon(Body):
+    """A match play coupon for a named player (13:69F-1.3(b))."""
+
+    player: str = Field(max_length=64)
+    face_value: str = Field(pattern=MONEY, examples=["10.00"])
+    wagers: list[GoodFor] = Field(default_factory=lambda: list(GOOD_FOR), min_length=1,
+                                  max_length=2)
+    expires_in_days: int = Field(default=30, ge=1, le=366)
+
+
+class VoidCoupon(Body):
+    reason: str = Field(min_length=3, max_length=500)

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Row
 
 from croupier.service import store
+from croupier.service.auth import login_state
 
 
 def user_exists(conn: Connection, username: str) -> bool:
@@ -20,7 +21,12 @@ def user_exists(conn: Connection, username: str) -> bool:
 
 
 def users(conn: Connection) -> list[Row[Any]]:
-    return list(conn.execute(sa.select(store.users).order_by(store.users.c.id)).all())
+    """Every account with its log-in state (lock-out, deletion)."""
+    return list(conn.execute(
+        sa.select(store.users, login_state.c.locked_until, login_state.c.lockouts,
+                  login_state.c.deleted_at)
+        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+        .order_by(store.users.c.id)).all())
 
 
 def wallet_entries(conn: Connection, player: str, limit: int = 50) -> list[Row[Any]]:

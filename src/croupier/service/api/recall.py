@@ -64,7 +64,7 @@ def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
 def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
                  svc: Svc) -> dict[str, Any]:
     """A round's wagers, outcome (with the RNG's raw draw), settlements, balances before and
-    after. Players may recall the rounds they took part in."""
+    after. Players may recall the rounds they took part in, and see only their own part."""
     with svc.engine.connect() as conn:
         if user.role == "player" and not queries.took_part(conn, table_id, round_no,
                                                            user.username):
@@ -72,7 +72,7 @@ def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
         record = recall.round_record(conn, table_id, round_no)
     if record is None:
         raise ApiError(404, "not_found", f"no round {round_no} at table {table_id!r}")
-    return record
+    return recall.for_player(record, user.username) if user.role == "player" else record
 
 
 @router.get("/players/{player}/rounds")

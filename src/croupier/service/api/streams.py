@@ -1,31 +1,73 @@
-"""``/tables/{id}/stream``: each committed event of a table over a WebSocket."""
+"""``/tables/{id}/stream``: each committed event of a table over a WebSocket.
+
+The token never travels in the URL (where logs and proxies keep it): the client's first
+message is ``{"token": "...", "since": N}`` (``since`` optional: replay the events after N).
+The stream closes with 4401 when the user is locked, deleted or the token ends (checked at
+once for changes made by this server, and every :data:`RECHECK_SECONDS` for any other), 4404
+for an unknown table, 4408 for a client too slow to keep up, 4422 for a malformed first
+message.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
 
-from croupier.service import codec
+from croupier.service import codec, streaming
 from croupier.service.api import queries
 from croupier.service.api.deps import Services
+from croupier.service.auth import User
 
 router = APIRouter()
 
 REPLAY_LIMIT = 1000
+HELLO_SECONDS = 10.0
+RECHECK_SECONDS = 5.0
+MAX_HELLO = 1024
+MAX_SINCE = 2**31
 
 
 @router.websocket("/tables/{table_id}/stream")
-async def stream(websocket: WebSocket, table_id: str, token: str = "", since: int = -1) -> None:
-    """Each committed event of the table as JSON (``?token=`` logs in; ``since`` replays)."""
+async def stream(websocket: WebSocket, table_id: str) -> None:
+    """Each committed event of the table as JSON, after a first message that logs in."""
     svc: Services = websocket.app.state.services
-    user = svc.auth.user_for(token) if token else None
+    await websocket.accept()
+    hello = await _hello(websocket)
+    if hello is None:
+        await websocket.close(code=4422)
+        return
+    token, since = hello
+    user = await run_in_threadpool(svc.auth.user_for, token)
     if user is None or table_id not in svc.ledger.tables:
         await websocket.close(code=4401 if user is None else 4404)
         return
-    await websocket.accept()
-    queue = svc.hub.subscribe(table_id)
+    await _serve(websocket, svc, table_id, user, token, since)
+
+
+async def _hello(websocket: WebSocket) -> tuple[str, int] | None:
+    """The first message's token and ``since``; None if it is missing or malformed."""
+    try:
+        text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+        if len(text) > MAX_HELLO:
+            return None
+        hello = json.loads(text)
+    except (TimeoutError, ValueError, KeyError, RuntimeError, WebSocketDisconnect):
+        return None
+    if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+        return None
+    since = hello.get("since", -1)
+    if type(since) is not int or not -1 <= since <= MAX_SINCE:
+        return None
+    return hello["token"], since
+
+
+async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User, token: str,
+                 since: int) -> None:
+    queue = svc.hub.subscribe(table_id, user.username)
     gone = asyncio.Event()
 
     async def watch_close() -> None:
@@ -37,17 +79,23 @@ async def stream(websocket: WebSocket, table_id: str, token: str = "", since: in
             pass
         gone.set()
         svc.hub.unsubscribe(table_id, queue)
-        queue.put_nowait(None) if not queue.full() else None
+        streaming.close(queue, streaming.TOO_SLOW)
 
     watcher = asyncio.create_task(watch_close())
     try:
         if since >= 0:
             await _replay(websocket, svc, table_id, since)
         while True:
-            batch = await queue.get()
-            if batch is None:
+            try:
+                batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)
+            except TimeoutError:
+                if await run_in_threadpool(svc.auth.user_for, token) is None:
+                    batch = streaming.REVOKED
+                else:
+                    continue
+            if isinstance(batch, int):
                 if not gone.is_set():
-                    await websocket.close(code=4408)  # too slow to keep up
+                    await websocket.close(code=batch)
                 return
             for item in batch:
                 await websocket.send_json(item)

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import actions
+from croupier.service import actions, controls
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
@@ -52,15 +52,18 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     with svc.engine.begin() as conn:
         live = svc.ledger.create_table(conn, body.id, body.game, body.profile, body.options,
                                        body.capacity)
+        controls.set_entry(conn, body.id, body.entry)
     svc.ledger.tables[live.id] = live
-    return live.state()
+    return {**live.state(), "entry": body.entry}
 
 
 @router.get("/{table_id}", tags=["tables"])
 def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
     live = svc.ledger.table(table_id)
+    with svc.engine.connect() as conn:
+        entry = controls.entry(conn, table_id)
     with live.lock:
-        return live.state()
+        return {**live.state(), "entry": entry}
 
 
 @router.post("/{table_id}/buy-in", tags=["cashier"])

@@ -28,7 +28,8 @@ def list_users(user: UserReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         rows = queries.users(conn)
     return [{"username": r.username, "role": r.role, "locked": r.locked,
-             "failed_logins": r.failed_logins} for r in rows]
+             "failed_logins": r.failed_logins, "locked_until": r.locked_until,
+             "lockouts": r.lockouts or 0, "deleted": r.deleted_at is not None} for r in rows]
 
 
 @router.post("/{username}/unlock")
@@ -43,3 +44,12 @@ def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     if not svc.auth.set_locked(username, True):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "locked": True}
+
+
+@router.delete("/{username}")
+def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
+    """Delete an account: it cannot log in again and its sessions end at once (its records
+    stay in the ledger)."""
+    if not svc.auth.delete(username):
+        raise ApiError(404, "not_found", f"there is no user {username!r}")
+    return {"username": username, "deleted": True}
