@@ -60,6 +60,16 @@ coupon_log = sa.Table(
 )
 
 
+class CouponRefused(Exception):
+    """An issue or void the rules refuse (a plain exception: it may pass through ``with``
+    blocks, which a frozen :class:`~croupier.errors.Refusal` cannot)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.clause = CLAUSE
+
+
 def permitted(profile_id: str) -> bool:
     """Whether tables under ``profile_id`` take match play coupons: the profile's own
     ``match_play_coupons`` setting where it has one, else only N.J.A.C. 13:69F-1, the one
@@ -93,10 +103,10 @@ def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list
     role = conn.execute(sa.select(store.users.c.role).where(
         store.users.c.username == player)).scalar()
     if role != "player":
-        raise Refusal(f"there is no player {player!r} to issue a coupon to", CLAUSE)
+        raise CouponRefused(f"there is no player {player!r} to issue a coupon to")
     bad = [w for w in wagers if w not in GOOD_FOR]
     if bad or not wagers:
-        raise Refusal("a match play coupon is good only for Pass or Don't Pass wagers", CLAUSE)
+        raise CouponRefused("a match play coupon is good only for Pass or Don't Pass wagers")
     serial = "MP-" + secrets.token_hex(6).upper()
     now = store.now()
     conn.execute(coupons.insert().values(
@@ -130,8 +140,8 @@ def void(conn: Connection, actor: str, serial: str, reason: str) -> dict[str, An
         current = get(conn, serial)
         if current is None:
             raise LookupError(serial)
-        raise Refusal(f"coupon {serial} is {current['status']}: only an issued coupon can be "
-                      "voided", CLAUSE)
+        raise CouponRefused(f"coupon {serial} is {current['status']}: only an issued coupon "
+                            "can be voided")
     _log(conn, serial, "voided", actor, {"reason": reason})
     return get(conn, serial) or {}
 

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from croupier.errors import Malformed, Refusal
+from croupier.service.coupons import CouponRefused
 from croupier.service.ledger import ApiError, Reply, refusal_body
 
 log = logging.getLogger("croupier.service")
@@ -64,6 +65,10 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         return error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(CouponRefused)
+    async def _coupon(request: Request, exc: CouponRefused) -> Response:
+        return error(409, "refused", exc.reason, exc.clause)
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: Request, exc: RecursionError) -> Response:

@@ -83,8 +83,9 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
 
     watcher = asyncio.create_task(watch_close())
     try:
-        if since >= 0:
-            await _replay(websocket, svc, table_id, since)
+        # Subscribed before the replay, so nothing committed meanwhile is missed; what the
+        # replay already sent is not sent twice.
+        sent = await _replay(websocket, svc, table_id, since) if since >= 0 else -1
         while True:
             try:
                 batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)
@@ -98,7 +99,8 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
                     await websocket.close(code=batch)
                 return
             for item in batch:
-                await websocket.send_json(item)
+                if item.get("seq", sent + 1) > sent:
+                    await websocket.send_json(item)
     except WebSocketDisconnect:
         pass
     finally:
@@ -106,8 +108,9 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
         svc.hub.unsubscribe(table_id, queue)
 
 
-async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int) -> None:
-    """The table's events after ``since`` (at most :data:`REPLAY_LIMIT`), oldest first."""
+async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int) -> int:
+    """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT`), oldest first;
+    the last sequence number sent (``since`` if none)."""
     live = svc.ledger.tables[table_id]
     with svc.engine.connect() as conn:
         rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
@@ -115,3 +118,5 @@ async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int
         item: dict[str, Any] = {"seq": r.seq, "round": r.round,
                                 **codec.decode(live.game, r.payload).to_json()}
         await websocket.send_json(item)
+        since = r.seq
+    return since
