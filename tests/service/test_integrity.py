@@ -17,10 +17,7 @@ LOADED = [6, 6]  # a gross bias: both dice always show six
 
 def _watch(s: Server, table: str, who: str, got: list[dict[str, Any]],
            ready: threading.Event, stop: threading.Event) -> None:
-    from websockets.sync.client import connect
-
-    url = s.base.replace("http", "ws") + f"/tables/{table}/stream?token={s.token(who)}"
-    with connect(url) as ws:
+    with s.stream(table, who) as ws:
         ready.set()
         while not stop.is_set():
             try:
