@@ -15,14 +15,16 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from croupier.integrity.dice import DiceMonitor
-from croupier.integrity.model import MonitorConfig, SetReport
-from croupier.integrity.report import to_html, to_json, to_table
-from croupier.integrity.rng import production_scalers, run_battery, verdict
-from croupier.integrity.wheel import WheelMonitor
 from croupier.roulette.wheel import WHEELS, Pocket
+
+# The monitors pull in numba and scipy: imported where they are used, so that registering
+# these commands (``croupier --help``) stays fast.
+if TYPE_CHECKING:
+    from croupier.integrity.dice import DiceMonitor
+    from croupier.integrity.model import MonitorConfig, SetReport
+    from croupier.integrity.wheel import WheelMonitor
 
 
 class CsvError(ValueError):
@@ -73,6 +75,8 @@ def _rows(
 
 def read_dice(path: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
     """One report per dice set (column ``dice_set``, else one set named ``dice``)."""
+    from croupier.integrity.dice import DiceMonitor
+
     monitors: dict[str, DiceMonitor] = {}
     for line, rec in _rows(path, ("die1", "die2"), ("dice_set",)):
         faces = []
@@ -89,6 +93,8 @@ def read_dice(path: str, config: MonitorConfig, trace: bool = False) -> list[Set
 
 def read_wheel(path: str, config: MonitorConfig, wheel_type: str, trace: bool = False) -> list[SetReport]:
     """One report per wheel (column ``wheel``, else one wheel named ``wheel``)."""
+    from croupier.integrity.wheel import WheelMonitor
+
     wheel = WHEELS[wheel_type]
     monitors: dict[str, WheelMonitor] = {}
     for line, rec in _rows(path, ("number",), ("wheel",)):
@@ -114,6 +120,8 @@ def read_wheel(path: str, config: MonitorConfig, wheel_type: str, trace: bool = 
 def read_ledger(url: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
     """One report per dice set (by serials) and per wheel (by table), from a croupier ledger:
     every decided roll and spin, voided rounds left out."""
+    from croupier.integrity.dice import DiceMonitor
+    from croupier.integrity.wheel import WheelMonitor
     from croupier.service import store
     from croupier.service.monitoring import ledger_outcomes
 
@@ -148,6 +156,9 @@ def _ledger_url(args: argparse.Namespace) -> str | None:
 
 
 def _cmd_integrity(args: argparse.Namespace) -> int:
+    from croupier.integrity.model import MonitorConfig
+    from croupier.integrity.report import to_html, to_json, to_table
+
     if not args.dice and not args.wheel and not args.ledger:
         print("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or --ledger",
               file=sys.stderr)
@@ -188,6 +199,8 @@ def _cmd_integrity(args: argparse.Namespace) -> int:
 
 
 def _cmd_rng_test(args: argparse.Namespace) -> int:
+    from croupier.integrity.rng import production_scalers, run_battery, verdict
+
     if args.samples < 1000:
         print("croupier rng-test: --samples must be at least 1000", file=sys.stderr)
         return 2
