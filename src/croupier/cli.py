@@ -16,6 +16,7 @@ COMMAND_MODULES: dict[str, str] = {
     "edge": "croupier.analysis.commands",
     "check": "croupier.analysis.commands",
     "trace": "croupier.analysis.commands",
+    "wagers": "croupier.analysis.commands",
     "simulate": "croupier.sim.commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",

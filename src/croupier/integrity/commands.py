@@ -1,8 +1,9 @@
 """``croupier integrity`` and ``croupier rng-test``.
 
 CSV rows are numbered as a spreadsheet shows them: the header is row 1.
-Exit codes: 0 report written (``integrity`` exits 0 even when it shows an alert; read
-``alert``), 2 malformed input, 3 ``rng-test`` verdict "fail".
+Exit codes (both commands): 0 every set ok (``rng-test``: pass), 2 malformed input or a ledger
+that cannot be read, 3 an alert (``rng-test``: fail), 4 ``integrity`` only: no alert, but a set
+with too little data to judge.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def _ledger_url(args: argparse.Namespace) -> str | None:
 
 def _cmd_integrity(args: argparse.Namespace) -> int:
     from croupier.integrity.model import MonitorConfig
-    from croupier.integrity.report import to_html, to_json, to_table
+    from croupier.integrity.report import exit_status, to_html, to_json, to_table
 
     if not args.dice and not args.wheel and not args.ledger:
         print("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or --ledger",
@@ -195,7 +196,7 @@ def _cmd_integrity(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(to_json(reports, config), indent=2) + "\n")
     else:
         sys.stdout.write(to_table(reports, config))
-    return 0
+    return exit_status(reports)
 
 
 def _cmd_rng_test(args: argparse.Namespace) -> int:
@@ -246,10 +247,14 @@ def _cmd_rng_test(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``integrity`` and ``rng-test`` to the ``croupier`` command line."""
-    p = subparsers.add_parser("integrity", help="fairness of dice sets and wheels from recorded outcomes")
+    p = subparsers.add_parser(
+        "integrity", help="fairness of dice sets and wheels from recorded outcomes",
+        epilog="exit status: 0 every set ok, 2 malformed input or an unreadable ledger, 3 an "
+        "alert, 4 no alert but a set with too little data to judge")
     p.add_argument("--dice", action="append", metavar="FILE.csv", help="columns die1,die2[,dice_set]")
     p.add_argument("--wheel", action="append", metavar="FILE.csv", help="column number (00 allowed)[,wheel]")
-    p.add_argument("--wheel-type", choices=sorted(WHEELS), default="double-zero")
+    p.add_argument("--wheel-type", choices=sorted(WHEELS), default="double-zero",
+                   help="the wheel the --wheel files were spun on (default double-zero)")
     p.add_argument("--ledger", action="store_true",
                    help="the rolls and spins in a croupier serve ledger (per dice set, per wheel)")
     p.add_argument("--data-dir", type=Path, default=Path("./data"),
@@ -263,7 +268,8 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_integrity)
 
     r = subparsers.add_parser(
-        "rng-test", help="the 25 CFR 547.14 battery on the production RNG's scaled output"
+        "rng-test", help="the 25 CFR 547.14 battery on the production RNG's scaled output",
+        epilog="exit status: 0 pass, 2 malformed arguments, 3 fail",
     )
     r.add_argument("--samples", type=int, default=1_000_000, help="values per scaler (default 1,000,000)")
     r.add_argument("--alpha", type=float, default=0.01, help="level of the whole battery (default 0.01)")
