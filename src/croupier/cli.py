@@ -42,7 +42,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except Malformed as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
-    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    if args.summary:
+        from croupier.replay_summary import summarize
+
+        sys.stdout.write(summarize(json.loads(text), result) + "\n")
+    else:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
 
 
@@ -53,8 +58,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Craps and roulette exactly as New Jersey's regulations define them.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    rep = sub.add_parser("replay", help="play a JSON transcript and print the JSON result")
+    rep = sub.add_parser(
+        "replay", help="play a JSON transcript and print the JSON result",
+        description="Plays a transcript (docs/transcripts.md) through the rules engine.",
+        epilog="exit status: 0 a well-formed transcript (refused actions are listed in the "
+        "result and change nothing), 2 a malformed one (one line on standard error naming "
+        "the place).")
     rep.add_argument("file", help="the transcript file, or - for standard input")
+    rep.add_argument("--summary", action="store_true",
+                     help="a short summary for a person (decisions, refusals with their "
+                     "clause, each player's bankroll) instead of the JSON result")
     rep.set_defaults(func=_cmd_replay)
     if command in COMMAND_MODULES:
         wanted = [COMMAND_MODULES[command]]
