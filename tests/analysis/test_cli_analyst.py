@@ -136,6 +136,7 @@ def test_wager_reference_covers_every_definition(capsys: pytest.CaptureFixture[s
 
     code, out, _ = run(["wagers", "--json"], capsys)
     ref = json.loads(out)
+    assert code == 0
     assert [w["id"] for w in ref["craps"]] == list(CRAPS)
     assert [w["id"] for w in ref["roulette"]] == list(ROULETTE)
     fire = next(w for w in ref["craps"] if w["id"] == "fire")
