@@ -51,11 +51,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+EXIT_CODES = """\
+exit status (README.md has the table):
+  0  done: well formed, compliant, every set ok, a pass
+  1  check: not compliant; recall: no such round; serve: could not start; an internal error
+  2  malformed input (one line per problem on standard error, naming the place)
+  3  integrity: an alert; rng-test: a fail
+  4  integrity: no alert, but too little data to judge a set
+"""
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command`` given, only the module that holds it is imported."""
     parser = argparse.ArgumentParser(
         prog="croupier",
         description="Craps and roulette exactly as New Jersey's regulations define them.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser(
