@@ -60,21 +60,23 @@ def _decision_text(event: dict[str, Any]) -> str:
 
 def _settlements(events: list[dict[str, Any]]) -> str:
     """What a decision settled, summed per player and wager (a split bet under its name)."""
-    totals: dict[tuple[str, str], list[str]] = {}
+    totals: dict[tuple[str, str], tuple[str, str, str]] = {}
     for e in events:
         key = (e["player"], e.get("part_of") or e["wager"])
-        paid, taken = totals.setdefault(key, ["0", "0"])
-        totals[key] = [_add(paid, e["paid"]), _add(taken, e["taken"])]
+        paid, taken, commission = totals.get(key, ("0", "0", "0"))
+        totals[key] = (_add(paid, e["paid"]), _add(taken, e["taken"]),
+                       _add(commission, e.get("commission", "0")))
     out = []
-    for (player, wager), (paid, taken) in totals.items():
+    for (player, wager), (paid, taken, commission) in totals.items():
         if _is_zero(taken) and _is_zero(paid):
-            out.append(f"{player} {wager} push")
+            text = f"{player} {wager} push"
         elif _is_zero(taken):
-            out.append(f"{player} {wager} won {paid}")
+            text = f"{player} {wager} won {paid}"
         elif _is_zero(paid):
-            out.append(f"{player} {wager} lost {taken}")
+            text = f"{player} {wager} lost {taken}"
         else:
-            out.append(f"{player} {wager} won {paid}, lost {taken}")
+            text = f"{player} {wager} won {paid}, lost {taken}"
+        out.append(text if _is_zero(commission) else f"{text} (commission {commission})")
     return "; ".join(out)
 
 
