@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.cli import main
 
@@ -142,3 +145,35 @@ def test_wager_reference_covers_every_definition(capsys: pytest.CaptureFixture[s
     fire = next(w for w in ref["craps"] if w["id"] == "fire")
     assert fire["pay_keys"] == ["fire:4", "fire:5", "fire:6"]
     assert set(fire["profiles"]) == {"nj-13-69f"} and "craps only" in fire["profiles"]["nj-13-69f"]
+
+
+_FLAWS: dict[str, tuple[str, object]] = {
+    # place reported -> (where the flaw goes, the bad value)
+    "colour": ("top", 1),
+    "options.vig": ("options", "abc"),
+    "options.unit": ("options", "x"),
+    "options.odds": ("options", "lots"),
+    "pays.field:12": ("pays", "x"),
+    "pays.hard:6": ("pays", 9),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.sampled_from(sorted(_FLAWS))))
+def test_check_names_exactly_the_flaws_a_proposal_has(flaws: set[str]) -> None:
+    from croupier.analysis.compliance import Problems, check_documents
+
+    doc: dict[str, Any] = {"rules": "nj-13-69f", "options": {"vig": "0.04"},
+                           "pays": {"field:2": "3 to 1"}}
+    for place in flaws:
+        where, value = _FLAWS[place]
+        key = place.split(".", 1)[-1]
+        target = doc if where == "top" else doc[where]
+        target[key] = value
+    try:
+        check_documents([("t.toml", doc)])
+    except Problems as exc:
+        reported = {p.where.removeprefix("t.toml: ") for p in exc.problems}
+    else:
+        reported = set()
+    assert reported == flaws
