@@ -1,4 +1,4 @@
-"""The ``croupier edge``, ``croupier check`` and ``croupier trace`` commands.
+"""The ``croupier edge``, ``check``, ``trace`` and ``wagers`` commands.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="croupier")
