@@ -284,14 +284,14 @@ def _verdict(entry: Any) -> str:
     return f"{entry.verdict}: {entry.reason}" + (f" ({entry.clause})" if entry.clause else "")
 
 
-_CHECK_HEADER = (f"  {'entry':<22} {'minimum':<12} {'proposed':<14} {'house edge':>10} "
+_CHECK_HEADER = (f"  {'entry':<22} {'minimum':<12} {'proposed':<18} {'house edge':>10} "
                  f"{'exact':<12} verdict")
 
 
 def _check_line(entry: Any) -> str:
     edge, exact = _edge_cells(entry.edge)
     proposed = entry.proposed if entry.proposed is not None else "(minimum)"
-    return (f"  {entry.key:<22} {entry.minimum or '-':<12} {proposed:<14} {edge:>10} "
+    return (f"  {entry.key:<22} {entry.minimum or '-':<12} {proposed:<18} {edge:>10} "
             f"{exact:<12} {_verdict(entry)}")
 
 
@@ -316,8 +316,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0 if report.compliant else 1
+    names = {name: doc.get("table") for name, doc in docs}
     for table in report.tables:
-        title = f"{table.name}: {table.game} under {table.profile}"
+        label = f"{table.name} ({names[table.name]})" if names.get(table.name) else table.name
+        title = f"{label}: {table.game} under {table.profile}"
         print(f"{title}: {'compliant' if table.compliant else 'not compliant'}")
         shown = [e for e in table.entries
                  if args.all or e.proposed is not None or e.verdict != "ok"]
