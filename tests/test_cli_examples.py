@@ -54,9 +54,13 @@ def test_every_example_transcript_is_checked_here() -> None:
     assert sorted(p.name for p in EXAMPLES.glob("*.json")) == sorted(EXPECTED)
 
 
-def test_every_game_has_an_example() -> None:
+def test_every_game_a_profile_covers_has_an_example() -> None:
+    from croupier.rules import PROFILE_IDS, load_profile
+
+    covered = {game for p in PROFILE_IDS for game in load_profile(p).games}
     games = {json.loads((EXAMPLES / name).read_text())["game"] for name in EXPECTED}
-    assert {"craps", "mini-craps", "roulette"} <= games
+    assert {"craps", "mini-craps", "roulette"} <= covered
+    assert covered - games == set()
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
