@@ -158,6 +158,7 @@ def _exact_or_decimal(value: Fraction, width: int) -> str:
 
 
 def cmd_edge(args: argparse.Namespace) -> int:
+    """The edge table (or --json) of one game under one profile; 2 when malformed."""
     from croupier.analysis.exact import analyse
 
     try:
@@ -182,6 +183,7 @@ def cmd_edge(args: argparse.Namespace) -> int:
 
 
 def _print_edge(game: str, rules: str, name: str, rows: list[Any]) -> None:
+    """The edge table: exact fractions where they fit, decimals otherwise."""
     unit = "spins" if game == "roulette" else "rolls"
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
@@ -296,6 +298,7 @@ def _check_line(entry: Any) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Check the proposals; 0 compliant, 1 not, 2 malformed (every problem listed)."""
     from croupier.analysis.compliance import Problems, check_documents, read_document
 
     problems: list[Malformed] = []
@@ -339,6 +342,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_wagers(args: argparse.Namespace) -> int:
+    """The wager reference as text, Markdown (docs/wagers.md) or JSON."""
     from croupier.analysis.reference import render_markdown, render_text, wager_reference
 
     reference = wager_reference()
