@@ -23,10 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from croupier.cli import COMMAND_MODULES
+
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "examples" / "craps-pass-odds.json"
-COMMANDS = ["", "replay", "edge", "check", "trace", "simulate", "serve", "recall",
-            "integrity", "rng-test"]
+COMMANDS = ["", "replay", *COMMAND_MODULES]
 
 
 def _runs(small: Path) -> list[tuple[str, list[str]]]:
@@ -34,16 +35,24 @@ def _runs(small: Path) -> list[tuple[str, list[str]]]:
     return [*helps, (f"replay {small.name}", ["replay", str(small)])]
 
 
-def _time(src: Path, argv: list[str], cwd: str) -> float:
+def _time(src: Path, argv: list[str], cwd: str) -> float | None:
+    """Seconds for one run; None when this checkout has no such command (exit 2, usage)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "croupier", *argv], env=env, cwd=cwd,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - start
+    if done.returncode == 2 and b"invalid choice" in done.stderr:
+        return None
     if done.returncode != 0:
         raise SystemExit(f"{src}: croupier {' '.join(argv)} exited {done.returncode}: "
                          f"{done.stderr.decode(errors='replace').strip()}")
     return elapsed
+
+
+def _median(runs: list[float | None]) -> float | None:
+    """The median, or None for a command the checkout does not have."""
+    return None if None in runs else statistics.median(r for r in runs if r is not None)
 
 
 def _load() -> str:
@@ -61,7 +70,7 @@ def main() -> None:
     if args.before is not None:
         trees = {"before": args.before.resolve() / "src", **trees}
     print(f"start: {_load()}")
-    times: dict[tuple[str, str], list[float]] = {}
+    times: dict[tuple[str, str], list[float | None]] = {}
     with tempfile.TemporaryDirectory() as cwd:
         for _ in range(args.repetitions):
             for label, argv in _runs(args.small.resolve()):
@@ -73,10 +82,11 @@ def main() -> None:
     print(f"medians of {args.repetitions} runs, each a fresh process")
     print(header)
     for label, _argv in _runs(args.small.resolve()):
-        medians = [statistics.median(times[(label, t)]) for t in trees]
-        line = f"{label:<28}" + "".join(f"{m:>13.3f}" for m in medians)
-        if len(medians) == 2:
-            line += f"{medians[0] / medians[1]:>8.1f}x"
+        medians = [_median(times[(label, t)]) for t in trees]
+        line = f"{label:<28}" + "".join(f"{m:>13.3f}" if m else f"{'-':>13}" for m in medians)
+        known = [m for m in medians if m]
+        if len(medians) == 2 and len(known) == 2:
+            line += f"{known[0] / known[1]:>8.1f}x"
         print(line)
     print(f"end: {_load()}")
 

@@ -17,6 +17,7 @@ COMMAND_MODULES: dict[str, str] = {
     "check": "croupier.analysis.commands",
     "trace": "croupier.analysis.commands",
     "wagers": "croupier.analysis.commands",
+    "rules": "croupier.analysis.jurisdictions",
     "simulate": "croupier.sim.commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",

@@ -250,12 +250,12 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=cmd_check)
 
     trace = subparsers.add_parser(
-        "trace", help="every clause of the regulations with the code and tests citing it",
-        description="Reads the regulation texts, the rule profiles, the package's docstrings "
-        "and the tests' clause markers (without running them).",
+        "trace", help="every clause of the regulations, its status and evidence",
+        description="Reads the regulation texts, the rule profiles' clause data, "
+        "rules/readings.toml and the tests' clause markers (without running them).",
         epilog="exit status: 0 done, 2 a folder that cannot be read.")
     trace.add_argument("--regulations", help="folder of the regulation texts "
-                       "(default: the ones shipped in the package)")
+                       "(default: the texts shipped in the package)")
     trace.add_argument("--tests", help="the tests folder (default: the repository's)")
     fmt = trace.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/traceability.md)")
