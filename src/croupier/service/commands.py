@@ -81,13 +81,13 @@ def _register_init(sub: Sub) -> None:
 
 def _register_users(sub: Sub) -> None:
     users = sub.add_parser("users", help="recover accounts directly on the ledger's data")
-    verbs = users.add_subparsers(dest="verb", required=True)
+    verbs = users.add_subparsers(dest="verb", required=True, help="what to do")
     unlock = verbs.add_parser("unlock", help="unlock an account")
-    unlock.add_argument("name")
+    unlock.add_argument("name", help="the user name")
     _where(unlock, key=False)
     unlock.set_defaults(func=_users_unlock)
     reset = verbs.add_parser("reset-password", help="a new password; unlocks, ends sessions")
-    reset.add_argument("name")
+    reset.add_argument("name", help="the user name")
     reset.add_argument("--password", default=os.environ.get("CROUPIER_NEW_PASSWORD"),
                        help="the new password (default: generated, printed once)")
     _where(reset, key=False)
@@ -96,20 +96,20 @@ def _register_users(sub: Sub) -> None:
 
 def _register_audit(sub: Sub) -> None:
     audit = sub.add_parser("audit", help="verify the ledger, export or check a signed bundle")
-    verbs = audit.add_subparsers(dest="verb", required=True)
+    verbs = audit.add_subparsers(dest="verb", required=True, help="what to do")
     verify = verbs.add_parser("verify", help="chains, signed checkpoints, the engine replayed")
     _where(verify)
     verify.add_argument("--json", action="store_true", help="the whole report as JSON")
     verify.set_defaults(func=_audit_verify)
     export = verbs.add_parser("export", help="write a signed bundle for offline verification")
-    export.add_argument("file", type=Path)
+    export.add_argument("file", type=Path, help="the bundle to write (JSON)")
     _where(export)
     export.set_defaults(func=_audit_export)
     check = verbs.add_parser("verify-bundle", help="verify a bundle offline (nothing else needed)")
-    check.add_argument("file", type=Path)
+    check.add_argument("file", type=Path, help="the bundle to check")
     check.add_argument("--public-key", default=None,
                        help="the house's registered public key (hex); default: the bundle's")
-    check.add_argument("--json", action="store_true")
+    check.add_argument("--json", action="store_true", help="the whole report as JSON")
     check.set_defaults(func=_audit_bundle)
     rotate = verbs.add_parser("rotate-key", help="a new signing key, introduced by the old one")
     _where(rotate)
