@@ -50,3 +50,15 @@ def test_reset_password_unlocks_and_applies_the_policy(server: Server) -> None:
     assert generated.returncode == 0
     new = generated.stdout.split("new password: ")[1].split()[0]
     assert len(new) >= 12 and login(s, "bob", new) == 200
+
+
+def test_new_users_passwords_meet_the_policy(server: Server) -> None:
+    s = server
+    for password, why in (("eleven-char", "at least 12 characters"),
+                          ("carol-player", "not the user name")):
+        r = s.post("admin", "/users", {"username": "carol-player", "password": password,
+                                       "role": "player"}, key=None)
+        assert r.status_code == 422 and why in r.json()["error"]["reason"], r.text
+    r = s.post("admin", "/users", {"username": "carol-player", "password": "a long passphrase",
+                                   "role": "player"}, key=None)
+    assert r.status_code == 201
