@@ -8,6 +8,7 @@ import sys
 import uuid
 
 import httpx
+import pytest
 
 from .conftest import Server
 
@@ -152,6 +153,7 @@ def test_roles(server: Server) -> None:
     assert bad.status_code == 422 and "five percent" in bad.json()["error"]["reason"]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(d)", "N.J.A.C. 13:69F-1.3(a)1")
 def test_void_late_bets_and_restart(server: Server) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
@@ -190,6 +192,11 @@ def test_void_late_bets_and_restart(server: Server) -> None:
     assert s.get("auditor", "/audit/verify").json()["ok"]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(b)2",
+                    "N.J.A.C. 13:47-20.25(e)3",
+                    "N.J.A.C. 13:47-20.25(g)7",
+                    "N.J.A.C. 13:47-20.25(g)8",
+                    "N.J.A.C. 13:69F-1.3(b)")
 def test_dice_equipment_and_shooters(server: Server) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
@@ -234,6 +241,7 @@ def test_dice_equipment_and_shooters(server: Server) -> None:
     assert s.get("auditor", "/audit/verify").json()["ok"]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(j)2", "N.J.A.C. 13:47-20.32(m)2", "N.J.A.C. 13:47-20.32(c)1")
 def test_roulette_and_streaming(server: Server) -> None:
     s = server
     with s.stream("roulette-1", "auditor") as ws:
@@ -268,6 +276,7 @@ def test_roulette_and_streaming(server: Server) -> None:
     assert s.get("auditor", "/audit/verify").json()["ok"]
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(f)")
 def test_mini_craps_seating(sqlite_server: Server) -> None:
     s = sqlite_server
     s.ok("admin", "/tables", {"id": "mini-1", "game": "mini-craps", "profile": "nj-13-69f",
