@@ -71,7 +71,7 @@ def _start(data_dir: Path, database: str | None) -> tuple[subprocess.Popen[bytes
     profile = os.environ.get("CROUPIER_BENCH_PROFILE")  # a file: cProfile the server into it
     cmd = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
            "-m", "croupier", "serve", "--port", str(port), "--data-dir",
-           str(data_dir), "--demo-password", PASSWORD]
+           str(data_dir), "--demo", "--demo-password", PASSWORD]
     if database:
         cmd += ["--database", database]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -21,6 +21,9 @@ COMMAND_MODULES: dict[str, str] = {
     "simulate": "croupier.sim.commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
+    "init": "croupier.service.commands",
+    "users": "croupier.service.commands",
+    "audit": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",
     "rng-test": "croupier.integrity.commands",
 }

@@ -70,7 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir", str(data),
-         "--rng-seed", str(SEED), "--demo-password", PASSWORD],
+         "--insecure-test-rng-seed", str(SEED), "--test-mode", "--demo", "--demo-password", PASSWORD],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
