@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import Malformed
+from croupier.games import GAME_NAMES, GAMES
 
 EDGE_HELP = """\
 Every wager the table offers, analysed exactly from the engine's own wager definitions (a
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
     edge = subparsers.add_parser(
         "edge", help="exact house edge, variance and time to decision of every wager",
         description=EDGE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    edge.add_argument("--game", default="craps", choices=("craps", "mini-craps", "roulette"))
+    edge.add_argument("--game", default="craps", choices=GAME_NAMES)
     edge.add_argument("--rules", default="nj-13-69f", help="rule profile (default nj-13-69f)")
     edge.add_argument("--option", dest="options", action="append", default=[],
                       metavar="KEY=VALUE", help="a table option, VALUE as JSON or text "
@@ -124,7 +125,7 @@ def cmd_edge(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=2))
         return 0
-    unit = "spins" if args.game == "roulette" else "rolls"
+    unit = GAMES[args.game].decisions
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
     print(f"{args.game} under {args.rules}: house edge per unit at risk, one decision "

@@ -33,10 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis import exact
-from croupier.craps.config import MAX_VIG, CrapsConfig
+from croupier.craps.config import MAX_VIG
+from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS
 from croupier.errors import Malformed
+from croupier.games import GAMES, Game
+from croupier.games import game as game_named
 from croupier.money import Odds
+from croupier.roulette.table import RouletteTable
 from croupier.rules import GameRules, Profile, load_profile
 
 OK = "ok"
@@ -149,9 +153,8 @@ def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
     for key in doc:
         if key not in _TOP_KEYS:
             raise Malformed(f"{name}: {key}", f"unknown key; expected one of {', '.join(_TOP_KEYS)}")
-    game = doc.get("game", "craps")
-    if game not in ("craps", "mini-craps", "roulette"):
-        raise Malformed(f"{name}: game", f"unknown game {game!r}")
+    played = game_named(doc.get("game", "craps"), f"{name}: game")
+    game = played.name
     profile_id = doc.get("rules")
     if not isinstance(profile_id, str):
         raise Malformed(f"{name}: rules", "the rule profile is required")
@@ -173,9 +176,9 @@ def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
     offered = doc.get("wagers", [])
     if not isinstance(offered, list) or not all(isinstance(w, str) for w in offered):
         raise Malformed(f"{name}: wagers", "must be a list of wager ids")
-    if game == "roulette":
+    if issubclass(played.table_class, RouletteTable):
         return _check_roulette(name, profile, options, pays_raw, offered)
-    return _check_craps(name, game, profile, options, pays_raw, offered)
+    return _check_craps(name, played, profile, options, pays_raw, offered)
 
 
 def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,
@@ -201,11 +204,11 @@ def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,
     return proposed
 
 
-def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any],
+def _check_craps(name: str, played: Game, profile: Profile, options: dict[str, Any],
                  pays_raw: dict[str, str], offered: list[str]) -> TableReport:
     rules = profile.craps
     assert rules is not None
-    report = TableReport(name, game, profile.id, pays_clause=rules.clause("pays_clause"))
+    report = TableReport(name, played.name, profile.id, pays_clause=rules.clause("pays_clause"))
     safe = dict(options)
     # Commission: over five percent, or collected on the win where the profile says at placement.
     if "vig" in safe:
@@ -219,17 +222,20 @@ def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any]
                 "a commission over five percent of the wager",
                 rules.clause("buy_commission_clause") or rules.clause("pays_clause")))
             safe["vig"] = str(MAX_VIG)
-    allowed = rules.settings.get("vig_collected", ["placement", "win"])
+    allowed = list(rules.vig_collected)
     if safe.get("vig_collected") in ("placement", "win") and safe["vig_collected"] not in allowed:
         report.entries.append(Entry(
             name, "vig_collected", " or ".join(allowed), str(safe["vig_collected"]), None,
             REFUSED, "the commission is paid at the time of making the bet",
             rules.clause("buy_commission_clause")))
         safe["vig_collected"] = allowed[0]
-    if safe.get("six_seven_eight") is True and not rules.permits("six_seven_eight"):
-        safe.pop("six_seven_eight")  # reported below as a wager the profile does not permit
-        offered = [*offered, "six_seven_eight"]
-    cfg = CrapsConfig.from_options(profile, safe, mini=game == "mini-craps")
+    for elected in [key for key in safe if key in WAGERS]:
+        if safe[elected] is True and elected not in rules.optional:
+            safe.pop(elected)  # reported below as a wager the profile does not permit
+            offered = [*offered, elected]
+    table = played.open(profile, safe, {})
+    assert isinstance(table, CrapsTable)
+    cfg = table.config
     for wager_id in offered:
         if not rules.permits(wager_id):
             report.entries.append(Entry(name, wager_id, None, None, None, REFUSED,
@@ -263,7 +269,7 @@ def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any]
 
 def _check_roulette(name: str, profile: Profile, options: dict[str, Any],
                     pays_raw: dict[str, str], offered: list[str]) -> TableReport:
-    from croupier.roulette.replay import read_options
+    from croupier.roulette.reading import read_options
 
     rules = profile.roulette
     assert rules is not None
@@ -299,7 +305,7 @@ def _uniformity(tables: list[TableReport]) -> list[Entry]:
     out: list[Entry] = []
     for i, first in enumerate(tables):
         for second in tables[i + 1:]:
-            if first.game.removeprefix("mini-") != second.game.removeprefix("mini-"):
+            if GAMES[first.game].family != GAMES[second.game].family:
                 continue
             for key in sorted(first.effective.keys() & second.effective.keys()):
                 a, b = first.effective[key], second.effective[key]

@@ -70,7 +70,8 @@ class CashOut(Body):
 
 class NewTable(Body):
     id: str = Field(pattern=NAME)
-    game: Literal["craps", "mini-craps", "roulette"]
+    # The games of the registry (croupier.games); a profile that does not cover it is refused.
+    game: str = Field(max_length=32, json_schema_extra={"enum": list(GAMES)})
     profile: str = Field(max_length=32, examples=["nj-13-69f"])
     options: dict[str, Any] = Field(default_factory=dict)
     capacity: int | None = Field(default=None, ge=1, le=30)
