@@ -172,7 +172,8 @@ def _check_settings(rest: dict[str, Any], cls: type[GameRules], where: str) -> N
     allowed = {f.name for f in fields(cls)} - {f.name for f in fields(GameRules)}
     for key in rest:
         if key not in allowed:
-            raise ProfileError(f"{where}.{key}: unknown setting" + _suggest(key, tuple(allowed)))
+            raise ProfileError(f"{where}.{key}: unknown setting"
+                               + _suggest(key, tuple(allowed | cls.KNOWN_CLAUSES)))
 
 
 def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
