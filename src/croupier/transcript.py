@@ -19,7 +19,14 @@ from typing import Any
 from croupier.errors import Malformed, Refusal
 from croupier.games import Game, game
 from croupier.money import fmt, show_json
-from croupier.reading import did_you_mean, is_comment_key, load_json, read_players, refusal_json
+from croupier.reading import (
+    actions_of,
+    did_you_mean,
+    is_comment_key,
+    load_json,
+    read_players,
+    refusal_json,
+)
 from croupier.rules import PROFILE_IDS, Profile, load_profile
 
 TOP_LEVEL_KEYS = ("game", "rules", "options", "players", "actions")
@@ -46,9 +53,7 @@ def read_header(doc: Any) -> tuple[Game, Profile]:
                         "covers")
     if not isinstance(doc.get("options", {}), dict):
         raise Malformed("options", "must be an object")
-    if "actions" not in doc:
-        raise Malformed("actions", "required: the list of actions (it may be empty)")
-    if not isinstance(doc["actions"], list):
+    if not isinstance(doc.get("actions", []), list):
         raise Malformed("actions", "must be a list")
     return played, profile
 
@@ -60,7 +65,7 @@ def replay(doc: Any) -> dict[str, Any]:
     table = played.open(profile, doc.get("options", {}), players)
     events: list[dict[str, Any]] = [table.opening_json()]
     rejected: list[dict[str, Any]] = []
-    for index, raw in enumerate(doc["actions"]):
+    for index, raw in enumerate(actions_of(doc)):
         action = played.read_action(raw, f"actions[{index}]", players, table)
         try:
             done = table.act(action)

@@ -17,6 +17,7 @@ from croupier.craps.wagers import DONT_BAR, WAGERS, WagerDef
 from croupier.errors import Malformed, Refusal
 from croupier.money import Odds, parse_amount, show_json
 from croupier.rules import CrapsRules, Profile
+from croupier.rules.citations import cite
 
 MAX_VIG = Decimal("0.05")
 THREE_FOUR_FIVE = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
@@ -146,7 +147,7 @@ class CrapsConfig:
             where = f"options.pays.{key}"
             if key not in pays:
                 raise Malformed(where, f"no such pay-table entry under {profile.id}")
-            proposed = Odds.parse(text, where)
+            proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
             if proposed.ratio < pays[key].ratio:
                 raise Malformed(
                     where,
