@@ -98,23 +98,7 @@ class CrapsConfig:
 
         odds = _parse_odds(options.get("odds", rules.default_odds))
 
-        vig_raw = options.get("vig", "0.05")
-        if isinstance(vig_raw, float):
-            vig_raw = repr(vig_raw)  # an in-process caller's float: read its JSON text exactly
-        if isinstance(vig_raw, bool) or not isinstance(vig_raw, (int, str, Decimal)):
-            raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}")
-        try:
-            vig = Decimal(str(vig_raw))
-        except ArithmeticError:
-            raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}") from None
-        if not vig.is_finite() or vig < 0:
-            raise Malformed("options.vig", f"not a commission rate: {show_json(vig_raw)}")
-        if vig > MAX_VIG:
-            clause = rules.clause("buy_commission_clause") or rules.clause("pays_clause")
-            raise Malformed(
-                "options.vig",
-                f"commission {vig_raw} is over five percent, which {profile.id} forbids ({clause})",
-            )
+        vig = _read_vig(profile, options.get("vig", "0.05"))
 
         vig_collected = options.get("vig_collected", "placement")
         if vig_collected not in ("placement", "win"):
@@ -206,6 +190,29 @@ class CrapsConfig:
             return Decimal(THREE_FOUR_FIVE_LAY)
         assert isinstance(self.odds, Decimal)
         return self.odds
+
+
+def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
+    """The commission rate: a decimal from 0 to five percent."""
+    rules = profile.craps
+    assert rules is not None
+    if isinstance(vig_raw, float):
+        vig_raw = repr(vig_raw)  # an in-process caller's float: read its JSON text exactly
+    if isinstance(vig_raw, bool) or not isinstance(vig_raw, (int, str, Decimal)):
+        raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}")
+    try:
+        vig = Decimal(str(vig_raw))
+    except ArithmeticError:
+        raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}") from None
+    if not vig.is_finite() or vig < 0:
+        raise Malformed("options.vig", f"not a commission rate: {show_json(vig_raw)}")
+    if vig > MAX_VIG:
+        clause = rules.clause("buy_commission_clause") or rules.clause("pays_clause")
+        raise Malformed(
+            "options.vig",
+            f"commission {vig_raw} is over five percent, which {profile.id} forbids ({clause})",
+        )
+    return vig
 
 
 def _declined(profile: Profile, options: dict[str, Any]) -> frozenset[str]:
