@@ -59,6 +59,8 @@ class CrapsConfig:
     fire_pay_table: str = "A"
     declined: frozenset[str] = frozenset()
     """Wagers the profile leaves to the licensee's election that this table does not offer."""
+    seated: bool = False
+    """Whether only seated players wager here (the profile's seating rule for this game)."""
     pays: dict[str, Odds] = field(default_factory=dict)
 
     @property
@@ -69,10 +71,6 @@ class CrapsConfig:
     def game(self) -> str:
         return self.variant.game
 
-    @property
-    def seated(self) -> bool:
-        """Whether only seated players wager here (the profile's seating rule for this game)."""
-        return self.variant.game in self.rules.seated_games
 
     @classmethod
     def from_options(cls, profile: Profile, options: dict[str, Any],
@@ -142,7 +140,8 @@ class CrapsConfig:
 
         return cls(profile=profile, rules=rules, variant=variant, unit=unit, min_bet=min_bet,
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
-                   fire_pay_table=fire_table, declined=declined, pays=pays)
+                   fire_pay_table=fire_table, declined=declined, pays=pays,
+                   seated=variant.game in rules.seated_games)
 
     def why_not_offered(self, d: WagerDef) -> Refusal | None:
         """Why this table does not offer ``d`` (not permitted, craps only, not elected, no free

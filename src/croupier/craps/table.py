@@ -130,6 +130,7 @@ class CrapsTable:
         # A long-running holder that persists events itself (the server) turns this off.
         self.keep_log = True
         self._off_on_come_out = config.rules.off_on_come_out
+        self._wager_clauses = dict(config.rules.wagers)  # read on every bet: a plain dict
         if events is None:
             # The first player listed shoots first; automated craps has no shooter.
             first = next(iter(players), "") if config.variant.shooter else ""
@@ -364,7 +365,7 @@ class CrapsTable:
     # --- checks ------------------------------------------------------------------------
 
     def _clause(self, wager_id: str) -> str:
-        return self.config.rules.wagers.get(wager_id, _NO_CLAUSE)
+        return self._wager_clauses.get(wager_id, _NO_CLAUSE)
 
     def check_offered(self, d: WagerDef) -> None:
         """Refuse a wager the profile does not permit or this table does not offer."""
@@ -382,7 +383,9 @@ class CrapsTable:
         if cfg.seated and not ps.seated:
             raise Refusal(f"{player} is not seated: only players seated at a {cfg.game} table "
                           "may place a wager", cfg.rules.clause("seating_clause"))
-        self.check_offered(d)
+        refusal = cfg.why_not_offered(d)
+        if refusal is not None:
+            raise refusal
         clause = self._clause(wager_id)
         if d.travels and qualifier is not None:
             raise Refusal(f"a {d.name} is made in the {d.name.removesuffix(' Bet')} area and "
