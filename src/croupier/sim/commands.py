@@ -71,9 +71,8 @@ class Bar:
 def run(args: argparse.Namespace) -> int:
     from croupier.sim.compile import StrategyRefused, compile_table
     from croupier.sim.engine import simulate, simulate_dask
-    from croupier.sim.library import BUILT_IN
+    from croupier.sim.library import BUILT_IN, strategies_for
     from croupier.sim.report import summarize, table_text, write_csv, write_plots
-    from croupier.sim.strategy import strategies_for
 
     if args.list:
         for name, s in BUILT_IN.items():

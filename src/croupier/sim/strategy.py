@@ -34,7 +34,7 @@ which they only lost, ``on_lose[level]``; a seven-out resets it when ``seven_out
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -313,22 +313,3 @@ def _multiple(value: Any, where: str) -> Multiple:
             out[number] = parse_amount(_money_text(v), f"{where}.{k}")
         return out
     return parse_amount(_money_text(value), where)
-
-
-def load_strategy(spec: str) -> Strategy:
-    """A built-in strategy by name, or a strategy file by path."""
-    from croupier.sim.library import BUILT_IN
-
-    if spec in BUILT_IN:
-        return BUILT_IN[spec]
-    try:
-        with open(spec, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise Malformed("STRATEGY", f"no built-in strategy {spec!r} and no such file "
-                        f"({exc.strerror}); built-ins: {', '.join(sorted(BUILT_IN))}") from None
-    return Strategy.from_toml(text, spec)
-
-
-def strategies_for(specs: Sequence[str]) -> list[Strategy]:
-    return [load_strategy(s) for s in specs]
