@@ -45,7 +45,7 @@ BIG = Decimal(10) ** 9
 
 # rule kinds, timings, statuses (shared with the kernel)
 FIXED, COME, ODDS = 0, 1, 2
-T_ANY, T_COME_OUT, T_POINT_ON = 0, 1, 2
+T_ANY, T_COME_OUT, T_POINT_ON, T_NEW_SHOOTER = 0, 1, 2, 3
 ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
 STATUS_NAMES = ("played out", "ruined", "stop-loss", "win goal")
 POINT_INDEX: dict[int | None, int] = {None: 0, **{n: i + 1 for i, n in enumerate(POINTS)}}
@@ -184,9 +184,6 @@ def _check_craps(strategy: Strategy, config: CrapsConfig) -> None:
             scratch.check_offered(d)
         except Refusal as exc:
             raise StrategyRefused(strategy.name, i, bet, exc) from None
-        if d.timing is Timing.NEW_SHOOTER:
-            raise Malformed(f"{where}.wager", f"the {d.name} is not simulated (it depends on "
-                            "passing the dice between shooters)")
         if bet.kind == "odds":
             _check_odds(strategy, i, bet, d, config)
             continue
@@ -392,7 +389,8 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
         slot_int["commk"].append(commk)
         slot_int["cpn"].append(cpn)
         slot_int["cpd"].append(cpd)
-        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON}.get(d.timing, T_ANY)
+        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
+                  Timing.NEW_SHOOTER: T_NEW_SHOOTER}.get(d.timing, T_ANY)
         slot_int["timing"].append(timing)
         slot_int["group"].append(wager_ids.index(d.id))
         slot_int["line"].append(int(d.id in ("pass", "come")))
@@ -641,7 +639,7 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "nctr": np.zeros(P, np.int64), "nstates": np.ones((P, S), np.int64),
         "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
         "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
-        "nxt": np.zeros((P, S, NS, n_out), np.int8), "dst": np.zeros((P, S, NS, n_out), np.int16),
+        "nxt": np.zeros((P, S, NS, n_out), np.int16), "dst": np.zeros((P, S, NS, n_out), np.int16),
         "remove": np.zeros((P, S, NS), np.int8), "numidx": np.zeros((P, S, NS), np.int8),
         "ostate": np.full((P, S, 7), -1, np.int8),
         "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),

@@ -102,6 +102,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     S = a["res"].shape[1]
     C = a["winnext"].shape[1]
     point = np.zeros(n_sess, np.int64)
+    fresh = np.ones(n_sess, np.int8)  # the next roll is a new shooter's first
     bank = np.full((n_sess, P), bankroll, np.int64)
     stake = np.zeros((n_sess, P, S), np.int64)
     st = np.zeros((n_sess, P, S), np.int64)
@@ -126,7 +127,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
             buf = outcomes_fn(r0)
         else:
             draw_outcomes(rng, buf, compiled.n_outcomes)
-        state = (buf, n_sess, r0, rolls, bankroll, point, bank, stake, st, cpaid, level,
+        state = (buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
                  status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride)
         if kernel is not None:
             kernel(*state)

@@ -71,7 +71,7 @@ def _commission(base: int, kind: int, cpn: int, cpd: int, vn: int, vd: int, unit
 
 @njit(cache=True, nogil=True)
 def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
-               point: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
+               point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
                status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
                done: Any, endroll: Any, hist: Any, stride: int,
                nslots: Any, nrules: Any, nctr: Any, res: Any, won: Any, cn: Any, cd: Any,
@@ -166,7 +166,8 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                                     if n_line >= rmaxline[p, ru]:
                                         continue
                             tm = timing[p, k]
-                            if (tm == 1 and pnt != 0) or (tm == 2 and pnt == 0):
+                            if ((tm == 1 and pnt != 0) or (tm == 2 and pnt == 0)
+                                    or (tm == 3 and fresh[i] == 0)):
                                 continue
                             amt = target - cur
                             comm = 0
@@ -327,6 +328,7 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                 if sev != 0:
                     handstart[i, p] = bank[i, p] + ontable[i, p]
             point[i] = pt[pnt, o]
+            fresh[i] = sev  # after a seven-out the next roll is a new shooter's first
             rolls[i] += 1
             if i < n_hist and (r + 1) % stride == 0:
                 for p in range(n_players):

@@ -233,6 +233,8 @@ class _Craps:
                     return
                 if d.timing is Timing.POINT_ON and point is None:
                     return
+                if d.timing is Timing.NEW_SHOOTER and table.hand_rolls > 0:
+                    return
                 self.try_bet(p, d.id, q, target - cur, target,
                              w.commission_paid if w is not None else Decimal(0))
             elif target < cur and w is not None and self.removable(w):

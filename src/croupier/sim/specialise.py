@@ -37,8 +37,8 @@ Kernel = Callable[..., None]
 _LOCK = threading.Lock()
 _KERNELS: dict[str, Kernel] = {}
 
-KERNEL_ARGS = ("outcomes", "n_sess", "r_begin", "total_rolls", "start", "point", "bank", "stake",
-               "st", "cpaid", "level", "status", "handstart", "ontable", "wagered", "rolls",
+KERNEL_ARGS = ("outcomes", "n_sess", "r_begin", "total_rolls", "start", "point", "fresh", "bank",
+               "stake", "st", "cpaid", "level", "status", "handstart", "ontable", "wagered", "rolls",
                "done", "endroll", "hist", "stride")
 
 
@@ -160,6 +160,7 @@ class _Gen:
                 self.record_rest(w, "0", lambda p: f"bank[i, {p}]")
                 w("continue")
             w("pnt = np.int64(point[i])")
+            w("fr = fresh[i]")
             w("nr = rolls[i]")
             for p in range(P):
                 w(f"b{p} = bank[i, {p}]")
@@ -199,6 +200,7 @@ class _Gen:
                     for p in range(P):
                         w(f"d{p} = True")
                 w("pnt = npnt")
+                w("fr = sev")
                 w("nr += 1")
                 w("if rec and (r + 1) % stride == 0:")
                 with w.indent():
@@ -210,6 +212,7 @@ class _Gen:
                 w("done[i] = True")
                 self.record_rest(w, "jd", lambda p: f"b{p}")
             w("point[i] = pnt")
+            w("fresh[i] = fr")
             w("rolls[i] = nr")
             for p in range(P):
                 w(f"bank[i, {p}] = b{p}")
@@ -379,6 +382,10 @@ class _Gen:
                     w("break")
             elif tm == 2:
                 w("if pnt == 0:")
+                with w.indent():
+                    w("break")
+            elif tm == 3:
+                w("if fr == 0:")
                 with w.indent():
                     w("break")
             w("amt = target - cur")
