@@ -17,6 +17,7 @@ COMMAND_MODULES: dict[str, str] = {
     "check": "croupier.analysis.commands",
     "trace": "croupier.analysis.commands",
     "simulate": "croupier.sim.commands",
+    "session": "croupier.sim.session_commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",

@@ -27,7 +27,7 @@ ROLL_CHUNK = 1024
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
-_TABLE_ARGS = (
+TABLE_ARGS = (
     "nslots", "nrules", "nctr", "res", "won", "cn", "cd", "nxt", "dst", "remove", "numidx",
     "ostate", "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr",
     "rkind", "rslot", "rwhen", "rskippt", "rskipcov", "rcpass", "rcpass_st", "rccome", "rdown",
@@ -120,7 +120,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     hist[:, :, 0] = bankroll
     rng = block_stream(seed, block)
     buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
-    tables = [a[name] for name in _TABLE_ARGS]
+    tables = [a[name] for name in TABLE_ARGS]
     kernel = kernel_for(compiled) if specialised else None
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
