@@ -50,7 +50,7 @@ from croupier.sim.strategy import Strategy
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 MAX_STATES = 3_000_000
-EXACT_STATES = 1_500
+EXACT_STATES = 600
 BATCH = 4096
 UNIT_ROUNDOFF = 2.0 ** -53
 
