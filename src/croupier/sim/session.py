@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
+import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
 from croupier.errors import Malformed
 from croupier.sim.compile import (
