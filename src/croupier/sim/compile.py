@@ -61,6 +61,7 @@ class StrategyRefused(Exception):
 
 
 def cents(amount: Decimal | Fraction) -> int:
+    """``amount`` dollars as integer cents (refused unless a whole number of cents)."""
     value = Fraction(amount) * 100
     if value.denominator != 1:
         raise Malformed("amount", f"{amount} is not a whole number of cents")
@@ -69,6 +70,7 @@ def cents(amount: Decimal | Fraction) -> int:
 
 @dataclass
 class Slot:
+    """A wager the player may have on the layout (``come:6``) and the states it can be in."""
     label: str
     wager: str
     qualifier: Any
@@ -110,6 +112,7 @@ class Compiled:
 
     @property
     def players(self) -> int:
+        """How many players (strategies) sit at the table."""
         return len(self.strategies)
 
 
@@ -117,6 +120,8 @@ class Compiled:
 
 
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
+    """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
+    nj-13-69f) with the strategy's table options."""
     profile = load_profile(profile_id or strategy.rules or "nj-13-69f")
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
@@ -482,6 +487,7 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
 
 
 def roulette_qualifier(bet: Bet) -> Any:
+    """The roulette wager's qualifier from the bet rule (numbers, a number or none)."""
     w = ROULETTE_WAGERS.get(bet.wager)
     if w is None:
         raise Malformed(bet.wager, f"no roulette wager {bet.wager!r}")
@@ -497,6 +503,7 @@ def roulette_qualifier(bet: Bet) -> Any:
 
 
 def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
+    """The roulette profile id and table options the strategy plays under."""
     profile = load_profile(profile_id or strategy.rules or "nj-casino-night")
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} does not cover roulette")
@@ -568,6 +575,7 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
 
 
 def roulette_pockets(config: TableConfig) -> list[Pocket]:
+    """The pockets in play on the table's wheel, in outcome-index order."""
     wheel = WHEELS[config.wheel]
     return sorted(wheel.in_play, key=pocket_key)
 

@@ -52,6 +52,7 @@ class Results:
 
     @staticmethod
     def concat(parts: Sequence[Results]) -> Results:
+        """The results of consecutive blocks as one (paths from the first block that kept any)."""
         hist = next((p.hist for p in parts if p.hist.shape[0] > 0), parts[0].hist)
         return Results(
             final=np.concatenate([p.final for p in parts]),
@@ -65,6 +66,7 @@ class Results:
 
 
 def block_stream(seed: int, block: int) -> np.random.Generator:
+    """The dice stream of block ``block`` of sessions under ``seed``."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block,))))
 
 
@@ -161,6 +163,7 @@ def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: 
 
 
 def n_blocks(sessions: int) -> int:
+    """How many blocks of :data:`BLOCK` sessions ``sessions`` sessions fill."""
     return -(-sessions // BLOCK)
 
 

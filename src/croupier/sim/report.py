@@ -54,6 +54,7 @@ def _ratio_ci(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64],
 
 def summarize(compiled: Compiled, res: Results, *, sessions: int, rolls: int, bankroll: int,
               seed: int, rolls_per_hour: float) -> dict[str, Any]:
+    """The simulation's summary (money as decimal strings): per player and for the table."""
     players = [_player(compiled, res, p, bankroll, rolls_per_hour)
                for p in range(compiled.players)]
     out: dict[str, Any] = {
@@ -124,6 +125,7 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
 
 
 def table_text(summary: dict[str, Any]) -> str:
+    """The summary as a terminal table."""
     lines = [f"{summary['strategy']} under {summary['rules']}: {summary['sessions']} sessions "
              f"of up to {summary['rolls_per_session']} rolls, bankroll {summary['bankroll']}, "
              f"seed {summary['seed']}; {summary['rolls']} rolls played"]
@@ -153,6 +155,7 @@ def table_text(summary: dict[str, Any]) -> str:
 
 
 def write_csv(path: str, compiled: Compiled, res: Results) -> None:
+    """Write one row per session and player (money in dollars) to ``path``."""
     with open(path, "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
         w.writerow(["session", "player", "strategy", "final_bankroll", "chips_in_hand",
@@ -167,6 +170,7 @@ def write_csv(path: str, compiled: Compiled, res: Results) -> None:
 
 def write_plots(directory: str, compiled: Compiled, res: Results, rolls: int, bankroll: int,
                 fmt: str = "png") -> list[str]:
+    """Write the charts into ``directory``; the files written."""
     import matplotlib
 
     matplotlib.use("Agg")
