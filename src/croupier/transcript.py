@@ -77,9 +77,7 @@ def read_header(doc: Any) -> tuple[str, Profile]:
     options = doc.get("options", {})
     if not isinstance(options, dict):
         raise Malformed("options", "must be an object")
-    if "actions" not in doc:
-        raise Malformed("actions", "required: the list of actions (it may be empty)")
-    actions = doc["actions"]
+    actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise Malformed("actions", "must be a list")
     return game, profile

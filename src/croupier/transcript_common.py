@@ -21,6 +21,17 @@ def action_verb(action: Any, verbs: tuple[str, ...], where: str) -> str:
     return present[0]
 
 
+def actions_of(doc: dict[str, Any]) -> list[Any]:
+    """The ``actions`` list, which the contract requires (it may be empty).
+
+    Read after the options and players, so that a transcript with a bad option names the option.
+    """
+    actions = doc.get("actions")
+    if not isinstance(actions, list):
+        raise Malformed("actions", "required: the list of actions (it may be empty)")
+    return actions
+
+
 def is_comment_key(key: str) -> bool:
     """Keys a person may add to annotate an action; they are ignored."""
     return key.startswith("_") or key in ("comment", "note", "description")

@@ -13,7 +13,13 @@ from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import fmt, parse_amount, show_json
 from croupier.rules import Profile
-from croupier.transcript_common import action_verb, check_keys, read_player, refusal_json
+from croupier.transcript_common import (
+    action_verb,
+    actions_of,
+    check_keys,
+    read_player,
+    refusal_json,
+)
 
 VERBS = ("bet", "remove", "reduce", "on", "off", "roll", "shooter", "sit", "stand")
 _QUALIFIERS = {"number", "dice"}
@@ -139,7 +145,7 @@ def replay_craps(doc: dict[str, Any], profile: Profile, *, mini: bool) -> dict[s
         {"action": None, **e.to_json()} for e in table.events
     ]
     rejected: list[dict[str, Any]] = []
-    for index, action in enumerate(doc.get("actions", [])):
+    for index, action in enumerate(actions_of(doc)):
         where = f"actions[{index}]"
         try:
             events = play_action(table, action, where, players)

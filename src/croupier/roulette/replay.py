@@ -22,8 +22,9 @@ from croupier.roulette.table import Action, PlaceBet, RemoveBet, RouletteTable, 
 from croupier.roulette.wagers import INDEX_DOMAIN, WAGERS, Qualifier, RouletteWager
 from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
 from croupier.rules import GameRules, Profile
+from croupier.rules.citations import cite
 from croupier.transcript import read_players
-from croupier.transcript_common import check_keys, refusal_json
+from croupier.transcript_common import actions_of, check_keys, refusal_json
 
 ZERO_RULES = ("full", "half")
 OPTION_KEYS = (
@@ -74,7 +75,7 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
         unit=unit,
         min_bet=min_bet,
         max_bet=max_bet,
-        pays=_read_pays(raw.get("pays", {}), rules),
+        pays=_read_pays(raw.get("pays", {}), rules, profile.id),
     )
 
 
@@ -84,7 +85,7 @@ def _rules(profile: Profile) -> GameRules:
     return profile.roulette
 
 
-def _read_pays(raw: Any, rules: GameRules) -> dict[str, Odds]:
+def _read_pays(raw: Any, rules: GameRules, profile_id: str) -> dict[str, Odds]:
     if not isinstance(raw, dict):
         raise Malformed("options.pays", "must be an object of pay-table entries")
     pays: dict[str, Odds] = {}
@@ -93,7 +94,7 @@ def _read_pays(raw: Any, rules: GameRules) -> dict[str, Odds]:
         if key not in rules.pays:
             raise Malformed(where, f"no such pay-table entry; expected one of "
                             f"{', '.join(rules.pays)}")
-        odds = Odds.parse(text, where)
+        odds = Odds.parse(text, where, cite(profile_id, "odds_wording"))
         minimum = rules.pays[key]
         if odds.ratio < minimum.ratio:
             raise Malformed(where, f"{odds} is below the minimum payout of {minimum} "
@@ -196,7 +197,7 @@ def replay_roulette(doc: dict[str, Any], profile: Profile) -> dict[str, Any]:
     table = RouletteTable.open(profile.id, config, players)
     events: list[dict[str, Any]] = [table.log[0].to_json()]
     rejected: list[dict[str, Any]] = []
-    for index, raw in enumerate(doc.get("actions", [])):
+    for index, raw in enumerate(actions_of(doc)):
         action = read_action(raw, f"actions[{index}]", players, config.wheel)
         try:
             done = table.act(action)
