@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(table_text(summary))
-        print(f"\n{summary['rolls']} rolls in {elapsed:.2f} s "
-              f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M rolls/s)")
+        roll = "spins" if compiled.game == "roulette" else "rolls"
+        print(f"\n{summary['rolls']} {roll} in {elapsed:.2f} s "
+              f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M {roll}/s)")
     return 0

@@ -125,10 +125,11 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
 
 
 def table_text(summary: dict[str, Any]) -> str:
-    """The summary as a terminal table."""
+    """The summary as a terminal table (roulette counts spins, craps rolls)."""
+    roll = "spin" if summary.get("game") == "roulette" else "roll"
     lines = [f"{summary['strategy']} under {summary['rules']}: {summary['sessions']} sessions "
-             f"of up to {summary['rolls_per_session']} rolls, bankroll {summary['bankroll']}, "
-             f"seed {summary['seed']}; {summary['rolls']} rolls played"]
+             f"of up to {summary['rolls_per_session']} {roll}s, bankroll {summary['bankroll']}, "
+             f"seed {summary['seed']}; {summary['rolls']} {roll}s played"]
     players = summary.get("players") or [summary]
     for pl in players:
         name = pl.get("strategy", summary["strategy"])
@@ -141,8 +142,8 @@ def table_text(summary: dict[str, Any]) -> str:
             ("quantiles 5/25/50/75/95%", " / ".join(pl["final_bankroll_quantiles"].values())),
             ("risk of ruin", f"{pl['risk_of_ruin']:.4f}  (95% CI "
              f"{pl['risk_of_ruin_ci95'][0]:.4f} .. {pl['risk_of_ruin_ci95'][1]:.4f})"),
-            ("loss per roll", pl["loss_per_roll"]),
-            ("loss per hour", f"{pl['loss_per_hour']}  ({summary['rolls_per_hour']:g} rolls/h)"),
+            (f"loss per {roll}", pl["loss_per_roll"]),
+            ("loss per hour", f"{pl['loss_per_hour']}  ({summary['rolls_per_hour']:g} {roll}s/h)"),
             ("total wagered", pl["total_wagered"]),
             ("loss per unit wagered", f"{pl['loss_per_unit_wagered']:.5f}" + (
                 f"  (95% CI {lpu_ci[0]:.5f} .. {lpu_ci[1]:.5f})" if lpu_ci else "")),
