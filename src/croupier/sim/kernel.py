@@ -84,6 +84,16 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                rmuln: Any, rmuld: Any, winnext: Any, losenext: Any, reset7: Any,
                stoploss: Any, wingoal: Any, shooterlim: Any, minstake: Any, vn: Any, vd: Any,
                unit: Any, placement: Any, pt: Any, seven: Any) -> None:
+    """Play rolls ``r_begin`` to ``r_begin + outcomes.shape[1]`` (at most ``total_rolls``) of
+    ``n_sess`` sessions, updating their state arrays in place.
+
+    The arguments after ``stride`` are the compiled table's arrays in the order of
+    :data:`croupier.sim.engine.TABLE_ARGS` (see :mod:`croupier.sim.compile` for what each
+    holds). Before each roll every active player's limits and rules are applied in seat order;
+    then every wager on the layout is settled from its (state, outcome) tables, the
+    progressions move, and the point follows. ``fresh`` marks a session whose next roll is a
+    new shooter's first (the only time a fire bet may be made).
+    """
     n_players = bank.shape[1]
     n_hist = hist.shape[0]
     chunk = outcomes.shape[1]
