@@ -1,0 +1,109 @@
+"""The table procedures the server runs, per the table's own profile and game.
+
+The server's procedures (late bets while the dice are in the air, match play coupons, who
+confirms a late bet, the dice, the places at a table) are not the same under every text. This
+module answers, for a table's profile and game, whether a procedure applies and which clause of
+that profile's text (or which reading in ``rules/readings.toml``) a refusal cites, so that
+``service/actions.py`` asks here instead of naming one text's clauses for every table.
+
+>>> late_bets_permitted("nj-13-69f"), late_bets_permitted("nj-casino-night")
+(True, False)
+>>> clause("nj-casino-night", "late_bets")
+'N.J.A.C. 13:47-20.25(h)1'
+>>> confirming_role("mini-craps", "supervisor"), confirming_role("craps", "supervisor")
+('floorperson', 'boxperson')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from croupier.errors import Refusal
+from croupier.rules import load_profile
+from croupier.rules.citations import cite
+
+LATE_BET_KEY = "late_bet_clause"
+"""The profile setting naming the clause that provides for late bets (13:69F-1.3(a))."""
+
+# 13:69F-1.3(a)1 and (a)2: who confirms a late bet besides the dealer, per game. Both are
+# first-level supervisors, the server's supervisor role; the record names the one the clause
+# names for the table's game.
+CONFIRMERS = {"craps": "boxperson", "mini-craps": "floorperson"}
+CONFIRM_CLAUSES = {"craps": "N.J.A.C. 13:69F-1.3(a)1", "mini-craps": "N.J.A.C. 13:69F-1.3(a)2"}
+
+
+def clause(profile_id: str, duty: str) -> str:
+    """The clause (or contract reading) a refusal of ``duty`` cites at a ``profile_id`` table."""
+    return cite(profile_id, duty)
+
+
+def _craps_setting(profile_id: str, key: str) -> str:
+    rules = load_profile(profile_id).craps
+    return "" if rules is None else rules.clause(key)
+
+
+def late_bets_permitted(profile_id: str) -> bool:
+    """Whether the profile's text provides for wagers made while the dice are in the air: only
+    where the profile names the clause that does (``late_bet_clause``, 13:69F-1.3(a))."""
+    return bool(_craps_setting(profile_id, LATE_BET_KEY))
+
+
+def late_bet_clause(profile_id: str, game: str) -> str:
+    """The clause under which a late bet at ``game`` is taken: the sub-item naming who
+    confirms it where the text has one (13:69F-1.3(a)1 or (a)2)."""
+    base = _craps_setting(profile_id, LATE_BET_KEY)
+    if base and base == "N.J.A.C. 13:69F-1.3(a)" and game in CONFIRM_CLAUSES:
+        return CONFIRM_CLAUSES[game]
+    return base
+
+
+def check_late_bet(profile_id: str) -> None:
+    """Refuse a wager made after the dice are thrown where the profile's text does not
+    provide for one, citing the text's own timing rule."""
+    if not late_bets_permitted(profile_id):
+        raise Refusal(f"the dice are in the air: under {profile_id} every wager is made before "
+                      "the dice are thrown (no late bets)", clause(profile_id, "late_bets"))
+
+
+def dice_out_clause(profile_id: str) -> str:
+    """What "the dice are in the air" cites: the late-bet clause where late bets are taken,
+    else the clause saying bets are made before the throw."""
+    return _craps_setting(profile_id, LATE_BET_KEY) or clause(profile_id, "late_bets")
+
+
+def confirming_role(game: str, user_role: str) -> str:
+    """The role a late-bet confirmation is recorded under: the dealer's, or the supervisor's
+    as the clause of the game names it (boxperson at craps, floorperson at mini-craps)."""
+    if user_role == "dealer":
+        return "dealer"
+    return CONFIRMERS.get(game, "boxperson")
+
+
+# --- the games (the engine's registry, croupier.games, where it is present) ----------------
+
+_DEVICE_GAMES = ("automated-craps",)
+
+
+def _registry_game(game: str) -> Any:
+    try:
+        from croupier import games  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return None
+    return getattr(games, "GAMES", {}).get(game)
+
+
+def dealer_enters_results(game: str) -> bool:
+    """Whether the dealer may enter a physical result (not where a device throws the dice:
+    at automated craps the RNG alone decides)."""
+    found = _registry_game(game)
+    if found is not None:
+        return bool(found.dealer_enters_results)
+    return game not in _DEVICE_GAMES
+
+
+def has_shooter(game: str) -> bool:
+    """Whether a player throws the dice at ``game`` (not at automated craps)."""
+    found = _registry_game(game)
+    if found is not None:
+        return bool(found.has_shooter)
+    return game not in _DEVICE_GAMES and game != "roulette"
