@@ -111,3 +111,24 @@ def test_dice_and_places_cite_the_table_s_own_profile(sqlite_server: Server) -> 
             r = s.post("bob", f"/tables/{table}/buy-in", {"amount": "20"})
             assert r.status_code == 409 and r.json()["error"]["clause"] == room, r.text
             assert s.get("bob", "/wallets/bob").json()["balance"] == "1000.00"
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(b)", "N.J.A.C. 13:47-20.25(h)", "N.J.A.C. 13:47-20.32(e)")
+def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_server: Server) -> None:
+    s = sqlite_server
+    _open(s, "cn-1", "nj-casino-night")
+    want = {"cn-1": "N.J.A.C. 13:47-20.25(h)", "roulette-1": "N.J.A.C. 13:47-20.32(e)"}
+    for table, clause in want.items():
+        r = s.post("supervisor", "/coupons", {"player": "alice", "face_value": "10",
+                                              "table": table}, key=None)
+        assert r.status_code == 409 and r.json()["error"]["clause"] == clause, r.text
+    assert s.get("supervisor", "/coupons").json() == []
+    issued = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "10",
+                                             "table": "craps-1"}, key=None)
+    assert issued["status"] == "issued" and issued["clause"] == "N.J.A.C. 13:69F-1.3(b)"
+    # Put down at roulette, the coupon is refused under roulette's own list of wagers.
+    s.ok("alice", "/tables/roulette-1/buy-in", {"amount": "20"})
+    r = s.post("alice", "/tables/roulette-1/bets", {"wager": "red", "amount": "10",
+                                                    "coupon": issued["serial"]})
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.32(e)"
+    assert s.get("supervisor", f"/coupons/{issued['serial']}").json()["status"] == "issued"

@@ -16,7 +16,8 @@ that profile's text (or which reading in ``rules/readings.toml``) a refusal cite
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from croupier.errors import Refusal
 from croupier.rules import load_profile
@@ -69,6 +70,41 @@ def dice_out_clause(profile_id: str) -> str:
     """What "the dice are in the air" cites: the late-bet clause where late bets are taken,
     else the clause saying bets are made before the throw."""
     return _craps_setting(profile_id, LATE_BET_KEY) or clause(profile_id, "late_bets")
+
+
+def coupons_permitted(profile_id: str, game: str) -> bool:
+    """Whether a ``game`` table under ``profile_id`` takes match play coupons: only at the
+    craps games under a text that provides for them (13:69F-1.3(b); the profile's own
+    ``match_play_coupons`` setting where it has one)."""
+    from croupier.service.coupons import permitted
+
+    return game != "roulette" and permitted(profile_id)
+
+
+def check_coupons(profile_id: str, game: str) -> None:
+    """Refuse a match play coupon (issued for, or put down at) a ``game`` table under
+    ``profile_id`` whose text does not provide for one, citing that text's list of the
+    permissible wagers (the wagers are made with chips only)."""
+    if coupons_permitted(profile_id, game):
+        return
+    rules = getattr(load_profile(profile_id), "roulette" if game == "roulette" else "craps")
+    cited = rules.clause("permitted_clause") if rules is not None else ""
+    raise Refusal(f"match play coupons are not taken under {profile_id} (at {game}): only "
+                  "N.J.A.C. 13:69F-1.3(b) provides for them, at craps", cited)
+
+
+PlanT = TypeVar("PlanT")
+
+
+def coupons_checked(plan_fn: Callable[[Any], PlanT], profile_id: str,
+                    game: str) -> Callable[[Any], PlanT]:
+    """``plan_fn`` (a coupon wager) refused first where the table's profile takes none."""
+
+    def plan(conn: Any) -> PlanT:
+        check_coupons(profile_id, game)
+        return plan_fn(conn)
+
+    return plan
 
 
 def confirming_role(game: str, user_role: str) -> str:
