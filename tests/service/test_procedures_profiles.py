@@ -132,3 +132,21 @@ def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_server: Serve
                                                     "coupon": issued["serial"]})
     assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.32(e)"
     assert s.get("supervisor", f"/coupons/{issued['serial']}").json()["status"] == "issued"
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)", "N.J.A.C. 13:47-20.25(i)2")
+def test_a_table_pays_what_the_house_pays_at_its_game_and_profile(sqlite_server: Server) -> None:
+    s = sqlite_server
+    # craps-1 (nj-13-69f) pays the profile's table: a second craps table paying more on the
+    # field's 12 would not be uniform within the casino.
+    r = s.post("admin", "/tables", {"id": "craps-2", "game": "craps", "profile": "nj-13-69f",
+                                    "options": {"pays": {"field:12": "3 to 1"}}}, key=None)
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:69F-1.4(b)"
+    assert "craps-2" not in [t["id"] for t in s.get("auditor", "/tables").json()]
+    _open(s, "craps-3", "nj-13-69f")  # the same pay table: opened
+    # Under another profile the house's casino-night tables set their own uniform table.
+    _open(s, "cn-1", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
+    _open(s, "cn-2", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
+    r = s.post("admin", "/tables", {"id": "cn-3", "game": "craps", "profile": "nj-casino-night"},
+               key=None)
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(i)2"

@@ -114,32 +114,3 @@ def confirming_role(game: str, user_role: str) -> str:
         return "dealer"
     return CONFIRMERS.get(game, "boxperson")
 
-
-# --- the games (the engine's registry, croupier.games, where it is present) ----------------
-
-_DEVICE_GAMES = ("automated-craps",)
-
-
-def _registry_game(game: str) -> Any:
-    try:
-        from croupier import games  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    return getattr(games, "GAMES", {}).get(game)
-
-
-def dealer_enters_results(game: str) -> bool:
-    """Whether the dealer may enter a physical result (not where a device throws the dice:
-    at automated craps the RNG alone decides)."""
-    found = _registry_game(game)
-    if found is not None:
-        return bool(found.dealer_enters_results)
-    return game not in _DEVICE_GAMES
-
-
-def has_shooter(game: str) -> bool:
-    """Whether a player throws the dice at ``game`` (not at automated craps)."""
-    found = _registry_game(game)
-    if found is not None:
-        return bool(found.has_shooter)
-    return game not in _DEVICE_GAMES and game != "roulette"
