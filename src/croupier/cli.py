@@ -19,6 +19,7 @@ COMMAND_MODULES: dict[str, str] = {
     "wagers": "croupier.analysis.commands",
     "rules": "croupier.analysis.jurisdictions",
     "simulate": "croupier.sim.commands",
+    "session": "croupier.sim.session_commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
     "init": "croupier.service.commands",

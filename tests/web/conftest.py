@@ -112,7 +112,10 @@ def login(server: Server, browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page(user: str, table: str, width: int = 1400, height: int = 1000) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        # The tests' own probes (wait_for_function) evaluate strings, which the page's
+        # Content-Security-Policy rightly forbids; test_csp.py checks the page under it.
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      bypass_csp=True)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)

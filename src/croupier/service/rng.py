@@ -30,12 +30,8 @@ SEED_ENV = "CROUPIER_RNG_SEED"
 """The variable an older release read for its seed: a start with it set is refused."""
 
 
-def scale_byte(raw: int, n: int) -> int | None:
-    """``raw`` (0..255) scaled to 0..n-1, or None when it must be rejected to avoid bias."""
-    if not 0 < n <= 256:
-        raise ValueError("n must be 1 to 256")
-    limit = n * (256 // n)
-    return raw % n if raw < limit else None
+# The scaling rule lives with the dice (core), where the RNG battery reads it too.
+from croupier.dice import scale_byte as scale_byte  # noqa: E402
 
 
 @dataclass(frozen=True)
