@@ -22,6 +22,9 @@ COMMAND_MODULES: dict[str, str] = {
     "session": "croupier.sim.session_commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
+    "init": "croupier.service.commands",
+    "users": "croupier.service.commands",
+    "audit": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",
     "rng-test": "croupier.integrity.commands",
 }

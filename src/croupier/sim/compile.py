@@ -32,7 +32,7 @@ from croupier.craps.wagers import PASS, WAGERS, Lose, Move, Removal, Timing, Wag
 from croupier.dice import HOPS, OUTCOMES, POINTS
 from croupier.errors import Malformed, Refusal
 from croupier.money import Odds
-from croupier.roulette.replay import read_options
+from croupier.roulette.reading import read_options
 from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
 from croupier.roulette.wagers import decide as roulette_decide
@@ -369,7 +369,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
                        for st in s.states])
         ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
 
-    off = set(config.rules.settings.get("off_on_come_out", []))
+    off = config.rules.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
     vig = Fraction(config.vig)
     slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],
@@ -387,7 +387,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
         commk, cpn, cpd = 0, 0, 1
         if d.commission is not None:
             commk = 1
-            if d.commission == "lay" and config.rules.settings.get("lay_commission_base") == "win":
+            if d.commission == "lay" and config.rules.lay_commission_base == "win":
                 commk = 2
                 odds = pays[f"lay:{s.qualifier}"]
                 cpn, cpd = odds.win, odds.stake
