@@ -19,6 +19,8 @@ from croupier.service.api import (
     equipment,
     health,
     recall,
+    reports,
+    rules,
     streams,
     tables,
     users,
@@ -27,6 +29,7 @@ from croupier.service.api import (
 
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs)
+ROUTERS += (rules, reports)
 
 
 def include(app: FastAPI) -> None:
