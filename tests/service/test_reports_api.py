@@ -30,8 +30,8 @@ def _night(s: Server) -> None:
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [1, 1]})
 
 
-def test_report_of_a_hand_worked_night(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_report_of_a_hand_worked_night(server: Server) -> None:
+    s = server
     _night(s)
     # Players, dealers and cashiers do not read the house's figures.
     for who in ("alice", "dealer"):
