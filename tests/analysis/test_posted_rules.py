@@ -92,7 +92,9 @@ def test_craps_shows_its_options_as_configured() -> None:
     commission = dict(doc.commission)
     assert commission["rate"] == "4%" and commission["buy 4"] == "collected when the bet wins"
     assert "of the amount laid" in commission["lay bets"]
-    assert dict(doc.fire) == {"fire:4": "39 to 1", "fire:5": "199 to 1", "fire:6": "499 to 1"}
+    assert dict(doc.fire) == {"4 different points made": "39 to 1",
+                              "5 different points made": "199 to 1",
+                              "6 different points made": "499 to 1"}
     assert doc.six_seven_eight == "not offered"
     assert "N.J.A.C. 13:69F-1.5(a)" in _clauses(doc)
 

@@ -182,7 +182,8 @@ def _craps(offer: dict[str, Any], game: str, profile_id: str, options: dict[str,
     config = _craps_config(game, profile_id, options)
     settings = _settings(profile_id, game)
     wagers = _wagers(game, offer)
-    fire = tuple((k, v) for k, v in offer["pays"].items() if k.startswith("fire:"))
+    fire = tuple((f"{k.partition(':')[2]} different points made", v)
+                 for k, v in offer["pays"].items() if k.startswith("fire:"))
     six_seven_eight = ""
     if "six_seven_eight" in settings.get("optional", []) or "six_seven_eight" in offer["wagers"]:
         six_seven_eight = ("offered" if "six_seven_eight" in offer["wagers"] else "not offered")
