@@ -28,8 +28,8 @@ from croupier.service.api import (
 )
 
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
-           streams, docs)
-ROUTERS += (rules, reports)
+           streams, docs,
+           rules, reports)
 
 
 def include(app: FastAPI) -> None:
