@@ -105,10 +105,12 @@ def _settings(profile_id: str, game: str) -> dict[str, Any]:
 
 
 def _craps_config(game: str, profile_id: str, options: dict[str, Any]) -> Any:
-    from croupier.craps.config import CrapsConfig
+    """The table's CrapsConfig, as the game registry opens the table."""
+    from croupier.games import game as game_named
     from croupier.rules import load_profile
 
-    return CrapsConfig.from_options(load_profile(profile_id), options, mini=game == "mini-craps")
+    table: Any = game_named(game).open(load_profile(profile_id), options, {})
+    return table.config
 
 
 def _names(game: str) -> dict[str, str]:
