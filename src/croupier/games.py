@@ -152,3 +152,19 @@ def game(name: object, where: str = "game") -> Game:
         raise Malformed(where, f"unknown game {show_json(name)}; expected one of "
                         f"{', '.join(GAME_NAMES)}{did_you_mean(name, GAMES)}")
     return GAMES[name]
+
+
+def offered(game_name: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The wagers a table of ``game`` offers under ``profile_id`` with ``options``: their ids
+    (with the clause permitting each), the pay table in force, the profile's settings the page
+    needs, and for roulette the wheel (the table's own offer, :meth:`Table.offer`). Malformed
+    if the profile, game or options are not."""
+    from croupier.rules import PROFILE_IDS, load_profile
+
+    if profile_id not in PROFILE_IDS:
+        raise Malformed("profile", f"unknown profile {profile_id!r}")
+    profile = load_profile(profile_id)
+    played = game(game_name)
+    if not profile.covers(played.name):
+        raise Malformed("game", f"{profile_id} does not cover {game_name}")
+    return played.offer(profile, options)

@@ -15,11 +15,12 @@ import argparse
 import json
 import sys
 import textwrap
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from croupier.analysis.options import DEFAULT_RULES, default_rules
+from croupier.analysis.options import option_value as _value
 from croupier.errors import Malformed
 from croupier.games import GAME_NAMES, REGISTRY
 
@@ -42,29 +43,9 @@ rolls (spins) to the decision.
 """
 
 
-DEFAULT_RULES = {"craps": "nj-13-69f", "mini-craps": "nj-13-69f", "roulette": "nj-casino-night"}
-"""The profile ``edge`` reads a game under when neither ``--rules`` nor an options file names
-one: the fullest regulation that covers the game."""
-
 GAMES = GAME_NAMES
 
 _PROPOSAL_KEYS = ("game", "rules", "table", "options", "wagers")
-
-
-def default_rules(game: str) -> str:
-    """The default profile of ``game``; failing the table above, the first that covers it."""
-    if game in DEFAULT_RULES:
-        return DEFAULT_RULES[game]
-    from croupier.rules import PROFILE_IDS, load_profile
-
-    return next((p for p in PROFILE_IDS if load_profile(p).covers(game)), "nj-13-69f")
-
-
-def _value(text: str) -> Any:
-    try:
-        return json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError:
-        return text
 
 
 def _read_options_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -269,7 +269,8 @@ def register(subparsers: Any) -> None:
 
 def cmd_posted(args: argparse.Namespace) -> int:
     """``rules --posted``: the posted rules of one table (exit 2 on a malformed option)."""
-    from croupier.analysis.commands import _value, default_rules
+    from croupier.analysis.options import default_rules
+    from croupier.analysis.options import option_value as _value
     from croupier.errors import Malformed
     from croupier.rules.posted import posted_rules, to_html, to_json, to_markdown
 

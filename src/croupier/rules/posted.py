@@ -89,7 +89,7 @@ def posted_rules(game: str, profile_id: str, options: dict[str, Any], table: str
 def _offer(game: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
     """What the table offers: its wagers, pays, limits and clauses, as the browser table reads
     them."""
-    from croupier.web import offered
+    from croupier.games import offered
 
     return offered(game, profile_id, options)
 

@@ -27,7 +27,8 @@ from croupier.roulette.table import PlaceBet, RemoveBet, Spin
 from croupier.service import equipment, procedures, store
 from croupier.service import events as sv
 from croupier.service.auth import User
-from croupier.service.ledger import ApiError, Ledger, Plan
+from croupier.service.errors import ApiError
+from croupier.service.ledger import Ledger, Plan
 from croupier.service.live import LiveTable, line_decided
 from croupier.service.rng import Rng
 

@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from croupier.service import api, store
 from croupier.service.api import errors, guard
 from croupier.service.api.deps import Services
+from croupier.service.audit.verify import verify_ledger
 from croupier.service.auth import ROLES, AddressThrottle, Auth
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
@@ -31,7 +32,7 @@ def start_ledger(engine: sa.Engine) -> Ledger:
     """Start-up: rebuild every table from its events and refuse a ledger that does not balance."""
     ledger = Ledger(engine)
     ledger.load()
-    report = ledger.verify()
+    report = verify_ledger(ledger)
     if not report["ok"]:
         raise RuntimeError("the ledger does not balance: " + "; ".join(report["problems"]))
     return ledger

@@ -330,3 +330,8 @@ class AddressThrottle:
             if len(self._failures) > 100_000:  # bounded, whatever the number of addresses
                 self._failures.clear()
             self._failures.setdefault(address, []).append(store.now())
+
+
+def new_password() -> str:
+    """A generated password (about 96 bits)."""
+    return secrets.token_urlsafe(12)

@@ -274,8 +274,9 @@ def _users_unlock(args: argparse.Namespace) -> int:
 
 def _users_reset(args: argparse.Namespace) -> int:
     from croupier.service import install, recovery
+    from croupier.service.auth import new_password
 
-    password = args.password or install.new_password()
+    password = args.password or new_password()
     problem = install.password_problem(args.name, password)
     if problem:
         return _fail("users reset-password", problem)
@@ -327,12 +328,13 @@ def _print_report(command: str, report: dict[str, Any], as_json: bool) -> int:
 
 
 def _audit_verify(args: argparse.Namespace) -> int:
+    from croupier.service.audit.verify import verify_ledger
     from croupier.service.ledger import Ledger
 
     opened = _keyed("audit verify", args, need_key=False)
     if opened is None:
         return 2
-    return _print_report("audit verify", Ledger(opened[0]).verify(), args.json)
+    return _print_report("audit verify", verify_ledger(Ledger(opened[0])), args.json)
 
 
 def _audit_export(args: argparse.Namespace) -> int:

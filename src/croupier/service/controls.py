@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from croupier.errors import Refusal
 from croupier.money import fmt
 from croupier.service import store
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 ADJUSTMENT_LIMIT = Decimal("100.00")
 

@@ -22,7 +22,7 @@ DEMO_DICE = 8
 
 def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | None:
     """Create the demo if the database has no users; the logins created (name -> password)."""
-    from croupier.service.install import new_password
+    from croupier.service.auth import new_password
 
     auth = Auth(engine)
     ledger = Ledger(engine)

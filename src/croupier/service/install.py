@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,11 +40,6 @@ def password_problem(username: str, password: str) -> str | None:
     if len(set(password)) < 4:
         return "a password has at least 4 different characters"
     return None
-
-
-def new_password() -> str:
-    """A generated password (about 96 bits)."""
-    return secrets.token_urlsafe(12)
 
 
 class InitError(Exception):
@@ -122,7 +116,7 @@ def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str
 def _first_users(engine: Engine, admin: str, admin_password: str | None, demo: bool,
                  demo_password: str | None) -> dict[str, str]:
     from croupier.service import demo as demo_data
-    from croupier.service.auth import Auth
+    from croupier.service.auth import Auth, new_password
 
     if demo:
         return demo_data.seed(engine, demo_password or None) or {}

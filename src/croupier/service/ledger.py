@@ -33,23 +33,10 @@ from croupier.service import events as sv
 from croupier.service.audit.canonical import entry_text, event_text, link, table_genesis, wallet_genesis
 from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
+from croupier.service.errors import ApiError
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
 
 log = logging.getLogger("croupier.service")
-
-
-class ApiError(Exception):
-    """An error the API returns as ``{"error": {"code", "reason", "clause"}}``."""
-
-    def __init__(self, status: int, code: str, reason: str, clause: str = "") -> None:
-        super().__init__(reason)
-        self.status = status
-        self.code = code
-        self.reason = reason
-        self.clause = clause
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "reason": self.reason, "clause": self.clause}}
 
 
 def refusal_body(refusal: Refusal) -> dict[str, Any]:
@@ -462,15 +449,6 @@ class Ledger:
             conn.execute(store.round_players.insert(), [
                 {"table_id": live.id, "round": round_no, "player": p, "decided_at": at}
                 for p in sorted(players)])
-
-    # --- audit --------------------------------------------------------------------------
-
-    def verify(self) -> dict[str, Any]:
-        """The whole audit (``audit.verify``): the hash chains and their signed checkpoints,
-        every settlement and balance re-derived by replaying the engine, the chips balanced."""
-        from croupier.service.audit import verify
-
-        return verify.verify_ledger(self)
 
 
 def move_wallet(conn: Connection, player: str, delta: int, kind: str, table_id: str | None,

@@ -10,7 +10,7 @@ house sets its own with ``CROUPIER_MAX_DEPOSIT``, ``CROUPIER_MAX_WALLET`` and
 >>> lim.check_deposit(100_01, 0)
 Traceback (most recent call last):
 ...
-croupier.service.ledger.ApiError: a deposit is at most 100.00 (the cage's limit per operation)
+croupier.service.errors.ApiError: a deposit is at most 100.00 (the cage's limit per operation)
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class Limits:
     def check_deposit(self, amount: int, balance: int) -> None:
         """Refuse (422) a deposit above the limit per operation or one that would take the
         wallet above its limit."""
-        from croupier.service.ledger import ApiError
+        from croupier.service.errors import ApiError
 
         if amount <= 0:
             raise ApiError(422, "malformed", "a deposit moves a positive amount")

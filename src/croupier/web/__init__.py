@@ -33,7 +33,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse, Response
 
 from croupier.errors import Malformed
-from croupier.rules import PROFILE_IDS, load_profile
+from croupier.games import offered
 
 __all__ = ["ASSETS", "mount", "offered"]
 
@@ -61,22 +61,6 @@ _HEADERS = {"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"}
 
 def _asset(name: str) -> bytes:
     return resources.files("croupier.web").joinpath("static", name).read_bytes()
-
-
-def offered(game: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The wagers a table of ``game`` offers under ``profile_id`` with ``options``: their ids
-    (with the clause permitting each), the pay table in force, the profile's settings the page
-    needs, and for roulette the wheel (the table's own offer, :meth:`Table.offer`). Malformed
-    if the profile, game or options are not."""
-    from croupier.games import game as game_named
-
-    if profile_id not in PROFILE_IDS:
-        raise Malformed("profile", f"unknown profile {profile_id!r}")
-    profile = load_profile(profile_id)
-    played = game_named(game)
-    if not profile.covers(played.name):
-        raise Malformed("game", f"{profile_id} does not cover {game}")
-    return played.offer(profile, options)
 
 
 def _is_mounted(app: FastAPI) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from croupier.service.api.deps import Svc, Verifier
+from croupier.service.audit.verify import verify_ledger
 
 router = APIRouter(prefix="/audit", tags=["recall"])
 
@@ -14,4 +15,4 @@ router = APIRouter(prefix="/audit", tags=["recall"])
 @router.get("/verify")
 def verify(user: Verifier, svc: Svc) -> dict[str, Any]:
     """Rebuild every table from its events and check every balance against them."""
-    return svc.ledger.verify()
+    return verify_ledger(svc.ledger)

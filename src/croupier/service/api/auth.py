@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from croupier.service.api.deps import Credentials, Current, Svc
 from croupier.service.api.models import Login
 from croupier.service.auth import LoginFailed
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 LOGIN_FAILED = "wrong name or password, or the account is locked for a while"

@@ -10,7 +10,7 @@ from croupier.money import parse_amount
 from croupier.service import coupons, procedures
 from croupier.service.api.deps import CouponIssuer, Current, Svc, forbid_unless
 from croupier.service.api.models import NewCoupon, VoidCoupon
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/coupons", tags=["cashier"])
 Serial = Annotated[str, Path(max_length=32)]

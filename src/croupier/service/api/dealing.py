@@ -23,7 +23,7 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import AdjustBody, RollBody, SpinBody, VoidBody
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/tables/{table_id}")
 
@@ -96,6 +96,8 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
     amount = signed_amount(body.amount)
     if controls.needs_second_person(amount):
         svc.ledger.table(table_id)
+        # Over the limit per operation it is refused now, not left pending for a second person.
+        svc.ledger.limits.check_adjustment(store.cents(amount))
         with svc.engine.begin() as conn:
             pending = controls.request(conn, table_id, body.player, amount, body.reason,
                                        user.username)

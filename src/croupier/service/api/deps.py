@@ -17,7 +17,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from croupier.service.auth import AddressThrottle, Auth, User
 from croupier.service.commit import Committer
-from croupier.service.ledger import ApiError, Ledger
+from croupier.service.errors import ApiError
+from croupier.service.ledger import Ledger
 from croupier.service.rng import Rng
 from croupier.service.streaming import Hub
 

@@ -24,7 +24,7 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import Inspection, NewDie, Serials
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter()
 Serial = Annotated[str, Path(max_length=32)]

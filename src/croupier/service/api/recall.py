@@ -19,7 +19,7 @@ from croupier.service.api.deps import (
     TableId,
     UserName,
 )
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter(tags=["recall"])
 

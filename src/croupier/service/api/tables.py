@@ -14,7 +14,7 @@ from croupier.service import actions, controls, paytables
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/tables")
 

@@ -9,8 +9,8 @@ from fastapi import APIRouter
 from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewUser
+from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
-from croupier.service.ledger import ApiError
 
 router = APIRouter(prefix="/users", tags=["admin"])
 

@@ -63,7 +63,10 @@ export const kids = (...nodes) => nodes.flat().filter((n) => n !== null && n !==
 // The word for one decision: craps decides a roll, roulette a spin.
 export const decisionWord = (craps) => (craps ? "Roll" : "Spin");
 
-const SOURCES = { os: "the operating system's random number generator" };
+const SOURCES = {
+  os: "the operating system's random number generator",
+  "insecure-test-seeded": "a seeded test generator (test mode only, never in production)",
+};
 export function drawText(draw, outcomeWords) {
   if (!draw) return "";
   const src = String(draw.source || "");
