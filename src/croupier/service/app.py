@@ -731,6 +731,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
             queue.put_nowait(None) if not queue.full() else None
 
         watcher = asyncio.create_task(watch_close())
+        sent = since
         try:
             if since >= 0:
                 live = ledger.tables[table_id]
@@ -741,6 +742,7 @@ def _routes(app: FastAPI, svc: Services) -> None:
                 for r in rows:
                     await websocket.send_json({"seq": r.seq, "round": r.round,
                                                **codec.decode(live.game, r.payload).to_json()})
+                    sent = r.seq
             while True:
                 batch = await queue.get()
                 if batch is None:
@@ -748,7 +750,9 @@ def _routes(app: FastAPI, svc: Services) -> None:
                         await websocket.close(code=4408)  # too slow to keep up
                     return
                 for item in batch:
-                    await websocket.send_json(item)
+                    if item["seq"] > sent:  # committed while replaying: sent once, in order
+                        await websocket.send_json(item)
+                        sent = item["seq"]
         except WebSocketDisconnect:
             pass
         finally:

@@ -25,6 +25,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             "CROUPIER_RNG_SEED)")
     serve.add_argument("--demo-password", default=os.environ.get("CROUPIER_DEMO_PASSWORD"),
                        help="the demo users' password on first start (default: random, printed)")
+    cluster = serve.add_argument_group(
+        "cluster", "several nodes on one PostgreSQL (multi-node mode needs --database "
+        "postgresql+psycopg://...; SQLite serves one node only)")
+    cluster.add_argument("--node-id", default=os.environ.get("CROUPIER_NODE_ID"),
+                         help="run as this node of a cluster: tables are leased, requests for "
+                              "another node's table forwarded to it (docs/cluster.md)")
+    cluster.add_argument("--advertise", default=None,
+                         help="this node's address for the others (default http://HOST:PORT)")
+    cluster.add_argument("--lease-ttl", type=float, default=3.0,
+                         help="seconds a table's lease lasts unless renewed (default 3)")
     serve.set_defaults(func=_serve)
 
     rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds, as JSON")
@@ -46,11 +56,29 @@ def _serve(args: argparse.Namespace) -> int:
     from croupier.service.rng import make_rng
 
     url = store.database_url(args.data_dir, args.database)
-    engine = store.make_engine(url)
-    store.upgrade(engine)
-    logins = demo.seed(engine, args.demo_password)
+    node = None
+    if args.node_id:  # cluster hook: croupier.service.cluster (PostgreSQL only)
+        from croupier.service import cluster
+
+        try:
+            engine = cluster.make_engine(url)
+        except cluster.NotPostgres as exc:
+            print(f"croupier serve: {exc}", file=sys.stderr)
+            return 2
+        with cluster.startup(engine):
+            store.upgrade(engine)
+            logins = demo.seed(engine, args.demo_password)
+    else:
+        engine = store.make_engine(url)
+        store.upgrade(engine)
+        logins = demo.seed(engine, args.demo_password)
     rng = make_rng(args.rng_seed)
     app = create_app(engine, rng)
+    if args.node_id:
+        node = cluster.attach(app, args.node_id,
+                              args.advertise or f"http://{args.host}:{args.port}", args.lease_ttl)
+        print(f"croupier: node {args.node_id} of a cluster (tables leased for "
+              f"{args.lease_ttl:g} s)", flush=True)
     # The tables were rebuilt from the ledger: move what start-up built out of the collector's
     # way, and collect the oldest generation less often, so no long pause hits a bet.
     gc.collect()
@@ -75,6 +103,8 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    if node is not None:
+        node.close()  # hand the tables over at once rather than after their leases expire
     return 0
 
 

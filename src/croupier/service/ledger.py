@@ -125,6 +125,9 @@ class Ledger:
         self._sqlite_lock: threading.Lock | None = (
             threading.Lock() if store.is_sqlite(engine) else None)
         self._plain_lock = self._sqlite_lock or threading.Lock()
+        # Cluster hook (croupier.service.cluster): checks this node's lease of the tables
+        # inside every transaction that writes them, before anything is written (fencing).
+        self.fence: Callable[[Connection, list[LiveTable]], None] | None = None
 
     # --- loading ------------------------------------------------------------------------
 
@@ -245,6 +248,8 @@ class Ledger:
             published: list[dict[str, Any]] = []
             try:
                 with self.engine.begin() as conn:
+                    if self.fence is not None:
+                        self.fence(conn, [live])
                     stored = self._stored(conn, user, key, fp)
                     if stored is not None:
                         return stored
@@ -286,6 +291,8 @@ class Ledger:
                 held.enter_context(self._sqlite_lock)
             try:
                 with self.engine.begin() as conn:
+                    if self.fence is not None:
+                        self.fence(conn, lives)
                     attempts = [self._attempt(conn, job) for job in jobs]
             except Exception:
                 failed = True
@@ -451,6 +458,8 @@ class Ledger:
         """Rebuild every table from its events and check seats, house, wallets and the total."""
         problems: list[str] = []
         with self.engine.connect() as conn:
+            if self._for_update:  # one snapshot while other nodes write (PostgreSQL)
+                conn.execution_options(isolation_level="REPEATABLE READ")
             deposits = 0
             wallet_total = 0
             for w in conn.execute(sa.select(store.wallets)).all():
