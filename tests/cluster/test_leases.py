@@ -57,6 +57,7 @@ def test_acquire_renew_expire_take_over(engine: sa.Engine) -> None:
         assert leases.acquire(conn, "t-life", "a", "http://a", 30) == 1
     with engine.begin() as conn:  # held and unexpired: nobody else gets it, not even a again
         assert leases.acquire(conn, "t-life", "b", "http://b", 30) is None
+        assert leases.acquire(conn, "t-life", "a", "http://a", 30) is None
         assert leases.renew(conn, "a", ["t-life"], 30) == {"t-life": 1}
         assert leases.renew(conn, "b", ["t-life"], 30) == {}
     expire(engine, "t-life")
@@ -85,7 +86,7 @@ def test_stale_epoch_is_fenced_in_the_writing_transaction(engine: sa.Engine) -> 
 
 
 def test_take_over_waits_for_the_owners_write_in_flight(engine: sa.Engine) -> None:
-    """The old owner's transaction holds the lease row FOR SHARE: a take-over commits only
+    """The old owner's transaction holds the lease row FOR KEY SHARE: a take-over commits only
     after it, so the new owner rebuilds from a ledger that already holds that write."""
     with engine.begin() as conn:
         assert leases.acquire(conn, "t-wait", "a", "http://a", 30) == 1
@@ -97,17 +98,20 @@ def test_take_over_waits_for_the_owners_write_in_flight(engine: sa.Engine) -> No
         with engine.begin() as conn:
             leases.fence(conn, "t-wait", "a", 1)
             in_fence.set()
-            release.wait(5)
+            while not release.wait(0.2):  # busy, not idle: the stall timeout does not apply
+                conn.exec_driver_sql("SELECT 1")
 
     writer = threading.Thread(target=owner_write)
     writer.start()
-    assert in_fence.wait(5)
-    with engine.begin() as conn:  # waits up to its 1 s lock timeout, then gives up
-        started = time.monotonic()
-        assert leases.acquire(conn, "t-wait", "b", "http://b", 30) is None
-        assert time.monotonic() - started >= 0.9
-    release.set()
-    writer.join(5)
+    try:
+        assert in_fence.wait(5)
+        with engine.begin() as conn:  # waits up to its 1 s lock timeout, then gives up
+            started = time.monotonic()
+            assert leases.acquire(conn, "t-wait", "b", "http://b", 30) is None
+            assert time.monotonic() - started >= 0.9
+    finally:
+        release.set()
+        writer.join(5)
     with engine.begin() as conn:
         assert leases.acquire(conn, "t-wait", "b", "http://b", 30) == 2
 
@@ -141,3 +145,15 @@ def test_ledger_refuses_a_fenced_nodes_write(engine: sa.Engine) -> None:
         assert conn.execute(sa.select(sa.func.count()).select_from(store.idempotency).where(
             store.idempotency.c.key == "fenced-key")).scalar() == 0
     assert isinstance(live, LiveTable) and live.seq == 0
+
+
+def test_renewal_never_waits_for_the_owners_writes(engine: sa.Engine) -> None:
+    """A busy table always has a write in flight: renewing must not queue behind it."""
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-renew", "a", "http://a", 30) == 1
+    with engine.begin() as writing:
+        leases.fence(writing, "t-renew", "a", 1)
+        with engine.begin() as conn:
+            started = time.monotonic()
+            assert leases.renew(conn, "a", ["t-renew"], 30) == {"t-renew": 1}
+            assert time.monotonic() - started < 0.9  # not the 1 s lock timeout

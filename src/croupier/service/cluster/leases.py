@@ -4,13 +4,18 @@ A lease is one row of ``table_leases`` (table id, owner node, the owner's addres
 requests, epoch, expiry). Expiry is kept on the database's clock (``clock_timestamp()``), so the
 nodes' clocks never have to agree. The epoch grows by one every time the lease is acquired (a
 new owner, or the same node again after losing it): it is the fencing token. Every transaction
-that writes a table's events first reads the lease row ``FOR SHARE`` and compares owner and
-epoch with the writer's (:func:`fence`), so
+that writes a table's events first reads the lease row ``FOR KEY SHARE`` and compares owner
+and epoch with the writer's (:func:`fence`), so
 
 * a node that stalled past its lease and woke up is refused in the very transaction it tries to
   write in, before anything reaches the ledger;
-* a take-over (an UPDATE of the row) waits for the old owner's in-flight write to commit or roll
-  back, so the new owner rebuilds the table from a ledger that holds every committed action.
+* a take-over locks the row ``FOR UPDATE`` (the one mode that conflicts with ``FOR KEY SHARE``)
+  and so waits for the old owner's in-flight write to commit or roll back: the new owner
+  rebuilds the table from a ledger that holds every committed action.
+
+The owner's renewal only moves ``expires_at`` (an UPDATE that changes no key takes a lock that
+does not conflict with ``FOR KEY SHARE``), so renewing never waits for the owner's own writes;
+a busy table would otherwise starve its renewal, as share locks keep arriving.
 """
 
 from __future__ import annotations
@@ -34,13 +39,20 @@ CREATE TABLE IF NOT EXISTS table_leases (
     expires_at timestamptz NOT NULL
 )"""
 
-_ACQUIRE = sa.text("""
-INSERT INTO table_leases AS l (table_id, owner, owner_url, epoch, expires_at)
-VALUES (:t, :node, :url, 1, clock_timestamp() + make_interval(secs => :ttl))
-ON CONFLICT (table_id) DO UPDATE
-   SET owner = EXCLUDED.owner, owner_url = EXCLUDED.owner_url, epoch = l.epoch + 1,
-       expires_at = EXCLUDED.expires_at
- WHERE l.expires_at < clock_timestamp()
+_CREATE = sa.text("""
+INSERT INTO table_leases (table_id, owner, owner_url, epoch, expires_at)
+VALUES (:t, '', '', 0, '-infinity') ON CONFLICT (table_id) DO NOTHING""")
+
+# FOR UPDATE: the one lock mode that conflicts with the writers' FOR KEY SHARE (an UPDATE that
+# changes no key, even INSERT ... ON CONFLICT DO UPDATE, does not wait for them).
+_LOCK = sa.text("""
+SELECT expires_at < clock_timestamp() AS expired FROM table_leases WHERE table_id = :t
+   FOR UPDATE""")
+
+_TAKE = sa.text("""
+UPDATE table_leases SET owner = :node, owner_url = :url, epoch = epoch + 1,
+       expires_at = clock_timestamp() + make_interval(secs => :ttl)
+ WHERE table_id = :t
 RETURNING epoch""")
 
 _RENEW = sa.text("""
@@ -59,15 +71,15 @@ SELECT owner, owner_url, epoch, expires_at < clock_timestamp() AS expired,
 
 STALL_TIMEOUT_MS = 2000
 """A writer that stops mid-transaction (SIGSTOP, a long pause) has that transaction aborted by
-PostgreSQL after this long idle, so the lease row it holds FOR SHARE (and the wallet rows it
+PostgreSQL after this long idle, so the lease row it holds FOR KEY SHARE (and the wallet rows it
 locked) never keep another node from taking the table over."""
 
-# Read the lease under a share lock, bound how long this transaction may sit idle, and announce
+# Read the lease under a key-share lock, bound how long this transaction may sit idle, and announce
 # the table on the channel (delivered only if this transaction commits, after it commits).
 _FENCE = sa.text(f"""
 SELECT owner, epoch, pg_notify('{CHANNEL}', table_id),
        set_config('idle_in_transaction_session_timeout', '{STALL_TIMEOUT_MS}', true)
-  FROM table_leases WHERE table_id = :t FOR SHARE""")
+  FROM table_leases WHERE table_id = :t FOR KEY SHARE""")
 
 
 class Fenced(ApiError):
@@ -103,15 +115,19 @@ def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float) ->
     """Take the lease if nobody holds it or it has expired; the new epoch, or None.
 
     Waits at most a second for an in-flight write of the old owner (which holds the row
-    ``FOR SHARE``); a longer wait means the table is busy with a live owner: try again later."""
+    ``FOR KEY SHARE``); a longer wait means the table is busy with a live owner: try again
+    later."""
+    conn.execute(_CREATE, {"t": table_id})
     conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
     try:
         with conn.begin_nested():
-            epoch = conn.execute(_ACQUIRE, {"t": table_id, "node": node, "url": url,
-                                            "ttl": ttl}).scalar()
+            expired = conn.execute(_LOCK, {"t": table_id}).scalar()
     except sa.exc.OperationalError:  # lock_timeout: the owner is writing
         return None
-    return None if epoch is None else int(epoch)
+    if not expired:
+        return None
+    return int(conn.execute(_TAKE, {"t": table_id, "node": node, "url": url,
+                                    "ttl": ttl}).scalar_one())
 
 
 def renew(conn: Connection, node: str, tables: list[str], ttl: float) -> dict[str, int]:

@@ -118,7 +118,7 @@ class Node:
         if live is not None:
             with live.lock:
                 # The previous owner's last commit is in the ledger: the take-over waited for
-                # it (its write held the lease row FOR SHARE).
+                # it (its write held the lease row FOR KEY SHARE).
                 self.ledger._reload(live)  # the ledger's own rebuild
         with self._lock:
             self._held[table_id] = Held(epoch, started + self.ttl - MARGIN)
