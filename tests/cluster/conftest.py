@@ -181,7 +181,7 @@ class Cluster:
 
     def new_craps_table(self, table: str) -> None:
         """A craps table with five inspected dice in its cup, the shooter holding two."""
-        node = self.nodes[0]
+        node = next(n for n in self.nodes if n.alive)
         r = httpx.post(node.base + "/tables", headers=self.headers("admin"), timeout=10,
                        json={"id": table, "game": "craps", "profile": "nj-13-69f"})
         assert r.status_code == 201, r.text

@@ -20,7 +20,7 @@ from fastapi import FastAPI
 
 from croupier.service import store
 from croupier.service.cluster import leases
-from croupier.service.cluster.feed import ClusterHub, Feed
+from croupier.service.cluster.feed import Announcer, ClusterHub, Feed, conninfo
 from croupier.service.cluster.node import Node
 from croupier.service.cluster.routing import Router
 
@@ -66,7 +66,10 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
         ledger.listeners.remove(svc.hub.publish)
     svc.hub = hub
     feed = Feed(svc.engine, ledger, hub)
+    announcer = Announcer(conninfo(svc.engine))
+    ledger.listeners.append(announcer.committed)
     app.add_middleware(Router, node=node, ledger=ledger)
     node.start()
+    announcer.start()
     feed.start()
     return node

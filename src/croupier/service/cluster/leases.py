@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from croupier.service.ledger import ApiError
 
 CHANNEL = "croupier_table_events"
-"""The LISTEN/NOTIFY channel a write announces its table on (payload: the table id)."""
+"""The LISTEN/NOTIFY channel a node announces its tables' new events on (payload: table id)."""
 
 DDL = """
 CREATE TABLE IF NOT EXISTS table_leases (
@@ -74,10 +74,11 @@ STALL_TIMEOUT_MS = 2000
 PostgreSQL after this long idle, so the lease row it holds FOR KEY SHARE (and the wallet rows it
 locked) never keep another node from taking the table over."""
 
-# Read the lease under a key-share lock, bound how long this transaction may sit idle, and announce
-# the table on the channel (delivered only if this transaction commits, after it commits).
+# Read the lease under a key-share lock and bound how long this transaction may sit idle. (The
+# table is announced for streams after the commit, not here: a transaction that NOTIFYs holds a
+# database-wide lock through its commit, which serialised every table's commits.)
 _FENCE = sa.text(f"""
-SELECT owner, epoch, pg_notify('{CHANNEL}', table_id),
+SELECT owner, epoch,
        set_config('idle_in_transaction_session_timeout', '{STALL_TIMEOUT_MS}', true)
   FROM table_leases WHERE table_id = :t FOR KEY SHARE""")
 
