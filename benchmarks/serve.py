@@ -1,4 +1,5 @@
-"""Issue 6: the live table server's bets per second and p50/p99 latency at 100 concurrent players.
+"""Issue 6: the live table server's bets per second and p50/p99 latency at 100 concurrent players;
+issue 12: the same with and without a flood of log-ins, in one run.
 
 A real ``croupier serve`` (OS RNG) is started in a subprocess on a free loopback port, on
 embedded SQLite (WAL) and, when a URL is given, on PostgreSQL. 100 players (four tables of 25,
@@ -17,6 +18,12 @@ each bet's latency from when it was due. The table also shows the server's CPU p
 robust figure on a shared machine), the cores used by the server, the clients and PostgreSQL,
 and the load average before the run.
 
+``--login-rate R`` (default 13) runs each measurement twice over on the same server: first
+``--seconds`` without log-ins, then ``--seconds`` while another process logs in R times a
+second (real argon2 checks); the table shows bet p50/p99 for both halves and their ratio.
+On PostgreSQL the benchmark makes a schema of its own (``croupier_bench_<random>``) in the
+database given, runs there and drops only that schema: it never touches another schema.
+
     .venv/bin/python benchmarks/serve.py                       # SQLite, 10 s
     .venv/bin/python benchmarks/serve.py --rate 1000 --repeat 3
     .venv/bin/python benchmarks/serve.py --postgres-url postgresql+psycopg://u:p@127.0.0.1/db
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -41,6 +49,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,8 +173,8 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
     body = json.dumps({"wager": "field", "amount": "1"}).encode()
     prefix = uuid.uuid4().hex[:12]
 
-    async def run() -> tuple[list[float], int, int, float]:
-        latencies: list[float] = []
+    async def run() -> tuple[list[tuple[float, float]], int, int, float]:
+        latencies: list[tuple[float, float]] = []
         errors = 0
         refused = 0
         conns = [await _Conn.open(base) for _ in work]
@@ -202,7 +211,7 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
                     continue
                 dt = time.perf_counter() - t0
                 if status == 200:
-                    latencies.append(dt)
+                    latencies.append((time.time(), dt))
                 elif status == 409:
                     refused += 1
                 else:
@@ -214,6 +223,22 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
         return latencies, errors, refused, time.process_time() - cpu0
 
     out.put(asyncio.run(run()))
+
+
+def _login_flood(base: str, rate: float, start_at: float, seconds: float, out: Any) -> None:
+    """Log in ``rate`` times a second (correct password: a full argon2 check each) from
+    ``start_at`` for ``seconds``; puts the number of log-ins answered."""
+    answered = 0
+    with httpx.Client(base_url=base, timeout=30) as c:
+        while time.time() < start_at:
+            time.sleep(0.005)
+        due = time.time()
+        while time.time() < start_at + seconds:
+            r = c.post("/auth/login", json={"username": "flood", "password": PASSWORD})
+            answered += r.status_code == 200
+            due += 1 / rate
+            time.sleep(max(0.0, due - time.time()))
+    out.put(("logins", answered))
 
 
 def _dealer(base: str, seconds: float, start_at: float, out: Any) -> None:
@@ -255,37 +280,67 @@ def _postgres_pids() -> list[int]:
     return pids
 
 
-def measure(database: str | None, players: int, seconds: float, procs: int,
-            rate: float = 0.0) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        if database:
-            import sqlalchemy as sa
+@contextlib.contextmanager
+def _own_schema(database: str | None) -> Iterator[str | None]:
+    """The database URL to run on: for PostgreSQL, a schema this benchmark creates (and drops
+    afterwards) inside the database given; nothing else in it is touched."""
+    if not database:
+        yield None
+        return
+    import sqlalchemy as sa
 
-            engine = sa.create_engine(database)
-            with engine.begin() as conn:
-                conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-                conn.exec_driver_sql("CREATE SCHEMA public")
-            engine.dispose()
-        proc, base = _start(Path(tmp), database)
+    schema = f"croupier_bench_{uuid.uuid4().hex[:10]}"
+    engine = sa.create_engine(database)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in database else "?"
+    try:
+        yield f"{database}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        engine.dispose()
+
+
+def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
+    xs = sorted(latencies)
+    if not xs:
+        return None, None
+    return (round(1000 * statistics.median(xs), 2),
+            round(1000 * xs[min(len(xs) - 1, int(len(xs) * 0.99))], 2))
+
+
+def measure(database: str | None, players: int, seconds: float, procs: int,
+            rate: float = 0.0, login_rate: float = 0.0) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, _own_schema(database) as url:
+        proc, base = _start(Path(tmp), url)
         try:
             seats = _setup(base, players)
+            if login_rate:
+                httpx.post(base + "/users", json={"username": "flood", "password": PASSWORD,
+                                                  "role": "player"},
+                           headers=_login(base, "admin"), timeout=30).raise_for_status()
             work = [(t, h) for t, people in seats.items() for _, h in people]
             ctx = multiprocessing.get_context("spawn")
             out = ctx.Queue()
             start_at = time.time() + 3.0
-            workers = [ctx.Process(target=_client, args=(base, work[i::procs], seconds,
+            total = seconds * 2 if login_rate else seconds
+            workers = [ctx.Process(target=_client, args=(base, work[i::procs], total,
                                                         start_at, out, rate, procs))
                        for i in range(procs)]
-            workers.append(ctx.Process(target=_dealer, args=(base, seconds, start_at, out)))
+            workers.append(ctx.Process(target=_dealer, args=(base, total, start_at, out)))
+            if login_rate:
+                workers.append(ctx.Process(target=_login_flood, args=(
+                    base, login_rate, start_at + seconds, seconds, out)))
             for w in workers:
                 w.start()
             # CPU seconds of the server (and of PostgreSQL's processes) over the measured window.
             while time.time() < start_at:
                 time.sleep(0.01)
             server0, pg0, load0 = _cpu([proc.pid]), _cpu(_postgres_pids()), os.getloadavg()[0]
-            time.sleep(seconds)
+            time.sleep(total)
             server_cpu, pg_cpu = _cpu([proc.pid]) - server0, _cpu(_postgres_pids()) - pg0
-            results = [out.get(timeout=seconds + 120) for _ in workers]
+            results = [out.get(timeout=total + 120) for _ in workers]
             for w in workers:
                 w.join(30)
             verify = httpx.get(base + "/audit/verify", headers=_login(base, "auditor"),
@@ -293,21 +348,31 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(30)
-    latencies = sorted(x for r in results if isinstance(r, tuple) for x in r[0])
-    errors = sum(r[1] for r in results if isinstance(r, tuple))
-    refused = sum(r[2] for r in results if isinstance(r, tuple))
+    clients = [r for r in results if isinstance(r, tuple) and len(r) == 4]
+    timed = [x for r in clients for x in r[0]]
+    split = start_at + seconds
+    quiet = [dt for t, dt in timed if t < split]
+    flooded = [dt for t, dt in timed if t >= split]
+    errors = sum(r[1] for r in clients)
+    refused = sum(r[2] for r in clients)
     rolls = sum(r for r in results if isinstance(r, int))
-    n = len(latencies)
+    logins = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "logins")
+    n = len(timed)
+    p50, p99 = _percentiles(quiet)
+    f50, f99 = _percentiles(flooded) if login_rate else (None, None)
     return {
         "database": "postgresql" if database else "sqlite", "rate": rate or "max",
-        "players": players, "seconds": seconds, "bets": n, "bets_per_s": round(n / seconds, 1),
-        "p50_ms": round(1000 * statistics.median(latencies), 2) if n else None,
-        "p99_ms": round(1000 * latencies[min(n - 1, int(n * 0.99))], 2) if n else None,
+        "players": players, "seconds": seconds, "bets": n,
+        "bets_per_s": round(len(quiet) / seconds, 1),
+        "p50_ms": p50, "p99_ms": p99,
+        "flood_logins_per_s": round(logins / seconds, 1) if login_rate else None,
+        "flood_bets_per_s": round(len(flooded) / seconds, 1) if login_rate else None,
+        "flood_p50_ms": f50, "flood_p99_ms": f99,
         "rolls": rolls, "errors": errors, "refused": refused, "ledger_ok": verify.get("ok"),
-        "server_cpu": round(server_cpu / seconds, 2),
+        "server_cpu": round(server_cpu / total, 2),
         "server_ms_per_bet": round(1000 * server_cpu / n, 3) if n else None,
-        "clients_cpu": round(sum(r[3] for r in results if isinstance(r, tuple)) / seconds, 2),
-        "postgres_cpu": round(pg_cpu / seconds, 2) if database else None,
+        "clients_cpu": round(sum(r[3] for r in clients) / total, 2),
+        "postgres_cpu": round(pg_cpu / total, 2) if database else None,
         "load_before": round(load0, 2),
     }
 
@@ -322,6 +387,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.0,
                         help="paced: bets/s offered by all players together (default: each "
                              "player bets again as soon as answered, i.e. saturation)")
+    parser.add_argument("--login-rate", type=float, default=13.0,
+                        help="log-ins per second in the second half of each run (0: none)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per database; the table shows each figure's median")
     # Issue 15's scenarios (benchmarks/serve_cluster.py): several nodes on one PostgreSQL.
@@ -343,17 +410,27 @@ def main() -> int:
         runs = []
         for _ in range(args.repeat):
             runs.append(measure(database, args.players, args.seconds, args.client_procs,
-                                args.rate))
+                                args.rate, args.login_rate))
             print(json.dumps(runs[-1]), flush=True)
         row = dict(runs[0])
         for key in ("bets_per_s", "p50_ms", "p99_ms", "bets", "rolls", "errors", "server_cpu",
                     "server_ms_per_bet",
-                    "clients_cpu", "postgres_cpu", "load_before"):
+                    "clients_cpu", "postgres_cpu", "load_before", "flood_logins_per_s",
+                    "flood_bets_per_s", "flood_p50_ms", "flood_p99_ms"):
             values = [r[key] for r in runs if r[key] is not None]
             row[key] = statistics.median(values) if values else None
         row["ledger_ok"] = all(r["ledger_ok"] for r in runs)
         rows.append(row)
     _print_rows(rows)
+    if args.login_rate:
+        print(f"\nwith a log-in flood ({args.login_rate:g}/s asked) in the same run:")
+        print(f"{'database':<11} {'logins/s':>8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+              f"{'p50 x':>6} {'p99 x':>6}")
+        for r in rows:
+            ratio50 = (r["flood_p50_ms"] / r["p50_ms"]) if r["p50_ms"] and r["flood_p50_ms"] else 0
+            ratio99 = (r["flood_p99_ms"] / r["p99_ms"]) if r["p99_ms"] and r["flood_p99_ms"] else 0
+            print(f"{r['database']:<11} {r['flood_logins_per_s']:>8} {r['flood_bets_per_s']:>8} "
+                  f"{r['flood_p50_ms']:>8} {r['flood_p99_ms']:>8} {ratio50:>6.2f} {ratio99:>6.2f}")
     if args.repeat > 1:
         print(f"(medians of {args.repeat} runs each; cpu = cores busy on average)")
     return 0

@@ -46,18 +46,9 @@ from serve import (
     _dealer,
     _free_port,
     _login,
+    _own_schema,
     _postgres_pids,
 )
-
-
-def _reset(database: str) -> None:
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(database)
-    with engine.begin() as conn:
-        conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-        conn.exec_driver_sql("CREATE SCHEMA public")
-    engine.dispose()
 
 
 def _launch(data_dir: Path, database: str, name: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -124,8 +115,15 @@ def _setup(bases: list[str], players: int) -> dict[str, list[tuple[str, dict[str
 
 def measure_nodes(database: str, nodes: int, players: int, seconds: float, procs: int,
                   rate: float = 0.0, affinity: bool = False) -> dict[str, Any]:
-    """Bets per second, latency and CPU of ``nodes`` nodes (see the module's docstring)."""
-    _reset(database)
+    """Bets per second, latency and CPU of ``nodes`` nodes (see the module's docstring), in a
+    schema of their own."""
+    with _own_schema(database) as url:
+        assert url is not None
+        return _measure_nodes(url, nodes, players, seconds, procs, rate, affinity)
+
+
+def _measure_nodes(database: str, nodes: int, players: int, seconds: float, procs: int,
+                   rate: float, affinity: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         started = [_launch(Path(tmp), database, f"n{i}") for i in range(nodes)]
         try:
@@ -235,8 +233,14 @@ def _owner(started: list[tuple[subprocess.Popen[bytes], str]], table: str) -> in
 
 
 def failover(database: str, kills: int) -> dict[str, Any]:
-    """Time from kill -9 of the owner to the first bet accepted by the new owner, K times."""
-    _reset(database)
+    """Time from kill -9 of the owner to the first bet accepted by the new owner, K times (in
+    a schema of its own)."""
+    with _own_schema(database) as url:
+        assert url is not None
+        return _failover(url, kills)
+
+
+def _failover(database: str, kills: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         started = [_launch(Path(tmp), database, f"n{i}") for i in range(3)]
         try:

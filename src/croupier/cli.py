@@ -16,6 +16,8 @@ COMMAND_MODULES: dict[str, str] = {
     "edge": "croupier.analysis.commands",
     "check": "croupier.analysis.commands",
     "trace": "croupier.analysis.commands",
+    "wagers": "croupier.analysis.commands",
+    "rules": "croupier.analysis.jurisdictions",
     "simulate": "croupier.sim.commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
@@ -41,8 +43,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except Malformed as exc:
         print(str(exc).replace("\n", " "), file=sys.stderr)
         return 2
-    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    if args.summary:
+        from croupier.replay_summary import summarize
+
+        sys.stdout.write(summarize(json.loads(text), result) + "\n")
+    else:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
     return 0
+
+
+EXIT_CODES = """\
+exit status (README.md has the table):
+  0  done: well formed, compliant, every set ok, a pass
+  1  check: not compliant; recall: no such round; serve: could not start; an internal error
+  2  malformed input (one line per problem on standard error, naming the place)
+  3  integrity: an alert; rng-test: a fail
+  4  integrity: no alert, but too little data to judge a set
+"""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -50,10 +67,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="croupier",
         description="Craps and roulette exactly as New Jersey's regulations define them.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    rep = sub.add_parser("replay", help="play a JSON transcript and print the JSON result")
+    rep = sub.add_parser(
+        "replay", help="play a JSON transcript and print the JSON result",
+        description="Plays a transcript (docs/transcripts.md) through the rules engine.",
+        epilog="exit status: 0 a well-formed transcript (refused actions are listed in the "
+        "result and change nothing), 2 a malformed one (one line on standard error naming "
+        "the place).")
     rep.add_argument("file", help="the transcript file, or - for standard input")
+    rep.add_argument("--summary", action="store_true",
+                     help="a short summary for a person (decisions, refusals with their "
+                     "clause, each player's bankroll) instead of the JSON result")
     rep.set_defaults(func=_cmd_replay)
     if command in COMMAND_MODULES:
         wanted = [COMMAND_MODULES[command]]

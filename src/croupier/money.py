@@ -1,7 +1,7 @@
 """Exact money and payout odds.
 
 Money is :class:`decimal.Decimal` dollars, never binary floating point; odds are written the
-regulation's way, "7 to 5" (N.J.A.C. 13:69F-1.4(a): never "for").
+regulation's way, "7 to 5" (never "for": 13:69F-1.4(a), 19:47-1.4(a), 13:47-20.25(i)1).
 
 >>> odds = Odds.parse("7 to 6")
 >>> odds.winnings(Decimal("12"))
@@ -133,17 +133,17 @@ class Odds:
     stake: int
 
     @classmethod
-    def parse(cls, text: Any, where: str = "") -> Odds:
+    def parse(cls, text: Any, where: str = "", wording_clause: str = "") -> Odds:
+        """``text`` as odds; ``wording_clause`` is the clause of the table's profile that says
+        odds are stated with "to" (cited when ``text`` says "for")."""
         if not isinstance(text, str):
             raise Malformed(where, f'odds must be written as "N to M": {_show(text)}')
         match = _ODDS.match(text)
         if not match:
             raise Malformed(where, f'odds must be written as "N to M": {_show(text)}')
         if match.group(2).lower() == "for":
-            raise Malformed(
-                where,
-                f'odds are stated with "to", never "for" (N.J.A.C. 13:69F-1.4(a)): {_show(text)}',
-            )
+            cited = f" ({wording_clause})" if wording_clause else ""
+            raise Malformed(where, f'odds are stated with "to", never "for"{cited}: {_show(text)}')
         win, stake = int(match.group(1)), int(match.group(3))
         if win <= 0 or stake <= 0:
             raise Malformed(where, f"odds must be positive: {_show(text)}")

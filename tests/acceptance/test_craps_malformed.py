@@ -1,5 +1,8 @@
 """Malformed transcripts (contract "Exit status and errors"): exit 2, nothing on stdout, ONE
-line on stderr that names the place, e.g. `actions[3].amount: not a decimal amount: "ten"`."""
+line on stderr that names the place, e.g. `actions[3].amount: not a decimal amount: "ten"`.
+The cases that check only the transcript's format exercise no clause of the regulations and
+carry no clause marker; those that check a clause name it.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ def test_unknown_rules():
     assert malformed(transcript("nj-99-99", [])).startswith("rules")
 
 
+@pytest.mark.clause("N.J.A.C. 19:47-1.2")
 def test_roulette_not_covered_by_nj_19_47():
     """Contract: nj-19-47 is N.J.A.C. 19:47-1.2 and 1.4, craps and mini-craps; a game a profile
     does not cover is malformed. The place is the game (or the rules naming it)."""
@@ -50,6 +54,7 @@ def test_unknown_wager():
     assert malformed(transcript(NJ_13_69F, [bet("a", "big_red", 10)])).startswith("actions[0]")
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(h)")
 def test_permitted_elsewhere_is_refused_not_malformed():
     """Contract: a known wager the profile does not permit is REJECTED (exit 0), not malformed:
     whirl under nj-casino-night."""
@@ -70,6 +75,7 @@ def test_roll_with_one_die():
 
 
 @pytest.mark.parametrize("rules", [NJ_13_69F, CASINO_NIGHT])
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5", "N.J.A.C. 13:47-20.25(j)")
 def test_vig_over_five_percent(rules):
     """Contract `vig`: above 0.05 is malformed (13:69F-1.5, 13:47-20.25(j),(k): "in no event shall
     exceed five percent"). Place `options.vig`."""
@@ -86,12 +92,14 @@ def test_vig_over_five_percent(rules):
         (NJ_13_69F, "fire:4", "20 to 1"),
     ],
 )
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)", "N.J.A.C. 19:47-1.4(b)", "N.J.A.C. 13:47-20.25(i)2")
 def test_payout_below_minimum(rules, key, ratio):
     """13:69F-1.4(b), 19:47-1.4(b), 13:47-20.25(i)2: no winning wager paid at less than the
     listed odds; contract: a pay entry below the minimum is malformed. Place `options.pays`."""
     assert malformed(transcript(rules, [], pays={key: ratio})).startswith("options.pays")
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(e)")
 def test_fire_override_below_table_b():
     """13:69F-1.4(e): with table B pre-selected, 4 points pay no less than 39 to 1; "30 to 1"
     is below it: malformed at `options...`."""
@@ -99,6 +107,7 @@ def test_fire_override_below_table_b():
     assert malformed(doc).startswith("options")
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(a)")
 def test_odds_stated_with_for():
     """13:69F-1.4(a), 19:47-1.4(a), 13:47-20.25(i)1: odds are stated with "to", never "for":
     "3 for 1" is malformed at `options.pays`."""
@@ -120,6 +129,7 @@ def test_unknown_option():
         (NJ_19_47, "fire:4"),
     ],
 )
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(h)")
 def test_pays_key_the_profile_lacks(rules, key):
     """Contract pinned: a pay-table key the profile's table lacks (hop:2-2 under nj-casino-night)
     is malformed at `options.pays`."""
@@ -151,6 +161,23 @@ def test_pays_key_the_profile_lacks(rules, key):
         "hop-1-7",
     ],
 )
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)22",
+                    "N.J.A.C. 13:69F-1.2(a)23",
+                    "N.J.A.C. 13:69F-1.2(a)24",
+                    "N.J.A.C. 13:69F-1.2(a)25",
+                    "N.J.A.C. 13:69F-1.2(a)26",
+                    "N.J.A.C. 13:69F-1.2(a)27",
+                    "N.J.A.C. 13:69F-1.2(a)28",
+                    "N.J.A.C. 13:69F-1.2(a)29",
+                    "N.J.A.C. 13:69F-1.2(a)30",
+                    "N.J.A.C. 13:69F-1.2(a)31",
+                    "N.J.A.C. 13:69F-1.2(a)32",
+                    "N.J.A.C. 13:69F-1.2(a)33",
+                    "N.J.A.C. 13:69F-1.2(a)34",
+                    "N.J.A.C. 13:69F-1.2(a)35",
+                    "N.J.A.C. 13:69F-1.2(a)36",
+                    "N.J.A.C. 13:69F-1.2(a)37",
+                    "N.J.A.C. 13:69F-1.2(a)38")
 def test_qualifier_outside_domain(action):
     """Contract pinned: qualifiers outside their domain are malformed (place 4-10 without 7,
     hardways 4/6/8/10, horn high 2/3/11/12, the regulation's 17 hops,
@@ -194,6 +221,7 @@ def test_unknown_player_as_shooter():
     assert malformed(doc).startswith("actions[0]")
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(j)")
 def test_vig_collected_win_under_casino_night():
     """13:47-20.25(j),(k): the percentage is paid "at the time of making the bet"; contract
     pinned: `vig_collected: "win"` under nj-casino-night is malformed: `options.vig_collected`."""
@@ -212,6 +240,7 @@ def test_option_value_outside_its_domain(option, value):
     assert malformed(doc).startswith(f"options.{option}")
 
 
+@pytest.mark.clause("N.J.A.C. 19:47-1.4(b)")
 def test_float_money_is_exact():
     """Contract "Money": amounts may be JSON numbers and are read exactly (no binary floating
     point). Bankroll 100.3 and stake 0.1 as JSON numbers, unit 0.1; field on a 3 pays 1 to 1

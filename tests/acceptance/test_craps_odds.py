@@ -42,6 +42,7 @@ POINT_DICE = {
     ("number", "odds", "win"),
     [(4, 30, 60), (10, 30, 60), (5, 40, 60), (9, 40, 60), (6, 50, 60), (8, 50, 60)],
 )
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_at_3_4_5_maximum(number, odds, win):
     """Contract `odds` "3-4-5" (default under nj-13-69f): 3x on 4/10, 4x on 5/9, 5x on 6/8;
     paid at true odds 2 to 1, 3 to 2, 6 to 5. Flat 10: 4 -> 30 wins 60; 5 -> 40 wins 60;
@@ -57,6 +58,7 @@ def test_pass_odds_at_3_4_5_maximum(number, odds, win):
 
 
 @pytest.mark.parametrize(("number", "odds"), [(4, 32), (10, 32), (5, 42), (9, 42), (6, 55), (8, 55)])
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_over_3_4_5_refused(number, odds):
     """Contract `odds` "3-4-5": above 3x / 4x / 5x the flat bet is refused. Amounts chosen to be
     payable (32 at 2 to 1 = 64, 42 at 3 to 2 = 63, 55 at 6 to 5 = 66) so only the limit decides.
@@ -67,6 +69,7 @@ def test_pass_odds_over_3_4_5_refused(number, odds):
     check(r, "a", 290, 10)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_n_times():
     """Contract `odds` N = 2: odds stake up to 2x the flat bet. Flat 10 on 6: odds 25 refused
     (index 2, payable 30 but over 20); odds 20 accepted; 6 made: 20 at 6 to 5 = 24.
@@ -83,6 +86,7 @@ def test_pass_odds_n_times():
     check(r, "a", 334, 0)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)", "replay contract: Limits")
 def test_pass_odds_limit_counts_the_total_after_addition():
     """Contract, pinned "Limits ... apply to the total after an addition" and `odds` N = 2:
     flat 10 on 4, odds 20, then +2 (total 22 > 20) refused at index 3: 270 / 30."""
@@ -92,6 +96,7 @@ def test_pass_odds_limit_counts_the_total_after_addition():
     check(r, "a", 270, 30)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_odds_none_refuses_odds():
     """Contract `odds` "none": no free odds. pass_odds (index 2) refused: 290 / 10."""
     r = play(NJ_13_69F, [bet("a", "pass", 10), roll(2, 2), bet("a", "pass_odds", 10)], BANK, odds="none")
@@ -100,6 +105,7 @@ def test_odds_none_refuses_odds():
 
 
 @pytest.mark.parametrize("rules", [NJ_19_47, CASINO_NIGHT])
+@pytest.mark.clause("N.J.A.C. 19:47-1.2(b)", "N.J.A.C. 13:47-20.25(h)")
 def test_odds_not_permitted_by_profile(rules):
     """Contract: free odds exist only where the profile permits them (nj-13-69f); the `odds`
     option is accepted under every profile. 19:47-1.2(b) / 13:47-20.25(h),(l) list no odds bet:
@@ -111,6 +117,7 @@ def test_odds_not_permitted_by_profile(rules):
     assert rules in text or ("19:47" in text if rules == NJ_19_47 else "13:47-20.25" in text)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
 def test_pass_odds_not_payable_refused():
     """13:69F-1.4(f) + contract `unit`: $5 odds on 5 at 3 to 2 would pay 7.50, not a multiple
     of unit 1: refused (index 2). $6 pays 9: accepted. 300 - 10 - 6 = 284 / 16."""
@@ -120,6 +127,7 @@ def test_pass_odds_not_payable_refused():
     check(r, "a", 284, 16)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
 def test_pass_odds_on_six_not_payable_refused():
     """13:69F-1.4(f): $7 odds on 6 at 6 to 5 would pay 8.40: refused at unit 1."""
     r = play(NJ_13_69F, [bet("a", "pass", 10), roll(3, 3), bet("a", "pass_odds", 7)], BANK)
@@ -127,6 +135,7 @@ def test_pass_odds_on_six_not_payable_refused():
     check(r, "a", 290, 10)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
 def test_pass_odds_payable_at_half_unit():
     """Contract `unit` "0.5": $5 odds on 5 pays 7.50, a multiple of 0.50: accepted. Point 5
     made: 300 - 10 - 5 + 20 + 5 + 7.50 = 317.50."""
@@ -136,6 +145,7 @@ def test_pass_odds_payable_at_half_unit():
     check(r, "a", "317.50", 0)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_lose_on_seven_out():
     """Odds behind the line lose with the line bet: point 4, odds 30, 7: 300 - 40 = 260."""
     actions = [bet("a", "pass", 10), roll(2, 2), bet("a", "pass_odds", 30), roll(3, 4)]
@@ -143,6 +153,7 @@ def test_pass_odds_lose_on_seven_out():
     check(r, "a", 260, 0)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_refused_before_point():
     """Contract: line odds only while the player's flat bet stands on a point. On the come-out
     pass_odds (index 1) is refused: 290 / 10."""
@@ -151,6 +162,7 @@ def test_pass_odds_refused_before_point():
     check(r, "a", 290, 10)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_pass_odds_refused_without_flat_bet():
     """Contract: line odds only behind the player's own flat bet. No pass bet: refused."""
     r = play(NJ_13_69F, [roll(2, 2), bet("a", "pass_odds", 10)], BANK)
@@ -158,6 +170,7 @@ def test_pass_odds_refused_without_flat_bet():
     check(r, "a", 300, 0)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(c)")
 def test_pass_odds_may_be_removed():
     """Contract "Removal": any other wager may be removed before the roll that decides it.
     Point 4, odds 30 removed: 300 - 10 = 290 / 10."""
@@ -171,6 +184,7 @@ def test_pass_odds_may_be_removed():
 
 
 @pytest.mark.parametrize(("number", "lay", "win"), [(4, 120, 60), (5, 90, 60), (6, 72, 60)])
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_lay_odds_at_3_4_5_maximum(number, lay, win):
     """Contract `odds` "3-4-5": lay odds may win up to 6x the flat bet (10 -> 60). True odds
     1 to 2, 2 to 3, 5 to 6: 120 on 4, 90 on 5, 72 on 6 each win 60. Seven-out:
@@ -183,6 +197,7 @@ def test_lay_odds_at_3_4_5_maximum(number, lay, win):
 
 
 @pytest.mark.parametrize(("number", "lay"), [(4, 122), (5, 93), (6, 78)])
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_lay_odds_over_3_4_5_refused(number, lay):
     """Contract "3-4-5": lay odds may win up to 6x the flat bet = 60. 122 on 4 wins 61, 93 on 5
     wins 62, 78 on 6 wins 65 (all payable): refused at index 2; 290 / 10."""
@@ -193,6 +208,7 @@ def test_lay_odds_over_3_4_5_refused(number, lay):
     check(r, "a", 290, 10)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_lay_odds_n_times():
     """Contract `odds` N = 2: lay odds may win up to 2x the flat bet (20). On 4 (1 to 2): 42
     would win 21, refused (index 2); 40 wins 20, accepted. 300 - 10 - 40 = 250 / 50."""
@@ -208,6 +224,7 @@ def test_lay_odds_n_times():
 
 
 @pytest.mark.parametrize(("number", "lay"), [(4, 11), (5, 10), (6, 10)])
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
 def test_lay_odds_not_payable_refused(number, lay):
     """13:69F-1.4(f): 11 on 4 would win 5.50, 10 on 5 6.67, 10 on 6 8.33: not multiples of
     unit 1, refused (index 2)."""
@@ -218,6 +235,7 @@ def test_lay_odds_not_payable_refused(number, lay):
     check(r, "a", 290, 10)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_lay_odds_lose_when_point_made():
     """Lay odds lose with the don't pass bet: point 6, lay 12, 6 made: 300 - 22 = 278."""
     actions = [bet("a", "dont_pass", 10), roll(3, 3), bet("a", "dont_pass_odds", 12), roll(4, 2)]
@@ -225,6 +243,7 @@ def test_lay_odds_lose_when_point_made():
     check(r, "a", 278, 0)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(d)", "replay contract: Table options (odds)")
 def test_dont_pass_cannot_be_cut_below_its_odds():
     """Contract pinned: a flat bet cannot be cut below what the odds behind it need. dont_pass
     10 on 4 with lay 120 (wins 60 = 6 x 10); reducing the flat to 5 would cap wins at 30:
@@ -240,6 +259,7 @@ def test_dont_pass_cannot_be_cut_below_its_odds():
     check(r, "a", 170, 130)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(d)")
 def test_dont_pass_may_be_cut_while_odds_still_fit():
     """13:69F-1.3(d) + contract: lay 60 on 4 wins 30 = 6 x 5, so a flat of 5 still covers it:
     the reduction is taken. 300 - 10 - 60 + 5 = 235 / 65."""
@@ -261,6 +281,7 @@ def _come_on(number_dice):
     return [bet("a", "pass", 10), roll(2, 2), bet("a", "come", 10), roll(*number_dice)]
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_win():
     """13:69F-1.3(e) come odds; contract: come odds on the player's come bet on that number.
     Pass on 4, come -> 5, come odds 20 on 5; 5 (4+1): come +10, odds 3 to 2 = 30.
@@ -271,6 +292,7 @@ def test_come_odds_win():
     check(r, "a", 330, 10)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_come_odds_limit_3_4_5():
     """Contract "3-4-5": 4x on 5 -> at most 40 behind a 10 come bet. 44 (payable 66) refused at
     index 4; 40 accepted. 300 - 20 - 40 = 240 / 60."""
@@ -284,6 +306,7 @@ def test_come_odds_limit_3_4_5():
     check(r, "a", 240, 60)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)", "replay contract: Table options (odds)")
 def test_come_odds_need_a_come_bet_on_that_number():
     """Contract: come odds only on the player's come bet standing on that number. Come bet on
     5, odds on 6 (index 4) refused."""
@@ -303,6 +326,7 @@ def _come_odds_then_point_made():
     ]
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_off_on_come_out_returned_when_come_loses():
     """13:69F-1.3(e): come odds are inactive on a come-out roll unless called on; contract: odds
     that are off when their come bet is decided go back to the bankroll. Come-out 7: come bet
@@ -314,6 +338,7 @@ def test_come_odds_off_on_come_out_returned_when_come_loses():
     check(r, "a", 300, 0)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_off_on_come_out_returned_when_come_wins():
     """13:69F-1.3(e): come-out 6 (4+2) wins the come bet (+20) but the off odds are returned,
     not paid (+10): 290 + 30 = 320 / 0; the 6 is the new point."""
@@ -322,6 +347,7 @@ def test_come_odds_off_on_come_out_returned_when_come_wins():
     assert point(r) == 6
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_called_on_lose_on_come_out_seven():
     """13:69F-1.3(e): called "On", the come odds work: come-out 7 loses come 10 and odds 10:
     290 / 0."""
@@ -330,6 +356,7 @@ def test_come_odds_called_on_lose_on_come_out_seven():
     check(r, "a", 290, 0)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_called_on_win_on_come_out():
     """13:69F-1.3(e): called "On", come-out 6 wins come 10 (+20) and odds 10 at 6 to 5 (+10+12):
     290 + 42 = 332."""
@@ -337,6 +364,7 @@ def test_come_odds_called_on_win_on_come_out():
     check(r, "a", 332, 0)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_come_odds_work_while_point_is_on():
     """13:69F-1.3(e) applies only to come-out rolls: with point 4 still on, come on 6 with odds
     10, a 7 loses both: 300 - 30 = 270 (pass lost too)."""
@@ -345,6 +373,7 @@ def test_come_odds_work_while_point_is_on():
     check(r, "a", 270, 0)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_dont_come_odds_win():
     """Don't come odds at true odds (lay 2 to 3 on 5). Pass on 4, DC -> 5, lay 30 on 5
     (wins 20 <= 60), 7: pass loses, DC +10, odds +20. 300 - 50 + 20 + 50 = 320."""
@@ -361,6 +390,7 @@ def test_dont_come_odds_win():
     check(r, "a", 320, 0)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_dont_come_odds_limit():
     """Contract "3-4-5": lay odds may win up to 6 x 10 = 60. On 5, 93 would win 62: refused
     (index 4); 90 wins 60: accepted. 300 - 10 - 10 - 90 = 190 / 110."""
@@ -377,6 +407,7 @@ def test_dont_come_odds_limit():
     check(r, "a", 190, 110)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(d)")
 def test_dont_pass_flat_cannot_be_removed_under_its_odds():
     """13:69F-1.3(d) lets don't pass be removed, but the contract pins that a flat bet cannot be
     cut below what the odds behind it need; removal cuts it to 0 while lay 20 on 4 stands:
@@ -392,6 +423,7 @@ def test_dont_pass_flat_cannot_be_removed_under_its_odds():
     check(r, "a", 270, 30)
 
 
+@pytest.mark.clause("replay contract: Table options (odds)")
 def test_come_odds_limit_on_four():
     """Contract "3-4-5": 3x on 4 -> at most 30 behind a 10 come bet on 4. 32 (payable 64)
     refused at index 4; 30 accepted: 300 - 20 - 30 = 250 / 50."""
@@ -408,6 +440,7 @@ def test_come_odds_limit_on_four():
     check(r, "a", 250, 50)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
 def test_events_name_the_returned_come_odds():
     """Contract "Result": events must name every settlement (wager, stake, result, amount).
     Engine convention: {"type": "settle", ..., "result": win/lose/push/returned}. In the

@@ -161,19 +161,18 @@ def test_trace_reads_markers_without_running(tmp_path: Path) -> None:
 
 
 def test_regulation_texts_ship_with_the_package() -> None:
-    """The four texts ``croupier trace`` reads are in the package, identical to shared/."""
+    """The four texts ``croupier trace`` reads are in the package."""
     names = sorted(p.name for p in default_regulations().glob("*.txt"))
     assert len(names) == 4, names
 
 
-
-def test_trace_lists_every_clause_and_the_unimplemented() -> None:
+def test_trace_lists_every_clause_with_its_evidence() -> None:
     trace = build_trace()
     rows = {r.clause.id: r for r in trace.rows}
     for clause in ("13:69F-1.2(a)1", "13:69F-1.2(a)40", "13:69F-1.3(a)", "13:69F-1.5(b)",
                    "13:47-20.25(h)1xx", "13:47-20.32(m)3", "19:47-1.4(e)", "13:47-20.25(b)2ix"):
         assert clause in rows, clause
-    assert rows["13:47-20.25(b)2ix"].status == "not implemented"  # dice equipment
-    assert "rules/nj-13-69f.toml `craps.wagers.pass`" in rows["13:69F-1.2(a)1"].code
+    assert "rules/nj-13-69f.toml craps.wagers.pass" in rows["13:69F-1.2(a)1"].code
     assert any("test_pass_edge_is_7_495" in t for t in rows["13:69F-1.2(a)1"].tests)
-    assert "not implemented" in render_markdown(trace)
+    assert rows["13:69F-1.2(a)1"].status == "tested"
+    assert "| **tested** |" in render_markdown(trace)

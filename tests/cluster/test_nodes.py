@@ -134,9 +134,9 @@ def test_stream_on_another_node_across_fail_over(nodes: Cluster) -> None:
     done = threading.Event()
 
     def watch() -> None:
-        url = (f"ws://127.0.0.1:{watcher_node.port}/tables/{table}/stream"
-               f"?token={c.token('auditor')}&since=0")
+        url = f"ws://127.0.0.1:{watcher_node.port}/tables/{table}/stream"
         with connect(url, open_timeout=10) as ws:
+            ws.send(json.dumps({"token": c.token("auditor"), "since": 0}))
             ready.set()
             while not done.is_set():
                 try:

@@ -18,6 +18,7 @@ def run(doc: Any) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, check=False)
 
 
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)1", "replay contract: Table options (odds)")
 def test_contract_example_pays_pass_and_odds() -> None:
     """transcript.md example; 13:69F-1.4(b) pass 1 to 1 and 6 to 5 odds on 6: 500 + 10 + 30."""
     doc = {**BASE, "options": {"unit": "1", "odds": "3-4-5"},
@@ -79,6 +80,7 @@ def test_malformed_transcripts_exit_2_naming_the_place(doc: Any, place: str) -> 
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.clause("N.J.A.C. 19:47-1.2(b)")
 def test_refused_action_is_listed_with_reason_naming_profile_and_changes_nothing() -> None:
     """19:47-1.2(b): only the wagers of (a) are permitted; a fire bet is not among them."""
     doc = {**BASE, "rules": "nj-19-47",

@@ -39,12 +39,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_integrity_json(files: dict[str, Path]) -> None:
     code, out, err = run("integrity", "--dice", str(files["dice"]), "--wheel", str(files["wheel"]), "--json")
-    assert code == 0, err
+    assert code == 3, err  # the loaded set's alert
     data = json.loads(out)
+    assert data["alert"] is True
     sets = {(s["kind"], s["id"]): s for s in data["sets"]}
     assert set(sets) == {("dice", "FAIR"), ("dice", "LOADED"), ("wheel", "W1")}
     assert sets[("dice", "LOADED")]["alert"] is True
     assert sets[("dice", "FAIR")]["alert"] is False
+    assert [sets[k]["status"] for k in sorted(sets)] == ["ok", "ALERT", "ok"]
     assert sets[("wheel", "W1")]["n"] == 3000
     for s in data["sets"]:
         assert isinstance(s["alert"], bool)
@@ -55,10 +57,33 @@ def test_integrity_json(files: dict[str, Path]) -> None:
 def test_integrity_table_and_html(files: dict[str, Path]) -> None:
     html = files["dir"] / "report.html"
     code, out, err = run("integrity", "--dice", str(files["dice"]), "--html", str(html))
-    assert code == 0, err
-    assert "dice LOADED" in out and "ALERT" in out
+    assert code == 3, err
+    assert "dice set LOADED: 6000 rolls  [ALERT]" in out and "dice set FAIR: 2000 rolls  [ok]" in out
     text = html.read_text()
     assert text.count("<svg") >= 6 and "die1 face 6" in text
+
+
+def test_a_fair_set_alone_exits_0(files: dict[str, Path], tmp_path: Path) -> None:
+    fair = [line for line in files["dice"].read_text().splitlines() if not line.startswith("LOADED")]
+    path = tmp_path / "fair.csv"
+    path.write_text("\n".join(fair) + "\n")
+    code, out, err = run("integrity", "--dice", str(path))
+    assert code == 0, err
+    assert "dice set FAIR: 2000 rolls  [ok]" in out and "ALERT" not in out
+
+
+def test_two_rolls_are_too_little_data_not_ok(tmp_path: Path) -> None:
+    path = tmp_path / "two.csv"
+    path.write_text("die1,die2\n3,4\n6,6\n")
+    code, out, err = run("integrity", "--dice", str(path))
+    assert code == 4, err
+    assert out.startswith("dice: 2 rolls  [too little data]")  # one unnamed set: no "dice dice"
+    assert "at least 30 rolls" in out and "p-value" in out and "[ok]" not in out
+    assert "statistic" not in out  # no table of tests, so no p-value is shown
+    code, out, _ = run("integrity", "--dice", str(path), "--json")
+    data = json.loads(out)
+    assert code == 4 and data["alert"] is False
+    assert data["sets"][0]["status"] == "too little data" and data["sets"][0]["minimum_outcomes"] == 30
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,7 @@ SIZES = {
 }
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)3", "N.J.A.C. 13:47-20.32(e)2-6")
 def test_independent_descriptions_have_the_hand_counted_sizes() -> None:
     """Counting by hand on the 12 x 3 grid (so the arithmetic sets above are right):
 
@@ -119,6 +120,7 @@ def test_single_zero_layout_counts() -> None:
     ids=["double-zero", "single-zero"],
 )
 @pytest.mark.parametrize("shape", list(SIZES))
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)2-6", "N.J.A.C. 13:47-20.32(d)2")
 def test_exhaustive_enumeration_accepts_exactly_the_expected_sets(
     layout: Layout, expected: dict[str, set[frozenset[Pocket]]], shape: str
 ) -> None:
@@ -144,6 +146,7 @@ def test_exhaustive_enumeration_accepts_exactly_the_expected_sets(
     ids=lambda v: getattr(v, "id", ""),
 )
 @pytest.mark.parametrize("wager_id", ["split", "three_numbers", "four_numbers"])
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)2-6", "N.J.A.C. 13:47-20.32(d)2")
 def test_wager_definitions_refuse_every_invalid_candidate(
     wheel: Wheel, expected: dict[str, set[frozenset[Pocket]]], wager_id: str
 ) -> None:
@@ -172,6 +175,7 @@ def test_column_and_dozen_from_the_grid() -> None:
         assert frozenset().union(*cols) == frozenset(range(1, 37))
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)5")
 def test_first_five_wager_covers_the_zero_row_and_first_row() -> None:
     """20.32(e)5: 0, 00, 1, 2, 3 on a double-zero layout; no such place on single zero."""
     assert WAGERS["first_five"].covers(None, DOUBLE_ZERO) == fs(0, ZZ, 1, 2, 3)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,6 +146,9 @@ def test_event_log_rebuilds_the_table(
 
 @settings(max_examples=200, deadline=None)
 @given(sessions())
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(l)",
+                    "N.J.A.C. 13:47-20.32(m)",
+                    "N.J.A.C. 13:47-20.32(d)3")
 def test_valid_spin_decides_every_wager_and_void_spin_none(
     session: tuple[TableConfig, dict[str, Decimal], list[Action]],
 ) -> None:
@@ -170,6 +174,7 @@ def test_valid_spin_decides_every_wager_and_void_spin_none(
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(sorted(WHEELS)), st.sampled_from(POCKETS), st.sampled_from(POCKETS))
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1", "N.J.A.C. 13:47-20.32(f)")
 def test_straight_up_pays_35_to_1_or_loses(wheel: str, pick: Pocket, ball: Pocket) -> None:
     """20.32(f): a straight of 1 returns 36 when its number comes up and nothing otherwise."""
     table = RouletteTable.open("nj-casino-night", TableConfig(wheel=wheel), {"a": Decimal(1)})

@@ -168,6 +168,7 @@ def test_cli_malformed_exit_2_one_line_on_stderr(transcript: str, prefix: str) -
 
 @pytest.mark.parametrize(("wager", "numbers"), [
     ("split", [5, 5]), ("straight", [17, 17]), ("three_numbers", [0, 0, 1])])
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(d)2", "N.J.A.C. 13:47-20.32(e)")
 def test_a_number_named_twice_is_refused_not_malformed(wager: str, numbers: list[int]) -> None:
     """20.32(e): a wager must stand on its spot on the layout; [5, 5] is no split, [17, 17] no
     straight. The transcript is well formed: the bet is rejected and the bankroll untouched."""

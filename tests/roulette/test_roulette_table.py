@@ -105,6 +105,7 @@ def test_refused_bet_changes_nothing(
     assert [e["type"] for e in result["events"]] == ["table_opened"]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(g)")
 def test_half_rule_accepts_an_even_stake_and_unit_half_stakes() -> None:
     """(g) half: 6 halves to 3 (accepted); with a unit of 0.50, 1.00 halves to 0.50."""
     result = play([bet("red", amount=6)], {"zero_rule": "half"})
@@ -113,6 +114,7 @@ def test_half_rule_accepts_an_even_stake_and_unit_half_stakes() -> None:
     assert result["rejected"] == []
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(g)")
 def test_half_rule_checks_the_total_after_an_addition() -> None:
     """An addition that makes the total odd is refused: 4 + 1 = 5 halves to 2.50."""
     result = play([bet("red", amount=4), bet("red", amount=1)], {"zero_rule": "half"})
@@ -120,6 +122,7 @@ def test_half_rule_checks_the_total_after_an_addition() -> None:
     assert result["players"]["p"] == {"bankroll": "996.00", "on_table": "4.00"}
 
 
+@pytest.mark.clause("replay contract: Limits")
 def test_limits_apply_to_the_total_after_an_addition() -> None:
     result = play([bet("red", amount=60), bet("red", amount=50), bet("red", amount=40)],
                   {"max_bet": 100})
@@ -127,6 +130,7 @@ def test_limits_apply_to_the_total_after_an_addition() -> None:
     assert result["players"]["p"] == {"bankroll": "900.00", "on_table": "100.00"}
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(d)1")
 def test_additions_make_one_wager() -> None:
     """Adding to the same wager, numbers in any order: one wager of 15, paid 15 x 17 = 255."""
     result = play([bet("split", numbers=[0, "00"], amount=10),
@@ -135,6 +139,7 @@ def test_additions_make_one_wager() -> None:
     assert len([e for e in result["events"] if e["type"] == "settle"]) == 1
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(d)1")
 def test_no_credit_counts_chips_already_down() -> None:
     """The bankroll after earlier wagers is what can be wagered: 60 down, 40 in hand."""
     result = play([bet("red", amount=60), bet("black", amount=41), bet("black", amount=40)],
@@ -150,6 +155,7 @@ def test_remove() -> None:
     assert result["players"]["p"] == {"bankroll": "1000.00", "on_table": "0.00"}
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1iii")
 def test_remove_five_adjacent_by_centre_and_split_in_any_order() -> None:
     result = play([bet("five_adjacent", center=17), bet("split", numbers=[1, 2]),
                    {"player": "p", "remove": "five_adjacent", "center": 17},
@@ -189,6 +195,7 @@ def test_irregular_spin_leaves_every_wager(wheel: str, flags: dict[str, Any], cl
     assert result["state"]["last_number"] == 17
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(j)1", "N.J.A.C. 13:47-20.32(m)2")
 def test_four_revolutions_is_a_valid_spin() -> None:
     """20.32(j)1: at least four revolutions; four count."""
     result = play([bet("red"), {"spin": 1, "revolutions": 4, "same_direction": False,
@@ -209,6 +216,7 @@ def test_double_zero_as_single_ball_in_00_is_no_spin() -> None:
     assert result["state"]["last_number"] == 0
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(j)3")
 def test_last_number_is_the_last_that_counted() -> None:
     result = play([{"spin": "00"}, {"spin": 5, "revolutions": 2}])
     assert result["state"]["last_number"] == "00"
@@ -217,6 +225,7 @@ def test_last_number_is_the_last_that_counted() -> None:
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(j)3")
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(k)")
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(l)")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(a)", "N.J.A.C. 13:47-20.32(c)3")
 def test_dealer_order_crown_move_losers_winners() -> None:
     """20.32(j)3 crown, (k) one fifth of the winning five adjacent moved to the number, (l)
     losers collected first, then winners paid. Two players: ann five adjacent on 0 (14 2 0 28 9)
@@ -258,12 +267,14 @@ def test_dealer_order_crown_move_losers_winners() -> None:
     assert (win["stake"], win["paid"], win["returned"]) == ("1.00", "35.00", "1.00")
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1iii")
 def test_five_adjacent_bet_event_shows_the_five_numbers_in_wheel_order() -> None:
     """(e)1iii on a single-zero wheel: centre 26 covers 35 3 26 0 32 (wrapping round)."""
     result = play([bet("five_adjacent", center=26)], {"wheel": SZ})
     assert result["events"][-1]["numbers"] == [35, 3, 26, 0, 32]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(k)")
 def test_a_losing_five_adjacent_moves_nothing() -> None:
     result = play([bet("five_adjacent", center=26, amount=10), {"spin": 5}], {"wheel": SZ})
     kinds = [e["type"] for e in result["events"] if e.get("action") == 1]

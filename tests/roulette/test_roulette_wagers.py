@@ -163,6 +163,7 @@ def test_even_money_lost_on_zero_single(wager: str, wheel: str) -> None:
 
 
 @pytest.mark.parametrize("wager", EVEN_MONEY)
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(g)")
 def test_zero_rule_half_does_not_touch_a_win_or_other_numbers(wager: str) -> None:
     """20.32(g) applies only when the ball is in 0 or 00: 36 and 1 between them decide every
     even-money wager, one way or the other, whole."""
@@ -173,6 +174,7 @@ def test_zero_rule_half_does_not_touch_a_win_or_other_numbers(wager: str) -> Non
     assert result["players"]["p"]["bankroll"] == expected
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(g)")
 def test_zero_rule_half_does_not_apply_to_other_wagers() -> None:
     """20.32(g) names only red, black, odd, even, 1 to 18 and 19 to 36: a dozen is lost whole."""
     result = play([bet("dozen", dozen=1), bet("column", column=1), {"spin": 0}],
@@ -180,12 +182,14 @@ def test_zero_rule_half_does_not_apply_to_other_wagers() -> None:
     assert result["players"]["p"]["bankroll"] == "980.00"
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(f)")
 def test_higher_payout_from_options() -> None:
     """pays: a payout above the minimum of (f) is paid: 10 on a straight at 40 to 1 wins 400."""
     result = play([bet("straight", numbers=[5]), {"spin": 5}], {"pays": {"straight": "40 to 1"}})
     assert result["players"]["p"]["bankroll"] == "1400.00"
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1iii", "N.J.A.C. 13:47-20.32(f)")
 def test_five_adjacent_higher_straight_payout() -> None:
     """Five adjacent is paid as straights (e)1iii: at 40 to 1 the winning 2 wins 80:
     1000 - 10 + 2 + 80 = 1072."""

@@ -18,6 +18,7 @@ from croupier.roulette.wheel import (
 ALL_WHEELS = [DOUBLE_ZERO, SINGLE_ZERO, DOUBLE_ZERO_AS_SINGLE]
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
 def test_pockets() -> None:
     """20.32(b)1: 36 numbers and 0 and 00; a single-zero wheel lacks 00."""
     assert DOUBLE_ZERO.pockets == frozenset([*range(37), "00"])
@@ -28,6 +29,7 @@ def test_pockets() -> None:
     assert DOUBLE_ZERO_AS_SINGLE.in_play == frozenset(range(37))
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)9", "N.J.A.C. 13:47-20.32(e)10")
 def test_red_and_black() -> None:
     """Eighteen of each; 1 and 3 red, 2 and 4 black (as on every wheel); zeros green."""
     reds = [n for n in range(1, 37) if colour(n) == "red"]
@@ -39,6 +41,7 @@ def test_red_and_black() -> None:
 
 
 @pytest.mark.parametrize("wheel", ALL_WHEELS, ids=lambda w: w.id)
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
 def test_colours_alternate_around_the_wheel(wheel: Wheel) -> None:
     """On a real wheel, red and black alternate between neighbouring numbers (zeros aside)."""
     order = wheel.order
@@ -47,6 +50,7 @@ def test_colours_alternate_around_the_wheel(wheel: Wheel) -> None:
             assert colour(a) != colour(b), (a, b)
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
 def test_double_zero_wheel_puts_consecutive_pairs_opposite() -> None:
     """On the American wheel each odd number sits opposite the next even number, and 0
     opposite 00."""
@@ -61,6 +65,7 @@ def test_double_zero_wheel_puts_consecutive_pairs_opposite() -> None:
         assert opposite(n) == n + 1
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
 def test_single_zero_wheel_sectors_are_contiguous() -> None:
     """The European wheel's traditional sectors (voisins du zero, tiers du cylindre,
     orphelins) partition the 37 pockets and each lies together on the wheel."""
@@ -96,6 +101,7 @@ def test_five_adjacent_neighbours(wheel: Wheel, center: Pocket, expected: tuple[
     assert wheel.neighbours(center) == expected
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
 def test_is_pocket_domain() -> None:
     assert all(is_pocket(n) for n in range(37))
     assert is_pocket("00")

@@ -6,6 +6,8 @@ skipped otherwise; each server gets an empty schema.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import socket
@@ -61,7 +63,7 @@ class Server:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded shared machine starts slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited: " + (self.data_dir / "server.log").read_text())
@@ -118,6 +120,16 @@ class Server:
         assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
         result: dict[str, Any] = r.json()
         return result
+
+    @contextlib.contextmanager
+    def stream(self, table: str, who: str, since: int = 0) -> Iterator[Any]:
+        """A WebSocket on the table's stream, logged in by its first message (the token is
+        never in the URL); events after ``since`` are replayed first."""
+        from websockets.sync.client import connect
+
+        with connect(self.base.replace("http", "ws") + f"/tables/{table}/stream") as ws:
+            ws.send(json.dumps({"token": self.token(who), "since": since}))
+            yield ws
 
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the shooter select two."""

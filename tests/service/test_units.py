@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
+import pytest
+
 from croupier.craps.events import BetMade, Rolled
 from croupier.events import Settled
 from croupier.roulette.events import BetPlaced
@@ -35,6 +37,7 @@ def test_draws_record_every_raw_byte() -> None:
     assert SeededRng(3).dice() == SeededRng(3).dice()
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(b)2i-ix")
 def test_dice_specification() -> None:
     assert inspect(passing_record()) == []
     bad_faces = {**passing_record(), "opposite_faces": [[1, 5], [2, 6], [3, 4]]}

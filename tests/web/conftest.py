@@ -122,6 +122,7 @@ def login(server: Server, browser: Any) -> Iterator[Any]:
         page.click("#login-btn")
         page.wait_for_selector(f"#tables button[data-table='{table}'][aria-current='true']")
         page.wait_for_selector("#live.up")
+        page.wait_for_selector("body[data-replayed]", state="attached")  # calls on/off known
         return page
 
     yield open_page

@@ -51,6 +51,19 @@ def expected_roulette_chips(number: int | str, chips_before_spin: Decimal) -> De
     return chips_before_spin
 
 
+def _badges_clear_of_numbers(page: Any) -> list[str]:
+    """The printed numbers (layout boxes and racetrack pockets) a settlement badge covers."""
+    return list(page.evaluate("""() => {
+      const rects = (sel) => [...document.querySelectorAll(sel)].map((e) => [e, e.getBoundingClientRect()]);
+      const hit = [];
+      for (const [, b] of rects('.roulette-felt .badges .badge rect'))
+        for (const [n, r] of rects('.roulette-felt .cell-number, .roulette-felt .pocket-number'))
+          if (b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom)
+            hit.push(n.textContent);
+      return hit;
+    }"""))
+
+
 def _chips(page: Any) -> str:
     return str(page.inner_text("#bankroll-chips")).strip()
 
@@ -72,10 +85,7 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
     alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '200.00'")
 
     alice.check('input[name="chip"][value="10"]', force=True)
-    pass_line = _spot(alice, "pass")
-    box = pass_line.bounding_box()
-    assert box is not None
-    pass_line.click(position={"x": box["width"] / 2, "y": box["height"] - 8})  # the strip's foot
+    _spot(alice, "pass").click()  # the middle of the pass line is the pass line, not the come box
     alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '190.00'")
     # Place 6 from the keyboard: focus the spot, type the amount, Enter bets.
     alice.fill("#amount", "12")
@@ -84,8 +94,15 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
     alice.wait_for_function("document.querySelector('#bankroll-chips').textContent === '178.00'")
     # The same spot now opens its popover: call the place bet "on" for the come-out roll.
     _spot(alice, "place_win:6").click()
+    assert alice.inner_text("#popover .pop-state") == "Off on this come-out roll."
+    assert alice.locator("#popover .pop-off").count() == 0  # only the call that applies
     alice.click("#popover .pop-on")
     alice.wait_for_selector("#popover", state="hidden")
+    _spot(alice, "place_win:6").click()
+    alice.wait_for_selector("#popover .pop-off")
+    assert alice.locator("#popover .pop-on").count() == 0
+    assert alice.inner_text("#popover .pop-state").startswith("Called on")
+    alice.keyboard.press("Escape")
     assert alice.locator(".puck-off").count() == 1  # no point yet: the puck is OFF
 
     dealer = login("dealer", CRAPS)
@@ -103,15 +120,18 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
         f"document.querySelector('#bankroll-chips').textContent === '{expected:.2f}'")
     assert _chips(alice) == f"{expected:.2f}"
     decision = alice.inner_text("#decision")
-    assert f"= {sum(dice)}" in decision
+    assert f"Roll {roll['round']}: {dice[0]} + {dice[1]} = {sum(dice)}" in decision
+    assert "Round" not in decision and "null" not in decision
     alice.wait_for_function(  # the dice tumble, then come to rest showing the roll
         "document.querySelector('.dice-tray .roll-total').textContent === "
         f"'{dice[0]} + {dice[1]} = {sum(dice)}'")
     shown = alice.eval_on_selector_all(".dice-tray .die", "ds => ds.map(d => +d.dataset.value)")
     assert tuple(shown) == dice
     settled = [e for e in events if e["type"] == "settle" and e["seq"] > roll["seq"]]
+    words = {"win": "wins", "lose": "loses", "push": "push"}
     for e in settled:
-        assert e["result"] in decision
+        assert words[e["result"]] in decision
+    assert "place_win" not in decision and "_" not in decision  # wagers by name, not by id
     assert alice.locator(".badges .badge").count() == len(settled)
     if roll["point_after"]:
         alice.wait_for_selector(f'.puck-on[aria-label="Point is {roll["point_after"]}"]')
@@ -121,6 +141,7 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
     for key in ("field", "hard:8", "hop:1-3", "any_seven"):
         _spot(alice, key).click()
     alice.wait_for_function("document.querySelectorAll('.craps-props .chips .chip').length >= 3")
+    alice.wait_for_timeout(600)  # the settlement badges finish popping up
     alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "craps.png"))
 
 
@@ -138,10 +159,9 @@ def test_roulette_split_and_spin(server: Server, login: Any) -> None:
     assert alice.locator(".chips .chip").count() == 1
 
     dealer = login("dealer", ROULETTE)
-    dealer.click("#no-more-bets")
-    dealer.wait_for_selector("#dealer-msg.ok")
-    dealer.click("#spin-rng")
-    dealer.wait_for_selector("#dealer-msg.ok >> text=The ball rests in")
+    assert "No more bets" in dealer.inner_text("#spin-rng")  # the button says what comes first
+    dealer.click("#spin-rng")  # one click: "No more bets", then the spin
+    dealer.wait_for_selector("#dealer-msg.ok >> text=the ball rests in")
 
     events = server.get("dealer", f"/tables/{ROULETTE}/events?limit=1000")
     number = _last(events, "crown")["number"]
@@ -152,33 +172,76 @@ def test_roulette_split_and_spin(server: Server, login: Any) -> None:
     alice.wait_for_function(
         f"document.querySelector('.wheel-result').textContent === '{number}'")
     assert re.search(rf"ball rests in {number}\b", alice.inner_text("#decision"))
-    assert "split" in alice.inner_text("#decision").lower()
+    assert "Split 17-20" in alice.inner_text("#decision")
+    alice.wait_for_selector(".roulette-felt .badges .badge")
+    assert _badges_clear_of_numbers(alice) == []
 
     # Chips for the picture: a corner, a street, red, a dozen, five adjacent, seven numbers.
     for key in ("four_numbers:8-9-11-12", "three_numbers:25-26-27", "red", "dozen:3",
                 "five_adjacent:17", "seven_numbers", "split:0-00"):
         _spot(alice, key).click()
     alice.wait_for_function("document.querySelectorAll('.roulette-felt .chips .chip').length >= 7")
+    alice.wait_for_timeout(600)  # the settlement badges finish popping up
     alice.locator("#felt-wrap").screenshot(path=str(SCREENSHOTS / "roulette.png"))
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.4(f)")
+def test_an_amount_the_table_cannot_pay_is_offered_as_one_it_can(server: Server, login: Any) -> None:
+    alice = login("alice", CRAPS)
+    before = Decimal(_chips(alice))
+    alice.fill("#amount", "11")
+    _spot(alice, "place_win:8").click()
+    pop = alice.locator("#popover")
+    pop.wait_for(state="visible")
+    assert "multiples of 6.00" in pop.inner_text()  # 7 to 6 pays whole units on multiples of 6
+    alice.click("#popover .pop-bet >> text=Bet 12.00")
+    alice.wait_for_function(
+        f"document.querySelector('#bankroll-chips').textContent === '{before - 12:.2f}'")
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)3")
 def test_refused_bet_shows_the_reason_beside_the_spot(server: Server, login: Any) -> None:
     alice = login("alice", CRAPS)
     before = _chips(alice)
-    alice.fill("#amount", "11")
-    _spot(alice, "place_win:8").click()
+    alice.fill("#amount", "5")
+    point = server.get("alice", f"/tables/{CRAPS}")["point"]
+    # A come bet before a point, or a pass bet after one, is made at the wrong time.
+    key, reason, clause = (("come", "only after the come out roll", "N.J.A.C. 13:69F-1.2(a)3")
+                           if point is None else
+                           ("dont_pass", "only immediately prior to a come out roll",
+                            "N.J.A.C. 13:69F-1.2(a)2"))
+    _spot(alice, key).click()
     refusal = alice.locator("#refusal")
     refusal.wait_for(state="visible")
     text = refusal.inner_text()
-    assert "cannot be paid at 7 to 6" in text
-    assert "N.J.A.C. 13:69F-1.4(f)" in text
-    assert refusal.get_attribute("data-for") == "place_win:8"
-    spot_box = _spot(alice, "place_win:8").bounding_box()
+    assert reason in text and clause in text
+    assert "null" not in text and text.rstrip("×\n ").endswith(")")
+    assert refusal.get_attribute("data-for") == key
+    spot_box = _spot(alice, key).bounding_box()
     box = refusal.bounding_box()
     assert spot_box is not None and box is not None
     assert 0 <= box["y"] - (spot_box["y"] + spot_box["height"]) <= 20  # just under the spot
     assert _chips(alice) == before
+
+
+def test_messages_are_sentences(server: Server, login: Any) -> None:
+    alice = login("alice", CRAPS)
+    alice.fill("#amount", "ten")
+    _spot(alice, "field").click()
+    text = alice.locator("#refusal").inner_text()
+    assert "dollars and cents" in text and "pattern" not in text and "null" not in text
+    alice.fill("#buyin-amount", "12,50")
+    alice.click("#buyin-btn")
+    msg = alice.inner_text("#player-msg")
+    assert "dollars and cents" in msg and msg.endswith(".")
+    # The server's own validation message, as the page words it.
+    worded = alice.evaluate("""async () => (await import('/static/messages.js')).explain(
+        {code: 'malformed', clause: '',
+         reason: "body.amount: String should match pattern '^[0-9]{1,13}(\\\\.[0-9]{1,2})?$'"})""")
+    assert worded == "The amount must be dollars and cents, such as 25 or 12.50."
+    refused = alice.evaluate("""async () => (await import('/static/messages.js')).explain(
+        {code: 'refused', reason: 'buy in through the cashier first', clause: ''})""")
+    assert refused == "Buy in through the cashier first."
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
@@ -190,15 +253,22 @@ def test_supervisor_voids_a_roll_from_the_console(server: Server, login: Any) ->
     supervisor.fill("#void-reason", "a die left the table")
     supervisor.click("#void-btn")
     supervisor.wait_for_selector("#sup-msg.ok")
-    assert f"Round {rolled['round']} voided" in supervisor.inner_text("#sup-msg")
-    supervisor.wait_for_selector(f"#decision >> text=Round {rolled['round']} voided by supervisor")
+    assert f"Roll {rolled['round']} voided" in supervisor.inner_text("#sup-msg")
+    supervisor.wait_for_selector(f"#decision >> text=Roll {rolled['round']} was voided by supervisor")
     supervisor.wait_for_selector(".rounds li.voided")
     after = server.get("alice", f"/tables/{CRAPS}")["players"]["alice"]
     assert after == before
     rounds = server.get("supervisor", f"/tables/{CRAPS}/rounds")
     assert rounds[0]["voided"] == {"reason": "a die left the table", "by": "supervisor"}
-    supervisor.click(f'button[aria-label="Recall round {rolled["round"]}"]')
-    supervisor.wait_for_selector("#recall >> text=VOID")
+    console = supervisor.inner_text("#supervisor-console")
+    assert "null" not in console and f"Roll {rolled['round']} voided" in console
+    supervisor.click(f'button[aria-label="Recall roll {rolled["round"]}"]')
+    supervisor.wait_for_selector("#recall >> text=Voided by supervisor")
+    recalled = supervisor.inner_text("#recall")
+    assert f"Roll {rolled['round']} at {CRAPS}: {rolled['dice'][0]} + {rolled['dice'][1]}" in recalled
+    assert "Drawn by a seeded test generator" in recalled  # the RNG's raw draw, in words
+    for raw in ("{", "[", "null", "place_win", "dont_pass", "Round"):
+        assert raw not in recalled, raw
 
 
 def test_fits_a_phone(server: Server, login: Any) -> None:

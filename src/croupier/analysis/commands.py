@@ -1,4 +1,4 @@
-"""The ``croupier edge``, ``croupier check`` and ``croupier trace`` commands.
+"""The ``croupier edge``, ``check``, ``trace`` and ``wagers`` commands.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="croupier")
@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -39,44 +41,22 @@ rolls (spins) to the decision.
 """
 
 
-def register(subparsers: Any) -> None:
-    """Add ``edge``, ``check`` and ``trace`` to the ``croupier`` command line."""
-    edge = subparsers.add_parser(
-        "edge", help="exact house edge, variance and time to decision of every wager",
-        description=EDGE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    edge.add_argument("--game", default="craps", choices=("craps", "mini-craps", "roulette"))
-    edge.add_argument("--rules", default="nj-13-69f", help="rule profile (default nj-13-69f)")
-    edge.add_argument("--option", dest="options", action="append", default=[],
-                      metavar="KEY=VALUE", help="a table option, VALUE as JSON or text "
-                      "(vig=0.04, vig_collected=win, odds=3-4-5); repeatable")
-    edge.add_argument("--pay", dest="pays", action="append", default=[], metavar="KEY=ODDS",
-                      help='a payout above the minimum: --pay "field:12=3 to 1"; repeatable')
-    edge.add_argument("--options-file", help="a JSON or TOML file of table options")
-    edge.add_argument("--wheel", help="roulette wheel: double-zero, single-zero, "
-                      "double-zero-as-single")
-    edge.add_argument("--zero-rule", help="roulette even-money wagers on 0/00: full or half")
-    edge.add_argument("--json", action="store_true", help="a JSON array of objects")
-    edge.set_defaults(func=cmd_edge)
+DEFAULT_RULES = {"craps": "nj-13-69f", "mini-craps": "nj-13-69f", "roulette": "nj-casino-night"}
+"""The profile ``edge`` reads a game under when neither ``--rules`` nor an options file names
+one: the fullest regulation that covers the game."""
 
-    check = subparsers.add_parser(
-        "check", help="check proposed pay tables and options against a profile",
-        description="Each file is a proposal (JSON or TOML: game, rules, options, pays, "
-        "wagers). Exit 0 when compliant, 1 when not, 2 when a file is malformed.")
-    check.add_argument("files", nargs="+", metavar="FILE")
-    check.add_argument("--json", action="store_true")
-    check.set_defaults(func=cmd_check)
+GAMES = ("craps", "mini-craps", "roulette")
 
-    trace = subparsers.add_parser(
-        "trace", help="every clause of the regulations with the code and tests citing it",
-        description="Reads the regulation texts, the rule profiles, the package's docstrings "
-        "and the tests' clause markers (without running them).")
-    trace.add_argument("--regulations", help="folder of the regulation texts "
-                       "(default ../shared/regulations beside the repository)")
-    trace.add_argument("--tests", help="the tests folder (default: the repository's)")
-    fmt = trace.add_mutually_exclusive_group()
-    fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/traceability.md)")
-    fmt.add_argument("--json", action="store_true")
-    trace.set_defaults(func=cmd_trace)
+_PROPOSAL_KEYS = ("game", "rules", "table", "options", "wagers")
+
+
+def default_rules(game: str) -> str:
+    """The default profile of ``game``; failing the table above, the first that covers it."""
+    if game in DEFAULT_RULES:
+        return DEFAULT_RULES[game]
+    from croupier.rules import PROFILE_IDS, load_profile
+
+    return next((p for p in PROFILE_IDS if load_profile(p).covers(game)), "nj-13-69f")
 
 
 def _value(text: str) -> Any:
@@ -86,13 +66,44 @@ def _value(text: str) -> Any:
         return text
 
 
-def edge_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The table options the ``edge`` arguments describe."""
+def _read_options_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(header, options) of a file: either a proposal as ``check`` reads it (``game``,
+    ``rules``, ``table``, ``options``, ``pays``, ``wagers``) or a bare object of options."""
+    from croupier.analysis.compliance import read_document
+
+    doc = read_document(path)
+    if not any(key in doc for key in _PROPOSAL_KEYS):
+        return {}, doc
+    options = doc.get("options", {})
+    if not isinstance(options, dict):
+        raise Malformed(f"{path}: options", "must be an object")
+    options = dict(options)
+    pays = doc.get("pays", {})
+    if not isinstance(pays, dict):
+        raise Malformed(f"{path}: pays", "must be an object of pay-table entries")
+    if pays:
+        options["pays"] = {**options.get("pays", {}), **pays}
+    header: dict[str, Any] = {k: doc[k] for k in ("game", "rules", "table") if k in doc}
+    return header, options
+
+
+def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]:
+    """The game, the profile, the table options and the table's name (or "") that the
+    ``edge`` arguments describe; the command line wins over the options file, which must not
+    contradict it."""
+    header: dict[str, Any] = {}
     options: dict[str, Any] = {}
     if args.options_file:
-        from croupier.analysis.compliance import read_document
-
-        options.update(read_document(args.options_file))
+        header, options = _read_options_file(args.options_file)
+    for key in ("game", "rules"):
+        given = getattr(args, key)
+        if given is not None and key in header and header[key] != given:
+            raise Malformed(f"--{key} {given}",
+                            f"{args.options_file} is for {key} {header[key]!r}")
+    game = args.game or header.get("game", "craps")
+    if game not in GAMES:
+        raise Malformed("game", f"unknown game {game!r}; expected {', '.join(GAMES)}")
+    rules = args.rules or header.get("rules") or default_rules(game)
     for item in args.options:
         key, sep, value = item.partition("=")
         if not sep:
@@ -110,73 +121,238 @@ def edge_options(args: argparse.Namespace) -> dict[str, Any]:
         options["wheel"] = args.wheel
     if args.zero_rule is not None:
         options["zero_rule"] = args.zero_rule
-    return options
+    return game, str(rules), options, str(header.get("table", ""))
+
+
+def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, str]:
+    """Where the profile departs from common practice, a note per wager prefix (``lay``):
+    13:69F takes the lay commission on the stake, where casinos commonly take it on the win."""
+    if game == "roulette":
+        return {}
+    from croupier.craps.config import CrapsConfig
+    from croupier.rules import load_profile
+
+    profile = load_profile(rules)
+    cfg = CrapsConfig.from_options(profile, dict(options), mini=game == "mini-craps")
+    if cfg.rules.settings.get("lay_commission_base") != "stake" or "lay" not in cfg.rules.wagers:
+        return {}
+    figures = []
+    vig = Fraction(cfg.vig)
+    for number in (4, 5, 6):
+        win = cfg.pays[f"lay:{number}"].ratio  # what a unit laid could win
+        on_stake = vig / (1 + vig)
+        on_win = vig * win / (1 + vig * win)
+        figures.append(f"lay {number}/{14 - number}: {float(on_stake):.3%} against "
+                       f"{float(on_win):.3%}")
+    return {"lay": (
+        f"{rules} takes the lay commission on the amount wagered "
+        f"({cfg.rules.clause('lay_commission_clause')}); common practice takes it on what the "
+        f"lay could win, so the lay costs more here than players expect at the same rate "
+        f"({cfg.vig}, paid when the bet is made): " + "; ".join(figures) + ".")}
+
+
+def _exact_or_decimal(value: Fraction, width: int) -> str:
+    """The exact fraction when it fits the column, else a decimal (--json has it exact)."""
+    text = str(value)
+    return text if len(text) <= width else f"{float(value):.{width - 2}f}"
 
 
 def cmd_edge(args: argparse.Namespace) -> int:
+    """The edge table (or --json) of one game under one profile; 2 when malformed."""
     from croupier.analysis.exact import analyse
 
     try:
-        rows = analyse(args.game, args.rules, edge_options(args))
+        game, rules, options, name = edge_table(args)
+        rows = analyse(game, rules, options)
+        notes = edge_notes(game, rules, options)
     except Malformed as exc:
         print(f"croupier edge: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([r.to_json() for r in rows], indent=2))
+        out = [r.to_json() for r in rows]
+        for item in out:
+            note = notes.get(str(item["wager"]).split(":")[0])
+            if note:
+                item["note"] = note
+        print(json.dumps(out, indent=2))
         return 0
-    unit = "spins" if args.game == "roulette" else "rolls"
+    _print_edge(game, rules, name, rows)
+    for note in notes.values():
+        print(textwrap.fill(f"note: {note}", width=100, subsequent_indent="  "))
+    return 0
+
+
+def _print_edge(game: str, rules: str, name: str, rows: list[Any]) -> None:
+    """The edge table: exact fractions where they fit, decimals otherwise."""
+    unit = "spins" if game == "roulette" else "rolls"
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
-    print(f"{args.game} under {args.rules}: house edge per unit at risk, one decision "
-          "(see --help)")
+    print(f"{name + ': ' if name else ''}{game} under {rules}: house edge per unit at risk, "
+          "one decision (see --help)")
     print(header)
     print("-" * len(header))
     for r in rows:
-        edge = str(r.house_edge)
-        if len(edge) > 16:
-            edge = "(see --json)"
-        resolved = str(r.house_edge_resolved)
-        if len(resolved) > 15:
-            resolved = "(see --json)"
         mark = "" if r.as_configured else "  (not this table's setting)"
-        print(f"{r.wager:<18} {edge:>16} {float(r.house_edge) * 100:>7.3f}% {resolved:>15} "
+        print(f"{r.wager:<18} {_exact_or_decimal(r.house_edge, 16):>16} "
+              f"{float(r.house_edge) * 100:>7.3f}% "
+              f"{_exact_or_decimal(r.house_edge_resolved, 15):>15} "
               f"{float(r.p_win):>8.5f} {float(r.p_lose):>8.5f} {float(r.p_push):>8.5f} "
               f"{r.sd:>7.3f} {float(r.expected_rolls):>6.3f}{mark}")
     fire = [r for r in rows if r.wager.startswith("fire:")]
     if fire:
         points = {k: fire[0].probability(f"win:fire:{k}") for k in (4, 5, 6)}
         print("fire bet, probability that the hand makes exactly: " + ", ".join(
-            f"{k} points {points[k]} ({float(points[k]):.8f})" for k in (4, 5, 6)))
-    return 0
+            f"{k} points {float(points[k]):.8f}" for k in (4, 5, 6))
+            + " (exact fractions with --json)")
+
+
+EXIT_CODES = """\
+exit status: 0 done (check: compliant), 1 check: not compliant, 2 malformed input (each
+malformed value on its own line on standard error)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``edge``, ``check``, ``trace`` and ``wagers`` to the ``croupier`` command line."""
+    edge = subparsers.add_parser(
+        "edge", help="exact house edge, variance and time to decision of every wager",
+        description=EDGE_HELP, epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    edge.add_argument("--game", choices=GAMES,
+                      help="the game (default: the options file's, else craps)")
+    edge.add_argument("--rules", help="rule profile (default: the options file's, else "
+                      + ", ".join(f"{r} for {g}" for g, r in DEFAULT_RULES.items()) + ")")
+    edge.add_argument("--option", dest="options", action="append", default=[],
+                      metavar="KEY=VALUE", help="a table option, VALUE as JSON or text "
+                      "(vig=0.04, vig_collected=win, odds=3-4-5); repeatable")
+    edge.add_argument("--pay", dest="pays", action="append", default=[], metavar="KEY=ODDS",
+                      help='a payout above the minimum: --pay "field:12=3 to 1"; repeatable')
+    edge.add_argument("--options-file", metavar="FILE",
+                      help="table options from a JSON or TOML file: a proposal as check reads "
+                      "it (its game, rules, options and pays; examples/house-table.toml) or an "
+                      "object of options; --option and --pay add to it")
+    edge.add_argument("--wheel", help="roulette wheel: double-zero, single-zero, "
+                      "double-zero-as-single")
+    edge.add_argument("--zero-rule", help="roulette even-money wagers on 0/00: full or half")
+    edge.add_argument("--json", action="store_true",
+                      help="a JSON array of objects, every figure also as an exact fraction")
+    edge.set_defaults(func=cmd_edge)
+
+    check = subparsers.add_parser(
+        "check", help="check proposed pay tables and options against a profile",
+        description="Each file is a proposal (JSON or TOML: game, rules, table, options, pays, "
+        "wagers). Every entry gets its regulatory minimum, the proposal, the house edge and a "
+        "verdict; several files are also checked for payouts that differ between tables.",
+        epilog=EXIT_CODES)
+    check.add_argument("files", nargs="+", metavar="FILE", help="proposal files")
+    check.add_argument("--all", action="store_true",
+                       help="list every pay-table entry, not only the proposed and refused ones")
+    check.add_argument("--json", action="store_true", help="one JSON object with every entry")
+    check.set_defaults(func=cmd_check)
+
+    trace = subparsers.add_parser(
+        "trace", help="every clause of the regulations, its status and evidence",
+        description="Reads the regulation texts, the rule profiles' clause data, "
+        "rules/readings.toml and the tests' clause markers (without running them).",
+        epilog="exit status: 0 done, 2 a folder that cannot be read.")
+    trace.add_argument("--regulations", help="folder of the regulation texts "
+                       "(default: the texts shipped in the package)")
+    trace.add_argument("--tests", help="the tests folder (default: the repository's)")
+    fmt = trace.add_mutually_exclusive_group()
+    fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/traceability.md)")
+    fmt.add_argument("--json", action="store_true", help="one JSON object")
+    trace.set_defaults(func=cmd_trace)
+
+    wagers = subparsers.add_parser(
+        "wagers", help="every wager id with its qualifier, pay-table keys and profiles",
+        description="The wager reference, generated from the engine's wager definitions and "
+        "the rule profiles (docs/wagers.md is its --markdown output).",
+        epilog="exit status: 0.")
+    out = wagers.add_mutually_exclusive_group()
+    out.add_argument("--markdown", action="store_true", help="Markdown (docs/wagers.md)")
+    out.add_argument("--json", action="store_true", help="one JSON object")
+    wagers.set_defaults(func=cmd_wagers)
+
+
+def _edge_cells(edge: Fraction | None) -> tuple[str, str]:
+    if edge is None:
+        return "-", "-"
+    exact = str(edge)
+    return f"{float(edge) * 100:.3f}%", exact if len(exact) <= 12 else "(--json)"
+
+
+def _verdict(entry: Any) -> str:
+    if not entry.reason:
+        return str(entry.verdict)
+    return f"{entry.verdict}: {entry.reason}" + (f" ({entry.clause})" if entry.clause else "")
+
+
+_CHECK_HEADER = (f"  {'entry':<22} {'minimum':<12} {'proposed':<18} {'house edge':>10} "
+                 f"{'exact':<12} verdict")
+
+
+def _check_line(entry: Any) -> str:
+    edge, exact = _edge_cells(entry.edge)
+    proposed = entry.proposed if entry.proposed is not None else "(minimum)"
+    return (f"  {entry.key:<22} {entry.minimum or '-':<12} {proposed:<18} {edge:>10} "
+            f"{exact:<12} {_verdict(entry)}")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from croupier.analysis.compliance import check_documents, read_document
+    """Check the proposals; 0 compliant, 1 not, 2 malformed (every problem listed)."""
+    from croupier.analysis.compliance import Problems, check_documents, read_document
 
+    problems: list[Malformed] = []
+    docs = []
+    for f in args.files:
+        try:
+            docs.append((Path(f).name, read_document(f)))
+        except Malformed as exc:
+            problems.append(exc)
     try:
-        docs = [(Path(f).name, read_document(f)) for f in args.files]
         report = check_documents(docs)
-    except Malformed as exc:
-        print(f"croupier check: {exc}", file=sys.stderr)
+    except Problems as exc:
+        problems += exc.problems
+    if problems:
+        for problem in problems:
+            print(f"croupier check: {problem}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
         return 0 if report.compliant else 1
+    names = {name: doc.get("table") for name, doc in docs}
     for table in report.tables:
-        print(f"{table.name}: {table.game} under {table.profile}: "
-              f"{'compliant' if table.compliant else 'NOT COMPLIANT'}")
-        for e in table.entries:
-            edge = "" if e.edge is None else f"{float(e.edge) * 100:7.3f}% ({e.edge})"
-            proposed = e.proposed if e.proposed is not None else "(minimum)"
-            line = (f"  {e.key:<22} min {e.minimum or '-':<10} proposed {proposed:<12} "
-                    f"{edge:<28} {e.verdict}")
-            if e.reason:
-                line += f": {e.reason} ({e.clause})" if e.clause else f": {e.reason}"
-            print(line)
-    for e in report.uniformity:
-        print(f"{e.table}: {e.key}: {e.verdict}: {e.reason} ({e.clause})")
+        label = f"{table.name} ({names[table.name]})" if names.get(table.name) else table.name
+        title = f"{label}: {table.game} under {table.profile}"
+        print(f"{title}: {'compliant' if table.compliant else 'not compliant'}")
+        shown = [e for e in table.entries
+                 if args.all or e.proposed is not None or e.verdict != "ok"]
+        print(_CHECK_HEADER)
+        for e in shown:
+            print(_check_line(e))
+        if not args.all:
+            print(f"  ({len(shown)} of {len(table.entries)} entries: the proposed ones and any "
+                  "refused; --all lists every entry)")
+    if report.uniformity:
+        print("across the tables: payouts must be uniform within the casino")
+        print(_CHECK_HEADER)
+        for e in report.uniformity:
+            print(_check_line(e))
     print("compliant" if report.compliant else "not compliant")
     return 0 if report.compliant else 1
+
+
+def cmd_wagers(args: argparse.Namespace) -> int:
+    """The wager reference as text, Markdown (docs/wagers.md) or JSON."""
+    from croupier.analysis.reference import render_markdown, render_text, wager_reference
+
+    reference = wager_reference()
+    if args.json:
+        print(json.dumps(reference, indent=2))
+    elif args.markdown:
+        sys.stdout.write(render_markdown(reference))
+    else:
+        sys.stdout.write(render_text(reference))
+    return 0
 
 
 def cmd_trace(args: argparse.Namespace) -> int:

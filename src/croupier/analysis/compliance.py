@@ -130,52 +130,155 @@ def read_document(path: str) -> dict[str, Any]:
     raise Malformed(path, "neither JSON nor TOML (" + "; ".join(errors) + ")")
 
 
-def _odds_text(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise Malformed(where, 'odds must be written as "N to M"')
-    return value
+class Problems(Malformed):
+    """Every malformed value of one or more proposals, found in one pass (each names its file
+    and place), so a house fixes its files once instead of once per error."""
+
+    def __init__(self, problems: list[Malformed]) -> None:
+        super().__init__("", "; ".join(str(p) for p in problems))
+        self.problems = problems
 
 
 def check_documents(docs: list[tuple[str, dict[str, Any]]]) -> Report:
     """Check each named proposal, then the uniformity of payouts across them.
 
-    Raises :class:`Malformed` for a document that is not a proposal.
+    Raises :class:`Problems` listing every malformed value of every document.
     """
-    tables = [_check_one(name, doc) for name, doc in docs]
+    problems: list[Malformed] = []
+    tables = []
+    for name, doc in docs:
+        try:
+            tables.append(_check_one(name, doc))
+        except Problems as exc:
+            problems += exc.problems
+        except Malformed as exc:
+            problems.append(_located(name, exc))
+    if problems:
+        raise Problems(problems)
     return Report(tables, _uniformity(tables))
 
 
-def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
+def _located(name: str, exc: Malformed) -> Malformed:
+    return Malformed(f"{name}: {exc.where}" if exc.where else name, exc.message)
+
+
+def _read_pays(name: str, doc: dict[str, Any], options: dict[str, Any],
+               problems: list[Malformed]) -> dict[str, str]:
+    """The proposed entries (``options.pays`` then ``pays``); a bad entry is a problem."""
+    pays_raw: dict[str, str] = {}
+    for where, source in (("options.pays", options.pop("pays", {})), ("pays", doc.get("pays", {}))):
+        if not isinstance(source, dict):
+            problems.append(Malformed(f"{name}: {where}", "must be an object of pay-table entries"))
+            continue
+        for key, value in source.items():
+            place = f"{name}: {where}.{key}"
+            if not isinstance(value, str):
+                problems.append(Malformed(place, 'odds must be written as "N to M"'))
+                continue
+            if not _FOR.match(value):  # "N for M" is a refusal the report shows, not malformed
+                try:
+                    Odds.parse(value, place)
+                except Malformed as exc:
+                    problems.append(exc)
+                    continue
+            pays_raw[key] = value
+    return pays_raw
+
+
+def _read_header(name: str, doc: dict[str, Any],
+                 problems: list[Malformed]) -> tuple[str, Profile | None]:
+    """The game and the profile, each checked; a problem for each that is wrong."""
     for key in doc:
         if key not in _TOP_KEYS:
-            raise Malformed(f"{name}: {key}", f"unknown key; expected one of {', '.join(_TOP_KEYS)}")
+            problems.append(Malformed(f"{name}: {key}",
+                                      f"unknown key; expected one of {', '.join(_TOP_KEYS)}"))
     game = doc.get("game", "craps")
     if game not in ("craps", "mini-craps", "roulette"):
-        raise Malformed(f"{name}: game", f"unknown game {game!r}")
+        problems.append(Malformed(f"{name}: game", f"unknown game {game!r}; expected craps, "
+                                  "mini-craps or roulette"))
+        game = ""
     profile_id = doc.get("rules")
     if not isinstance(profile_id, str):
-        raise Malformed(f"{name}: rules", "the rule profile is required")
+        problems.append(Malformed(f"{name}: rules", "the rule profile is required"))
+        return game, None
     try:
         profile = load_profile(profile_id)
     except KeyError:
-        raise Malformed(f"{name}: rules", f"unknown rule profile {profile_id!r}") from None
-    if not profile.covers(game):
-        raise Malformed(f"{name}: game", f"{profile_id} does not cover {game}")
+        problems.append(Malformed(f"{name}: rules", f"unknown rule profile {profile_id!r}"))
+        return game, None
+    if game and not profile.covers(game):
+        problems.append(Malformed(f"{name}: game", f"{profile_id} does not cover {game}"))
+        return game, None
+    return game, profile
+
+
+def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
+    problems: list[Malformed] = []
+    game, profile = _read_header(name, doc, problems)
     options = doc.get("options", {})
     if not isinstance(options, dict):
-        raise Malformed(f"{name}: options", "must be an object")
+        problems.append(Malformed(f"{name}: options", "must be an object"))
+        options = {}
     options = dict(options)
-    pays_raw: dict[str, Any] = {}
-    for where, source in (("options.pays", options.pop("pays", {})), ("pays", doc.get("pays", {}))):
-        if not isinstance(source, dict):
-            raise Malformed(f"{name}: {where}", "must be an object of pay-table entries")
-        pays_raw.update({k: _odds_text(v, f"{name}: {where}.{k}") for k, v in source.items()})
+    pays_raw = _read_pays(name, doc, options, problems)
     offered = doc.get("wagers", [])
     if not isinstance(offered, list) or not all(isinstance(w, str) for w in offered):
-        raise Malformed(f"{name}: wagers", "must be a list of wager ids")
+        problems.append(Malformed(f"{name}: wagers", "must be a list of wager ids"))
+        offered = []
+    if profile is not None and game:
+        problems += _option_problems(name, game, profile, options)
+    if problems:
+        raise Problems(problems)
+    assert profile is not None
     if game == "roulette":
         return _check_roulette(name, profile, options, pays_raw, offered)
     return _check_craps(name, game, profile, options, pays_raw, offered)
+
+
+def _refusable(profile: Profile, options: dict[str, Any]) -> dict[str, Any]:
+    """The options without those the report shows as refusals rather than as malformed: a
+    commission over five percent, collected at a time the profile forbids, and a 6-7-8 the
+    profile does not permit."""
+    rules = profile.craps
+    safe = dict(options)
+    if rules is None:
+        return safe
+    try:
+        if "vig" in safe and Decimal(str(safe["vig"])).is_finite() and \
+                Decimal(str(safe["vig"])) > MAX_VIG:
+            safe.pop("vig")
+    except InvalidOperation:
+        pass  # malformed: the configuration names it
+    if safe.get("vig_collected") in ("placement", "win"):
+        safe.pop("vig_collected")
+    if safe.get("six_seven_eight") is True and not rules.permits("six_seven_eight"):
+        safe.pop("six_seven_eight")
+    return safe
+
+
+def _option_problems(name: str, game: str, profile: Profile,
+                     options: dict[str, Any]) -> list[Malformed]:
+    """Every malformed table option, each tried alone, then all together (for the options
+    that are only wrong in company, as a maximum below the minimum)."""
+
+    def attempt(subset: dict[str, Any]) -> Malformed | None:
+        try:
+            if game == "roulette":
+                from croupier.roulette.replay import read_options
+
+                read_options(subset, profile)
+            else:
+                CrapsConfig.from_options(profile, subset, mini=game == "mini-craps")
+        except Malformed as exc:
+            return _located(name, exc)
+        return None
+
+    safe = _refusable(profile, options) if game != "roulette" else dict(options)
+    found = [e for e in (attempt({k: v}) for k, v in safe.items()) if e is not None]
+    if not found:
+        together = attempt(safe)
+        found = [] if together is None else [together]
+    return found
 
 
 def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,

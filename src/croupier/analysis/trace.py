@@ -1,430 +1,343 @@
-"""Regulation traceability: every numbered clause of the regulation texts, the code that
-implements it and the tests that check it, all read from the sources themselves.
+"""Regulation traceability: every numbered clause of the regulation texts with the evidence
+that croupier does what it says.
 
-* **Clauses** are parsed from the four texts (N.J.A.C. 13:47-20.25, 13:47-20.32, 19:47-1.2/1.4
-  and the 13:69F-1 proposal): subsections ``(a)``, paragraphs ``1.`` and, where the text is
-  clean enough, roman items ``i.``. The sub-items ``(1)``, ``(A)`` belong to their item.
-* **Code** is what cites a clause: the rule profiles (every string naming a clause in
-  ``rules/*.toml``: a wager's clause, ``removal_clause``, ``pays_clause``, ...; a permitted
-  wager also names its definition in ``craps/wagers.py`` or ``roulette/wagers.py``) and every
-  docstring or string constant of the package that names a clause.
-* **Tests** are those marked ``@pytest.mark.clause("N.J.A.C. ...")`` (on the test, its class, or
-  the module's ``pytestmark``), read by parsing the test files, never by running them.
+Statuses (``STATUSES``):
 
-Clauses that nothing implements are listed as such.
+* **tested**: a test marked ``@pytest.mark.clause(...)`` for the clause exercises it;
+* **implemented**: the code that implements it is known (a rule profile's clause data, a
+  wager's definition, or an explicit annotation in ``rules/readings.toml``), no test names it;
+* **partial**: implemented in part; the note says what is not;
+* **interpretation**: the text leaves a choice or is silent; the note gives the reading chosen;
+* **physical**: equipment or a staff duty; the note names the record or procedure serving it;
+* **missing**: nothing serves it; the note says why.
 
->>> clause_ids("N.J.A.C. 13:69F-1.2(a)7-10")
-['13:69F-1.2(a)7', '13:69F-1.2(a)8', '13:69F-1.2(a)9', '13:69F-1.2(a)10']
->>> clause_ids("13:47-20.25(h)1vii-x")[-1], clause_ids("see 20.32(g)")
-('13:47-20.25(h)1x', ['13:47-20.32(g)'])
+A clause with items (a heading) takes its status from its items (and from its own tests or
+declared status, if it has any): one status if they agree, ``partial`` when any is missing or
+partial, otherwise the weakest of implemented, tested. Equivalent clauses of the other
+profiles (the same wager or the same profile setting) are named in the note. Readings of the
+replay contract, cited where no clause says a thing, are listed after the clauses
+(``replay contract: ...``).
+
+>>> trace = build_trace()
+>>> len([r for r in trace.rows if not r.clause.id.startswith("replay")])
+238
+>>> row = trace.row("13:69F-1.2(a)1")
+>>> row.status, "rules/nj-13-69f.toml craps.wagers.pass" in row.code
+('tested', True)
 """
 
 from __future__ import annotations
 
-import ast
-import os
-import re
-import tomllib
-from collections.abc import Iterable, Iterator
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from croupier.analysis.evidence import (
+    citations_by_duty,
+    marker_refs,
+    profile_citations,
+    readings,
+)
+from croupier.analysis.regtext import (
+    Clause,
+    ancestors,
+    children,
+    clause_ids,
+    default_regulations,
+    load_clauses,
+    parse_lines,
+)
+from croupier.rules.citations import CONTRACT
+
+__all__ = ["STATUSES", "Trace", "TraceRow", "build_trace", "clause_ids", "default_regulations",
+           "marker_refs", "parse_lines", "render_markdown", "render_text"]
+
 PACKAGE = Path(__file__).resolve().parents[1]
 ROOT = PACKAGE.parents[1]
-
-
-def default_regulations() -> Path:
-    """``$CROUPIER_REGULATIONS``, else the regulation texts shipped with the package."""
-    env = os.environ.get("CROUPIER_REGULATIONS")
-    return Path(env) if env else PACKAGE / "rules" / "texts"
-
-
-# --- clause references in free text ---------------------------------------------------------
-
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
-          "x": 10, "xi": 11, "xii": 12, "xiii": 13, "xiv": 14, "xv": 15, "xvi": 16,
-          "xvii": 17, "xviii": 18, "xix": 19, "xx": 20}
-_TO_ROMAN = {v: k for k, v in _ROMAN.items()}
-_REF = re.compile(
-    r"(?:N\.J\.A\.C\.\s*)?(?P<section>\d{2}:\d{2}[A-Z]?-\d+\.\d+|(?<![\d.:-])20\.(?:25|32))"
-    r"(?P<rest>(?:\([a-zA-Z0-9]{1,4}\)|\d+|(?<=[\d)])[ivx]+)*)(?:-(?P<upto>\d+|[ivx]+)\b)?")
-_TOKEN = re.compile(r"\([a-zA-Z0-9]{1,4}\)|\d+|[ivx]+")
-
-
-def clause_ids(text: str) -> list[str]:
-    """Every clause ``text`` names, ranges expanded, in the canonical form ``13:69F-1.2(a)1``."""
-    out: list[str] = []
-    for m in _REF.finditer(text):
-        section = m.group("section")
-        if section.startswith("20."):
-            section = "13:47-" + section
-        rest, upto = m.group("rest"), m.group("upto")
-        tokens = _TOKEN.findall(rest)
-        if upto and tokens and (tokens[-1].isdigit() == upto.isdigit()):
-            last = tokens[-1]
-            if last.isdigit():
-                items = [str(n) for n in range(int(last), int(upto) + 1)]
-            elif last in _ROMAN and upto in _ROMAN:
-                items = [_TO_ROMAN[n] for n in range(_ROMAN[last], _ROMAN[upto] + 1)]
-            else:
-                items = [last]
-            out.extend(section + "".join(tokens[:-1]) + item for item in items)
-        else:
-            out.append(section + "".join(tokens))
-    return out
-
-
-def ancestors(clause: str) -> Iterator[str]:
-    """``clause`` and each clause above it: ``...(h)1vii``, ``...(h)1``, ``...(h)``, section."""
-    m = re.match(r"(\d{2}:\d{2}[A-Z]?-\d+\.\d+)(.*)$", clause)
-    if not m:
-        yield clause
-        return
-    tokens = _TOKEN.findall(m.group(2))
-    for k in range(len(tokens), -1, -1):
-        yield m.group(1) + "".join(tokens[:k])
-
-
-# --- clauses from the regulation texts -------------------------------------------------------
-
-
-@dataclass
-class Clause:
-    id: str
-    text: str
-    source: str
-
-    @property
-    def summary(self) -> str:
-        words = " ".join(self.text.split())
-        return words if len(words) <= 90 else words[:87].rstrip() + "..."
-
-
-_L1 = re.compile(r"^\(([a-z])\)\s*(.*)$")
-_L2 = re.compile(r"^(\d+)\.\s+(.*)$")
-_L3 = re.compile(r"^([ivx]+)\.\s+(.*)$")
-_SECTION_LINE = re.compile(r"^(?:.*§\s*|Section\s+)?(\d{2}:\d{2}-\d+\.\d+)\b")
-
-
-def parse_lines(text: str, source: str) -> list[Clause]:
-    """A text with one item per line: ``(a)``, ``1.``, ``i.`` open clauses; ``(1)``, ``(A)``
-    and other lines continue the current one."""
-    clauses: list[Clause] = []
-    section = ""
-    path: list[str] = []
-    current: Clause | None = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        m = _SECTION_LINE.match(line)
-        if m and (not section or m.group(1) != section) and not line.startswith("("):
-            section, path = m.group(1), []
-            current = Clause(section, line, source)
-            clauses.append(current)
-            continue
-        if not section:
-            continue
-        for level, pattern in ((0, _L1), (1, _L2), (2, _L3)):
-            m = pattern.match(line)
-            if m and (level == 0 or len(path) >= level):
-                token = f"({m.group(1)})" if level == 0 else m.group(1)
-                path = [*path[:level], token]
-                current = Clause(section + "".join(path), m.group(2), source)
-                clauses.append(current)
-                break
-        else:
-            if current is not None:
-                current.text += " " + line
-    return clauses
-
-
-def _find_sequence(text: str, make: Any, start: int = 1) -> list[tuple[int, int, str]]:
-    """Positions of the markers ``make(1)``, ``make(2)``, ... found in order."""
-    found: list[tuple[int, int, str]] = []
-    pos, n = 0, start
-    while True:
-        m = make(n).search(text, pos)
-        if not m:
-            return found
-        found.append((m.start(), m.end(), str(n)))
-        pos, n = m.end(), n + 1
-
-
-def parse_run_on(text: str, source: str, chapter: str) -> list[Clause]:
-    """A transcription with the line breaks lost (the 13:69F proposal): sections by heading,
-    subsections ``(a)`` and paragraphs ``1.`` by looking for each marker in turn. Body text
-    before the first marker of a section that starts at ``(b)`` is its ``(a)``."""
-    body_at = text.find("Full text of the proposed new rules follows")
-    text = text[max(body_at, 0):]
-    heads: list[tuple[int, int, str]] = []
-    pos, n = 0, 1
-    while True:
-        m = re.compile(re.escape(chapter) + rf"\.{n}\s*[A-Z]").search(text, pos)
-        if not m:
-            break
-        heads.append((m.start(), m.end() - 1, f"{chapter}.{n}"))
-        pos, n = m.end(), n + 1
-    clauses: list[Clause] = []
-    for i, (start, body, section) in enumerate(heads):
-        end = heads[i + 1][0] if i + 1 < len(heads) else len(text)
-        chunk = text[body:end]
-        letters: list[tuple[int, int, str]] = []
-        pos = 0
-        for k, letter in enumerate("abcdefghijklmnopqrstuvwxyz"):
-            m = re.compile(rf"(?<!\d)\({letter}\)").search(chunk, pos)
-            if not m:
-                if k == 0:
-                    continue  # (a) lost in the transcription: see below
-                break
-            letters.append((m.start(), m.end(), letter))
-            pos = m.end()
-        if letters and letters[0][2] == "b":
-            letters.insert(0, (0, 0, "a"))
-        title = text[start:body] + chunk[: letters[0][0]] if letters else text[start:end]
-        clauses.append(Clause(section, title, source))
-        for j, (_s, e, letter) in enumerate(letters):
-            stop = letters[j + 1][0] if j + 1 < len(letters) else len(chunk)
-            sub = chunk[e:stop]
-            items = _find_sequence(
-                sub, lambda n: re.compile(rf"(?<!\d){n}\.(?=\s*(?:[\"“”]|[A-Z]))"))
-            head = sub[: items[0][0]] if items else sub
-            clauses.append(Clause(f"{section}({letter})", head, source))
-            for k, (_is, ie, num) in enumerate(items):
-                istop = items[k + 1][0] if k + 1 < len(items) else len(sub)
-                clauses.append(Clause(f"{section}({letter}){num}", sub[ie:istop], source))
-    return clauses
-
-
-def load_clauses(directory: Path) -> list[Clause]:
-    """Every numbered clause of the regulation texts in ``directory``, in reading order."""
-    clauses: list[Clause] = []
-    for path in sorted(directory.glob("*.txt")):
-        text = path.read_text("utf-8")
-        m = re.search(r"CHAPTER\s*69F", text)
-        if m:
-            clauses.extend(parse_run_on(text, path.name, "13:69F-1"))
-        else:
-            clauses.extend(parse_lines(text, path.name))
-    seen: set[str] = set()
-    unique = []
-    for c in clauses:
-        if c.id not in seen:
-            seen.add(c.id)
-            unique.append(c)
-    return unique
-
-
-# --- code and tests that cite clauses --------------------------------------------------------
-
-
-def _walk_toml(value: Any, where: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk_toml(item, f"{where}.{key}" if where else str(key))
-    elif isinstance(value, str) and "N.J.A.C." in value:
-        yield where, value
-
-
-def profile_refs(rules_dir: Path = PACKAGE / "rules") -> list[tuple[str, str]]:
-    """``(clause, where)`` for every clause a rule profile names."""
-    out: list[tuple[str, str]] = []
-    for path in sorted(rules_dir.glob("*.toml")):
-        raw = tomllib.loads(path.read_text("utf-8"))
-        for where, text in _walk_toml(raw, ""):
-            for clause in clause_ids(text):
-                out.append((clause, f"rules/{path.name} `{where}`"))
-                game, _, rest = where.partition(".")
-                if rest.startswith("wagers."):
-                    wager = rest.removeprefix("wagers.")
-                    out.append((clause, f"{game}/wagers.py `WAGERS[{wager!r}]`"))
-    return out
-
-
-class _Strings(ast.NodeVisitor):
-    def __init__(self, module: str) -> None:
-        self.scope = [module]
-        self.found: list[tuple[str, str]] = []
-
-    def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        self.scope.append(node.name)
-        self.generic_visit(node)
-        self.scope.pop()
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scoped
-
-    def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str):
-            where = self.scope[0] + (f" `{'.'.join(self.scope[1:])}`" if len(self.scope) > 1
-                                     else "")
-            self.found.extend((clause, where) for clause in clause_ids(node.value))
-
-
-def code_refs(package: Path = PACKAGE) -> list[tuple[str, str]]:
-    """``(clause, where)`` for every docstring or string constant of the package naming a clause."""
-    out: list[tuple[str, str]] = []
-    for path in sorted(package.rglob("*.py")):
-        if path.parent.name == "analysis" and path.name in ("trace.py", "commands.py"):
-            continue  # they describe clauses; they implement none
-        visitor = _Strings(path.relative_to(package).as_posix())
-        visitor.visit(ast.parse(path.read_text("utf-8")))
-        out.extend(visitor.found)
-    return out
-
-
-def _marker_clauses(node: ast.AST) -> list[str]:
-    """Clauses named by ``pytest.mark.clause(...)`` calls anywhere inside ``node``."""
-    out: list[str] = []
-    for sub in ast.walk(node):
-        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
-                and sub.func.attr == "clause" and isinstance(sub.func.value, ast.Attribute)
-                and sub.func.value.attr == "mark"):
-            for arg in sub.args:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    out.extend(clause_ids(arg.value))
-    return out
-
-
-def marker_refs(tests: Path = ROOT / "tests") -> list[tuple[str, str]]:
-    """``(clause, test id)`` for every test carrying a ``clause`` marker (parsed, not run)."""
-    out: list[tuple[str, str]] = []
-    for path in sorted(tests.rglob("test_*.py")):
-        tree = ast.parse(path.read_text("utf-8"))
-        rel = path.relative_to(tests.parent).as_posix()
-        module_marks: list[str] = []
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
-                module_marks.extend(_marker_clauses(node.value))
-        for node, prefix, inherited in _tests_in(tree.body, rel, module_marks):
-            marks = inherited + [c for d in node.decorator_list for c in _marker_clauses(d)]
-            out.extend((clause, f"{prefix}::{node.name}") for clause in dict.fromkeys(marks))
-    return out
-
-
-def _tests_in(body: Iterable[ast.stmt], prefix: str, inherited: list[str],
-              ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, list[str]]]:
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            yield node, prefix, inherited
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            marks = inherited + [c for d in node.decorator_list for c in _marker_clauses(d)]
-            yield from _tests_in(node.body, f"{prefix}::{node.name}", marks)
-
-
-# --- the table -------------------------------------------------------------------------------
+STATUSES = ("tested", "implemented", "partial", "interpretation", "physical", "missing")
+_DECLARED = ("partial", "interpretation", "physical", "missing")
+_LABEL = {"interpretation": "reading", "physical": "record"}
 
 
 @dataclass
 class TraceRow:
     clause: Clause
+    status: str = "missing"
     code: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
+    note: str = ""
+    same_as: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        name = self.clause.id if self.clause.id.startswith(CONTRACT) else f"N.J.A.C. {self.clause.id}"
+        return {"clause": name, "text": " ".join(self.clause.text.split()),
+                "status": self.status, "code": self.code, "tests": self.tests,
+                "note": self.full_note}
 
     @property
-    def status(self) -> str:
-        if not self.code:
-            return "not implemented"
-        return "implemented, tested" if self.tests else "implemented, no test"
+    def full_note(self) -> str:
+        parts = [self.note] if self.note else []
+        if self.same_as:
+            parts.append("same rule as " + ", ".join(f"N.J.A.C. {c}" for c in self.same_as))
+        return "; ".join(parts)
 
 
 @dataclass
 class Trace:
     rows: list[TraceRow]
-    unmatched: dict[str, list[str]]
+    unknown: dict[str, list[str]]  # cited (by a profile or a test) but not in the texts
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "clauses": [{"clause": "N.J.A.C. " + r.clause.id, "source": r.clause.source,
-                         "text": r.clause.summary, "status": r.status, "code": r.code,
-                         "tests": r.tests} for r in self.rows],
-            "cited_but_not_in_texts": self.unmatched,
-        }
+    def row(self, clause: str) -> TraceRow:
+        return next(r for r in self.rows if r.clause.id == clause)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self.rows]
+
+    def counts(self) -> dict[str, Counter[str]]:
+        """Status counts per text (and ``all``), contract readings left out."""
+        out: dict[str, Counter[str]] = {"all": Counter()}
+        for r in self.rows:
+            if r.clause.id.startswith(CONTRACT):
+                continue
+            out.setdefault(r.clause.source, Counter())[r.status] += 1
+            out["all"][r.status] += 1
+        return out
+
+
+def _attach(rows: dict[str, TraceRow], clause: str, where: str, code: bool,
+            unknown: dict[str, list[str]]) -> None:
+    row = rows.get(clause) if clause.startswith(CONTRACT) else next(
+        (rows[a] for a in ancestors(clause) if a in rows), None)
+    if row is None:
+        unknown.setdefault(clause, []).append(where)
+        return
+    target = row.code if code else row.tests
+    if where not in target:
+        target.append(where)
+
+
+def _profile_evidence(rows: dict[str, TraceRow], unknown: dict[str, list[str]]) -> None:
+    """Each clause a profile names is implemented by that profile key; a wager's clause also
+    by the wager's definition, and the items of its definition along with it. A clause a
+    refusal cites by duty (``readings.toml`` citations) is implemented by that citation."""
+    for pid, key, citation in profile_citations():
+        ids = [citation] if citation.startswith(CONTRACT) else clause_ids(citation)
+        for clause in ids:
+            _attach(rows, clause, f"rules/{pid}.toml {key}", True, unknown)
+            game, _, rest = key.partition(".")
+            if rest.startswith("wagers."):
+                wager = rest.removeprefix("wagers.")
+                _attach(rows, clause, f"{game}/wagers.py WAGERS[{wager!r}]", True, unknown)
+    for pid, duties in citations_by_duty().items():
+        for duty, citation in duties.items():
+            ids = [citation] if citation.startswith(CONTRACT) else clause_ids(citation)
+            for clause in ids:
+                _attach(rows, clause, f"rules/readings.toml citations.{pid}.{duty}", True, unknown)
+
+
+def _links() -> dict[str, set[str]]:
+    """Clause -> equivalent clauses of other profiles: the same wager or the same setting."""
+    by_key: dict[str, list[tuple[str, list[str]]]] = {}
+    for pid, key, citation in profile_citations():
+        if not citation.startswith(CONTRACT):
+            by_key.setdefault(key, []).append((pid, clause_ids(citation)))
+    links: dict[str, set[str]] = {}
+    for group in by_key.values():
+        for pid, ids in group:
+            for other_pid, other in group:
+                if other_pid == pid:
+                    continue
+                pairs = zip(ids, other, strict=True) if len(ids) == len(other) else (
+                    (a, b) for a in ids for b in other)
+                for a, b in pairs:
+                    links.setdefault(a, set()).add(b)
+    for clause, entry in readings().items():
+        for other in entry.get("same_as", []):
+            links.setdefault(clause, set()).add(other)
+            links.setdefault(other, set()).add(clause)
+    return links
+
+
+def _own_status(row: TraceRow, entry: dict[str, Any] | None, heading: bool) -> str | None:
+    """The status the clause's own evidence gives (None: it has none of its own). A heading's
+    own code counts only with a test: its substance is its items."""
+    if entry is not None and entry.get("status") in _DECLARED:
+        return str(entry["status"])
+    if row.tests:
+        return "tested"
+    if row.code and not heading:
+        return "implemented"
+    return None
+
+
+def _combine(statuses: list[str]) -> str:
+    kinds = set(statuses)
+    if len(kinds) == 1:
+        return statuses[0]
+    if kinds & {"missing", "partial"}:
+        return "partial"
+    if "implemented" in kinds:
+        return "implemented"
+    return "tested" if "tested" in kinds else sorted(kinds)[0]
+
+
+def _derive(rows: dict[str, TraceRow], items: dict[str, list[str]],
+            notes: dict[str, dict[str, Any]]) -> None:
+    """Give every row its status: leaves from their evidence, headings from their items."""
+    done: set[str] = set()
+
+    def visit(cid: str) -> str:
+        row = rows[cid]
+        if cid in done:
+            return row.status
+        entry = notes.get(cid)
+        kids = [visit(k) for k in items.get(cid, [])]
+        own = _own_status(row, entry, bool(kids))
+        if kids and not (entry is not None and entry.get("status") in _DECLARED):
+            row.status = _combine(kids + ([own] if own else []))
+            tally = Counter(kids)
+            row.note = row.note or "items: " + ", ".join(
+                f"{n} {s}" for s, n in sorted(tally.items(), key=lambda x: STATUSES.index(x[0])))
+        else:
+            row.status = own or "missing"
+        done.add(cid)
+        return row.status
+
+    for cid in rows:
+        visit(cid)
+
+
+def _apply_readings(rows: dict[str, TraceRow], notes: dict[str, dict[str, Any]],
+                    unknown: dict[str, list[str]]) -> None:
+    for cid, entry in notes.items():
+        row = rows.get(cid)
+        if row is None:
+            unknown.setdefault(cid, []).append("rules/readings.toml")
+            continue
+        for where in entry.get("code", []):
+            if where not in row.code:
+                row.code.append(where)
+        parts = []
+        for key in ("reading", "record"):
+            if entry.get(key):
+                parts.append(f"{key}: {entry[key]}")
+        if entry.get("note"):
+            parts.append(str(entry["note"]))
+        row.note = "; ".join(parts)
 
 
 def build_trace(regulations: Path | None = None, tests: Path = ROOT / "tests") -> Trace:
-    """Match every clause of the texts with the code and the tests that cite it (a citation of
-    a sub-item such as ``(h)1i(1)`` counts for the nearest listed clause)."""
+    """Every clause of the texts (and every contract reading) with its evidence and status."""
     clauses = load_clauses(regulations or default_regulations())
-    rows = {c.id: TraceRow(c) for c in clauses}
-    unmatched: dict[str, list[str]] = {}
-
-    def attach(refs: Iterable[tuple[str, str]], code: bool) -> None:
-        for clause, where in refs:
-            row = next((rows[a] for a in ancestors(clause) if a in rows), None)
-            if row is None:
-                unmatched.setdefault(clause, []).append(where)
-                continue
-            target = row.code if code else row.tests
-            if where not in target:
-                target.append(where)
-
-    attach(profile_refs(), True)
-    attach(code_refs(), True)
+    notes = readings()
+    contract = [Clause(cid, str(e.get("reading", "")), "replay contract")
+                for cid, e in notes.items() if cid.startswith(CONTRACT)]
+    rows = {c.id: TraceRow(c) for c in [*clauses, *contract]}
+    unknown: dict[str, list[str]] = {}
+    _profile_evidence(rows, unknown)
+    _apply_readings(rows, notes, unknown)
     if tests.is_dir():
-        attach(marker_refs(tests), False)
-    # An item of a wager's definition (19:47-1.2(a)1i: when the pass bet wins) is implemented
-    # by that wager's definition: say so, naming the clause it comes from.
-    for row in rows.values():
-        if row.code:
-            continue
-        for above in list(ancestors(row.clause.id))[1:]:
-            parent = rows.get(above)
-            if parent is None:
-                continue
-            defs = [c for c in parent.code if "wagers.py" in c]
-            if defs:
-                row.code = [f"{c} (part of N.J.A.C. {above})" for c in defs]
-            break
-    return Trace(list(rows.values()), unmatched)
+        for clause, test in marker_refs(tests):
+            _attach(rows, clause, test, False, unknown)
+    items = children(clauses)
+    _inherit_definitions(rows, items)
+    _derive(rows, items, notes)
+    links = _links()
+    for cid, row in rows.items():
+        row.same_as = sorted(c for c in links.get(cid, set()) if c in rows and c != cid)
+    return Trace(list(rows.values()), unknown)
+
+
+def _inherit_definitions(rows: dict[str, TraceRow], items: dict[str, list[str]]) -> None:
+    """An item of a wager's definition (when the pass bet wins) is implemented by that
+    wager's definition: say so, naming the clause it comes from."""
+    for cid, kids in items.items():
+        defs = [c for c in rows[cid].code if "wagers.py" in c]
+        for kid in kids:
+            if defs and not rows[kid].code:
+                rows[kid].code = [f"{c} (part of N.J.A.C. {cid})" for c in defs]
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def summary_lines(trace: Trace) -> list[str]:
+    """The status counts, in all and per text, as Markdown table rows."""
+    counts = trace.counts()
+    lines = ["| text | " + " | ".join(STATUSES) + " | clauses |",
+             "| --- |" + " --- |" * (len(STATUSES) + 1)]
+    for source, tally in sorted(counts.items(), key=lambda x: (x[0] == "all", x[0])):
+        cells = [str(tally.get(s, 0)) for s in STATUSES]
+        lines.append(f"| {source} | " + " | ".join(cells) + f" | {sum(tally.values())} |")
+    return lines
+
+
+def _tests_cell(tests: list[str]) -> str:
+    if not tests:
+        return "-"
+    shown = "<br>".join(f"`{t}`" for t in tests[:3])
+    return shown + (f"<br>and {len(tests) - 3} more" if len(tests) > 3 else "")
 
 
 def render_markdown(trace: Trace) -> str:
-    """The traceability table as Markdown (``docs/traceability.md`` is this output)."""
+    """The traceability matrix as Markdown (``docs/traceability.md`` is this output)."""
     lines = [
         "# Regulation traceability",
         "",
-        "Generated by `croupier trace --markdown`; do not edit by hand. Each numbered clause of",
-        "the regulation texts, the code that cites it (rule profiles, docstrings) and the tests",
-        "marked `@pytest.mark.clause(...)` for it.",
+        "Generated by `croupier trace --markdown`; do not edit by hand (a test fails when this",
+        "file differs from a fresh run). Each numbered clause of the regulation texts shipped in",
+        "`src/croupier/rules/texts/`, its status and evidence: the code that implements it (rule",
+        "profiles' clause data, wager definitions, annotations in `src/croupier/rules/readings.toml`)",
+        "and the tests marked `@pytest.mark.clause(...)` that exercise it. Statuses: tested,",
+        "implemented (no test), partial, interpretation (the reading chosen), physical (the record",
+        "or procedure serving it), missing. A clause with items takes its status from them.",
+        "`croupier trace --json` gives every test; this page shows three per clause.",
         "",
+        *summary_lines(trace),
+        *_readings_section(trace),
     ]
-    counts: dict[str, int] = {}
-    for row in trace.rows:
-        counts[row.status] = counts.get(row.status, 0) + 1
-    lines.append("Summary: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) + ".")
     source = None
     for row in trace.rows:
         if row.clause.source != source:
             source = row.clause.source
             lines += ["", f"## {source}", "",
-                      "| clause | rule | status | implemented by | tested by |",
-                      "| --- | --- | --- | --- | --- |"]
-        cells = [f"N.J.A.C. {row.clause.id}", _cell(row.clause.summary), row.status,
-                 "<br>".join(_cell(c) for c in row.code) or "**not implemented**",
-                 "<br>".join(f"`{t}`" for t in row.tests) or "-"]
+                      "| clause | rule | status | implemented by | tested by | note |",
+                      "| --- | --- | --- | --- | --- | --- |"]
+        name = row.clause.id if source == "replay contract" else f"N.J.A.C. {row.clause.id}"
+        cells = [name, _cell(row.clause.summary), f"**{row.status}**",
+                 "<br>".join(_cell(c) for c in row.code) or "-", _tests_cell(row.tests),
+                 _cell(row.full_note) or "-"]
         lines.append("| " + " | ".join(cells) + " |")
-    if trace.unmatched:
-        lines += ["", "## Cited but not found in the texts", "",
-                  "| clause | cited by |", "| --- | --- |"]
-        for clause, where in sorted(trace.unmatched.items()):
-            lines.append(f"| N.J.A.C. {clause} | {'<br>'.join(_cell(w) for w in where)} |")
     return "\n".join(lines) + "\n"
 
 
+def _readings_section(trace: Trace) -> list[str]:
+    """Every reading croupier chose, in one place: where a text leaves a choice or is silent."""
+    lines = ["", "## Readings chosen", "",
+             "Where a text leaves a choice or says nothing, croupier reads it as follows (each",
+             "is an option with its default or a refusal; the clause rows below repeat them).", ""]
+    for row in trace.rows:
+        if row.status == "interpretation" or "reading: " in row.note:
+            name = row.to_json()["clause"]
+            reading = row.note.split("reading: ", 1)[-1] if "reading: " in row.note else row.note
+            lines.append(f"- **{name}**: {' '.join(reading.split())}")
+    return lines
+
+
 def render_text(trace: Trace) -> str:
-    """A plain listing: one clause per block."""
+    """A plain listing: one clause per block, then the counts."""
     out = []
     for row in trace.rows:
-        out.append(f"N.J.A.C. {row.clause.id}  [{row.status}]  {row.clause.summary}")
+        out.append(f"{row.to_json()['clause']}  [{row.status}]  {row.clause.summary}")
         out.extend(f"    code: {c}" for c in row.code)
         out.extend(f"    test: {t}" for t in row.tests)
-    for clause, where in sorted(trace.unmatched.items()):
-        out.append(f"N.J.A.C. {clause}  [cited, not found in the texts]")
-        out.extend(f"    cited by: {w}" for w in where)
+        if row.full_note:
+            out.append(f"    note: {row.full_note}")
+    for source, tally in trace.counts().items():
+        out.append(f"{source}: " + ", ".join(f"{tally.get(s, 0)} {s}" for s in STATUSES))
     return "\n".join(out) + "\n"
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    return " ".join(text.split()).replace("|", "\\|")

@@ -16,6 +16,7 @@ from typing import Any
 from croupier.errors import Malformed
 from croupier.money import Odds, parse_amount, show_json
 from croupier.rules import GameRules, Profile
+from croupier.rules.citations import cite
 
 MAX_VIG = Decimal("0.05")
 THREE_FOUR_FIVE = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
@@ -128,7 +129,7 @@ class CrapsConfig:
             where = f"options.pays.{key}"
             if key not in pays:
                 raise Malformed(where, f"no such pay-table entry under {profile.id}")
-            proposed = Odds.parse(text, where)
+            proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
             if proposed.ratio < pays[key].ratio:
                 raise Malformed(
                     where,

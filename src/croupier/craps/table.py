@@ -55,6 +55,7 @@ from croupier.dice import POINTS
 from croupier.errors import Refusal
 from croupier.events import Event
 from croupier.money import ZERO, describe, floor_to_unit, fmt, is_multiple, to_decimal
+from croupier.rules.citations import cite
 
 _NO_CLAUSE = ""
 
@@ -511,7 +512,7 @@ class CrapsTable:
     def check_pass_dice(self, to: str) -> list[Event]:
         if self.point is not None:
             raise Refusal(f"the dice pass only on completion of a decision; the point is "
-                          f"{self.point}")
+                          f"{self.point}", cite(self.config.profile_id, "pass_dice"))
         if to == self.shooter:
             return []
         events: list[Event] = []

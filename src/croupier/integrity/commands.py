@@ -1,8 +1,9 @@
 """``croupier integrity`` and ``croupier rng-test``.
 
 CSV rows are numbered as a spreadsheet shows them: the header is row 1.
-Exit codes: 0 report written (``integrity`` exits 0 even when it shows an alert; read
-``alert``), 2 malformed input, 3 ``rng-test`` verdict "fail".
+Exit codes (both commands): 0 every set ok (``rng-test``: pass), 2 malformed input or a ledger
+that cannot be read, 3 an alert (``rng-test``: fail), 4 ``integrity`` only: no alert, but a set
+with too little data to judge.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from croupier.integrity.dice import DiceMonitor
-from croupier.integrity.model import MonitorConfig, SetReport
-from croupier.integrity.report import to_html, to_json, to_table
-from croupier.integrity.rng import production_scalers, run_battery, verdict
-from croupier.integrity.wheel import WheelMonitor
 from croupier.roulette.wheel import WHEELS, Pocket
+
+# The monitors pull in numba and scipy: imported where they are used, so that registering
+# these commands (``croupier --help``) stays fast.
+if TYPE_CHECKING:
+    from croupier.integrity.dice import DiceMonitor
+    from croupier.integrity.model import MonitorConfig, SetReport
+    from croupier.integrity.wheel import WheelMonitor
 
 
 class CsvError(ValueError):
@@ -73,6 +76,8 @@ def _rows(
 
 def read_dice(path: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
     """One report per dice set (column ``dice_set``, else one set named ``dice``)."""
+    from croupier.integrity.dice import DiceMonitor
+
     monitors: dict[str, DiceMonitor] = {}
     for line, rec in _rows(path, ("die1", "die2"), ("dice_set",)):
         faces = []
@@ -89,6 +94,8 @@ def read_dice(path: str, config: MonitorConfig, trace: bool = False) -> list[Set
 
 def read_wheel(path: str, config: MonitorConfig, wheel_type: str, trace: bool = False) -> list[SetReport]:
     """One report per wheel (column ``wheel``, else one wheel named ``wheel``)."""
+    from croupier.integrity.wheel import WheelMonitor
+
     wheel = WHEELS[wheel_type]
     monitors: dict[str, WheelMonitor] = {}
     for line, rec in _rows(path, ("number",), ("wheel",)):
@@ -114,6 +121,8 @@ def read_wheel(path: str, config: MonitorConfig, wheel_type: str, trace: bool = 
 def read_ledger(url: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
     """One report per dice set (by serials) and per wheel (by table), from a croupier ledger:
     every decided roll and spin, voided rounds left out."""
+    from croupier.integrity.dice import DiceMonitor
+    from croupier.integrity.wheel import WheelMonitor
     from croupier.service import store
     from croupier.service.monitoring import ledger_outcomes
 
@@ -148,6 +157,9 @@ def _ledger_url(args: argparse.Namespace) -> str | None:
 
 
 def _cmd_integrity(args: argparse.Namespace) -> int:
+    from croupier.integrity.model import MonitorConfig
+    from croupier.integrity.report import exit_status, to_html, to_json, to_table
+
     if not args.dice and not args.wheel and not args.ledger:
         print("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or --ledger",
               file=sys.stderr)
@@ -184,10 +196,12 @@ def _cmd_integrity(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(to_json(reports, config), indent=2) + "\n")
     else:
         sys.stdout.write(to_table(reports, config))
-    return 0
+    return exit_status(reports)
 
 
 def _cmd_rng_test(args: argparse.Namespace) -> int:
+    from croupier.integrity.rng import production_scalers, run_battery, verdict
+
     if args.samples < 1000:
         print("croupier rng-test: --samples must be at least 1000", file=sys.stderr)
         return 2
@@ -233,10 +247,14 @@ def _cmd_rng_test(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``integrity`` and ``rng-test`` to the ``croupier`` command line."""
-    p = subparsers.add_parser("integrity", help="fairness of dice sets and wheels from recorded outcomes")
+    p = subparsers.add_parser(
+        "integrity", help="fairness of dice sets and wheels from recorded outcomes",
+        epilog="exit status: 0 every set ok, 2 malformed input or an unreadable ledger, 3 an "
+        "alert, 4 no alert but a set with too little data to judge")
     p.add_argument("--dice", action="append", metavar="FILE.csv", help="columns die1,die2[,dice_set]")
     p.add_argument("--wheel", action="append", metavar="FILE.csv", help="column number (00 allowed)[,wheel]")
-    p.add_argument("--wheel-type", choices=sorted(WHEELS), default="double-zero")
+    p.add_argument("--wheel-type", choices=sorted(WHEELS), default="double-zero",
+                   help="the wheel the --wheel files were spun on (default double-zero)")
     p.add_argument("--ledger", action="store_true",
                    help="the rolls and spins in a croupier serve ledger (per dice set, per wheel)")
     p.add_argument("--data-dir", type=Path, default=Path("./data"),
@@ -250,7 +268,8 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_integrity)
 
     r = subparsers.add_parser(
-        "rng-test", help="the 25 CFR 547.14 battery on the production RNG's scaled output"
+        "rng-test", help="the 25 CFR 547.14 battery on the production RNG's scaled output",
+        epilog="exit status: 0 pass, 2 malformed arguments, 3 fail",
     )
     r.add_argument("--samples", type=int, default=1_000_000, help="values per scaler (default 1,000,000)")
     r.add_argument("--alpha", type=float, default=0.01, help="level of the whole battery (default 0.01)")

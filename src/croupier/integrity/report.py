@@ -19,13 +19,55 @@ def guarantee(config: MonitorConfig) -> str:
     )
 
 
+MIN_EXPECTED = 5
+"""Each face or pocket must be expected this often before the goodness-of-fit tests say
+anything (the chi-square approximation's usual condition)."""
+
+OK, ALERT, TOO_LITTLE = "ok", "ALERT", "too little data"
+
+
+def minimum_outcomes(report: SetReport) -> int:
+    """The outcomes a set needs before its tests are read: five expected in each face of a
+    die (30 rolls), in each pocket of a wheel (190 spins on a double-zero wheel)."""
+    cells = [len(labels) for labels in report.labels.values()] or [1]
+    return MIN_EXPECTED * min(cells)
+
+
+def status(report: SetReport) -> str:
+    """ALERT when a monitor or a test says so (a sequential alarm counts at any length);
+    else "too little data" below :func:`minimum_outcomes`; else ok."""
+    if report.alarms or (report.n >= minimum_outcomes(report) and report.alert):
+        return ALERT
+    return TOO_LITTLE if report.n < minimum_outcomes(report) else OK
+
+
+def heading(report: SetReport) -> str:
+    """``dice: 2 rolls`` for the one unnamed set, ``dice set A: 2 rolls`` for a named one."""
+    unit = "rolls" if report.kind == "dice" else "spins"
+    default = report.id in ("", report.kind)
+    name = report.kind if default else f"{'dice set' if report.kind == 'dice' else 'wheel'} {report.id}"
+    return f"{name}: {report.n} {unit}"
+
+
+def exit_status(reports: Sequence[SetReport]) -> int:
+    """0 every set ok, 3 an alert, 4 no alert but a set with too little data to judge."""
+    states = {status(r) for r in reports}
+    return 3 if ALERT in states else 4 if TOO_LITTLE in states else 0
+
+
 def to_json(reports: Sequence[SetReport], config: MonitorConfig) -> dict[str, Any]:
+    sets = []
+    for r in reports:
+        item = r.to_json()
+        item["status"] = status(r)
+        item["minimum_outcomes"] = minimum_outcomes(r)
+        sets.append(item)
     return {
         "alpha": config.alpha,
         "horizon": config.horizon,
         "guarantee": guarantee(config),
-        "alert": any(r.alert for r in reports),
-        "sets": [r.to_json() for r in reports],
+        "alert": any(status(r) == ALERT for r in reports),
+        "sets": sets,
     }
 
 
@@ -37,8 +79,13 @@ def to_table(reports: Sequence[SetReport], config: MonitorConfig) -> str:
     """Plain text, one block per dice set or wheel."""
     lines = []
     for r in reports:
-        status = "ALERT" if r.alert else "ok"
-        lines.append(f"{r.kind} {r.id or '-'}: {r.n} {'rolls' if r.kind == 'dice' else 'spins'}  [{status}]")
+        lines.append(f"{heading(r)}  [{status(r)}]")
+        if status(r) == TOO_LITTLE:
+            lines.append(f"  too little data: the tests need at least {minimum_outcomes(r)} "
+                         f"{'rolls' if r.kind == 'dice' else 'spins'} (five expected of each "
+                         f"{'face' if r.kind == 'dice' else 'pocket'}); no p-value is shown")
+            lines.append("")
+            continue
         lines.append(f"  {'test':<14} {'statistic':>11} {'df':>4} {'p-value':>10} {'level':>10}  alert")
         for t in r.tests:
             df = "" if t.df is None else str(t.df)
@@ -116,8 +163,13 @@ def to_html(reports: Sequence[SetReport], config: MonitorConfig) -> str:
         f"<p>{esc(guarantee(config))}</p>",
     ]
     for r in reports:
-        status = "<span class='alert'>ALERT</span>" if r.alert else "ok"
-        parts.append(f"<h2>{esc(r.kind)} {esc(r.id or '-')}: {r.n} outcomes, {status}</h2>")
+        state = status(r)
+        shown = f"<span class='alert'>{state}</span>" if state == ALERT else esc(state)
+        parts.append(f"<h2>{esc(heading(r))}, {shown}</h2>")
+        if state == TOO_LITTLE:
+            parts.append(f"<p>Too little data: the tests need at least {minimum_outcomes(r)} "
+                         "outcomes (five expected in each cell).</p>")
+            continue
         parts.append(
             "<table><tr><th>test</th><th>statistic</th><th>df</th><th>p-value</th><th>level</th>"
             "<th>alert</th><th>note</th></tr>"

@@ -22,6 +22,7 @@ from croupier.roulette.table import Action, PlaceBet, RemoveBet, RouletteTable, 
 from croupier.roulette.wagers import INDEX_DOMAIN, WAGERS, Qualifier, RouletteWager
 from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
 from croupier.rules import GameRules, Profile
+from croupier.rules.citations import cite
 from croupier.transcript import read_players
 from croupier.transcript_common import actions_of, check_keys, refusal_json
 
@@ -74,7 +75,7 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
         unit=unit,
         min_bet=min_bet,
         max_bet=max_bet,
-        pays=_read_pays(raw.get("pays", {}), rules),
+        pays=_read_pays(raw.get("pays", {}), rules, profile.id),
     )
 
 
@@ -84,7 +85,7 @@ def _rules(profile: Profile) -> GameRules:
     return profile.roulette
 
 
-def _read_pays(raw: Any, rules: GameRules) -> dict[str, Odds]:
+def _read_pays(raw: Any, rules: GameRules, profile_id: str) -> dict[str, Odds]:
     if not isinstance(raw, dict):
         raise Malformed("options.pays", "must be an object of pay-table entries")
     pays: dict[str, Odds] = {}
@@ -93,7 +94,7 @@ def _read_pays(raw: Any, rules: GameRules) -> dict[str, Odds]:
         if key not in rules.pays:
             raise Malformed(where, f"no such pay-table entry; expected one of "
                             f"{', '.join(rules.pays)}")
-        odds = Odds.parse(text, where)
+        odds = Odds.parse(text, where, cite(profile_id, "odds_wording"))
         minimum = rules.pays[key]
         if odds.ratio < minimum.ratio:
             raise Malformed(where, f"{odds} is below the minimum payout of {minimum} "

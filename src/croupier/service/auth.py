@@ -1,13 +1,28 @@
-"""Users, roles, argon2 password hashes, bearer tokens and lock-out after three failed logins.
+"""Users, roles, argon2 password hashes, bearer tokens, and log-in lock-outs that expire.
 
 Roles: ``player`` (their own wagers and chips), ``dealer`` (runs the game: rolls, spins, calls
 "no more bets", moves the dice), ``supervisor`` (the boxperson: voids with a reason, confirms
-late bets, compensating entries, inspects equipment), ``auditor`` (reads everything, changes
-nothing) and ``admin`` (users, tables, wallets' deposits, equipment).
+late bets, compensating entries, inspects equipment, issues match play coupons), ``cashier``
+(issues and voids match play coupons), ``auditor`` (reads everything, changes nothing) and
+``admin`` (users, tables, wallets' deposits, equipment).
+
+Log-in is built so that guessing cannot lock the casino out or be raced:
+
+* each guess is *reserved* before the password is checked, by one atomic
+  ``UPDATE ... SET failed_logins = failed_logins + 1 ... RETURNING``, so however many guesses
+  arrive at once, at most :data:`MAX_FAILED_LOGINS` are checked before the account locks;
+* a lock-out expires, each one twice as long as the last (:func:`lockout_seconds`);
+* the argon2 check runs outside every transaction, one at a time (:data:`_VERIFYING`), so a
+  flood of log-ins neither holds the ledger's write lock nor takes every core from betting;
+* a locked account, an unknown name and a wrong password answer alike (:class:`LoginFailed`);
+* a token is checked against the database on every request: locking, deleting or resetting
+  a user ends their sessions at once (their tokens are deleted), in this process or any other.
 
 >>> h = hash_password("correct horse")
 >>> verify_password(h, "correct horse"), verify_password(h, "wrong")
 (True, False)
+>>> [lockout_seconds(n) for n in range(4)], lockout_seconds(99)
+([30, 60, 120, 240], 3600)
 """
 
 from __future__ import annotations
@@ -15,7 +30,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -24,12 +41,24 @@ from sqlalchemy.engine import Connection, Engine
 
 from croupier.service import store
 
-ROLES = ("player", "dealer", "supervisor", "auditor", "admin")
+ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
 MAX_FAILED_LOGINS = 3
 TOKEN_SECONDS = 12 * 3600
+LOCKOUT_BASE_SECONDS = 30
+LOCKOUT_MAX_SECONDS = 3600
 
 # Interactive logins: argon2id with a modest memory cost so a login takes tens of milliseconds.
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
+# One password check at a time: a flood of log-ins queues here instead of taking every core.
+_VERIFYING = threading.Semaphore(1)
+
+login_state = sa.Table(
+    "login_state", store.metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("locked_until", sa.Float),
+    sa.Column("lockouts", sa.Integer, nullable=False),
+    sa.Column("deleted_at", sa.Float),
+)
 
 
 def hash_password(password: str) -> str:
@@ -37,15 +66,22 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password_hash: str, password: str) -> bool:
-    try:
-        return _HASHER.verify(password_hash, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
+    """Whether ``password`` matches; never two checks at once (see :data:`_VERIFYING`)."""
+    with _VERIFYING:
+        try:
+            return _HASHER.verify(password_hash, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
 
 
 def token_hash(token: str) -> str:
     """Tokens are stored only as their SHA-256: a copy of the database logs nobody in."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def lockout_seconds(previous_lockouts: int) -> int:
+    """How long the next lock-out lasts: 30 s, doubling with each one before it, at most 1 h."""
+    return int(min(LOCKOUT_BASE_SECONDS * 2 ** min(previous_lockouts, 20), LOCKOUT_MAX_SECONDS))
 
 
 @dataclass(frozen=True)
@@ -56,20 +92,28 @@ class User:
 
 
 class LoginFailed(Exception):
-    """Wrong name or password, or the account is locked (``locked``)."""
+    """The log-in failed: wrong name or password, or the account is locked (not told apart)."""
 
-    def __init__(self, locked: bool) -> None:
-        super().__init__("locked" if locked else "bad credentials")
-        self.locked = locked
+    def __init__(self) -> None:
+        super().__init__("wrong name or password, or the account is locked")
+
+
+_USER_BY_TOKEN = (
+    sa.select(store.users.c.id, store.users.c.username, store.users.c.role)
+    .join(store.tokens, store.tokens.c.user_id == store.users.c.id)
+    .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+    .where(store.tokens.c.token_hash == sa.bindparam("h"),
+           store.tokens.c.expires_at > sa.bindparam("now"),
+           store.users.c.locked == sa.false(), login_state.c.deleted_at.is_(None)))
 
 
 class Auth:
-    """Logins and token look-ups, with tokens cached in memory after their first use."""
+    """Log-ins and token look-ups (always from the database: no cache outlives a revocation)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._cache: dict[str, tuple[User, float]] = {}
-        self._lock = threading.Lock()
+        self.revoked: list[Callable[[str], None]] = []
+        """Called with a username whose sessions just ended (open streams close)."""
 
     def create_user(self, conn: Connection, username: str, password: str, role: str) -> User:
         if role not in ROLES:
@@ -83,77 +127,179 @@ class Auth:
         return User(user_id, username, role)
 
     def login(self, username: str, password: str) -> tuple[str, User]:
-        """A new bearer token; three failed logins in a row lock the account."""
-        failure: LoginFailed | None = None
+        """A new bearer token, or :class:`LoginFailed` (the same for every reason)."""
+        row = self._reserve_guess(username)
+        if row is None:
+            verify_password(_DUMMY_HASH, password)  # the same time as a real check
+            raise LoginFailed()
+        if not verify_password(row.password_hash, password):
+            self._failed(row.id, row.failed_logins)
+            raise LoginFailed()
+        token = secrets.token_urlsafe(32)
         with self.engine.begin() as conn:
-            row = conn.execute(sa.select(store.users).where(
-                store.users.c.username == username)).first()
-            if row is None:
-                verify_password(_DUMMY_HASH, password)  # same time as a real check
-                failure = LoginFailed(False)
-            elif row.locked:
-                failure = LoginFailed(True)
-            elif not verify_password(row.password_hash, password):
-                # The failed count is committed with the refusal (no exception in here).
-                failed = row.failed_logins + 1
-                conn.execute(store.users.update().where(store.users.c.id == row.id).values(
-                    failed_logins=failed, locked=failed >= MAX_FAILED_LOGINS))
-                failure = LoginFailed(failed >= MAX_FAILED_LOGINS)
-            else:
-                if row.failed_logins:
-                    conn.execute(store.users.update().where(store.users.c.id == row.id)
+            conn.execute(store.users.update().where(store.users.c.id == row.id)
+                         .values(failed_logins=0))
+            conn.execute(login_state.update().where(login_state.c.user_id == row.id)
+                         .values(lockouts=0, locked_until=None))
+            conn.execute(store.tokens.insert().values(
+                token_hash=token_hash(token), user_id=row.id,
+                expires_at=store.now() + TOKEN_SECONDS))
+        return token, User(row.id, row.username, row.role)
+
+    def _reserve_guess(self, username: str) -> sa.Row[Any] | None:
+        """Count one guess against the account before its password is checked, atomically;
+        None if the name is unknown, deleted, locked, or has no guess left until it unlocks."""
+        now = store.now()
+        with self.engine.begin() as conn:
+            state = conn.execute(
+                sa.select(store.users.c.id, login_state.c.locked_until, login_state.c.deleted_at)
+                .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+                .where(store.users.c.username == username)).first()
+            if state is None or state.deleted_at is not None:
+                return None
+            if state.locked_until is not None and state.locked_until <= now:
+                # The lock-out is over: a fresh set of guesses (given once, by whoever ends it).
+                ended = conn.execute(login_state.update().where(
+                    login_state.c.user_id == state.id,
+                    login_state.c.locked_until == state.locked_until).values(locked_until=None))
+                if ended.rowcount == 1:
+                    conn.execute(store.users.update().where(store.users.c.id == state.id)
                                  .values(failed_logins=0))
-                token = secrets.token_urlsafe(32)
-                conn.execute(store.tokens.insert().values(
-                    token_hash=token_hash(token), user_id=row.id,
-                    expires_at=store.now() + TOKEN_SECONDS))
-                user = User(row.id, row.username, row.role)
-        if failure is not None:
-            if failure.locked:
-                self._forget(username)
-            raise failure
-        return token, user
+            elif state.locked_until is not None:
+                return None
+            return conn.execute(
+                store.users.update()
+                .where(store.users.c.id == state.id, store.users.c.locked == sa.false(),
+                       store.users.c.failed_logins < MAX_FAILED_LOGINS)
+                .values(failed_logins=store.users.c.failed_logins + 1)
+                .returning(store.users.c.id, store.users.c.username, store.users.c.role,
+                           store.users.c.password_hash, store.users.c.failed_logins)).first()
+
+    def _failed(self, user_id: int, guesses: int) -> None:
+        """A wrong password: the guess stays counted; the last one allowed starts a lock-out."""
+        if guesses < MAX_FAILED_LOGINS:
+            return
+        with self.engine.begin() as conn:
+            _ensure_state(conn, user_id)
+            lockouts = conn.execute(sa.select(login_state.c.lockouts).where(
+                login_state.c.user_id == user_id)).scalar_one()
+            conn.execute(login_state.update().where(login_state.c.user_id == user_id).values(
+                locked_until=store.now() + lockout_seconds(lockouts), lockouts=lockouts + 1))
 
     def user_for(self, token: str) -> User | None:
-        """The user a bearer token belongs to, or None (unknown, expired or locked)."""
-        key = token_hash(token)
-        cached = self._cache.get(key)
-        if cached is not None and cached[1] > store.now():
-            return cached[0]
+        """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(store.users.c.id, store.users.c.username, store.users.c.role,
-                          store.users.c.locked, store.tokens.c.expires_at)
-                .join(store.tokens, store.tokens.c.user_id == store.users.c.id)
-                .where(store.tokens.c.token_hash == key)).first()
-        if row is None or row.locked or row.expires_at <= store.now():
-            return None
-        user = User(row.id, row.username, row.role)
-        with self._lock:
-            self._cache[key] = (user, float(row.expires_at))
-        return user
+            row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token), "now": store.now()}).first()
+        return None if row is None else User(row.id, row.username, row.role)
 
     def logout(self, token: str) -> None:
-        key = token_hash(token)
-        with self._lock:
-            self._cache.pop(key, None)
         with self.engine.begin() as conn:
-            conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == key))
+            conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == token_hash(token)))
 
     def set_locked(self, username: str, locked: bool) -> bool:
-        """Lock or unlock an account (an admin's unlock also clears the failed count)."""
+        """Lock (ending every session) or unlock (clearing guesses and any lock-out) an account."""
         with self.engine.begin() as conn:
-            result = conn.execute(store.users.update().where(
-                store.users.c.username == username).values(locked=locked, failed_logins=0))
-            found = result.rowcount > 0
-        if locked:
-            self._forget(username)
+            found = set_locked(conn, username, locked)
+        if locked and found:
+            self._ended(username)
         return found
 
-    def _forget(self, username: str) -> None:
-        """Drop a user's cached tokens (they are checked against the database again)."""
-        with self._lock:
-            self._cache = {k: v for k, v in self._cache.items() if v[0].username != username}
+    def delete(self, username: str) -> bool:
+        """Delete an account: it can no longer log in and its sessions end at once (its
+        records stay, for the ledger's sake)."""
+        with self.engine.begin() as conn:
+            user_id = _user_id(conn, username)
+            if user_id is None:
+                return False
+            _ensure_state(conn, user_id)
+            conn.execute(login_state.update().where(login_state.c.user_id == user_id)
+                         .values(deleted_at=store.now()))
+            _end_sessions(conn, user_id)
+        self._ended(username)
+        return True
+
+    def _ended(self, username: str) -> None:
+        for callback in self.revoked:
+            callback(username)
+
+
+# --- recovery for whoever holds the server's data (``croupier users ...``) ------------------
+
+def _user_id(conn: Connection, username: str) -> int | None:
+    return conn.execute(sa.select(store.users.c.id).where(
+        store.users.c.username == username)).scalar()
+
+
+def _ensure_state(conn: Connection, user_id: int) -> None:
+    if conn.execute(sa.select(login_state.c.user_id).where(
+            login_state.c.user_id == user_id)).first() is None:
+        conn.execute(login_state.insert().values(user_id=user_id, lockouts=0))
+
+
+def _end_sessions(conn: Connection, user_id: int) -> None:
+    conn.execute(store.tokens.delete().where(store.tokens.c.user_id == user_id))
+
+
+def set_locked(conn: Connection, username: str, locked: bool) -> bool:
+    """Lock or unlock ``username`` in ``conn``'s transaction; False if there is no such user.
+    Locking ends every session; unlocking clears the guesses and any lock-out (tokens from
+    before the lock stay ended)."""
+    user_id = _user_id(conn, username)
+    if user_id is None:
+        return False
+    conn.execute(store.users.update().where(store.users.c.id == user_id)
+                 .values(locked=locked, failed_logins=0))
+    _ensure_state(conn, user_id)
+    conn.execute(login_state.update().where(login_state.c.user_id == user_id)
+                 .values(locked_until=None, lockouts=0))
+    if locked:
+        _end_sessions(conn, user_id)
+    return True
+
+
+def unlock_user(conn: Connection, username: str) -> bool:
+    """Unlock ``username`` (for ``croupier users unlock``); False if there is no such user."""
+    return set_locked(conn, username, False)
+
+
+def reset_password(conn: Connection, username: str, password: str) -> bool:
+    """Give ``username`` a new password, unlock it and end its sessions (for ``croupier users
+    reset-password``); False if there is no such user."""
+    if not set_locked(conn, username, False):
+        return False
+    conn.execute(store.users.update().where(store.users.c.username == username)
+                 .values(password_hash=hash_password(password)))
+    user_id = _user_id(conn, username)
+    assert user_id is not None
+    _end_sessions(conn, user_id)
+    return True
 
 
 _DUMMY_HASH = hash_password("not a password anyone has")
+
+
+class AddressThrottle:
+    """Failed log-ins per client address: past :attr:`limit` in :attr:`window` seconds, that
+    address is refused without a password check until the oldest failure ages out."""
+
+    def __init__(self, limit: int = 30, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._failures: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def allows(self, address: str) -> bool:
+        now = store.now()
+        with self._lock:
+            recent = [t for t in self._failures.get(address, ()) if t > now - self.window]
+            if recent:
+                self._failures[address] = recent
+            else:
+                self._failures.pop(address, None)
+            return len(recent) < self.limit
+
+    def failed(self, address: str) -> None:
+        with self._lock:
+            if len(self._failures) > 100_000:  # bounded, whatever the number of addresses
+                self._failures.clear()
+            self._failures.setdefault(address, []).append(store.now())

@@ -41,8 +41,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rec.add_argument("table", nargs="?", help="the table id")
     rec.add_argument("round", nargs="?", type=int, help="the round number")
     rec.add_argument("--player", help="a player's last ten rounds instead")
-    rec.add_argument("--data-dir", default="./data", type=Path)
-    rec.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"))
+    rec.add_argument("--data-dir", default="./data", type=Path,
+                     help="folder of the SQLite ledger (default ./data)")
+    rec.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"),
+                     help="a database URL instead")
     rec.set_defaults(func=_recall)
 
 

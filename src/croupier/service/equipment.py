@@ -47,7 +47,9 @@ def _decimal(value: Any) -> Decimal | None:
         dec = Decimal(str(value))
     except InvalidOperation:
         return None
-    return dec if dec.is_finite() else None
+    # A length in inches is a small number: an exponent like 9e999999999 would overflow the
+    # arithmetic below, so it is not a length.
+    return dec if dec.is_finite() and -12 <= dec.adjusted() <= 3 else None
 
 
 def inspect(record: dict[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.service import codec, store
+from croupier.service import codec, coupons, store
 
 BET_KINDS = ("bet", "take_down", "remove", "late_bet", "late_bet_confirmed", "late_bet_lapsed",
              "coupon_in", "call")
@@ -48,8 +48,23 @@ def round_record(conn: Connection, table_id: str, round_no: int) -> dict[str, An
         "settlements": [e for e in events if e["type"] in SETTLE_KINDS],
         "balances": {"before": json.loads(row.before) if row else None,
                      "after": json.loads(row.after) if row else None},
+        "coupons": coupons.of_round(conn, table_id, round_no),
         "events": events,
     }
+
+
+def for_player(record: dict[str, Any], player: str) -> dict[str, Any]:
+    """A round as a player may see it: the outcome, and only their own wagers, settlements,
+    coupons and balances."""
+    def mine(items: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        return None if items is None else [i for i in items if i.get("player") == player]
+
+    balances = {when: None if b is None else {k: v for k, v in b.items() if k == player}
+                for when, b in record["balances"].items()}
+    return {**record, "wagers_in_action": mine(record["wagers_in_action"]),
+            "bets": mine(record["bets"]), "settlements": mine(record["settlements"]),
+            "coupons": mine(record["coupons"]), "balances": balances,
+            "events": [e for e in record["events"] if e.get("player") in (None, player)]}
 
 
 def player_rounds(conn: Connection, player: str, limit: int = 10) -> list[dict[str, Any]]:

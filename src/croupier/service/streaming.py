@@ -1,7 +1,9 @@
 """Table events over WebSocket: each committed action's events go to every watcher of its table.
 
 Actions run in worker threads; :meth:`Hub.publish` hands their events to the event loop
-thread-safely, one queue per connected watcher (a slow watcher is dropped, not waited for).
+thread-safely, one queue per connected watcher. A queue carries lists of events, or a close
+code: :data:`TOO_SLOW` for a watcher that cannot keep up (dropped, not waited for), and
+:data:`REVOKED` when the watcher's user is locked, deleted or logged out everywhere.
 """
 
 from __future__ import annotations
@@ -11,27 +13,31 @@ import threading
 from typing import Any
 
 QUEUE_LIMIT = 1000
+TOO_SLOW = 4408
+REVOKED = 4401
+
+Item = list[dict[str, Any]] | int
+Queue = asyncio.Queue[Item]
 
 
 class Hub:
-    """The watchers of each table."""
+    """The watchers of each table, and whose each one is."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._watchers: dict[str, set[asyncio.Queue[list[dict[str, Any]] | None]]] = {}
+        self._watchers: dict[str, dict[Queue, str]] = {}
         self._lock = threading.Lock()
 
-    def subscribe(self, table_id: str) -> asyncio.Queue[list[dict[str, Any]] | None]:
+    def subscribe(self, table_id: str, username: str) -> Queue:
         self.loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[list[dict[str, Any]] | None] = asyncio.Queue(QUEUE_LIMIT)
+        queue: Queue = asyncio.Queue(QUEUE_LIMIT)
         with self._lock:
-            self._watchers.setdefault(table_id, set()).add(queue)
+            self._watchers.setdefault(table_id, {})[queue] = username
         return queue
 
-    def unsubscribe(self, table_id: str, queue: asyncio.Queue[list[dict[str, Any]] | None],
-                    ) -> None:
+    def unsubscribe(self, table_id: str, queue: Queue) -> None:
         with self._lock:
-            self._watchers.get(table_id, set()).discard(queue)
+            self._watchers.get(table_id, {}).pop(queue, None)
 
     def publish(self, table_id: str, events: list[dict[str, Any]]) -> None:
         """Called from any thread after a commit."""
@@ -43,13 +49,27 @@ class Hub:
         for queue in queues:
             loop.call_soon_threadsafe(_offer, queue, events)
 
+    def end_user(self, username: str) -> None:
+        """Close every stream ``username`` watches (called from any thread)."""
+        loop = self.loop
+        if loop is None:
+            return
+        with self._lock:
+            queues = [q for watchers in self._watchers.values()
+                      for q, name in watchers.items() if name == username]
+        for queue in queues:
+            loop.call_soon_threadsafe(close, queue, REVOKED)
 
-def _offer(queue: asyncio.Queue[list[dict[str, Any]] | None], events: list[dict[str, Any]],
-           ) -> None:
+
+def _offer(queue: Queue, events: list[dict[str, Any]]) -> None:
     try:
         queue.put_nowait(events)
     except asyncio.QueueFull:
-        # A watcher that cannot keep up is told so and disconnected.
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)
+        close(queue, TOO_SLOW)  # a watcher that cannot keep up is told so and disconnected
+
+
+def close(queue: Queue, code: int) -> None:
+    """Tell the stream reading ``queue`` to close with ``code`` (whatever it has queued)."""
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(code)

@@ -22,17 +22,18 @@ def register(subparsers: Any) -> None:
     p.add_argument("strategy", nargs="?", help="built-in name or strategy file; a,b,c for "
                    "several players")
     p.add_argument("--list", action="store_true", help="list the built-in strategies")
-    p.add_argument("--sessions", type=int, default=10000)
+    p.add_argument("--sessions", type=int, default=10000, help="sessions to play (default 10000)")
     p.add_argument("--rolls", type=int, default=1000, help="rolls (spins) per session at most")
     p.add_argument("--bankroll", default="1000", help="each player's starting bankroll")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the dice seed; results depend only on it (default 0)")
     p.add_argument("--rules", default=None, help="rule profile (default: the strategy's, else "
                    "nj-13-69f for craps, nj-casino-night for roulette)")
-    p.add_argument("--rolls-per-hour", type=float, default=100.0)
+    p.add_argument("--rolls-per-hour", type=float, default=100.0,
+                   help="table speed, for figures per hour (default 100)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--csv", metavar="FILE", help="write per-session results as CSV")
     p.add_argument("--plot", metavar="DIR", help="write charts into DIR")
-    p.add_argument("--plot-format", choices=("png", "svg"), default="png")
+    p.add_argument("--plot-format", choices=("png", "svg"), default="png", help="chart format (default png)")
     p.add_argument("--paths", type=int, default=20, help="bankroll paths kept for --plot")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     group = p.add_mutually_exclusive_group()

@@ -45,6 +45,10 @@ ASSETS: dict[str, str] = {
     "craps.js": "text/javascript; charset=utf-8",
     "roulette.js": "text/javascript; charset=utf-8",
     "consoles.js": "text/javascript; charset=utf-8",
+    "messages.js": "text/javascript; charset=utf-8",
+    "legal.js": "text/javascript; charset=utf-8",
+    "keys.js": "text/javascript; charset=utf-8",
+    "admin.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

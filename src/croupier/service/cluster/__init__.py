@@ -64,6 +64,9 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     hub = ClusterHub(svc.engine)
     if svc.hub.publish in ledger.listeners:  # the writer no longer feeds watchers directly
         ledger.listeners.remove(svc.hub.publish)
+    if svc.hub.end_user in svc.auth.revoked:  # a revoked user's streams close on this node
+        svc.auth.revoked.remove(svc.hub.end_user)
+        svc.auth.revoked.append(hub.end_user)
     svc.hub = hub
     feed = Feed(svc.engine, ledger, hub)
     announcer = Announcer(conninfo(svc.engine))

@@ -22,7 +22,6 @@ bets/s. One NOTIFY transaction per batch of commits keeps that lock off the writ
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
@@ -36,7 +35,7 @@ from sqlalchemy.engine import Engine
 from croupier.service import codec, store
 from croupier.service.cluster.leases import CHANNEL
 from croupier.service.ledger import Ledger
-from croupier.service.streaming import Hub
+from croupier.service.streaming import Hub, Queue
 
 log = logging.getLogger("croupier.cluster")
 
@@ -49,8 +48,6 @@ _AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payl
 ).order_by(store.events.c.seq).limit(PAGE)
 _LAST = sa.select(sa.func.max(store.events.c.seq)).where(
     store.events.c.table_id == sa.bindparam("t"))
-
-Watcher = asyncio.Queue[list[dict[str, Any]] | None]
 
 
 def conninfo(engine: Engine) -> str:
@@ -66,8 +63,8 @@ class ClusterHub(Hub):
         self._engine = engine
         self.cursors: dict[str, int] = {}
 
-    def subscribe(self, table_id: str) -> Watcher:
-        watcher = super().subscribe(table_id)
+    def subscribe(self, table_id: str, username: str) -> Queue:
+        watcher = super().subscribe(table_id, username)
         with self._lock:
             known = table_id in self.cursors
         if not known:
@@ -78,7 +75,7 @@ class ClusterHub(Hub):
                 self.cursors.setdefault(table_id, int(last or 0))
         return watcher
 
-    def unsubscribe(self, table_id: str, queue: Watcher) -> None:
+    def unsubscribe(self, table_id: str, queue: Queue) -> None:
         super().unsubscribe(table_id, queue)
         with self._lock:
             if not self._watchers.get(table_id):

@@ -69,10 +69,14 @@ export const api = {
     const open = () => {
       if (closed) return;
       const proto = location.protocol === "https:" ? "wss" : "ws";
-      const url = `${proto}://${location.host}/tables/${encodeURIComponent(tableId)}/stream` +
-        `?token=${encodeURIComponent(this.token || "")}&since=${last}`;
+      const url = `${proto}://${location.host}/tables/${encodeURIComponent(tableId)}/stream`;
       socket = new WebSocket(url);
-      socket.onopen = () => { delay = 500; onStatus(true); };
+      // The token goes in the first message, never in the URL (which logs and proxies keep).
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ token: this.token || "", since: last }));
+        delay = 500;
+        onStatus(true);
+      };
       socket.onmessage = (msg) => {
         const event = JSON.parse(msg.data);
         if (typeof event.seq === "number") last = Math.max(last, event.seq);
@@ -80,7 +84,7 @@ export const api = {
       };
       socket.onclose = (ev) => {
         onStatus(false);
-        if (closed || ev.code === 4401 || ev.code === 4404) return;
+        if (closed || ev.code === 4401 || ev.code === 4404 || ev.code === 4422) return;
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 8000);
       };

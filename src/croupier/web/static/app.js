@@ -1,6 +1,10 @@
 // The browser table: log in, pick a table, play, deal or supervise it; live over WebSocket.
 import { api, ApiError } from "./api.js";
 import { h, money } from "./svg.js";
+import { explain, sentence, checkAmount, kids, decisionWord } from "./messages.js";
+import { movesFor, payableUp, stakeStep, cents, dollars } from "./legal.js";
+import { installShortcuts } from "./keys.js";
+import { renderAdmin } from "./admin.js";
 import { drawCraps, specOf as crapsSpec, NAMES as CRAPS_NAMES } from "./craps.js";
 import { drawRoulette, drawWheel, specOf as rouletteSpec } from "./roulette.js";
 import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
@@ -25,21 +29,20 @@ function toast(message) {
   toast.timer = setTimeout(() => t.classList.remove("shown"), 4000);
 }
 
-export function explain(err) {
-  if (err instanceof ApiError) return err.clause ? `${err.reason} (${err.clause})` : err.reason;
-  return String(err && err.message ? err.message : err);
-}
+export { explain };
 
 // A refusal next to the spot clicked, in the regulation's words.
 function showRefusal(spot, err) {
   const box = $("refusal");
   const wrap = $("felt-wrap").getBoundingClientRect();
   const r = spot.el.getBoundingClientRect();
-  box.replaceChildren(
-    h("strong", {}, err.code === "refused" ? "Refused: " : "Not taken: "),
-    h("span", { class: "refusal-reason" }, err.reason),
-    err.clause ? h("span", { class: "refusal-clause" }, ` — ${err.clause}`) : null,
-    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => { box.hidden = true; spot.el.focus(); } }, "×"));
+  const lead = { refused: "Refused: ", info: "" }[err.code] ?? "Not taken: ";
+  const reason = err.code === "malformed" ? explain(err) : sentence(err.reason);
+  box.replaceChildren(...kids(
+    lead ? h("strong", {}, lead) : null,
+    h("span", { class: "refusal-reason" }, reason),
+    err.clause ? h("span", { class: "refusal-clause" }, ` (${err.clause})`) : null,
+    h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => { box.hidden = true; spot.el.focus(); } }, "×")));
   box.dataset.for = spot.key;
   box.hidden = false;
   const left = Math.max(4, Math.min(r.left - wrap.left, wrap.width - box.offsetWidth - 4));
@@ -58,7 +61,7 @@ export async function act(path, body, { spot = null, onError = null } = {}) {
   try {
     const data = await api.post(`/tables/${encodeURIComponent(app.tableId)}${path}`, body);
     if (data && Array.isArray(data.events)) handleEvents(data.events);
-    if (data && data.late_bet) toast(`Late bet ${data.late_bet} waits for the dealer's and the boxperson's confirmation`);
+    if (data && data.late_bet) toast(`Late bet ${data.late_bet} waits for the dealer's and the boxperson's confirmation.`);
     scheduleRefresh();
     return data;
   } catch (err) {
@@ -72,13 +75,14 @@ export async function act(path, body, { spot = null, onError = null } = {}) {
 
 function specFor(label) { return app.craps ? crapsSpec(label) : rouletteSpec(label); }
 function myWagersAt(spot) {
-  return (app.table.layout || []).filter((w) => w.player === app.me && app.layout.placeOf(w.wager).key === spot.key)
-    .map((w) => w);
+  return (app.table.layout || []).filter((w) => w.player === app.me && app.layout.placeOf(w.wager).key === spot.key);
 }
 
-function bet(spot, spec) {
+function bet(spot, spec, amount = app.amount) {
   hideOverlays();
-  return act("/bets", { ...spec, amount: app.amount }, { spot });
+  const checked = checkAmount(amount);
+  if (checked.error) { showRefusal(spot, { code: "info", reason: checked.error, clause: "" }); return null; }
+  return act("/bets", { ...spec, amount: checked.value }, { spot });
 }
 
 function activate(spot) {
@@ -87,40 +91,55 @@ function activate(spot) {
     showRefusal(spot, { code: "info", reason: `${spot.name}. Only players wager; you are logged in as ${app.role}.`, clause: "" });
     return;
   }
+  const checked = checkAmount(app.amount);
+  if (checked.error) { showRefusal(spot, { code: "info", reason: checked.error, clause: "" }); return; }
   const mine = myWagersAt(spot);
-  if (!mine.length) { bet(spot, spot.spec); return; }
-  openPopover(spot, mine);
+  // An amount the table cannot pay on this spot: offer the nearest one it can, never a refusal.
+  const fresh = app.craps ? payableUp(app.offer, spot.key, cents(checked.value), app.table.point) : cents(checked.value);
+  if (!mine.length && fresh === cents(checked.value)) { bet(spot, spot.spec); return; }
+  openPopover(spot, mine, cents(checked.value));
 }
 
-function openPopover(spot, mine) {
+function popButton(cls, label, run) {
+  return h("button", { type: "button", class: cls, onclick: () => { hideOverlays(); run(); } }, label);
+}
+
+// The moves the rules allow on a spot: a bet the table can pay, and for each of the player's
+// wagers there its state and only the calls, reductions and odds that apply now.
+function openPopover(spot, mine, chip) {
   const pop = $("popover");
-  const offer = app.offer;
-  const offIds = new Set(offer.off_on_come_out || []);
-  const buttons = [h("button", { type: "button", class: "pop-bet", onclick: () => bet(spot, spot.spec) }, `Bet ${money(app.amount)} more`)];
-  for (const w of mine) {
-    const spec = specFor(w.wager);
-    const name = app.layout.describe(w.wager).split(",")[0];
-    buttons.push(h("p", { class: "pop-wager" }, `Your ${name}: ${money(w.stake)}`));
-    if (app.craps) {
-      buttons.push(h("button", { type: "button", class: "pop-reduce", onclick: () => { hideOverlays(); act("/bets/take-down", { ...spec, amount: app.amount }, { spot }); } },
-        `Reduce by ${money(app.amount)}`));
-    }
-    buttons.push(h("button", { type: "button", class: "pop-remove", onclick: () => { hideOverlays(); act("/bets/take-down", spec, { spot }); } }, "Remove"));
-    if (app.craps && offIds.has(spec.wager)) {
-      const on = app.calls.get(w.wager);
-      buttons.push(h("button", { type: "button", class: "pop-on", "aria-pressed": on === true ? "true" : "false",
-        onclick: () => { hideOverlays(); act("/bets/call", { ...spec, on: true }, { spot }); } }, "Call on"));
-      buttons.push(h("button", { type: "button", class: "pop-off", "aria-pressed": on === false ? "true" : "false",
-        onclick: () => { hideOverlays(); act("/bets/call", { ...spec, on: false }, { spot }); } }, "Call off"));
-    }
-    const odds = { pass: "pass_odds", dont_pass: "dont_pass_odds", come: "come_odds", dont_come: "dont_come_odds" }[spec.wager];
-    if (app.craps && odds && odds in offer.wagers && (spec.number || app.table.point)) {
-      const oddsSpec = spec.number ? { wager: odds, number: spec.number } : { wager: odds };
-      buttons.push(h("button", { type: "button", class: "pop-odds", onclick: () => bet(spot, oddsSpec) }, `Odds ${money(app.amount)}`));
+  const parts = [h("h3", { id: "pop-title" }, spot.name)];
+  const own = mine.find((w) => w.wager === spot.key);
+  if (!own) {
+    const add = app.craps ? payableUp(app.offer, spot.key, chip, app.table.point) : chip;
+    if (add !== null) {
+      if (add !== chip) parts.push(h("p", { class: "pop-note" }, `The table pays this wager only on multiples of ${money(dollars(stakeStep(app.offer, spot.key, app.table.point)))}.`));
+      parts.push(popButton("pop-bet", `Bet ${money(dollars(add))}`, () => bet(spot, spot.spec, dollars(add))));
     }
   }
-  buttons.push(h("button", { type: "button", class: "pop-close", onclick: () => { hideOverlays(); spot.el.focus(); } }, "Close"));
-  pop.replaceChildren(h("h3", { id: "pop-title" }, spot.name), ...buttons);
+  const all = (app.table.layout || []).filter((w) => w.player === app.me);
+  for (const w of mine) {
+    const spec = specFor(w.wager);
+    parts.push(h("p", { class: "pop-wager" }, `Your ${wagerName(w.wager)}: ${money(w.stake)}`));
+    if (!app.craps) {
+      parts.push(popButton("pop-bet", `Add ${money(dollars(chip))}`, () => bet(spot, spec, dollars(chip))),
+        popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
+      continue;
+    }
+    const m = movesFor(app.offer, { ...app.table, hand_rolls: app.handRolls, reduced: app.reduced }, all, w, chip, app.calls);
+    parts.push(h("p", { class: `pop-state ${m.call === "off" || m.state === "working" || m.state.startsWith("working") ? "on" : "off"}` }, sentence(m.state)));
+    if (m.add !== null) parts.push(popButton("pop-bet", `Add ${money(dollars(m.add))}`, () => bet(spot, spec, dollars(m.add))));
+    if (m.reduce !== null) parts.push(popButton("pop-reduce", `Reduce by ${money(dollars(m.reduce))}`, () => act("/bets/take-down", { ...spec, amount: dollars(m.reduce) }, { spot })));
+    if (m.remove) parts.push(popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
+    if (m.call) parts.push(popButton(`pop-${m.call}`, m.call === "on" ? "Call it on for the come-out" : "Call it off for the come-out", () => act("/bets/call", { ...spec, on: m.call === "on" }, { spot })));
+    if (m.odds !== null) {
+      const oddsSpec = { wager: { pass: "pass_odds", dont_pass: "dont_pass_odds", come: "come_odds", dont_come: "dont_come_odds" }[spec.wager], ...(spec.number ? { number: spec.number } : {}) };
+      parts.push(popButton("pop-odds", `Odds ${money(dollars(m.odds))}`, () => bet(spot, oddsSpec, dollars(m.odds))));
+    }
+    if (m.note) parts.push(h("p", { class: "pop-note" }, m.note));
+  }
+  parts.push(popButton("pop-close", "Close", () => spot.el.focus()));
+  pop.replaceChildren(...parts);
   pop.setAttribute("aria-labelledby", "pop-title");
   pop.hidden = false;
   const wrap = $("felt-wrap").getBoundingClientRect();
@@ -132,66 +151,112 @@ function openPopover(spot, mine) {
 }
 
 // --- events -----------------------------------------------------------------------------------
-function wagerName(label) {
-  if (app.craps) return app.layout.describe(label).split(",")[0];
-  return app.layout.describe(label).split(",")[0];
+export function wagerName(label) { return app.layout ? app.layout.nameOf(label) : label; }
+
+// One settlement as the dealer pays it: what goes to or comes from whom.
+function settlementText(e) {
+  const part = e.part_of ? ` (part of the ${wagerName(e.part_of)})` : "";
+  const what = `${wagerName(e.wager)}${part}`;
+  if (e.result === "win") return `${e.player}'s ${what} wins: pay ${money(e.paid)}${Number(e.returned) ? ` and return the stake of ${money(e.returned)}` : ""}${e.stays_up ? ", the wager stays up" : ""}.`;
+  if (e.result === "lose") return `${e.player}'s ${what} loses: take ${money(e.taken)}.`;
+  return `${e.player}'s ${what} is a push: return ${money(e.returned)}.`;
+}
+
+function decided(title) {
+  hideOverlays(); // a popover opened before the decision offers moves that may no longer apply
+  app.layout.clearBadges();
+  app.lastDecision = { title, lines: [], payouts: new Map() };
+}
+
+// Many replayed events arrive one by one: draw the layout once after them.
+let redrawTimer = null;
+function redrawSoon() {
+  clearTimeout(redrawTimer);
+  redrawTimer = setTimeout(renderTable, 60);
+}
+
+// What the table's state does not say but the rules need, from the table's events: which of
+// the player's wagers are called on or off, which don't bets were reduced (they may not be
+// increased), and how many rolls the shooter's hand has had (a fire bet only before the first).
+function foldCall(e) {
+  if (e.type === "shooter") app.handRolls = 0;
+  else if (e.type === "roll") app.handRolls = (app.handRolls ?? 0) + 1;
+  else if (e.type === "void" && app.craps && app.handRolls) app.handRolls -= 1;
+  if (e.player !== app.me) return;
+  if (e.type === "call") app.calls.set(e.wager, e.on);
+  else if (e.type === "take_down" && !e.whole && e.wager.startsWith("dont")) app.reduced.add(e.wager);
+  else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) {
+    app.calls.delete(e.wager);
+    app.reduced.delete(e.wager);
+  }
 }
 
 function handleEvents(events) {
   const fresh = events.filter((e) => typeof e.seq !== "number" || !app.seen.has(e.seq));
   if (!fresh.length) return;
-  fresh.forEach((e) => app.seen.add(e.seq));
-  let decided = false;
+  fresh.forEach((e) => { app.seen.add(e.seq); foldCall(e); });
+  if (fresh.some((e) => e.seq >= (app.replayUpTo || 0))) document.body.dataset.replayed = "true";
+  const replayed = fresh.filter((e) => typeof e.seq === "number" && e.seq <= (app.replayUpTo || 0));
+  if (replayed.length) {
+    if (replayed.length === fresh.length) { redrawSoon(); return; }
+    events = fresh.filter((e) => !replayed.includes(e));
+  } else events = fresh;
+  handleFresh(events);
+}
+
+function handleFresh(fresh) {
+  let any = false;
   for (const e of fresh) {
     switch (e.type) {
       case "roll":
-        app.layout.clearBadges();
+        decided(`Roll ${e.round}: ${e.dice[0]} + ${e.dice[1]} = ${e.total}${e.point_after ? `, the point is ${e.point_after}` : e.point_before ? (e.total === 7 ? ", seven out" : ", the point is made") : ""}.`);
         app.layout.roll(e.dice, true);
-        app.lastDecision = { title: `Roll ${e.dice[0]} + ${e.dice[1]} = ${e.total}${e.point_after ? ` · point ${e.point_after}` : ""}`, lines: [] };
-        decided = true;
+        any = true;
         break;
       case "crown":
-        app.layout.clearBadges();
+        decided(`Spin ${e.round}: the ball rests in ${e.number} (${e.colour}).`);
         if (app.wheel) app.wheel.spin(e.number, true);
-        app.lastDecision = { title: `The ball rests in ${e.number} (${e.colour})`, lines: [] };
-        decided = true;
+        any = true;
         break;
       case "no_spin":
-        app.lastDecision = { title: `No spin: ${e.reason || "irregular spin"}; every wager stays`, lines: [] };
-        decided = true;
+        decided(`Spin ${e.round} is no spin: ${e.reason || "an irregular spin"}; every wager stays.`);
+        any = true;
         break;
       case "settle": {
         const mine = e.player === app.me;
-        const where = e.part_of || e.wager;
         const amount = e.result === "win" ? e.paid : e.result === "lose" ? e.taken : e.returned;
         if (!e.part_of || mine) app.layout.badge(e.part_of && !app.craps ? e.part_of : e.wager, e.result, amount, mine);
         if (app.lastDecision) {
-          app.lastDecision.lines.push({ mine, text: `${e.player}: ${wagerName(e.wager)}${e.part_of ? ` (part of ${wagerName(where)})` : ""} — ${e.result} ${e.result === "win" ? `+${money(e.paid)}` : e.result === "lose" ? `−${money(e.taken)}` : money(amount)}${e.stays_up ? " (stays up)" : ""}` });
+          app.lastDecision.lines.push({ mine, text: settlementText(e) });
+          const p = app.lastDecision.payouts.get(e.player) || { pay: 0, take: 0, back: 0 };
+          p.pay += cents(e.paid || "0"); p.take += cents(e.taken || "0"); p.back += cents(e.returned || "0");
+          app.lastDecision.payouts.set(e.player, p);
         }
         break;
       }
-      case "call": app.calls.set(e.wager, e.on); break;
       case "void":
-        app.layout.clearBadges();
-        app.lastDecision = { title: `Round ${e.round} voided by ${e.by}: ${e.reason}`, lines: [] };
-        decided = true;
+        decided(`${decisionWord(app.craps)} ${e.round} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
+        any = true;
         break;
-      case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation`); break;
-      case "dice_change_called": toast(`A change of dice is called (${e.clause})`); break;
+      case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
+      case "dice_change_called": toast(`A change of dice is called (${e.clause}).`); break;
       case "integrity_alert": showAlert(ctx, e); break;
       default: break;
     }
   }
   renderDecision();
-  scheduleRefresh(decided);
+  scheduleRefresh(any);
 }
 
 function renderDecision() {
   const d = app.lastDecision;
   const box = $("decision");
   if (!d) { box.replaceChildren(h("h2", {}, "Last decision"), h("p", { class: "muted" }, "No decision yet.")); return; }
-  box.replaceChildren(h("h2", {}, "Last decision"), h("p", { class: "decision-title" }, d.title),
-    h("ul", { class: "settlements" }, d.lines.map((l) => h("li", { class: l.mine ? "mine" : "" }, l.text))));
+  const payouts = [...d.payouts].map(([player, p]) => h("li", { class: player === app.me ? "mine" : "" },
+    `${player}: ${sentence([p.pay ? `pay ${money(dollars(p.pay))}` : "", p.back ? `return ${money(dollars(p.back))} in stakes` : "", p.take ? `take ${money(dollars(p.take))}` : ""].filter(Boolean).join(", ") || "nothing to settle")}`));
+  box.replaceChildren(...kids(h("h2", {}, "Last decision"), h("p", { class: "decision-title" }, d.title),
+    d.lines.length ? h("ul", { class: "settlements" }, d.lines.map((l) => h("li", { class: l.mine ? "mine" : "" }, l.text))) : null,
+    app.role === "dealer" && payouts.length ? h("div", { class: "payouts", id: "payouts" }, h("h3", {}, "Payout list"), h("ul", {}, payouts)) : null));
 }
 
 // --- state ------------------------------------------------------------------------------------
@@ -238,15 +303,15 @@ async function loadWallet() {
 
 function renderStatus() {
   const t = app.table;
-  const parts = [`${t.id}`, `round ${t.round}`];
+  const parts = [`${t.id}`];
   if (app.craps) {
-    parts.push(t.point ? `point ${t.point}` : "come-out roll");
+    parts.push(`roll ${t.round}`, t.point ? `point ${t.point}` : "come-out roll");
     parts.push(t.shooter ? `shooter ${t.shooter}` : "no shooter");
     parts.push(t.betting_open ? "betting open" : "dice in the air");
     parts.push(t.dice_in_play && t.dice_in_play.length ? `dice ${t.dice_in_play.join(", ")}` : "no dice in play");
     if (t.dice_change_called) parts.push("dice change called");
   } else {
-    parts.push(t.betting_open ? "place your bets" : "no more bets");
+    parts.push(`spin ${t.round}`, t.betting_open ? "place your bets" : "no more bets");
     if (t.last_number !== null && t.last_number !== undefined) parts.push(`last number ${t.last_number}`);
   }
   $("status").textContent = parts.join(" · ");
@@ -261,38 +326,66 @@ function renderTable() {
   renderConsoles(ctx);
 }
 
+function pickChip(c) {
+  app.amount = c;
+  const amount = $("amount");
+  if (amount) amount.value = c;
+  const radio = document.querySelector(`input[name="chip"][value="${c}"]`);
+  if (radio) radio.checked = true;
+}
+
+// The chip tray: at hand under the felt (and pinned to the bottom of a phone's screen).
+function buildTray() {
+  const tray = $("tray");
+  const chipButtons = CHIPS.map((c) => h("label", { class: `chip-pick chip-${c}`, title: `${c} dollar chip` },
+    h("input", { type: "radio", name: "chip", value: c, checked: c === app.amount, onchange: () => pickChip(c) }),
+    h("span", { class: `digits-${c.length}` }, c)));
+  tray.replaceChildren(h("fieldset", { class: "chips-picker" }, h("legend", {}, "Chip to bet"), ...chipButtons,
+    h("label", { class: "amount" }, "Amount ", h("input", { id: "amount", inputmode: "decimal", value: app.amount, size: 5,
+      oninput: (e) => { app.amount = e.target.value.trim(); } })),
+    h("span", { class: "tray-chips" }, "Chips ", h("strong", { id: "tray-chips" }, "0.00"))));
+}
+
 function renderPlayer() {
   const panel = $("player-panel");
-  if (app.role !== "player" || !app.table) { panel.hidden = true; return; }
+  const tray = $("tray");
+  if (app.role !== "player" || !app.table) { panel.hidden = true; tray.hidden = true; return; }
   panel.hidden = false;
+  tray.hidden = false;
   const mine = app.table.players[app.me] || { chips: "0.00", on_table: "0.00" };
   if (!panel.dataset.built) {
     panel.dataset.built = "1";
-    const chipButtons = CHIPS.map((c) => h("label", { class: `chip-pick chip-${c}` },
-      h("input", { type: "radio", name: "chip", value: c, checked: c === app.amount,
-        onchange: () => { app.amount = c; $("amount").value = c; } }), h("span", {}, c)));
+    buildTray();
+    const msg = h("p", { id: "player-msg", class: "console-msg", role: "status" });
+    const buyIn = (e) => {
+      e.preventDefault();
+      const checked = checkAmount($("buyin-amount").value, "buy-in");
+      if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+      msg.textContent = "";
+      act("/buy-in", { amount: checked.value }, { onError: (err) => { msg.className = "console-msg error"; msg.textContent = explain(err); } }).then(loadWallet);
+    };
     panel.replaceChildren(
       h("h2", { id: "player-title" }, "Your bankroll"),
       h("dl", { class: "bankroll" },
         h("dt", {}, "Chips in hand"), h("dd", { id: "bankroll-chips", "aria-live": "polite" }),
         h("dt", {}, "On the layout"), h("dd", { id: "bankroll-on" }),
         h("dt", {}, "Wallet"), h("dd", { id: "bankroll-wallet" })),
-      h("form", { class: "inline", id: "buyin-form", onsubmit: (e) => { e.preventDefault(); act("/buy-in", { amount: $("buyin-amount").value }).then(loadWallet); } },
+      h("form", { class: "inline", id: "buyin-form", onsubmit: buyIn },
         h("label", {}, "Buy in ", h("input", { id: "buyin-amount", inputmode: "decimal", value: "200", size: 6 })),
         h("button", { type: "submit", id: "buyin-btn" }, "Buy chips")),
       h("button", { type: "button", id: "cashout-btn", onclick: () => act("/cash-out", {}).then(loadWallet) }, "Cash out chips"),
-      h("fieldset", { class: "chips-picker" }, h("legend", {}, "Chip to bet"), ...chipButtons,
-        h("label", { class: "amount" }, "Amount ", h("input", { id: "amount", inputmode: "decimal", value: app.amount, size: 6,
-          oninput: (e) => { app.amount = e.target.value.trim(); } }))),
-      h("p", { class: "hint" }, "Click or press Enter on a spot to bet; on a spot holding your wager: add, reduce, remove, call on or off."));
+      msg,
+      h("p", { class: "hint" }, "Tap or press Enter on a spot to bet the chip picked below the felt. On a spot holding your wager you see its state and only the moves the rules allow now. Press ? for keyboard shortcuts."));
   }
   $("bankroll-chips").textContent = money(mine.chips);
+  $("tray-chips").textContent = money(mine.chips);
   $("bankroll-on").textContent = money(mine.on_table);
-  $("bankroll-wallet").textContent = app.wallet ? money(app.wallet) : "—";
+  $("bankroll-wallet").textContent = app.wallet ? money(app.wallet) : "not loaded";
 }
 
 // --- tables and login -------------------------------------------------------------------------
-const ctx = { app, api, act, explain, toast, refresh: () => scheduleRefresh(true), h };
+const ctx = { app, api, act, explain, toast, refresh: () => scheduleRefresh(true), h, wagerName,
+  reloadTables: () => loadTables() };
 
 async function openTable(id) {
   if (app.stream) { app.stream.close(); app.stream = null; }
@@ -300,6 +393,8 @@ async function openTable(id) {
   app.tableId = id;
   app.seen = new Set();
   app.calls = new Map();
+  app.reduced = new Set();
+  app.handRolls = null; // unknown until the stream's replay reaches the shooter's first roll
   app.lastDecision = null;
   location.hash = `table=${encodeURIComponent(id)}`;
   document.querySelectorAll("#tables button").forEach((b) => b.setAttribute("aria-current", b.dataset.table === id ? "true" : "false"));
@@ -311,21 +406,27 @@ async function openTable(id) {
   $("side").hidden = false;
   renderDecision();
   renderTable();
-  app.stream = api.stream(id, app.table.seq, (e) => handleEvents([e]),
+  // The stream replays the table's recent events first: they tell which of the player's wagers
+  // were called on or off (the table's state does not say), and nothing else is redrawn for them.
+  app.replayUpTo = app.table.seq;
+  if (app.table.seq === 0) document.body.dataset.replayed = "true"; else delete document.body.dataset.replayed;
+  app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => handleEvents([e]),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet()]);
 }
 
+const NARROW = matchMedia("(max-width: 640px)");
+
 function drawLayout() {
   const host = $("layout");
   const hooks = { activate };
+  app.vertical = NARROW.matches;
   if (app.craps) {
     $("wheel-host").hidden = true;
     app.wheel = null;
-    app.layout = drawCraps(host, app.offer, hooks);
+    app.layout = drawCraps(host, app.offer, hooks, { phone: app.vertical });
     document.body.dataset.game = "craps";
   } else {
-    app.vertical = matchMedia("(max-width: 640px)").matches;
     $("wheel-host").hidden = false;
     app.wheel = drawWheel($("wheel-host"), app.offer);
     app.layout = drawRoulette(host, app.offer, hooks, { vertical: app.vertical });
@@ -334,8 +435,8 @@ function drawLayout() {
   }
 }
 
-matchMedia("(max-width: 640px)").addEventListener("change", () => {
-  if (app.table && !app.craps) { drawLayout(); renderTable(); }
+NARROW.addEventListener("change", () => {
+  if (app.table) { hideOverlays(); drawLayout(); renderTable(); }
 });
 
 async function onLogin(user) {
@@ -343,19 +444,30 @@ async function onLogin(user) {
   $("login").hidden = true;
   $("who").replaceChildren(h("span", { id: "whoami" }, `${user.username} (${user.role})`),
     h("button", { type: "button", id: "logout-btn", onclick: logout }, "Log out"));
-  const tables = await api.get("/tables");
-  $("tables").replaceChildren(...tables.map((t) => h("button", { type: "button", "data-table": t.id,
-    onclick: () => openTable(t.id) }, `${t.id} · ${t.game}`)));
+  const tables = await loadTables();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
+  if (user.role === "admin") {
+    // The organiser starts at the console; a table opens below it from the list above.
+    await renderAdmin(ctx);
+    if (wanted && tables.some((t) => t.id === wanted)) await openTable(wanted);
+    return;
+  }
   const first = tables.find((t) => t.id === wanted) || tables[0];
   if (first) await openTable(first.id);
+}
+
+async function loadTables() {
+  const tables = await api.get("/tables");
+  $("tables").replaceChildren(...tables.map((t) => h("button", { type: "button", "data-table": t.id,
+    "aria-current": t.id === app.tableId ? "true" : "false", onclick: () => openTable(t.id) }, `${t.id} · ${t.game}`)));
+  return tables;
 }
 
 function logout() {
   if (app.stream) app.stream.close();
   api.logout();
   Object.assign(app, { user: null, tableId: null, table: null, layout: null, stream: null });
-  for (const id of ["table", "side"]) $(id).hidden = true;
+  for (const id of ["table", "side", "admin"]) $(id).hidden = true;
   $("tables").replaceChildren();
   $("who").replaceChildren();
   $("player-panel").dataset.built = "";
@@ -376,6 +488,7 @@ $("login-form").addEventListener("submit", async (e) => {
 });
 
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideOverlays(); });
+installShortcuts({ app, pickChip, chips: CHIPS });
 
 (async () => {
   if (api.token) {

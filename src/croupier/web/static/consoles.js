@@ -1,5 +1,6 @@
 // The dealer's and the supervisor's consoles, the shooter's dice, history and recall, the chart.
 import { s, text, money } from "./svg.js";
+import { kids, sentence, drawText, decisionWord } from "./messages.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,7 +11,7 @@ function message(ctx, box, err, ok) {
     box.append(ctx.h("strong", {}, err.code === "refused" ? "Refused: " : "Error: "), ctx.explain(err));
   } else {
     box.className = "console-msg ok";
-    box.textContent = ok;
+    box.textContent = sentence(ok);
   }
 }
 
@@ -33,7 +34,7 @@ function lateBets(ctx, listId, box) {
   if (!list) return;
   const bets = ctx.app.table.late_bets || [];
   list.replaceChildren(...(bets.length ? bets.map((b) => ctx.h("li", {},
-    `#${b.id} ${b.player}: ${b.wager}${b.qualifier !== null && b.qualifier !== undefined ? ` ${b.qualifier}` : ""} ${money(b.amount)} · confirmed by ${Object.keys(b.confirmed_by).join(", ") || "nobody yet"} `,
+    `Late bet ${b.id}: ${b.player}'s ${ctx.wagerName(b.qualifier !== null && b.qualifier !== undefined ? `${b.wager}:${Array.isArray(b.qualifier) ? b.qualifier.join("-") : b.qualifier}` : b.wager)} of ${money(b.amount)}, confirmed by ${Object.keys(b.confirmed_by).join(" and ") || "nobody yet"}. `,
     ctx.h("button", { type: "button", class: "confirm-late", onclick: () => run(ctx, box, `/late-bets/${b.id}/confirm`, undefined, () => `Late bet ${b.id} confirmed`) }, "Confirm")))
     : [ctx.h("li", { class: "muted" }, "No late bets waiting.")]));
 }
@@ -72,18 +73,19 @@ function buildDealer(ctx, root) {
         h("button", { type: "button", id: "roll-physical", onclick: () => run(ctx, msg, "/roll", { dice: [Number($("die1").value), Number($("die2").value)] }, (d) => rollText(d)) }, "Enter roll")),
       h("div", { class: "row" },
         h("button", { type: "button", id: "next-shooter", onclick: () => run(ctx, msg, "/dice/pass", undefined, () => "The dice pass to the next player") }, "Next shooter"),
-        h("button", { type: "button", id: "dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called: after the next decision") }, "Call dice change")),
+        h("button", { type: "button", id: "dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called: it takes place after the next decision") }, "Call dice change")),
       h("h3", {}, "Dice"),
       h("div", { id: "dealer-dice" }),
       h("h3", {}, "Late bets"), h("ul", { id: "dealer-late", class: "late" }));
   } else {
     const pockets = app.offer.wheel.in_play;
     parts.push(
-      h("div", { class: "row" }, h("button", { type: "button", id: "spin-rng", class: "primary", onclick: () => run(ctx, msg, "/spin", spinBody(null), (d) => spinText(d)) }, "Spin (RNG)")),
+      h("div", { class: "row" }, h("button", { type: "button", id: "spin-rng", class: "primary", onclick: () => spin(ctx, msg, null) }, "No more bets and spin (RNG)")),
+      h("p", { class: "hint" }, "\u201cNo more bets\u201d is called while the ball still circles (20.32(j)2): the spin button calls it first when betting is open."),
       h("div", { class: "row" }, h("label", {}, "Ball rests in ", h("select", { id: "spin-number" }, pockets.map((p) => h("option", { value: String(p) }, String(p))))),
         h("button", { type: "button", id: "spin-physical", onclick: () => {
           const v = $("spin-number").value;
-          run(ctx, msg, "/spin", spinBody(v === "00" ? "00" : Number(v)), (d) => spinText(d));
+          spin(ctx, msg, v === "00" ? "00" : Number(v));
         } }, "Enter result")),
       h("details", {}, h("summary", {}, "Irregular spin (20.32(m))"),
         h("label", {}, "Revolutions ", h("input", { id: "spin-revs", inputmode: "numeric", size: 3 })),
@@ -92,6 +94,16 @@ function buildDealer(ctx, root) {
   }
   parts.push(msg);
   root.replaceChildren(...parts);
+}
+
+// One step for the dealer: "No more bets" (if betting is still open), then the spin.
+async function spin(ctx, msg, number) {
+  if (ctx.app.table.betting_open) {
+    let failure = null;
+    await ctx.act("/no-more-bets", undefined, { onError: (err) => { failure = err; } });
+    if (failure) { message(ctx, msg, failure); return null; }
+  }
+  return run(ctx, msg, "/spin", spinBody(number), (d) => spinText(d));
 }
 
 function spinBody(number) {
@@ -106,11 +118,11 @@ function spinBody(number) {
 
 function rollText(d) {
   const r = d && d.events.find((e) => e.type === "roll");
-  return r ? `Rolled ${r.dice[0]} + ${r.dice[1]} = ${r.total}` : "Rolled";
+  return r ? `Roll ${r.round}: ${r.dice[0]} + ${r.dice[1]} = ${r.total}` : "The dice are rolled";
 }
 function spinText(d) {
   const c = d && d.events.find((e) => e.type === "crown");
-  return c ? `The ball rests in ${c.number}` : "No spin: every wager stays";
+  return c ? `No more bets; the ball rests in ${c.number}` : "No spin: every wager stays";
 }
 
 let diceCache = { at: 0, list: [] };
@@ -153,11 +165,11 @@ function buildSupervisor(ctx, root) {
   const { h, app } = ctx;
   const msg = h("p", { id: "sup-msg", class: "console-msg", role: "status" });
   const inspect = h("div", { id: "inspection" });
-  root.replaceChildren(
+  root.replaceChildren(...kids(
     h("h2", { id: "supervisor-title" }, "Supervisor console"),
     h("form", { id: "void-form", onsubmit: async (e) => {
       e.preventDefault();
-      await run(ctx, msg, "/void", { reason: $("void-reason").value.trim() }, (d) => `Round ${d.voided_round} voided; its wagers and chips are restored`);
+      await run(ctx, msg, "/void", { reason: $("void-reason").value.trim() }, (d) => `${decisionWord(app.craps)} ${d.voided_round} voided; its wagers and chips are restored`);
       ctx.refresh();
     } },
     h("label", {}, "Void the last decision, reason: ", h("input", { id: "void-reason", required: true, minlength: 3, size: 24, placeholder: "e.g. a die left the table" })),
@@ -165,7 +177,7 @@ function buildSupervisor(ctx, root) {
     app.craps ? h("div", {}, h("h3", {}, "Late bets (boxperson)"), h("ul", { id: "sup-late", class: "late" }),
       h("button", { type: "button", id: "sup-dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called") }, "Call dice change"),
       h("h3", {}, "Dice inspection"), inspect) : null,
-    msg);
+    msg));
   if (app.craps) renderInspection(ctx, inspect, msg);
   // Alerts raised before this console opened: the monitors still alarmed on the equipment in play.
   ctx.api.get(`/tables/${encodeURIComponent(app.tableId)}/alerts`).then((r) => {
@@ -177,7 +189,7 @@ function buildSupervisor(ctx, root) {
 export function showAlert(ctx, e) {
   const root = $("supervisor-console");
   if (ctx.app.role !== "supervisor" || !root) return;
-  const text = `Integrity alert: ${e.message}${ctx.app.craps ? " — a change of dice is called" : ""}`;
+  const text = `Integrity alert: ${sentence(e.message)}${ctx.app.craps ? " A change of dice is called." : ""}`;
   if ([...root.querySelectorAll(".integrity-alert")].some((b) => b.firstChild.textContent === text)) return;
   const banner = ctx.h("p", { class: "integrity-alert", role: "alert" }, text,
     ctx.h("button", { type: "button", "aria-label": "dismiss", onclick: () => banner.remove() }, "×"));
@@ -238,16 +250,55 @@ function renderShooter(ctx) {
 
 // --- history and recall -------------------------------------------------------------------------
 function outcomeText(o) {
-  if (!o) return "undecided";
-  if (o.dice) return `${o.dice[0]} + ${o.dice[1]} = ${o.total}`;
-  if (o.number !== undefined) return `ball in ${o.number}`;
-  return o.kind || "decided";
+  if (!o) return "not decided yet";
+  if (o.dice) return `${o.dice[0]} + ${o.dice[1]} = ${o.total}${o.point_after ? `, point ${o.point_after}` : ""}`;
+  if (o.number !== undefined) return `the ball rests in ${o.number}`;
+  if (o.kind === "no_spin") return "no spin";
+  return String(o.kind || "decided").replaceAll("_", " ");
+}
+
+// One settlement in a recalled round, in words.
+function settledText(ctx, e) {
+  const who = e.player ? `${e.player}'s ` : "";
+  const what = e.wager ? ctx.wagerName(e.wager) : "";
+  switch (e.result || e.type) {
+    case "win": return `${who}${what} won ${money(e.paid)}${Number(e.returned) ? `; the stake of ${money(e.returned)} came back` : ""}${e.stays_up ? "; it stays up" : ""}.`;
+    case "lose": return `${who}${what} lost ${money(e.taken)}.`;
+    case "push": return `${who}${what} was a push: ${money(e.returned)} came back.`;
+    case "move": return `${who}${what} moved to ${e.state !== undefined && e.state !== null ? `the point ${e.state}` : ctx.wagerName(e.to)}.`;
+    default: return sentence(`${who}${what} ${String(e.result || e.type).replaceAll("_", " ")}`);
+  }
+}
+
+const table = (h, head, rows) => h("table", { class: "recall-table" },
+  h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))),
+  h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c))))));
+
+function recallView(ctx, rec) {
+  const { app, h } = ctx;
+  const mine = (e) => app.role !== "player" || e.player === app.me;
+  const word = decisionWord(app.craps);
+  const players = Object.keys(rec.balances.before || {}).filter((p) => app.role !== "player" || p === app.me);
+  const both = (b) => (b ? `${money(b.chips)} in chips, ${money(b.on_table)} on the layout` : "none");
+  const outcome = rec.outcome && rec.outcome.dice ? `the dice ${rec.outcome.dice.join(" and ")}` : rec.outcome && rec.outcome.number !== undefined ? `the pocket ${rec.outcome.number}` : "the outcome";
+  const wagers = (rec.wagers_in_action || []).filter(mine);
+  return kids(
+    h("h3", {}, `${word} ${rec.round} at ${rec.table}: ${outcomeText(rec.outcome)}.`),
+    rec.voided ? h("p", { class: "error" }, `Voided by ${rec.voided.by}: ${sentence(rec.voided.reason)}`) : null,
+    rec.draw ? h("p", { class: "muted" }, drawText(rec.draw, outcome)) : h("p", { class: "muted" }, "The result was entered by the dealer (physical equipment)."),
+    h("h4", {}, "Wagers in action"),
+    wagers.length ? table(h, ["Player", "Wager", "Stake"], wagers.map((w) => [w.player, ctx.wagerName(w.wager), money(w.stake)])) : h("p", {}, "No wagers were in action."),
+    h("h4", {}, "Settlements"),
+    rec.settlements.filter(mine).length ? h("ul", {}, rec.settlements.filter(mine).map((e) => h("li", {}, settledText(ctx, e)))) : h("p", {}, "Nothing was settled."),
+    h("h4", {}, "Balances"),
+    table(h, ["Player", "Before", "After"], players.map((p) => [p, both(rec.balances.before[p]), both(rec.balances.after[p])])));
 }
 
 export async function renderHistory(ctx) {
   const { app, api, h } = ctx;
   const root = $("history");
   const detail = h("div", { id: "recall", class: "recall", "aria-live": "polite" });
+  const word = decisionWord(app.craps);
   let rounds = [];
   try {
     if (app.role === "player") {
@@ -262,19 +313,14 @@ export async function renderHistory(ctx) {
   const recall = async (r) => {
     try {
       const rec = await api.get(`/tables/${encodeURIComponent(r.table)}/rounds/${r.round}`);
-      const mine = (e) => app.role !== "player" || e.player === app.me;
-      detail.replaceChildren(h("h3", {}, `Round ${rec.round} at ${rec.table}: ${outcomeText(rec.outcome)}${rec.voided ? ` — VOID (${rec.voided.reason}, by ${rec.voided.by})` : ""}`),
-        rec.draw ? h("p", { class: "muted" }, `Draw: ${rec.draw.source || ""} raw ${JSON.stringify(rec.draw.raw || rec.draw)}`) : null,
-        h("p", {}, "Wagers in action:"), h("ul", {}, (rec.wagers_in_action || []).filter(mine).map((w) => h("li", {}, `${w.player}: ${w.wager} ${money(w.stake)}`))),
-        h("p", {}, "Settlements:"), h("ul", {}, rec.settlements.filter(mine).map((e) => h("li", {}, `${e.player || ""} ${e.wager || e.type}: ${e.result || ""} paid ${money(e.paid || 0)} taken ${money(e.taken || 0)}`))),
-        h("p", {}, `Balances before ${JSON.stringify(rec.balances.before)} · after ${JSON.stringify(rec.balances.after)}`));
+      detail.replaceChildren(...recallView(ctx, rec));
     } catch (err) { detail.replaceChildren(h("p", { class: "error" }, ctx.explain(err))); }
   };
-  root.replaceChildren(h("h2", { id: "history-title" }, app.role === "player" ? "Your last rounds" : "History and recall"),
+  root.replaceChildren(h("h2", { id: "history-title" }, app.role === "player" ? `Your last ${word.toLowerCase()}s` : "History and recall"),
     rounds.length ? h("ol", { class: "rounds" }, rounds.map((r) => h("li", { class: r.voided ? "voided" : "" },
-      h("span", {}, `Round ${r.round}: ${outcomeText(r.outcome)}${r.voided ? " — void" : ""}${r.balance_after ? ` · after ${money(r.balance_after.chips)} + ${money(r.balance_after.on_table)} on the layout` : ""}`),
-      h("button", { type: "button", class: "recall-btn", "aria-label": `Recall round ${r.round}`, onclick: () => recall(r) }, "Recall"))))
-      : h("p", { class: "muted" }, "No rounds decided yet."), detail);
+      h("span", {}, `${word} ${r.round}: ${outcomeText(r.outcome)}${r.voided ? " (void)" : ""}${r.balance_after ? `; after it ${money(r.balance_after.chips)} in chips and ${money(r.balance_after.on_table)} on the layout` : ""}`),
+      h("button", { type: "button", class: "recall-btn", "aria-label": `Recall ${word.toLowerCase()} ${r.round}`, onclick: () => recall(r) }, "Recall"))))
+      : h("p", { class: "muted" }, `No ${word.toLowerCase()}s decided yet.`), detail);
 }
 
 // --- the bankroll chart -----------------------------------------------------------------------
@@ -288,7 +334,7 @@ export async function renderChart(ctx) {
   const total = (b) => (b ? Number(b.chips) + Number(b.on_table) : null);
   const points = [];
   if (rounds.length && rounds[0].balance_before) points.push({ label: "start", v: total(rounds[0].balance_before) });
-  for (const r of rounds) if (r.balance_after) points.push({ label: `round ${r.round}`, v: total(r.balance_after), voided: !!r.voided });
+  for (const r of rounds) if (r.balance_after) points.push({ label: `${decisionWord(app.craps).toLowerCase()} ${r.round}`, v: total(r.balance_after), voided: !!r.voided });
   const mine = app.table && app.table.players[app.me];
   if (mine) points.push({ label: "now", v: Number(mine.chips) + Number(mine.on_table) });
   const W = 320; const H = 130; const pad = 28;
@@ -305,9 +351,9 @@ export async function renderChart(ctx) {
     if (hi !== lo) svg.append(text(pad - 4, y(lo), shortNum(lo), { class: "axis-text", "text-anchor": "end" }));
     svg.append(s("polyline", { points: points.map((p, i) => `${x(i)},${y(p.v)}`).join(" "), class: "chart-line" }));
     points.forEach((p, i) => svg.append(s("circle", { cx: x(i), cy: y(p.v), r: 3.5, class: p.voided ? "chart-dot void" : "chart-dot" },
-      s("title", {}, `${p.label}: ${money(p.v)}${p.voided ? " (voided round)" : ""}`))));
+      s("title", {}, `${p.label}: ${money(p.v)}${p.voided ? " (voided)" : ""}`))));
   }
   root.replaceChildren(h("h2", { id: "chart-title" }, "Bankroll at this table"), svg,
-    h("p", { class: "muted small" }, "Chips in hand plus wagers on the layout, after each of your last rounds."));
+    h("p", { class: "muted small" }, "Chips in hand plus wagers on the layout, after each of your last decisions."));
 }
 const shortNum = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2));

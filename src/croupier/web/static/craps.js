@@ -23,15 +23,21 @@ export function specOf(label) {
   return { wager: id, number: Number(q) };
 }
 
-export function describe(label, offer) {
+// A wager's name as the decision and recall read it: "Place to win 6", "Hard 8", "1-3 on the Hop".
+export function nameOf(label) {
   const spec = specOf(label);
-  const name = NAMES[spec.wager] || spec.wager;
-  let what = name;
-  if (spec.wager === "hop") what = `${spec.dice.join("-")} on the Hop`;
-  else if (spec.wager === "hard") what = `Hard ${spec.number}`;
-  else if (spec.number !== undefined) what = `${name} ${spec.number}`;
+  const name = NAMES[spec.wager] || spec.wager.replaceAll("_", " ");
+  if (spec.wager === "hop") return `${spec.dice.join("-")} on the Hop`;
+  if (spec.wager === "hard") return `Hard ${spec.number}`;
+  if (spec.wager === "come" || spec.wager === "dont_come") return spec.number ? `${name} on ${spec.number}` : name;
+  if (spec.wager === "horn_high") return `Horn High ${spec.number}`;
+  if (spec.number !== undefined) return `${name} ${spec.number}`;
+  return name;
+}
+
+export function describe(label, offer) {
   const pay = offer && offer.pays[label];
-  return pay ? `${what}, pays ${pay}` : what;
+  return pay ? `${nameOf(label)}, pays ${pay}` : nameOf(label);
 }
 
 // Where a wager's chips sit: the spot they are on and an offset inside it.
@@ -39,8 +45,8 @@ function placeOf(label) {
   const spec = specOf(label);
   const n = spec.number;
   switch (spec.wager) {
-    case "come": return n ? { key: `place_win:${n}`, dx: -26, dy: 26 } : { key: "come", dx: 0, dy: 0 };
-    case "come_odds": return { key: `place_win:${n}`, dx: -8, dy: 30 };
+    case "come": return n ? { key: `place_win:${n}`, dx: -26, dy: 22 } : { key: "come", dx: 0, dy: 0 };
+    case "come_odds": return { key: `place_win:${n}`, dx: -8, dy: 26 };
     case "dont_come": return n ? { key: `lay:${n}`, dx: -12, dy: 0 } : { key: "dont_come", dx: 0, dy: 0 };
     case "dont_come_odds": return { key: `lay:${n}`, dx: 10, dy: 0 };
     case "pass_odds": return { key: "pass", dx: 0, dy: 22 };
@@ -49,31 +55,160 @@ function placeOf(label) {
   }
 }
 
-export function drawCraps(host, offer, hooks) {
+// The felt on a wide screen: the classic layout, numbers across the top, the lines below.
+function wideFelt(ctx) {
+  const { spot, box, offers, offer } = ctx;
+  spot("dont_come", box(90, 14, 100, 136), [140, 96], [
+    text(140, 40, "DON'T", { class: "felt-text small" }), text(140, 58, "COME", { class: "felt-text small" }),
+    text(140, 76, "BAR", { class: "felt-text small" }), die(128, 122, 18, 6, "die art"),
+    die(152, 122, 18, 6, "die art")]);
+  NUMBERS.forEach((n, i) => numberBlock(ctx, n, 190 + i * 100, 14, 100, [26, 84, 26]));
+  spot("come", box(90, 154, 700, 80, "line-box come"), [640, 194], [
+    text(440, 194, "COME", { class: "felt-title come-text" })]);
+  fieldSpot(ctx, 90, 238, 700, 70);
+  spot("dont_pass", box(90, 312, 700, 36, "line-box"), [260, 330], [
+    text(440, 330, "DON'T PASS BAR", { class: "felt-text" }), die(560, 330, 16, 6, "die art"),
+    die(580, 330, 16, 6, "die art")]);
+  // The pass line runs up the left side too: that strip bets the pass line as well, while the
+  // spot itself (what a click on "the middle of the pass line" finds) is the strip along the foot.
+  const side = s("g", { class: "spot-extra", "aria-hidden": "true" },
+    s("path", { d: "M14 14 H86 V352 H14 Z", class: "line-box pass" }),
+    text(50, 200, "PASS LINE", { class: "felt-text", transform: "rotate(-90 50 200)" }));
+  ctx.spotsLayer.append(side);
+  const pass = spot("pass", box(14, 352, 776, 54, "line-box pass"), [640, 379], [
+    text(440, 381, "PASS LINE", { class: "felt-title" })]);
+  if (pass) side.addEventListener("click", () => ctx.hooks.activate(pass));
+  if (offers("fire")) fireSpot(ctx, 798, 14, 90, 136);
+  return { W: 900, H: 420, tray: [798, 160, 90, 150], puck: (n) => [190 + NUMBERS.indexOf(n) * 100 + 80, 58], off: [116, 100] };
+}
+
+// The felt on a phone: the numbers in two rows of three, every spot a thumb's width or more.
+function phoneFelt(ctx) {
+  const { spot, box, offers } = ctx;
+  const cw = 118;
+  NUMBERS.forEach((n, i) => numberBlock(ctx, n, 8 + (i % 3) * cw, 8 + Math.floor(i / 3) * 160, cw, [46, 66, 46]));
+  spot("dont_come", box(8, 330, 354, 46), [60, 353], [text(185, 353, "DON'T COME BAR", { class: "felt-text" })]);
+  spot("come", box(8, 380, 354, 62, "line-box come"), [322, 411], [text(185, 411, "COME", { class: "felt-title come-text" })]);
+  fieldSpot(ctx, 8, 446, 354, 84);
+  spot("dont_pass", box(8, 534, 354, 46), [60, 557], [text(185, 557, "DON'T PASS BAR", { class: "felt-text" })]);
+  spot("pass", box(8, 584, 354, 62, "line-box pass"), [318, 615], [text(185, 615, "PASS LINE", { class: "felt-title" })]);
+  if (offers("fire")) fireSpot(ctx, 8, 650, 170, 100);
+  return { W: 370, H: 758, tray: [offers("fire") ? 186 : 100, 650, 176, 100], puck: (n) => {
+    const i = NUMBERS.indexOf(n);
+    return [8 + (i % 3) * cw + cw - 18, 8 + Math.floor(i / 3) * 160 + hh0(ctx) + 18];
+  }, off: [330, 353] };
+}
+const hh0 = (ctx) => (ctx.offers("lay") || ctx.offers("place_lose") ? 46 : 0);
+
+// One number's column: lay and place-to-lose strips, the place box, the buy strip.
+function numberBlock(ctx, n, x, y, w, [top, mid, foot]) {
+  const { spot, box, offers, offer } = ctx;
+  const both = offers("place_lose") && offers("lay");
+  const half = both ? w / 2 : w;
+  spot(`lay:${n}`, box(x, y, half, top, "strip"), [x + half / 2, y + top / 2],
+    [text(x + half / 2, y + top / 2, "LAY", { class: "felt-text tiny" })]);
+  const lx = x + (offers("lay") ? half : 0);
+  spot(`place_lose:${n}`, box(lx, y, half, top, "strip"), [lx + half / 2, y + top / 2],
+    [text(lx + half / 2, y + top / 2, "LOSE", { class: "felt-text tiny" })]);
+  const py = y + top;
+  spot(`place_win:${n}`, box(x, py, w, mid, "number-box"), [x + w * 0.62, py + mid * 0.67], [
+    text(x + w / 2, py + mid * 0.4, WORD[n], { class: `felt-number${n === 6 || n === 9 ? " word" : ""}` }),
+    text(x + w / 2, py + mid * 0.84, offer.pays[`place_win:${n}`] || "", { class: "felt-text tiny pay" })]);
+  spot(`buy:${n}`, box(x, py + mid, w, foot, "strip"), [x + w / 2, py + mid + foot / 2],
+    [text(x + w / 2, py + mid + foot / 2, `BUY ${n}`, { class: "felt-text tiny" })]);
+}
+
+function fieldSpot(ctx, x, y, w, hh) {
+  const { spot, box, offer } = ctx;
+  const pays = (k) => offer.pays[k] || "";
+  const cx = x + w / 2;
+  spot("field", box(x, y, w, hh, "line-box"), [x + w - 90, y + hh / 2], [
+    text(cx, y + hh * 0.29, "2 · 3 · 4 · 9 · 10 · 11 · 12", { class: "felt-field" }),
+    text(cx, y + hh * 0.72, "FIELD", { class: "felt-title" }),
+    s("circle", { cx: x + 34, cy: y + hh / 2, r: 26, class: "ring" }),
+    text(x + 34, y + hh / 2 - 7, "2", { class: "felt-text" }), text(x + 34, y + hh / 2 + 10, pays("field:2"), { class: "felt-text tiny" }),
+    s("circle", { cx: x + w - 34, cy: y + hh / 2, r: 26, class: "ring" }),
+    text(x + w - 34, y + hh / 2 - 7, "12", { class: "felt-text" }), text(x + w - 34, y + hh / 2 + 10, pays("field:12"), { class: "felt-text tiny" })]);
+}
+
+function fireSpot(ctx, x, y, w, hh) {
+  const { spot, box, offer } = ctx;
+  const pays = ["4", "5", "6"].map((k) => `${k} pts ${offer.pays[`fire:${k}`] || ""}`);
+  spot("fire", box(x, y, w, hh, "line-box fire"), [x + w / 2, y + hh - 20], [
+    text(x + w / 2, y + 18, "FIRE BET", { class: "felt-text small fire-text" }),
+    ...pays.map((p, i) => text(x + w / 2, y + 38 + i * 16, p, { class: "felt-text micro" }))]);
+}
+
+// The proposition area: one-roll and hardway wagers, labels at least 11 px on any screen.
+function drawProps(ctx, phone) {
+  const { spot, box, offers, offer } = ctx;
+  const W = phone ? 370 : 380;
+  let y = 10;
+  const row = (items, height) => {
+    const shown = items.filter((it) => offers(specOf(it.label).wager));
+    if (!shown.length) return;
+    const w = (W - 20 - (shown.length - 1) * 4) / shown.length;
+    shown.forEach((it, i) => {
+      const x = 10 + i * (w + 4);
+      spot(it.label, box(x, y, w, height, "prop-box"), [x + w - 16, y + height / 2], it.art(x, y, w, height));
+    });
+    y += height + 4;
+  };
+  const caption = (x, yy, w, hh, title, pay) => [
+    text(x + w / 2 - 8, yy + hh / 2 - (pay ? 8 : 0), title, { class: "prop-text" }),
+    pay ? text(x + w / 2 - 8, yy + hh / 2 + 10, pay, { class: "prop-text pay" }) : null];
+  const pair = (x, yy, w, hh, a, b, pay) => [die(x + w / 2 - 20, yy + 14, 18, a, "die art"),
+    die(x + w / 2, yy + 14, 18, b, "die art"),
+    text(x + w / 2 - 10, yy + hh - 11, pay || "", { class: "prop-text pay" })];
+  row([{ label: "any_seven", art: (x, yy, w, hh) => caption(x, yy, w, hh, "ANY SEVEN", offer.pays.any_seven) }], 46);
+  for (const pairRow of [HARD.slice(0, 2), HARD.slice(2)]) {
+    row(pairRow.map(([n, f]) => ({ label: `hard:${n}`,
+      art: (x, yy, w, hh) => pair(x, yy, w, hh, f, f, `HARD ${n} · ${offer.pays[`hard:${n}`] || ""}`) })), 50);
+  }
+  row([["craps_3", 1, 2], ["yo_11", 5, 6], ["craps_2", 1, 1], ["craps_12", 6, 6]].map(([label, a, b]) => ({
+    label, art: (x, yy, w, hh) => pair(x, yy, w, hh, a, b, offer.pays[label]) })), 50);
+  row([{ label: "any_craps", art: (x, yy, w, hh) => caption(x, yy, w, hh, "ANY CRAPS", offer.pays.any_craps) }], 46);
+  row([["c_and_e", "C & E"], ["horn", "HORN"], ["whirl", "WHIRL"], ["six_seven_eight", "6-7-8"]].map(([label, t]) => ({
+    label, art: (x, yy, w, hh) => caption(x, yy, w, hh, t, label === "six_seven_eight" ? offer.pays.six_seven_eight : "") })), 46);
+  row([2, 3, 11, 12].map((n) => ({ label: `horn_high:${n}`,
+    art: (x, yy, w, hh) => caption(x, yy, w, hh, `HIGH ${n}`, "HORN") })), 46);
+  const hops = Object.keys(offer.pays).filter((k) => k.startsWith("hop:"));
+  for (let i = 0; i < hops.length; i += 4) {
+    row(hops.slice(i, i + 4).map((label) => {
+      const [a, b] = label.slice(4).split("-").map(Number);
+      return { label, art: (x, yy, w, hh) => pair(x + 8, yy, w, hh, a, b, offer.pays[label]) };
+    }), 50);
+  }
+  if (hops.length) {
+    ctx.svg.append(text(W / 2, y + 8, "HOPS: one roll, the dice shown", { class: "prop-text" }));
+    y += 18;
+  }
+  return { W, H: Math.max(y + 10, 200) };
+}
+
+export function drawCraps(host, offer, hooks, { phone = false } = {}) {
   const offers = (id) => id in offer.wagers;
   const spots = new Map();
   host.replaceChildren();
-
-  // --- the main felt ------------------------------------------------------------------------
-  const felt = s("svg", { viewBox: "0 0 900 420", class: "felt craps-felt", role: "group",
-    "aria-label": `Craps layout, ${offer.title}` });
-  felt.append(s("rect", { x: 0, y: 0, width: 900, height: 420, rx: 22, class: "felt-bg" }));
-  const spotsLayer = s("g", { class: "spots" });
-  const chipsLayer = s("g", { class: "chips" });
-  const badgeLayer = s("g", { class: "badges" });
-  const puckLayer = s("g", { class: "puck-layer" });
-  felt.append(spotsLayer);
-
-  const spot = (svg, layer, label, shape, anchor, art = []) => {
+  const box = (x, y, w, hgt, cls = "line-box", rx = 4) => s("rect", { x, y, width: w, height: hgt, rx, class: cls });
+  const surface = (cls, label) => {
+    const svg = s("svg", { class: `felt ${cls}`, role: "group", "aria-label": label });
+    const bg = s("rect", { x: 0, y: 0, rx: 22, class: "felt-bg" });
+    const layers = { spots: s("g", { class: "spots" }), chips: s("g", { class: "chips" }), badges: s("g", { class: "badges" }) };
+    svg.append(bg, layers.spots);
+    const ctx = { svg, offer, offers, box, hooks, spotsLayer: layers.spots, layers,
+      spot: (label, shape, anchor, art = []) => makeSpot(ctx, label, shape, anchor, art),
+      size: (W, H) => { svg.setAttribute("viewBox", `0 0 ${W} ${H}`); bg.setAttribute("width", W); bg.setAttribute("height", H); } };
+    return ctx;
+  };
+  const makeSpot = (ctx, label, shape, anchor, art) => {
     const wager = specOf(label).wager;
     if (!offers(wager)) return null;
     const name = describe(label, offer);
-    const g = s("g", { class: `spot spot-${wager}`, role: "button", tabindex: 0,
-      "aria-label": name, "data-spot": label });
-    g.append(shape, ...art);
-    g.append(s("title", {}, name));
-    layer.append(g);
-    const info = { key: label, el: g, svg, x: anchor[0], y: anchor[1], spec: specOf(label), name };
+    const g = s("g", { class: `spot spot-${wager}`, role: "button", tabindex: 0, "aria-label": name, "data-spot": label });
+    g.append(shape, ...art.filter(Boolean), s("title", {}, name));
+    ctx.spotsLayer.append(g);
+    const info = { key: label, el: g, svg: ctx.svg, x: anchor[0], y: anchor[1], spec: specOf(label), name };
     spots.set(label, info);
     g.addEventListener("click", () => hooks.activate(info));
     g.addEventListener("keydown", (e) => {
@@ -81,124 +216,28 @@ export function drawCraps(host, offer, hooks) {
     });
     return info;
   };
-  const box = (x, y, w, hgt, cls = "line-box", rx = 4) =>
-    s("rect", { x, y, width: w, height: hgt, rx, class: cls });
 
-  // Don't come bar and the numbers.
-  spot(felt, spotsLayer, "dont_come", box(90, 14, 100, 136), [140, 96], [
-    text(140, 40, "DON'T", { class: "felt-text small" }), text(140, 58, "COME", { class: "felt-text small" }),
-    text(140, 76, "BAR", { class: "felt-text small" }), die(128, 122, 18, 6, "die art"),
-    die(152, 122, 18, 6, "die art")]);
-  NUMBERS.forEach((n, i) => {
-    const x = 190 + i * 100;
-    const lay = `lay:${n}`;
-    const lose = `place_lose:${n}`;
-    const half = offers("place_lose") && offers("lay") ? 50 : 100;
-    spot(felt, spotsLayer, lay, box(x, 14, half, 26, "strip"), [x + half / 2, 27],
-      [text(x + half / 2, 27, "LAY", { class: "felt-text tiny" })]);
-    spot(felt, spotsLayer, lose, box(x + (offers("lay") ? half : 0), 14, half, 26, "strip"),
-      [x + (offers("lay") ? half : 0) + half / 2, 27],
-      [text(x + (offers("lay") ? half : 0) + half / 2, 27, "LOSE", { class: "felt-text tiny" })]);
-    spot(felt, spotsLayer, `place_win:${n}`, box(x, 40, 100, 84, "number-box"), [x + 62, 96], [
-      text(x + 50, 74, WORD[n], { class: `felt-number${n === 6 || n === 9 ? " word" : ""}` }),
-      text(x + 50, 112, offer.pays[`place_win:${n}`] || "", { class: "felt-text tiny pay" })]);
-    spot(felt, spotsLayer, `buy:${n}`, box(x, 124, 100, 26, "strip"), [x + 50, 137],
-      [text(x + 50, 137, `BUY ${n}`, { class: "felt-text tiny" })]);
-  });
-
-  spot(felt, spotsLayer, "come", box(90, 154, 700, 80, "line-box come"), [440, 194], [
-    text(440, 194, "COME", { class: "felt-title come-text" })]);
-
-  const fieldPays = (k, dflt) => offer.pays[k] || dflt;
-  spot(felt, spotsLayer, "field", box(90, 238, 700, 70, "line-box"), [700, 272], [
-    text(440, 258, "2 · 3 · 4 · 9 · 10 · 11 · 12", { class: "felt-field" }),
-    text(440, 288, "FIELD", { class: "felt-title" }),
-    s("circle", { cx: 160, cy: 272, r: 26, class: "ring" }),
-    text(160, 266, "2", { class: "felt-text" }), text(160, 282, `${fieldPays("field:2", "")}`, { class: "felt-text tiny" }),
-    s("circle", { cx: 720, cy: 272, r: 26, class: "ring" }),
-    text(720, 266, "12", { class: "felt-text" }), text(720, 282, `${fieldPays("field:12", "")}`, { class: "felt-text tiny" })]);
-
-  spot(felt, spotsLayer, "dont_pass", box(90, 312, 700, 36, "line-box"), [260, 330], [
-    text(440, 330, "DON'T PASS BAR", { class: "felt-text" }), die(560, 330, 16, 6, "die art"),
-    die(580, 330, 16, 6, "die art")]);
-  const passShape = s("path", { d: "M14 14 H86 V352 H790 V406 H14 Z", class: "line-box pass" });
-  spot(felt, spotsLayer, "pass", passShape, [440, 379], [
-    text(440, 381, "PASS LINE", { class: "felt-title" }),
-    text(50, 200, "PASS LINE", { class: "felt-text", transform: "rotate(-90 50 200)" })]);
-
-  // Fire bet and the dice tray on the right.
-  if (offers("fire")) {
-    const pays = ["4", "5", "6"].map((k) => `${k} points ${offer.pays[`fire:${k}`] || ""}`);
-    spot(felt, spotsLayer, "fire", box(798, 14, 90, 136, "line-box fire"), [843, 118], [
-      text(843, 34, "FIRE BET", { class: "felt-text small fire-text" }),
-      ...pays.map((p, i) => text(843, 56 + i * 16, p, { class: "felt-text micro" }))]);
-  }
+  const main = surface(`craps-felt${phone ? " phone" : ""}`, `Craps layout, ${offer.title}`);
+  const geo = phone ? phoneFelt(main) : wideFelt(main);
+  main.size(geo.W, geo.H);
+  const felt = main.svg;
+  const puckLayer = s("g", { class: "puck-layer" });
   const tray = s("g", { class: "dice-tray", "aria-hidden": "true" });
-  tray.append(s("rect", { x: 798, y: 160, width: 90, height: 150, rx: 10, class: "tray" }));
-  const d1 = die(826, 212, 34, 1, "die rolled");
-  const d2 = die(862, 248, 34, 1, "die rolled");
-  tray.append(d1, d2, text(843, 292, "", { class: "felt-text small roll-total" }));
-  felt.append(tray, chipsLayer, puckLayer, badgeLayer);
+  const [tx, ty, tw, th] = geo.tray;
+  tray.append(s("rect", { x: tx, y: ty, width: tw, height: th, rx: 10, class: "tray" }));
+  const d1 = die(tx + tw / 2 - 17, ty + th * 0.34, 34, 1, "die rolled");
+  const d2 = die(tx + tw / 2 + 19, ty + th * 0.34 + (phone ? 0 : 36), 34, 1, "die rolled");
+  tray.append(d1, d2, text(tx + tw / 2, ty + th - 16, "", { class: "felt-text small roll-total" }));
+  felt.append(tray, main.layers.chips, puckLayer, main.layers.badges);
 
-  // --- the proposition area -----------------------------------------------------------------
-  const props = s("svg", { viewBox: "0 0 380 420", class: "felt craps-props", role: "group",
-    "aria-label": "Proposition wagers" });
-  props.append(s("rect", { x: 0, y: 0, width: 380, height: 420, rx: 22, class: "felt-bg" }));
-  const pSpots = s("g", { class: "spots" });
-  const pChips = s("g", { class: "chips" });
-  const pBadges = s("g", { class: "badges" });
-  props.append(pSpots);
-  let y = 12;
-  const row = (items, height) => {
-    const shown = items.filter((it) => offers(specOf(it.label).wager));
-    if (!shown.length) return;
-    const w = (356 - (shown.length - 1) * 4) / shown.length;
-    shown.forEach((it, i) => {
-      const x = 12 + i * (w + 4);
-      spot(props, pSpots, it.label, box(x, y, w, height, "prop-box"), [x + w - 16, y + height / 2],
-        it.art(x, y, w, height));
-    });
-    y += height + 4;
-  };
-  const caption = (x, yy, w, hh, title, pay) => [
-    text(x + w / 2 - 6, yy + hh / 2 - (pay ? 6 : 0), title, { class: "felt-text small" }),
-    pay ? text(x + w / 2 - 6, yy + hh / 2 + 9, pay, { class: "felt-text micro pay" }) : null];
-  const pair = (x, yy, w, hh, a, b, pay) => [die(x + w / 2 - 22, yy + hh / 2 - 5, 16, a, "die art"),
-    die(x + w / 2 - 4, yy + hh / 2 - 5, 16, b, "die art"),
-    text(x + w / 2 - 13, yy + hh - 7, pay || "", { class: "felt-text micro pay" })];
-
-  row([{ label: "any_seven", art: (x, yy, w, hh) => caption(x, yy, w, hh, "SEVEN", offer.pays.any_seven) }], 30);
-  for (const pairRow of [HARD.slice(0, 2), HARD.slice(2)]) {
-    row(pairRow.map(([n, f]) => ({ label: `hard:${n}`,
-      art: (x, yy, w, hh) => pair(x, yy, w, hh, f, f, `HARD ${n} · ${offer.pays[`hard:${n}`] || ""}`) })), 48);
-  }
-  row([["craps_3", 1, 2], ["yo_11", 5, 6], ["craps_2", 1, 1], ["craps_12", 6, 6]].map(([label, a, b]) => ({
-    label, art: (x, yy, w, hh) => pair(x, yy, w, hh, a, b, offer.pays[label]) })), 46);
-  row([{ label: "any_craps", art: (x, yy, w, hh) => caption(x, yy, w, hh, "ANY CRAPS", offer.pays.any_craps) }], 30);
-  row([["c_and_e", "C & E"], ["horn", "HORN"], ["whirl", "WHIRL"], ["six_seven_eight", "6-7-8"]].map(([label, t]) => ({
-    label, art: (x, yy, w, hh) => caption(x, yy, w, hh, t, label === "six_seven_eight" ? offer.pays.six_seven_eight : "") })), 30);
-  row([2, 3, 11, 12].map((n) => ({ label: `horn_high:${n}`,
-    art: (x, yy, w, hh) => [text(x + w / 2 - 6, yy + 9, "HORN HIGH", { class: "felt-text micro" }),
-      text(x + w / 2 - 6, yy + 21, String(n), { class: "felt-text small" })] })), 30);
-  const hops = Object.keys(offer.pays).filter((k) => k.startsWith("hop:"));
-  for (let i = 0; i < hops.length; i += 6) {
-    row(hops.slice(i, i + 6).map((label) => {
-      const [a, b] = label.slice(4).split("-").map(Number);
-      return { label, art: (x, yy, w, hh) => pair(x + 6, yy, w, hh, a, b, offer.pays[label]) };
-    }), 40);
-  }
-  if (hops.length) {
-    props.append(text(190, y + 6, "HOPS: one roll, the dice shown", { class: "felt-text micro" }));
-    y += 12;
-  }
-  props.append(pChips, pBadges);
-  props.setAttribute("viewBox", `0 0 380 ${Math.max(y + 16, 200)}`);
-  props.querySelector(".felt-bg").setAttribute("height", Math.max(y + 16, 200));
+  const pr = surface(`craps-props${phone ? " phone" : ""}`, "Proposition wagers");
+  const pgeo = drawProps(pr, phone);
+  pr.size(pgeo.W, pgeo.H);
+  pr.svg.append(pr.layers.chips, pr.layers.badges);
+  const props = pr.svg;
   host.append(felt, props);
 
-  const layers = new Map([[felt, { chips: chipsLayer, badges: badgeLayer }],
-    [props, { chips: pChips, badges: pBadges }]]);
-
+  const layers = new Map([[felt, main.layers], [props, pr.layers]]);
   // --- what is on the layout ----------------------------------------------------------------
   function render(state, me, calls) {
     for (const { chips } of layers.values()) chips.replaceChildren();
@@ -228,8 +267,7 @@ export function drawCraps(host, offer, hooks) {
     // The puck: ON on the point, OFF in the don't come bar.
     const point = state.point;
     const target = point ? spots.get(`place_win:${point}`) : spots.get("dont_come");
-    const px = point ? 190 + NUMBERS.indexOf(point) * 100 + 80 : 116;
-    const py = point ? 58 : 100;
+    const [px, py] = point ? geo.puck(point) : geo.off;
     if (target || !point) {
       const puck = s("g", { class: `puck ${point ? "puck-on" : "puck-off"}`, role: "img",
         "aria-label": point ? `Point is ${point}` : "No point: come-out roll" });
@@ -267,15 +305,16 @@ export function drawCraps(host, offer, hooks) {
     if (!spotInfo) return;
     const { badges } = layers.get(spotInfo.svg);
     const x = spotInfo.x + place.dx;
-    const yy = spotInfo.y + place.dy - 24;
+    // Where the chips were (a lost wager's are gone): the box's number and pay stay readable.
+    const yy = spotInfo.y + place.dy;
     const sign = result === "win" ? "+" : result === "lose" ? "−" : "";
     const str = `${result.toUpperCase()} ${sign}${money(amount)}`;
     const g = s("g", { class: `badge badge-${result}${mine ? " mine" : ""}` });
-    const w = str.length * 6.2 + 10;
-    g.append(s("rect", { x: x - w / 2, y: yy - 9, width: w, height: 18, rx: 9 }));
-    g.append(text(x, yy, str, { class: "badge-text" }));
+    const w = str.length * 7.4 + 12;
+    g.append(s("rect", { x: Math.max(2, x - w / 2), y: yy - 10, width: w, height: 20, rx: 10 }));
+    g.append(text(Math.max(2, x - w / 2) + w / 2, yy, str, { class: "badge-text craps-badge" }));
     badges.append(g);
   }
 
-  return { spots, render, roll, clearBadges, badge, placeOf, describe: (l) => describe(l, offer) };
+  return { spots, render, roll, clearBadges, badge, placeOf, describe: (l) => describe(l, offer), nameOf };
 }

@@ -11,10 +11,10 @@ export const keyOf = (nums) => [...nums].sort((a, b) => pkey(a) - pkey(b)).join(
 const parsePocket = (t) => (t === "00" ? "00" : Number(t));
 
 const NAMES = {
-  straight: "Straight", split: "Split", three_numbers: "Three numbers", four_numbers: "Corner (four numbers)",
-  six_numbers: "Six numbers (line)", first_five: "First five numbers 0, 00, 1, 2, 3",
+  straight: "Straight", split: "Split", three_numbers: "Three numbers", four_numbers: "Corner",
+  six_numbers: "Six numbers", first_five: "First five numbers (0-00-1-2-3)",
   column: "Column", dozen: "Dozen", red: "Red", black: "Black", odd: "Odd", even: "Even",
-  low: "1 to 18", high: "19 to 36", seven_numbers: "Seven numbers 10, 11, 12, 13, 14, 15, 33",
+  low: "1 to 18", high: "19 to 36", seven_numbers: "Seven numbers (10-15 and 33)",
   five_adjacent: "Five adjacent numbers",
 };
 
@@ -26,18 +26,25 @@ export function specOf(label) {
   return { wager: id, numbers: q.split("-").map(parsePocket) };
 }
 
-export function describe(label, offer) {
+// A wager's name as the decision and recall read it: "Split 17-20", "Red", "First dozen".
+export function nameOf(label, offer) {
   const spec = specOf(label);
-  let what = NAMES[spec.wager] || spec.wager;
-  if (spec.numbers) what = `${what} ${spec.numbers.join(", ")}`;
+  let what = NAMES[spec.wager] || spec.wager.replaceAll("_", " ");
+  if (spec.numbers) what = `${what} ${spec.numbers.join("-")}`;
   if (spec.column) what = `Column ${spec.column}`;
   if (spec.dozen) what = `${["First", "Second", "Third"][spec.dozen - 1]} dozen`;
   if (spec.center !== undefined) {
     const order = offer.wheel.order;
     const i = order.indexOf(spec.center);
     const five = [-2, -1, 0, 1, 2].map((d) => order[(i + d + order.length) % order.length]);
-    what = `Five adjacent numbers on the wheel centred on ${spec.center} (${five.join(", ")})`;
+    what = `Five adjacent numbers on the wheel centred on ${spec.center} (${five.join("-")})`;
   }
+  return what;
+}
+
+export function describe(label, offer) {
+  const spec = specOf(label);
+  const what = nameOf(label, offer);
   const pay = offer.pays[spec.wager === "five_adjacent" ? "straight" : spec.wager];
   return pay ? `${what}, pays ${pay}` : what;
 }
@@ -50,7 +57,8 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
   host.replaceChildren();
 
   const long = 14 * C;
-  const across = 3 * R + 80;
+  const O = vertical ? 54 : 40; // each row of outside wagers, deeper on a phone for the thumb
+  const across = 3 * R + 2 * O;
   const trackTop = across + 14;
   const trackDepth = offers("five_adjacent") ? 120 : 0;
   // (l, s) on the layout to (x, y) on the page: along the numbers, across the rows. Upright on
@@ -155,18 +163,18 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
       [cx, cy + 14], [text(cx, cy - 6, "2 to 1", { class: "cell-text small" }), text(cx, cy + 10, `col ${col}`, { class: "cell-text micro" })]);
   }
   ["1st 12", "2nd 12", "3rd 12"].forEach((t, i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 4 * C, 3 * R + 20);
-    spot(cells, `dozen:${i + 1}`, rect(C + i * 4 * C, 3 * R, C + (i + 1) * 4 * C, 3 * R + 40, { class: "cell outside" }),
+    const [cx, cy] = P(C + (i + 0.5) * 4 * C, 3 * R + O / 2);
+    spot(cells, `dozen:${i + 1}`, rect(C + i * 4 * C, 3 * R, C + (i + 1) * 4 * C, 3 * R + O, { class: "cell outside" }),
       [cx + 40, cy], [text(cx, cy, t, { class: "cell-text" })]);
   });
   [["low", "1-18"], ["even", "EVEN"], ["red", "◆"], ["black", "◆"], ["odd", "ODD"], ["high", "19-36"]].forEach(([id, t], i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 2 * C, 3 * R + 60);
-    spot(cells, id, rect(C + i * 2 * C, 3 * R + 40, C + (i + 1) * 2 * C, 3 * R + 80, { class: "cell outside" }),
+    const [cx, cy] = P(C + (i + 0.5) * 2 * C, 3 * R + 1.5 * O);
+    spot(cells, id, rect(C + i * 2 * C, 3 * R + O, C + (i + 1) * 2 * C, 3 * R + 2 * O, { class: "cell outside" }),
       [cx + 28, cy], [text(cx, cy, t, { class: `cell-text${id === "red" || id === "black" ? ` diamond-${id}` : ""}` })]);
   });
   {
-    const [cx, cy] = P(13.5 * C, 3 * R + 40);
-    spot(cells, "seven_numbers", rect(13 * C, 3 * R, 14 * C, 3 * R + 80, { class: "cell outside seven" }),
+    const [cx, cy] = P(13.5 * C, 3 * R + O);
+    spot(cells, "seven_numbers", rect(13 * C, 3 * R, 14 * C, 3 * R + 2 * O, { class: "cell outside seven" }),
       [cx, cy + 22], [text(cx, cy - 28, "7 NUMS", { class: "cell-text micro" }),
         text(cx, cy - 16, "10-15", { class: "cell-text micro" }), text(cx, cy - 4, "& 33", { class: "cell-text micro" })]);
   }
@@ -238,20 +246,44 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
   }
 
   function clearBadges() { badgeLayer.replaceChildren(); }
+
+  // Where a number is printed (the layout's boxes and the racetrack's pockets): badges keep off.
+  let numberBoxes = null;
+  const printed = () => {
+    if (!numberBoxes) {
+      numberBoxes = [...boxes.values()].map((b) => { const [x, y] = centre(b); return [x - 17, y - 13, x + 17, y + 13]; });
+      for (const sp of spots.values()) {
+        if (sp.spec.wager === "five_adjacent") numberBoxes.push([sp.x - 13, sp.y - 13, sp.x + 13, sp.y + 13]);
+      }
+    }
+    return numberBoxes;
+  };
+  const clear = (r) => r[0] >= 2 && r[1] >= 2 && r[2] <= W - 2 && r[3] <= H - 2 && !printed().some((n) => r[0] < n[2] && n[0] < r[2] && r[1] < n[3] && n[1] < r[3])
+    && ![...badgeLayer.querySelectorAll("rect")].some((b) => {
+      const bx = Number(b.getAttribute("x")); const by = Number(b.getAttribute("y"));
+      return r[0] < bx + Number(b.getAttribute("width")) && bx < r[2] && r[1] < by + Number(b.getAttribute("height")) && by < r[3];
+    });
+
+  // A settlement's badge beside its chips, on the felt between the printed numbers.
   function badge(label, result, amount, mine) {
     const sp = spots.get(label);
     if (!sp) return;
     const sign = result === "win" ? "+" : result === "lose" ? "−" : "";
-    const str = `${result.toUpperCase()} ${sign}${money(amount)}`;
-    const w = str.length * 6.2 + 10;
-    const g = s("g", { class: `badge badge-${result}${mine ? " mine" : ""}` });
-    g.append(s("rect", { x: sp.x - w / 2, y: sp.y - 33, width: w, height: 18, rx: 9 }));
-    g.append(text(sp.x, sp.y - 24, str, { class: "badge-text" }));
+    const str = result === "win" ? `WIN ${sign}${money(amount)}` : `${sign}${money(amount)}`;
+    const w = str.length * 6.4 + 10;
+    const hh = 16;
+    const offsets = [[0, -26], [0, 26], [-(w / 2 + 18), 0], [w / 2 + 18, 0], [0, -44], [0, 44], [-(w / 2 + 18), -26], [w / 2 + 18, -26],
+      [-(w / 2 + 18), 26], [w / 2 + 18, 26], [0, -62], [0, 62]];
+    let at = offsets.map(([dx, dy]) => [sp.x + dx, sp.y + dy]).find(([x, y]) => clear([x - w / 2, y - hh / 2, x + w / 2, y + hh / 2]));
+    if (!at) at = [sp.x, sp.y - 26];
+    const g = s("g", { class: `badge badge-${result}${mine ? " mine" : ""}`, "data-for": label });
+    g.append(s("rect", { x: at[0] - w / 2, y: at[1] - hh / 2, width: w, height: hh, rx: 8 }));
+    g.append(text(at[0], at[1], str, { class: "badge-text" }));
     badgeLayer.append(g);
   }
 
   return { spots, render, clearBadges, badge, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
-    describe: (l) => describe(l, offer) };
+    describe: (l) => describe(l, offer), nameOf: (l) => nameOf(l, offer) };
 }
 
 // The wheel: pockets in their order, turning one way while the ball runs the other.

@@ -78,10 +78,14 @@ export function money(value) {
   return Number.isFinite(n) ? n.toFixed(2) : String(value);
 }
 
+// A chip's face: at most four characters ("5", "12.5", "100", "1.2k") so that it fits the chip.
 export function shortMoney(value) {
   const n = Number(value);
   if (!Number.isFinite(n)) return String(value);
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+  if (n >= 10000) return `${Math.floor(n / 1000)}k`;
+  if (n >= 1000) return `${(Math.floor(n / 100) / 10).toString()}k`;
+  if (Number.isInteger(n)) return String(n);
+  return n >= 100 ? String(Math.round(n)) : String(Number(n.toFixed(2)));
 }
 
 // A chip (own or another player's) at (x, y) carrying `amount`.
@@ -90,10 +94,13 @@ export function chip(x, y, amount, { mine = true, off = false, label = "" } = {}
   const r = mine ? 14 : 10;
   g.append(s("circle", { cx: x, cy: y, r, class: "chip-body" }));
   g.append(s("circle", { cx: x, cy: y, r: r - 3, class: "chip-edge" }));
-  g.append(text(x, y + 0.5, shortMoney(amount), { class: "chip-text", "font-size": mine ? 10 : 8 }));
+  const face = shortMoney(amount);
+  // The face fits inside the chip's dashed edge: smaller type for longer figures.
+  const size = (mine ? [11, 11, 10, 8.5, 7][face.length] : [9, 9, 8, 6.5, 5.5][face.length]) || (mine ? 7 : 5.5);
+  g.append(text(x, y + 0.5, face, { class: "chip-text", "font-size": size }));
   if (off) {
-    g.append(s("circle", { cx: x + r, cy: y - r, r: 7, class: "lammer-off" }));
-    g.append(text(x + r, y - r, "OFF", { class: "lammer-text", "font-size": 5 }));
+    g.append(s("circle", { cx: x + r, cy: y - r, r: 9, class: "lammer-off" }));
+    g.append(text(x + r, y - r, "OFF", { class: "lammer-text", "font-size": 7 }));
   }
   if (label) g.append(s("title", {}, label));
   return g;

@@ -1,0 +1,141 @@
+"""The evidence the traceability matrix weighs: what the rule profiles say (the only place the
+analysis reads profiles' clause data), what ``readings.toml`` declares, and which tests carry
+``@pytest.mark.clause(...)`` markers (read by parsing the test files, never by running them).
+
+>>> cites = profile_citations()
+>>> ("nj-13-69f", "craps.wagers.pass", "N.J.A.C. 13:69F-1.2(a)1") in cites
+True
+>>> [c for p, k, c in cites if p == "nj-19-47" and k == "craps.removal_clause"]
+['replay contract: Removal']
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from croupier.analysis.regtext import clause_ids
+from croupier.rules import PROFILE_IDS, load_profile
+from croupier.rules.citations import CONTRACT, load_readings
+
+GAMES = ("craps", "roulette")
+
+
+def _walk(value: Any, where: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk(item, f"{where}.{key}")
+    elif isinstance(value, str) and (value.startswith(CONTRACT) or "N.J.A.C." in value):
+        yield where, value
+
+
+def profile_citations() -> list[tuple[str, str, str]]:
+    """``(profile, key, citation)`` for every clause or contract reading a profile names: each
+    permitted wager's clause and each ``*_clause`` setting (``craps.removal_clause``)."""
+    out: list[tuple[str, str, str]] = []
+    for pid in PROFILE_IDS:
+        for game in GAMES:
+            view = game_view(pid, game)
+            if view is None:
+                continue
+            for wager, clause in view.rules.wagers.items():
+                out.append((pid, f"{game}.wagers.{wager}", clause))
+            for key, clause in _walk(dict(view.rules.settings), game):
+                out.append((pid, key, clause))
+    return out
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What the analysis reads of one game's rules under one profile (its only reader)."""
+
+    profile: str
+    rules: Any
+
+    def permits(self, wager: str) -> bool:
+        return bool(self.rules.permits(wager))
+
+    def wager_clause(self, wager: str) -> str:
+        return str(self.rules.wagers[wager])
+
+    def cite(self, key: str) -> str:
+        """The citation a profile setting holds (``removal_clause`` ...), or ``""``."""
+        return str(self.rules.clause(key))
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        return self.rules.settings.get(key, default)
+
+    def pays(self) -> list[tuple[str, str]]:
+        """``(pay-table key, odds as stated)`` for every minimum payout the profile lists."""
+        return [(key, str(odds)) for key, odds in self.rules.pays.items()]
+
+
+def game_view(profile: str, game: str) -> GameView | None:
+    """The rules of ``game`` under ``profile``; None if the profile does not cover it."""
+    rules = getattr(load_profile(profile), game, None)
+    return None if rules is None else GameView(profile, rules)
+
+
+def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
+    """A profile's title and the games it covers."""
+    loaded = load_profile(profile)
+    return loaded.title, tuple(loaded.games)
+
+
+def readings() -> dict[str, dict[str, Any]]:
+    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code."""
+    return dict(load_readings()["clauses"])
+
+
+def citations_by_duty() -> dict[str, dict[str, str]]:
+    """Profile -> duty -> the clause its refusal cites (duties no profile key covers)."""
+    return dict(load_readings()["citations"])
+
+
+# --- test markers ----------------------------------------------------------------------------
+
+
+def _marker_clauses(node: ast.AST) -> list[str]:
+    """Clauses (and contract readings) named by ``pytest.mark.clause(...)`` inside ``node``."""
+    out: list[str] = []
+    for sub in ast.walk(node):
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "clause" and isinstance(sub.func.value, ast.Attribute)
+                and sub.func.value.attr == "mark"):
+            for arg in sub.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    if arg.value.startswith(CONTRACT):
+                        out.append(arg.value)
+                    else:
+                        out.extend(clause_ids(arg.value))
+    return out
+
+
+def marker_refs(tests: Path) -> list[tuple[str, str]]:
+    """``(clause, test id)`` for every test carrying a ``clause`` marker (parsed, not run)."""
+    out: list[tuple[str, str]] = []
+    for path in sorted(tests.rglob("test_*.py")):
+        tree = ast.parse(path.read_text("utf-8"))
+        rel = path.relative_to(tests.parent).as_posix()
+        module_marks: list[str] = []
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+                module_marks.extend(_marker_clauses(node.value))
+        for node, prefix, inherited in _tests_in(tree.body, rel, module_marks):
+            marks = inherited + [c for d in node.decorator_list for c in _marker_clauses(d)]
+            out.extend((clause, f"{prefix}::{node.name}") for clause in dict.fromkeys(marks))
+    return out
+
+
+def _tests_in(body: Iterable[ast.stmt], prefix: str, inherited: list[str],
+              ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, list[str]]]:
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            yield node, prefix, inherited
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            marks = inherited + [c for d in node.decorator_list for c in _marker_clauses(d)]
+            yield from _tests_in(node.body, f"{prefix}::{node.name}", marks)

@@ -1,0 +1,274 @@
+"""The jurisdiction matrix: ``croupier rules --compare`` (and ``docs/jurisdictions.md``).
+
+For every wager and rule profile: whether it is permitted, its minimum pay, whether it works
+on the come-out roll, its commission (base and timing) and the free odds behind it; and, per
+profile, the rules of the whole table (seating, late bets, free odds, commission timing,
+passing the dice, removal). Every cell says what it rests on: the regulation ``text`` (the
+clause), the replay ``contract`` (a reading of it), or an ``interpretation`` (a reading of
+the clause named, written out in ``rules/readings.toml``). Cells come from the rule
+profiles' data; the few a profile cannot ground come from ``readings.toml``.
+
+>>> cells = matrix()
+>>> c = cell(cells, "place_lose", "nj-19-47", "come-out")
+>>> c.value, c.basis, c.clause
+('on', 'interpretation', 'N.J.A.C. 19:47-1.2(a)5')
+>>> cell(cells, "fire", "nj-casino-night", "permitted").value
+'no'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from croupier.analysis.evidence import GameView, game_view, profile_summary
+from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
+from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
+from croupier.rules import PROFILE_IDS
+from croupier.rules.citations import CONTRACT, load_readings
+
+ATTRIBUTES = ("permitted", "minimum pay", "come-out", "commission", "free odds")
+TABLE_RULES = ("seating", "late_bets", "free_odds", "commission_timing", "passing_the_dice",
+               "removal")
+LINE_BETS = ("pass", "dont_pass", "come", "dont_come")
+
+
+@dataclass(frozen=True)
+class Cell:
+    wager: str
+    profile: str
+    attribute: str
+    value: str
+    basis: str  # text, contract, interpretation, or "-" (the question does not arise)
+    clause: str = ""
+    note: str = ""
+
+
+def _basis(citation: str) -> str:
+    return "contract" if citation.startswith(CONTRACT) else "text"
+
+
+def _jurisdiction() -> dict[str, Any]:
+    return dict(load_readings().get("jurisdiction", {}))
+
+
+def _pays(rules: GameView, wager: str) -> str:
+    """The minimum pay of ``wager`` as the profile lists it, equal odds grouped."""
+    groups: dict[str, list[str]] = {}
+    for key, odds in rules.pays():
+        head, _, qualifier = key.partition(":")
+        if head == wager:
+            groups.setdefault(odds, []).append(qualifier)
+    parts: list[str] = []
+    for stated, qualifiers in groups.items():
+        named = [q for q in qualifiers if q]
+        parts.append(f"{stated} on {', '.join(named)}" if named else stated)
+    return "; ".join(parts)
+
+
+def _permitted(pid: str, rules: GameView, wager: str) -> Cell:
+    readings = _jurisdiction().get("permitted", {})
+    if not rules.permits(wager):
+        return Cell(wager, pid, "permitted", "no", "text", rules.cite("permitted_clause"))
+    clause = rules.wager_clause(wager)
+    value = "yes"
+    if wager in rules.setting("optional", []):
+        value = "yes, at the casino's election"
+    if wager in rules.setting("craps_only", []):
+        value += " (craps only, not mini-craps)"
+    read = readings.get(f"{pid}.{wager}")
+    if read is not None:
+        return Cell(wager, pid, "permitted", value, "contract" if read.startswith(CONTRACT)
+                    else "interpretation", read)
+    return Cell(wager, pid, "permitted", value, "text", clause)
+
+
+def _minimum_pay(pid: str, game: str, rules: GameView, wager: str) -> Cell:
+    if not rules.permits(wager):
+        return Cell(wager, pid, "minimum pay", "-", "-")
+    pays = _pays(rules, wager)
+    if game == "craps":
+        d = CRAPS_WAGERS[wager]
+        if d.parts is not None:
+            return Cell(wager, pid, "minimum pay", "paid as the separate wagers it is made of",
+                        "text", rules.wager_clause(wager))
+        if d.odds_of is not None:
+            return Cell(wager, pid, "minimum pay", f"true odds: {pays}", "contract",
+                        rules.cite("odds_clause"))
+        if d.commission == "buy":
+            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("buy_commission_clause"))
+        if d.commission == "lay":
+            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("lay_commission_clause"))
+        if wager == "fire":
+            tables = rules.setting("fire_tables", {})
+            text = "; ".join(f"table {name}: " + ", ".join(
+                f"{k.split(':')[1]} points {v}" for k, v in table.items())
+                for name, table in tables.items())
+            return Cell(wager, pid, "minimum pay", text, "text", rules.cite("fire_pays_clause"))
+    elif wager == "five_adjacent":
+        pays = f"as five straights: {_pays(rules, 'straight')}"
+    return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("pays_clause"))
+
+
+def _come_out(pid: str, rules: GameView, wager: str) -> Cell:
+    if not rules.permits(wager):
+        return Cell(wager, pid, "come-out", "-", "-")
+    off = wager in rules.setting("off_on_come_out", [])
+    value = "off unless called on" if off else "on"
+    read = _jurisdiction().get("come_out", {}).get(f"{pid}.{wager}")
+    if read is not None:
+        return Cell(wager, pid, "come-out", value, "interpretation", read)
+    if off or pid == "nj-13-69f":  # 13:69F-1.3(e): "All other wagers shall be considered On"
+        return Cell(wager, pid, "come-out", value, "text", rules.cite("off_on_come_out_clause"))
+    return Cell(wager, pid, "come-out", value, "text", rules.wager_clause(wager),
+                "the text turns only place bets to win off; every other wager works on every roll")
+
+
+def _commission(pid: str, rules: GameView, wager: str) -> Cell:
+    kind = CRAPS_WAGERS[wager].commission
+    if kind is None or not rules.permits(wager):
+        return Cell(wager, pid, "commission", "-", "-")
+    base = "the stake"
+    if kind == "lay" and rules.setting("lay_commission_base") == "win":
+        base = "what the bet could win"
+    timing = " or ".join({"placement": "when made", "win": "on winning bets only"}[t]
+                         for t in rules.setting("vig_collected", ["placement"]))
+    return Cell(wager, pid, "commission", f"up to 5% of {base}, {timing}", "text",
+                rules.cite(f"{kind}_commission_clause"), "rounded down to the table unit")
+
+
+def _free_odds(pid: str, rules: GameView, wager: str) -> Cell:
+    if wager not in LINE_BETS or not rules.permits(wager):
+        return Cell(wager, pid, "free odds", "-", "-")
+    if rules.setting("free_odds"):
+        return Cell(wager, pid, "free odds",
+                    f"table option, default {rules.setting('default_odds')}",
+                    _basis(rules.cite("odds_clause")), rules.cite("odds_clause"))
+    return Cell(wager, pid, "free odds", "none", "text", rules.cite("permitted_clause"))
+
+
+def matrix() -> list[Cell]:
+    """Every cell: each wager of each game under each profile, then the table rules."""
+    cells: list[Cell] = []
+    for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
+        for wager in wagers:
+            for pid in PROFILE_IDS:
+                rules = game_view(pid, game)
+                if rules is None:
+                    continue
+                cells.append(_permitted(pid, rules, wager))
+                cells.append(_minimum_pay(pid, game, rules, wager))
+                if game == "craps":
+                    cells += [_come_out(pid, rules, wager), _commission(pid, rules, wager),
+                              _free_odds(pid, rules, wager)]
+    for pid, table in _jurisdiction().get("table", {}).items():
+        for rule in TABLE_RULES:
+            entry = table[rule]
+            cells.append(Cell("(table)", pid, rule, entry["value"], entry["basis"],
+                              entry["clause"], entry.get("note", "")))
+    return cells
+
+
+def cell(cells: list[Cell], wager: str, profile: str, attribute: str) -> Cell:
+    return next(c for c in cells if (c.wager, c.profile, c.attribute) == (wager, profile, attribute))
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _shown(c: Cell) -> str:
+    if c.basis == "-":
+        return "-"
+    where = c.clause.removeprefix("N.J.A.C. ").removeprefix(CONTRACT)
+    note = f" ({c.note})" if c.note else ""
+    return _md(f"{c.value} · *{c.basis}*: {where}{note}")
+
+
+def render_markdown(cells: list[Cell]) -> str:
+    """``docs/jurisdictions.md``."""
+    lines = [
+        "# Jurisdictions compared",
+        "",
+        "Generated by `croupier rules --compare --markdown`; do not edit by hand (a test fails",
+        "when this file differs from a fresh run). Each wager under each rule profile, and the",
+        "rules of the whole table. Every cell names what it rests on: *text* (the clause of the",
+        "profile's regulation that says it), *contract* (a reading of the replay contract, cited",
+        "where the text is silent) or *interpretation* (a reading of the clause named). The",
+        "readings are written out in `docs/traceability.md` (under the clause) and kept as data",
+        "in `src/croupier/rules/readings.toml`.",
+        "",
+        "## The table",
+        "",
+        "| rule | " + " | ".join(PROFILE_IDS) + " |",
+        "| --- |" + " --- |" * len(PROFILE_IDS),
+    ]
+    for rule in TABLE_RULES:
+        row = [_shown(cell(cells, "(table)", pid, rule)) for pid in PROFILE_IDS]
+        lines.append(f"| {rule.replace('_', ' ')} | " + " | ".join(row) + " |")
+    for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
+        profiles = [p for p in PROFILE_IDS if game_view(p, game) is not None]
+        attributes = ATTRIBUTES if game == "craps" else ATTRIBUTES[:2]
+        for attribute in attributes:
+            lines += ["", f"## {game}: {attribute}", "",
+                      "| wager | " + " | ".join(profiles) + " |",
+                      "| --- |" + " --- |" * len(profiles)]
+            for wager in wagers:
+                row = [_shown(cell(cells, wager, pid, attribute)) for pid in profiles]
+                lines.append(f"| `{wager}` | " + " | ".join(row) + " |")
+    counts: dict[str, int] = {}
+    for c in cells:
+        if c.basis != "-":
+            counts[c.basis] = counts.get(c.basis, 0) + 1
+    lines += ["", "Cells by basis: " + ", ".join(f"{n} {b}" for b, n in sorted(counts.items()))
+              + "."]
+    return "\n".join(lines) + "\n"
+
+
+def render_text(cells: list[Cell]) -> str:
+    out = []
+    for c in cells:
+        if c.basis != "-":
+            out.append(f"{c.wager:<16} {c.profile:<16} {c.attribute:<18} {c.value}  "
+                       f"[{c.basis}: {c.clause}]" + (f"  ({c.note})" if c.note else ""))
+    return "\n".join(out) + "\n"
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> None:
+    """Add ``rules`` to the ``croupier`` command line."""
+    rules = subparsers.add_parser(
+        "rules", help="the rule profiles; --compare: wager x profile, each cell with its basis",
+        description="Without --compare, lists the rule profiles. With --compare, the "
+        "jurisdiction matrix: for each wager and profile whether it is permitted, its minimum "
+        "pay, whether it works on the come-out, its commission and free odds, and the rules "
+        "of the whole table; each cell marked text, contract or interpretation.")
+    rules.add_argument("--compare", action="store_true", help="the jurisdiction matrix")
+    fmt = rules.add_mutually_exclusive_group()
+    fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/jurisdictions.md)")
+    fmt.add_argument("--json", action="store_true", help="a JSON list of cells")
+    rules.set_defaults(func=cmd_rules)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    if not args.compare:
+        for pid in PROFILE_IDS:
+            title, games = profile_summary(pid)
+            print(f"{pid:<16} {title}  ({', '.join(games)})")
+        return 0
+    cells = matrix()
+    if args.json:
+        print(json.dumps([asdict(c) for c in cells], indent=2))
+    elif args.markdown:
+        sys.stdout.write(render_markdown(cells))
+    else:
+        sys.stdout.write(render_text(cells))
+    return 0

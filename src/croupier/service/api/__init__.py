@@ -1,0 +1,35 @@
+"""The HTTP API as routers, one module per resource.
+
+``deps`` holds what routes need (services, the user, role checks, the idempotency key),
+``models`` the request bodies, ``queries`` the SQL, ``errors`` the one place errors become
+HTTP answers, ``act`` the path of a table action through the ledger's group commit.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from croupier.service.api import (
+    audit,
+    auth,
+    bets,
+    coupons,
+    dealing,
+    docs,
+    equipment,
+    health,
+    recall,
+    streams,
+    tables,
+    users,
+    wallets,
+)
+
+ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
+           streams, docs)
+
+
+def include(app: FastAPI) -> None:
+    """Add every resource's routes to ``app``."""
+    for module in ROUTERS:
+        app.include_router(module.router)

@@ -1,0 +1,17 @@
+"""``/audit``: the whole ledger checked against itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from croupier.service.api.deps import Svc, Verifier
+
+router = APIRouter(prefix="/audit", tags=["recall"])
+
+
+@router.get("/verify")
+def verify(user: Verifier, svc: Svc) -> dict[str, Any]:
+    """Rebuild every table from its events and check every balance against them."""
+    return svc.ledger.verify()

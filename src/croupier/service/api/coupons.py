@@ -1,0 +1,56 @@
+"""``/coupons``: match play coupons the house issues (cashier or supervisor) and voids."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from croupier.money import parse_amount
+from croupier.service import coupons
+from croupier.service.api.deps import CouponIssuer, Current, Svc, forbid_unless
+from croupier.service.api.models import NewCoupon, VoidCoupon
+from croupier.service.ledger import ApiError
+
+router = APIRouter(prefix="/coupons", tags=["cashier"])
+Serial = Annotated[str, Path(max_length=32)]
+READERS = ("cashier", "supervisor", "auditor", "admin")
+
+
+@router.post("", status_code=201)
+def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
+    """Issue a match play coupon to a named player: serial, face value, expiry, wagers."""
+    face = parse_amount(body.face_value, "face_value")
+    with svc.engine.begin() as conn:
+        return coupons.issue(conn, user.username, body.player, face, list(body.wagers),
+                             body.expires_in_days)
+
+
+@router.get("")
+def listing(user: Current, svc: Svc) -> list[dict[str, Any]]:
+    """Every coupon (staff), or the player's own."""
+    if user.role != "player":
+        forbid_unless(user, READERS)
+    with svc.engine.connect() as conn:
+        return coupons.listing(conn, user.username if user.role == "player" else None)
+
+
+@router.get("/{serial}")
+def one(serial: Serial, user: Current, svc: Svc) -> dict[str, Any]:
+    if user.role != "player":
+        forbid_unless(user, READERS)
+    with svc.engine.connect() as conn:
+        found = coupons.get(conn, serial)
+    if found is None or (user.role == "player" and found["player"] != user.username):
+        raise ApiError(404, "not_found", f"there is no coupon {serial}")
+    return found
+
+
+@router.post("/{serial}/void")
+def void(serial: Serial, body: VoidCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
+    """Void an issued coupon, with a reason (a redeemed one cannot be)."""
+    try:
+        with svc.engine.begin() as conn:
+            return coupons.void(conn, user.username, serial, body.reason)
+    except LookupError:
+        raise ApiError(404, "not_found", f"there is no coupon {serial}") from None

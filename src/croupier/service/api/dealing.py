@@ -1,0 +1,120 @@
+"""The game's running at ``/tables/{id}``: "no more bets", late-bet confirmation, the roll or
+spin (dealer), and a decision voided or chips adjusted (supervisor)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from croupier.money import parse_amount
+from croupier.service import actions, controls, store
+from croupier.service.api.act import act
+from croupier.service.api.deps import (
+    Dealer,
+    IdemKey,
+    Key,
+    LateConfirmer,
+    LateId,
+    Supervisor,
+    Svc,
+    TableId,
+)
+from croupier.service.api.models import AdjustBody, RollBody, SpinBody, VoidBody
+from croupier.service.ledger import ApiError
+
+router = APIRouter(prefix="/tables/{table_id}")
+
+
+def signed_amount(text: str) -> Decimal:
+    """A signed decimal amount ("-5.00" takes chips from the player)."""
+    negative = text.startswith("-")
+    amount = parse_amount(text.lstrip("-"), "amount")
+    return -amount if negative else amount
+
+
+@router.post("/no-more-bets", tags=["dealer"])
+async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: Svc,
+                       key: IdemKey = None) -> Response:
+    """Roulette: "No more bets" (20.32(j)2). Craps: the dice are in the air; later wagers
+    need the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.no_more_bets(user, live))
+
+
+@router.post("/late-bets/{late_id}/confirm", tags=["dealer"])
+async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
+                       user: LateConfirmer, key: Key, svc: Svc) -> Response:
+    """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.confirm_late(user, live, late_id))
+
+
+@router.post("/roll", tags=["dealer"])
+async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer, key: Key,
+               svc: Svc) -> Response:
+    """Roll: the RNG's dice (raw draw recorded) or the physical dice entered; every wager
+    settled in the same transaction as the roll."""
+    dice = (body.dice[0], body.dice[1]) if body.dice else None
+
+    def make(live: Any) -> actions.PlanFn:
+        made = actions.roll(user, live, svc.rng, dice)
+        return made if dice is None else controls.entering(made, table_id)
+
+    return await act(request, svc, body, user, table_id, key, make)
+
+
+@router.post("/spin", tags=["dealer"])
+async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer, key: Key,
+               svc: Svc) -> Response:
+    """Spin (after "No more bets"): the RNG's pocket or the number entered; an irregular
+    spin (20.32(m)) is "no spin" and every wager stays."""
+
+    def make(live: Any) -> actions.PlanFn:
+        made = actions.spin(user, live, svc.rng, body.number, body.revolutions,
+                            body.same_direction, body.foreign_object)
+        return made if body.number is None else controls.entering(made, table_id)
+
+    return await act(request, svc, body, user, table_id, key, make)
+
+
+@router.post("/void", tags=["supervisor"])
+async def void(request: Request, table_id: TableId, body: VoidBody, user: Supervisor, key: Key,
+               svc: Svc) -> Response:
+    """Void the last decision with a reason: a compensating entry; history is kept."""
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.void(user, live, body.reason))
+
+
+@router.post("/adjustments", tags=["supervisor"])
+async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user: Supervisor,
+                     key: Key, svc: Svc) -> Response:
+    """Correct a dealer's error: chips between the house and a player, with a reason. Over
+    the limit (100.00 either way) it waits (202) for a second supervisor's approval."""
+    amount = signed_amount(body.amount)
+    if controls.needs_second_person(amount):
+        svc.ledger.table(table_id)
+        with svc.engine.begin() as conn:
+            pending = controls.request(conn, table_id, body.player, amount, body.reason,
+                                       user.username)
+        return JSONResponse(pending, status_code=202)
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.adjust(user, live, body.player, amount, body.reason))
+
+
+@router.post("/adjustments/{pending_id}/approve", tags=["supervisor"])
+async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,
+                             user: Supervisor, key: Key, svc: Svc) -> Response:
+    """A second supervisor approves a pending adjustment: only then are the chips moved."""
+    with svc.engine.connect() as conn:
+        row = controls.pending(conn, table_id, pending_id)
+    if row is None:
+        raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
+                       f"table {table_id!r}")
+    amount = store.dollars(row.amount_cents)
+    reason = f"{row.reason} (asked by {row.requested_by}, approved by {user.username})"
+    return await act(request, svc, None, user, table_id, key, lambda live: controls.approving(
+        actions.adjust(user, live, row.player, amount, reason), pending_id, table_id,
+        user.username))

@@ -1,0 +1,108 @@
+"""Dice: registered by serial with inspection records (``/equipment/dice``), and at a table
+offered, selected, refused, passed and changed (``/tables/{id}/dice``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from croupier.service import actions, equipment
+from croupier.service.api import queries
+from croupier.service.api.act import act
+from croupier.service.api.deps import (
+    Dealer,
+    DiceCaller,
+    DiceHandler,
+    DiceReader,
+    EquipmentStaff,
+    IdemKey,
+    Player,
+    Svc,
+    TableId,
+)
+from croupier.service.api.models import Inspection, NewDie, Serials
+from croupier.service.ledger import ApiError
+
+router = APIRouter()
+Serial = Annotated[str, Path(max_length=32)]
+
+
+@router.post("/tables/{table_id}/dice/offer", tags=["dice"])
+async def offer_dice(request: Request, table_id: TableId, body: Serials, user: Dealer, svc: Svc,
+                     key: IdemKey = None) -> Response:
+    """The stickperson offers at least five inspected, in-spec dice to the shooter."""
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.offer_dice(user, live, body.serials))
+
+
+@router.post("/tables/{table_id}/dice/select", tags=["dice"])
+async def select_dice(request: Request, table_id: TableId, body: Serials, user: DiceHandler,
+                      svc: Svc, key: IdemKey = None) -> Response:
+    """The shooter selects two of the dice offered."""
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.select_dice(user, live, body.serials))
+
+
+@router.post("/tables/{table_id}/dice/refuse", tags=["dice"])
+async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Svc,
+                      key: IdemKey = None) -> Response:
+    """A player refuses to shoot in their turn; the dice go clockwise to the next."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.refuse_dice(user, live))
+
+
+@router.post("/tables/{table_id}/dice/pass", tags=["dice"])
+async def pass_dice(request: Request, table_id: TableId, user: DiceHandler, svc: Svc,
+                    key: IdemKey = None) -> Response:
+    """The shooter passes the dice to the next player on completion of a decision."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.pass_dice(user, live))
+
+
+@router.post("/tables/{table_id}/dice/change", tags=["dice"])
+async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc: Svc,
+                      key: IdemKey = None) -> Response:
+    """Call for a change of dice: it takes place immediately after the next decision."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.change_dice(user, live))
+
+
+@router.post("/equipment/dice", tags=["equipment"], status_code=201)
+def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
+    """Register a die by its serial number, in a set, in a table's dice cup."""
+    if body.table_id is not None and body.table_id not in svc.ledger.tables:
+        raise ApiError(404, "not_found", f"there is no table {body.table_id!r}")
+    with svc.engine.begin() as conn:
+        if queries.die_exists(conn, body.serial):
+            raise ApiError(409, "exists", f"die {body.serial} is already registered")
+        queries.add_die(conn, body.serial, body.set_name, body.table_id)
+    return {"serial": body.serial, "set_name": body.set_name, "table_id": body.table_id,
+            "in_spec": False}
+
+
+@router.post("/equipment/dice/{serial}/inspections", tags=["equipment"], status_code=201)
+def inspect_die(serial: Serial, body: Inspection, user: EquipmentStaff,
+                svc: Svc) -> dict[str, Any]:
+    """Record an inspection; the die may be put in play only if it passed (20.25(b)2)."""
+    record = body.model_dump()
+    failures = equipment.inspect(record)
+    with svc.engine.begin() as conn:
+        if not queries.die_exists(conn, serial):
+            raise ApiError(404, "not_found", f"there is no die {serial}")
+        queries.add_inspection(conn, serial, user.username, record, failures)
+    return {"serial": serial, "passed": not failures, "failures": failures,
+            "clause": equipment.CLAUSE}
+
+
+@router.get("/equipment/dice", tags=["equipment"])
+def list_dice(user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
+    with svc.engine.connect() as conn:
+        dice = queries.dice_with_latest_inspection(conn)
+    return [{"serial": d.serial, "set_name": d.set_name, "table_id": d.table_id,
+             "retired": d.retired, "in_spec": bool(latest and latest.passed),
+             "last_inspection": None if latest is None else {
+                 "by": latest.inspector, "at": latest.at, "passed": latest.passed,
+                 "failures": json.loads(latest.failures)}} for d, latest in dice]

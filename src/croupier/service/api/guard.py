@@ -1,0 +1,119 @@
+"""What every HTTP request passes through before a route: a body size limit, and the headers
+that keep the browser table from being framed, sniffed or fed foreign scripts.
+
+The size limit is enforced before the body is read whole: a ``Content-Length`` over
+:data:`MAX_BODY` is answered 413 at once, and a body without one (chunked) is counted as it
+arrives and refused the moment it passes the limit, so no request can make the server hold
+more than :data:`MAX_BODY` bytes of it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 64 * 1024
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+       "object-src 'none'")
+SECURITY_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"content-security-policy", CSP.encode()),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+def _too_large() -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    body = json.dumps({"error": {"code": "too_large", "clause": "",
+                                 "reason": f"the request body is over {MAX_BODY} bytes"}}).encode()
+    return body, [(b"content-type", b"application/json"),
+                  (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+
+
+class Guard:
+    """ASGI middleware: body size limit and security headers on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = _content_length(scope)
+        if length is not None and length > MAX_BODY:
+            await self._refuse(scope, send)
+            return
+        if length is None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            body = await _read_limited(receive)
+            if body is None:
+                await self._refuse(scope, send)
+                return
+            receive = _replay(body)
+        await self.app(scope, receive, _with_headers(send))
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send) -> None:
+        body, headers = _too_large()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": headers + SECURITY_HEADERS})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return MAX_BODY + 1  # unreadable: refused like one too large
+    return None
+
+
+async def _read_limited(receive: Receive) -> bytes | None:
+    """The whole body if it is at most :data:`MAX_BODY` bytes, else None (stops reading)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def _with_headers(send: Send) -> Send:
+    async def send_with(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            present = {name.lower() for name, _ in message.get("headers", [])}
+            extra = [(n, v) for n, v in SECURITY_HEADERS if n not in present]
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return send_with
+
+
+def install(app: Any) -> None:
+    """Put the guard in front of ``app``."""
+    app.add_middleware(Guard)

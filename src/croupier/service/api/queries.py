@@ -1,0 +1,86 @@
+"""The API's own reads and writes of the database (the ledger's are in ``ledger.py``).
+
+Every statement a route runs is here, named for what it answers, so the routes hold no SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Row
+
+from croupier.service import store
+from croupier.service.auth import login_state
+
+
+def user_exists(conn: Connection, username: str) -> bool:
+    return conn.execute(sa.select(store.users.c.id).where(
+        store.users.c.username == username)).first() is not None
+
+
+def users(conn: Connection) -> list[Row[Any]]:
+    """Every account with its log-in state (lock-out, deletion)."""
+    return list(conn.execute(
+        sa.select(store.users, login_state.c.locked_until, login_state.c.lockouts,
+                  login_state.c.deleted_at)
+        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+        .order_by(store.users.c.id)).all())
+
+
+def wallet_entries(conn: Connection, player: str, limit: int = 50) -> list[Row[Any]]:
+    """A wallet's newest entries, newest first."""
+    return list(conn.execute(sa.select(store.wallet_entries).where(
+        store.wallet_entries.c.player == player).order_by(
+        store.wallet_entries.c.id.desc()).limit(limit)).all())
+
+
+def die_exists(conn: Connection, serial: str) -> bool:
+    return conn.execute(sa.select(store.dice.c.serial).where(
+        store.dice.c.serial == serial)).first() is not None
+
+
+def add_die(conn: Connection, serial: str, set_name: str, table_id: str | None) -> None:
+    conn.execute(store.dice.insert().values(
+        serial=serial, set_name=set_name, table_id=table_id, retired=False,
+        registered_at=store.now()))
+
+
+def add_inspection(conn: Connection, serial: str, inspector: str, record: dict[str, Any],
+                   failures: list[str]) -> None:
+    conn.execute(store.inspections.insert().values(
+        serial=serial, inspector=inspector, record=json.dumps(record), passed=not failures,
+        failures=json.dumps(failures), at=store.now()))
+
+
+def dice_with_latest_inspection(conn: Connection) -> list[tuple[Row[Any], Row[Any] | None]]:
+    """Every die, by serial, with its latest inspection (None if never inspected)."""
+    out = []
+    for die in conn.execute(sa.select(store.dice).order_by(store.dice.c.serial)).all():
+        latest = conn.execute(sa.select(store.inspections).where(
+            store.inspections.c.serial == die.serial).order_by(
+            store.inspections.c.id.desc()).limit(1)).first()
+        out.append((die, latest))
+    return out
+
+
+def events_after(conn: Connection, table_id: str, since: int, limit: int) -> list[Row[Any]]:
+    """A table's events after sequence number ``since``, oldest first."""
+    return list(conn.execute(sa.select(store.events).where(
+        store.events.c.table_id == table_id, store.events.c.seq > since)
+        .order_by(store.events.c.seq).limit(limit)).all())
+
+
+def events_of_kinds(conn: Connection, table_id: str, kinds: tuple[str, ...]) -> list[Row[Any]]:
+    return list(conn.execute(sa.select(store.events).where(
+        store.events.c.table_id == table_id, store.events.c.kind.in_(kinds))
+        .order_by(store.events.c.seq)).all())
+
+
+def took_part(conn: Connection, table_id: str, round_no: int, player: str) -> bool:
+    """Whether ``player`` had a part in the round (a wager, a settlement, a balance)."""
+    return conn.execute(sa.select(store.round_players.c.player).where(
+        store.round_players.c.table_id == table_id,
+        store.round_players.c.round == round_no,
+        store.round_players.c.player == player)).first() is not None

@@ -1,0 +1,83 @@
+"""Recall: a table's events, alerts and rounds, one round in full, a player's last rounds."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from croupier.service import codec, recall
+from croupier.service import events as sv
+from croupier.service.api import queries
+from croupier.service.api.deps import (
+    AlertReader,
+    Current,
+    PlayerOrOverseer,
+    RecallReader,
+    RoundNo,
+    Svc,
+    TableId,
+    UserName,
+)
+from croupier.service.ledger import ApiError
+
+router = APIRouter(tags=["recall"])
+
+
+@router.get("/tables/{table_id}/events")
+def table_events(table_id: TableId, user: RecallReader, svc: Svc,
+                 since: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                 limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
+    live = svc.ledger.table(table_id)
+    with svc.engine.connect() as conn:
+        rows = queries.events_after(conn, table_id, since, limit)
+    return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
+             **codec.decode(live.game, r.payload).to_json()} for r in rows]
+
+
+@router.get("/tables/{table_id}/alerts")
+def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, Any]:
+    """The fairness monitors' alerts at the table (newest last; ``voided`` when the roll or
+    spin that raised one was voided) and each monitor's state (supervisors, auditors)."""
+    live = svc.ledger.table(table_id)
+    with svc.engine.connect() as conn:
+        rows = queries.events_of_kinds(conn, table_id, (sv.IntegrityAlert.kind, sv.Voided.kind))
+    decoded = [(r, codec.decode(live.game, r.payload)) for r in rows]
+    voided = {s for _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
+    with live.lock:
+        monitors = live.monitors.summary(live.in_play)
+    return {"table": table_id,
+            "alerts": [{"seq": r.seq, "round": r.round, "at": r.at, "voided": r.seq in voided,
+                        **e.to_json()} for r, e in decoded if isinstance(e, sv.IntegrityAlert)],
+            "monitors": monitors}
+
+
+@router.get("/tables/{table_id}/rounds")
+def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
+                 limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
+    svc.ledger.table(table_id)
+    with svc.engine.connect() as conn:
+        return recall.rounds_list(conn, table_id, limit)
+
+
+@router.get("/tables/{table_id}/rounds/{round_no}")
+def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
+                 svc: Svc) -> dict[str, Any]:
+    """A round's wagers, outcome (with the RNG's raw draw), settlements, balances before and
+    after. Players may recall the rounds they took part in, and see only their own part."""
+    with svc.engine.connect() as conn:
+        if user.role == "player" and not queries.took_part(conn, table_id, round_no,
+                                                           user.username):
+            raise ApiError(403, "forbidden", "players recall only their own rounds")
+        record = recall.round_record(conn, table_id, round_no)
+    if record is None:
+        raise ApiError(404, "not_found", f"no round {round_no} at table {table_id!r}")
+    return recall.for_player(record, user.username) if user.role == "player" else record
+
+
+@router.get("/players/{player}/rounds")
+def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
+                  limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
+    """A player's last ten rounds, newest first."""
+    with svc.engine.connect() as conn:
+        return recall.player_rounds(conn, player, limit)

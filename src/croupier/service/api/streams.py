@@ -1,0 +1,122 @@
+"""``/tables/{id}/stream``: each committed event of a table over a WebSocket.
+
+The token never travels in the URL (where logs and proxies keep it): the client's first
+message is ``{"token": "...", "since": N}`` (``since`` optional: replay the events after N).
+The stream closes with 4401 when the user is locked, deleted or the token ends (checked at
+once for changes made by this server, and every :data:`RECHECK_SECONDS` for any other), 4404
+for an unknown table, 4408 for a client too slow to keep up, 4422 for a malformed first
+message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+
+from croupier.service import codec, streaming
+from croupier.service.api import queries
+from croupier.service.api.deps import Services
+from croupier.service.auth import User
+
+router = APIRouter()
+
+REPLAY_LIMIT = 1000
+HELLO_SECONDS = 10.0
+RECHECK_SECONDS = 5.0
+MAX_HELLO = 1024
+MAX_SINCE = 2**31
+
+
+@router.websocket("/tables/{table_id}/stream")
+async def stream(websocket: WebSocket, table_id: str) -> None:
+    """Each committed event of the table as JSON, after a first message that logs in."""
+    svc: Services = websocket.app.state.services
+    await websocket.accept()
+    hello = await _hello(websocket)
+    if hello is None:
+        await websocket.close(code=4422)
+        return
+    token, since = hello
+    user = await run_in_threadpool(svc.auth.user_for, token)
+    if user is None or table_id not in svc.ledger.tables:
+        await websocket.close(code=4401 if user is None else 4404)
+        return
+    await _serve(websocket, svc, table_id, user, token, since)
+
+
+async def _hello(websocket: WebSocket) -> tuple[str, int] | None:
+    """The first message's token and ``since``; None if it is missing or malformed."""
+    try:
+        text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+        if len(text) > MAX_HELLO:
+            return None
+        hello = json.loads(text)
+    except (TimeoutError, ValueError, KeyError, RuntimeError, WebSocketDisconnect):
+        return None
+    if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+        return None
+    since = hello.get("since", -1)
+    if type(since) is not int or not -1 <= since <= MAX_SINCE:
+        return None
+    return hello["token"], since
+
+
+async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User, token: str,
+                 since: int) -> None:
+    queue = svc.hub.subscribe(table_id, user.username)
+    gone = asyncio.Event()
+
+    async def watch_close() -> None:
+        # Notice the client leaving while waiting for events, so shutdown never waits on it.
+        try:
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+        except Exception:
+            pass
+        gone.set()
+        svc.hub.unsubscribe(table_id, queue)
+        streaming.close(queue, streaming.TOO_SLOW)
+
+    watcher = asyncio.create_task(watch_close())
+    try:
+        # Subscribed before the replay, so nothing committed meanwhile is missed; what the
+        # replay already sent is not sent twice.
+        sent = await _replay(websocket, svc, table_id, since) if since >= 0 else -1
+        while True:
+            try:
+                batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)
+            except TimeoutError:
+                if await run_in_threadpool(svc.auth.user_for, token) is None:
+                    batch = streaming.REVOKED
+                else:
+                    continue
+            if isinstance(batch, int):
+                if not gone.is_set():
+                    await websocket.close(code=batch)
+                return
+            for item in batch:
+                if item.get("seq", sent + 1) > sent:
+                    await websocket.send_json(item)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        watcher.cancel()
+        svc.hub.unsubscribe(table_id, queue)
+
+
+async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int) -> int:
+    """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT`), oldest first;
+    the last sequence number sent (``since`` if none)."""
+    live = svc.ledger.tables[table_id]
+    with svc.engine.connect() as conn:
+        rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
+    for r in rows:
+        item: dict[str, Any] = {"seq": r.seq, "round": r.round,
+                                **codec.decode(live.game, r.payload).to_json()}
+        await websocket.send_json(item)
+        since = r.seq
+    return since

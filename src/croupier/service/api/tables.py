@@ -1,0 +1,99 @@
+"""``/tables``: the tables, opening one (admin), and a player's chips and seat at one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from croupier.errors import Malformed
+from croupier.money import parse_amount
+from croupier.rules import PROFILE_IDS, load_profile
+from croupier.service import actions, controls
+from croupier.service.api.act import act
+from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
+from croupier.service.api.models import Amount, CashOut, NewTable
+from croupier.service.ledger import ApiError
+
+router = APIRouter(prefix="/tables")
+
+
+def no_floats(value: Any, where: str) -> None:
+    """Money and rates in table options come as decimal strings or integers, never as JSON
+    fractions: the request parser would have made them binary floats."""
+    if isinstance(value, float):
+        raise Malformed(where, f"write {value!r} as a decimal string, e.g. \"{value!r}\"")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            no_floats(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            no_floats(item, f"{where}[{i}]")
+
+
+@router.get("", tags=["tables"])
+def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
+    return [{"id": t.id, "game": t.game, "profile": t.profile, "players": len(t.present()),
+             "capacity": t.capacity} for t in svc.ledger.tables.values()]
+
+
+@router.post("", tags=["admin"], status_code=201)
+def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
+    """Open a table under a rule profile with its options (checked as the replay does)."""
+    if body.profile not in PROFILE_IDS:
+        raise Malformed("profile", f"unknown profile {body.profile!r}; expected one of "
+                        f"{', '.join(PROFILE_IDS)}")
+    if not load_profile(body.profile).covers(body.game):
+        raise Malformed("game", f"{body.profile} does not cover {body.game}")
+    if body.id in svc.ledger.tables:
+        raise ApiError(409, "exists", f"there is already a table {body.id!r}")
+    no_floats(body.options, "options")
+    with svc.engine.begin() as conn:
+        live = svc.ledger.create_table(conn, body.id, body.game, body.profile, body.options,
+                                       body.capacity)
+        controls.set_entry(conn, body.id, body.entry)
+    svc.ledger.tables[live.id] = live
+    return {**live.state(), "entry": body.entry}
+
+
+@router.get("/{table_id}", tags=["tables"])
+def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
+    live = svc.ledger.table(table_id)
+    with svc.engine.connect() as conn:
+        entry = controls.entry(conn, table_id)
+    with live.lock:
+        return {**live.state(), "entry": entry}
+
+
+@router.post("/{table_id}/buy-in", tags=["cashier"])
+async def buy_in(request: Request, table_id: TableId, body: Amount, user: Player, key: Key,
+                 svc: Svc) -> Response:
+    """Chips from the player's wallet to their place at the table."""
+    amount = parse_amount(body.amount, "amount")
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.buy_in(svc.ledger, user, live, amount))
+
+
+@router.post("/{table_id}/cash-out", tags=["cashier"])
+async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Player, key: Key,
+                   svc: Svc) -> Response:
+    """Chips (not wagers on the layout) back to the wallet; all of them if no amount."""
+    amount = parse_amount(body.amount, "amount") if body.amount is not None else None
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: actions.cash_out(svc.ledger, user, live, amount))
+
+
+@router.post("/{table_id}/sit", tags=["players"])
+async def sit(request: Request, table_id: TableId, user: Player, svc: Svc,
+              key: IdemKey = None) -> Response:
+    """Take a seat at mini-craps (only seated players wager there, 13:69F-1.3(f))."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.seat(user, live, True))
+
+
+@router.post("/{table_id}/stand", tags=["players"])
+async def stand(request: Request, table_id: TableId, user: Player, svc: Svc,
+                key: IdemKey = None) -> Response:
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: actions.seat(user, live, False))

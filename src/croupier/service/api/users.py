@@ -1,0 +1,55 @@
+"""``/users``: accounts, their roles, locking and unlocking (admin; auditors read)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from croupier.service.api import queries
+from croupier.service.api.deps import Admin, Svc, UserName, UserReader
+from croupier.service.api.models import NewUser
+from croupier.service.ledger import ApiError
+
+router = APIRouter(prefix="/users", tags=["admin"])
+
+
+@router.post("", status_code=201)
+def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
+    with svc.engine.begin() as conn:
+        if queries.user_exists(conn, body.username):
+            raise ApiError(409, "exists", f"there is already a user {body.username!r}")
+        created = svc.auth.create_user(conn, body.username, body.password, body.role)
+    return {"username": created.username, "role": created.role}
+
+
+@router.get("")
+def list_users(user: UserReader, svc: Svc) -> list[dict[str, Any]]:
+    with svc.engine.connect() as conn:
+        rows = queries.users(conn)
+    return [{"username": r.username, "role": r.role, "locked": r.locked,
+             "failed_logins": r.failed_logins, "locked_until": r.locked_until,
+             "lockouts": r.lockouts or 0, "deleted": r.deleted_at is not None} for r in rows]
+
+
+@router.post("/{username}/unlock")
+def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
+    if not svc.auth.set_locked(username, False):
+        raise ApiError(404, "not_found", f"there is no user {username!r}")
+    return {"username": username, "locked": False}
+
+
+@router.post("/{username}/lock")
+def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
+    if not svc.auth.set_locked(username, True):
+        raise ApiError(404, "not_found", f"there is no user {username!r}")
+    return {"username": username, "locked": True}
+
+
+@router.delete("/{username}")
+def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
+    """Delete an account: it cannot log in again and its sessions end at once (its records
+    stay in the ledger)."""
+    if not svc.auth.delete(username):
+        raise ApiError(404, "not_found", f"there is no user {username!r}")
+    return {"username": username, "deleted": True}

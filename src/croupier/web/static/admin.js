@@ -1,0 +1,168 @@
+// The organiser's console (admin): users and roles, the cage (deposits), tables, dice records,
+// locking and unlocking; everything through the same HTTP API as any other client.
+import { explain, sentence, checkAmount, kids } from "./messages.js";
+import { money } from "./svg.js";
+
+const $ = (id) => document.getElementById(id);
+const PROFILES = { craps: ["nj-13-69f", "nj-19-47", "nj-casino-night"], "mini-craps": ["nj-13-69f", "nj-19-47", "nj-casino-night"],
+  roulette: ["nj-casino-night"] };
+
+// A result line under a form: a sentence, green when done, red with the reason when refused.
+function say(box, err, ok) {
+  box.className = `console-msg ${err ? "error" : "ok"}`;
+  box.textContent = err ? explain(err) : sentence(ok);
+}
+
+async function attempt(box, fn, ok) {
+  try {
+    const r = await fn();
+    say(box, null, ok(r));
+    return r;
+  } catch (err) { say(box, err); return null; }
+}
+
+const field = (h, label, input) => h("label", {}, label, input);
+
+function card(h, id, title, ...body) {
+  return h("section", { class: "card", id, "aria-labelledby": `${id}-title` }, h("h2", { id: `${id}-title` }, title), ...kids(body));
+}
+
+async function usersCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "users-msg" });
+  const body = h("tbody", {});
+  const load = async () => {
+    const users = await api.get("/users");
+    body.replaceChildren(...users.map((u) => h("tr", { "data-user": u.username }, h("td", {}, u.username), h("td", {}, u.role),
+      h("td", {}, u.locked ? "locked" : "active"),
+      h("td", {}, h("button", { type: "button", class: u.locked ? "unlock-btn" : "lock-btn", onclick: () => attempt(msg,
+        () => api.post(`/users/${encodeURIComponent(u.username)}/${u.locked ? "unlock" : "lock"}`),
+        () => `User ${u.username} is ${u.locked ? "unlocked and may log in again" : "locked out until unlocked"}`).then(load) },
+      u.locked ? "Unlock" : "Lock")))));
+    const select = $("deposit-player");
+    if (select) select.replaceChildren(...users.filter((u) => u.role === "player").map((u) => h("option", { value: u.username }, u.username)));
+  };
+  const form = h("form", { id: "user-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const name = $("new-user").value.trim();
+    await attempt(msg, () => api.call("POST", "/users", { username: name, password: $("new-pass").value, role: $("new-role").value }, { idempotent: false }),
+      (u) => `User ${u.username} is registered as ${u.role}`);
+    await load();
+  } },
+  field(h, "Name", h("input", { id: "new-user", required: true, size: 10, autocomplete: "off" })),
+  field(h, "Password (8 or more)", h("input", { id: "new-pass", type: "password", required: true, minlength: 8, size: 10, autocomplete: "new-password" })),
+  field(h, "Role", h("select", { id: "new-role" }, ["player", "dealer", "supervisor", "auditor", "admin"].map((r) => h("option", { value: r }, r)))),
+  h("button", { type: "submit", id: "user-btn" }, "Register"));
+  const root = card(h, "admin-users", "Users and roles",
+    h("table", {}, h("thead", {}, h("tr", {}, ["Name", "Role", "State", ""].map((c) => h("th", { scope: "col" }, c)))), body), form, msg);
+  return { root, load };
+}
+
+function cageCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "cage-msg" });
+  const entries = h("div", { id: "wallet-view" });
+  const show = async (player) => {
+    try {
+      const w = await api.get(`/wallets/${encodeURIComponent(player)}`);
+      entries.replaceChildren(h("p", {}, `${player}'s wallet holds ${money(w.balance)}.`),
+        h("table", {}, h("thead", {}, h("tr", {}, ["Entry", "Table", "Amount", "After"].map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, w.entries.slice(0, 8).map((e) => h("tr", {}, h("td", {}, e.kind.replaceAll("_", " ")), h("td", {}, e.table || "cage"),
+            h("td", {}, money(e.amount)), h("td", {}, money(e.balance_after)))))));
+    } catch (err) { entries.replaceChildren(h("p", { class: "error" }, explain(err))); }
+  };
+  const form = h("form", { id: "deposit-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const player = $("deposit-player").value;
+    const checked = checkAmount($("deposit-amount").value, "deposit");
+    if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+    await attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/deposits`, { amount: checked.value }),
+      () => `${money(checked.value)} deposited to ${player}'s wallet: the player buys chips with it at a table`);
+    await show(player);
+  } },
+  field(h, "Player", h("select", { id: "deposit-player", onchange: (e) => show(e.target.value) })),
+  field(h, "Amount", h("input", { id: "deposit-amount", inputmode: "decimal", size: 7, value: "200" })),
+  h("button", { type: "submit", id: "deposit-btn" }, "Deposit"));
+  return card(h, "admin-cage", "Cage: deposits", form, msg, entries,
+    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page."));
+}
+
+function tablesCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "tables-msg" });
+  const body = h("tbody", {});
+  const load = async () => {
+    const tables = await api.get("/tables");
+    body.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+      h("td", {}, `${t.players} of ${t.capacity}`))));
+  };
+  const profile = h("select", { id: "table-profile" });
+  const game = h("select", { id: "table-game", onchange: () => fillProfiles() }, Object.keys(PROFILES).map((g) => h("option", { value: g }, g)));
+  const fillProfiles = () => profile.replaceChildren(...PROFILES[game.value].map((p) => h("option", { value: p }, p)));
+  fillProfiles();
+  const form = h("form", { id: "table-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const options = {};
+    for (const [id, key] of [["table-min", "min_bet"], ["table-max", "max_bet"]]) {
+      const v = $(id).value.trim();
+      if (!v) continue;
+      const checked = checkAmount(v, key === "min_bet" ? "minimum bet" : "maximum bet");
+      if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+      options[key] = checked.value;
+    }
+    const capacity = $("table-capacity").value.trim();
+    const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options };
+    if (capacity) body.capacity = Number(capacity);
+    await attempt(msg, () => api.call("POST", "/tables", body, { idempotent: false }),
+      (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}`);
+    await load();
+    ctx.reloadTables();
+  } },
+  field(h, "Table name", h("input", { id: "table-id", required: true, size: 10, placeholder: "craps-2" })),
+  field(h, "Game", game), field(h, "Rules", profile),
+  field(h, "Minimum bet", h("input", { id: "table-min", inputmode: "decimal", size: 5 })),
+  field(h, "Maximum bet", h("input", { id: "table-max", inputmode: "decimal", size: 5 })),
+  field(h, "Seats", h("input", { id: "table-capacity", inputmode: "numeric", size: 3 })),
+  h("button", { type: "submit", id: "table-btn" }, "Open table"));
+  const root = card(h, "admin-tables", "Tables",
+    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
+    h("p", { class: "hint" }, "The limits are the table's options; the house pay table is the rule profile's. Closing a table is not offered by the server yet."));
+  return { root, load };
+}
+
+function diceCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "dice-msg" });
+  const body = h("tbody", {});
+  const load = async () => {
+    const dice = await api.get("/equipment/dice");
+    body.replaceChildren(...dice.map((d) => h("tr", {}, h("td", {}, d.serial), h("td", {}, d.set_name), h("td", {}, d.table_id || "store"),
+      h("td", { class: d.in_spec ? "ok" : "error" }, d.retired ? "retired" : d.in_spec ? "in spec" : "not inspected or failed"))));
+  };
+  const form = h("form", { id: "die-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const table = $("die-table").value.trim();
+    await attempt(msg, () => api.call("POST", "/equipment/dice", { serial: $("die-serial").value.trim(), set_name: $("die-set").value.trim(), table_id: table || null }, { idempotent: false }),
+      (d) => `Die ${d.serial} is registered${d.table_id ? ` in the cup of ${d.table_id}` : ""}; a supervisor inspects it before it is put in play`);
+    await load();
+  } },
+  field(h, "Serial", h("input", { id: "die-serial", required: true, size: 9 })),
+  field(h, "Set", h("input", { id: "die-set", required: true, size: 9 })),
+  field(h, "Table", h("input", { id: "die-table", size: 9 })),
+  h("button", { type: "submit", id: "die-btn" }, "Register die"));
+  const root = card(h, "admin-dice", "Dice and equipment",
+    h("table", {}, h("thead", {}, h("tr", {}, ["Serial", "Set", "Where", "State"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg);
+  return { root, load };
+}
+
+export async function renderAdmin(ctx) {
+  const root = $("admin");
+  root.hidden = false;
+  const users = await usersCard(ctx);
+  const tables = tablesCard(ctx);
+  const dice = diceCard(ctx);
+  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root);
+  await Promise.all([users.load(), tables.load(), dice.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
+}
+
+const h2 = (ctx) => ctx.h("h2", { class: "admin-title" }, "Organiser console");

@@ -1,0 +1,153 @@
+"""Issue 12, findings 2, 3, 10, 13 and 16: log-in that cannot be raced or used to lock the casino
+out, accounts that cannot be told apart by their answers, revocation that takes effect at once
+(tokens and streams), and a stream token that never travels in the URL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from croupier.service import auth, store
+
+from .conftest import PASSWORD, Server
+
+
+def _login(s: Server, name: str, password: str) -> httpx.Response:
+    return httpx.post(s.base + "/auth/login", json={"username": name, "password": password},
+                      timeout=60)
+
+
+def _user(s: Server, name: str) -> dict[str, object]:
+    return next(u for u in s.get("admin", "/users").json() if u["username"] == name)
+
+
+def test_parallel_guesses_lock_after_three_and_answers_alike(server: Server) -> None:
+    s = server
+    for who in ("admin", "alice", "supervisor"):
+        s.token(who)  # logged in before this address is throttled below
+    s.ok("admin", "/users", {"username": "carol", "password": PASSWORD, "role": "player"},
+         key=None)
+    # A locked account, an unknown name and a wrong password answer alike.
+    for _ in range(3):
+        assert _login(s, "carol", "wrong-guess").status_code == 401
+    locked = _login(s, "carol", PASSWORD)
+    unknown = _login(s, "nobody-here", PASSWORD)
+    wrong = _login(s, "bob", "wrong-guess")
+    assert locked.status_code == unknown.status_code == wrong.status_code == 401
+    assert locked.json() == unknown.json() == wrong.json()
+    assert _user(s, "carol")["lockouts"] == 1 and _user(s, "carol")["locked_until"]
+    # The lock-out is not the admin's lock: an admin clears it at once.
+    assert s.post("admin", "/users/carol/unlock", None, key=None).status_code == 200
+    assert _login(s, "carol", PASSWORD).status_code == 200
+
+    # 40 wrong passwords at once: each guess is counted before it is checked, so at most three
+    # are checked and one lock-out follows.
+    async def flood() -> list[int]:
+        async with httpx.AsyncClient(base_url=s.base, timeout=120) as c:
+            rs = await asyncio.gather(*(c.post("/auth/login", json={
+                "username": "alice", "password": f"guess-{i}"}) for i in range(40)))
+            return [r.status_code for r in rs]
+
+    with ThreadPoolExecutor(1) as pool:
+        codes = pool.submit(asyncio.run, flood()).result()
+    assert set(codes) <= {401, 429}
+    state = _user(s, "alice")
+    assert state["failed_logins"] == 3 and state["lockouts"] == 1
+    # ... and this address, past 30 failures a minute, is now throttled before any check.
+    r = _login(s, "bob", PASSWORD)
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
+    # A session already open is not ended by someone else's guessing.
+    assert s.get("alice", "/auth/me").status_code == 200
+
+
+def test_revocation_is_immediate_for_tokens_and_streams(server: Server) -> None:
+    s = server
+    s.ok("admin", "/users", {"username": "dave", "password": PASSWORD, "role": "player"},
+         key=None)
+    assert s.get("dave", "/auth/me").status_code == 200
+    # Deleting a user ends their sessions at once; they cannot log in again.
+    assert httpx.delete(s.base + "/users/dave", headers=s.headers("admin")).status_code == 200
+    assert s.get("dave", "/auth/me").status_code == 401
+    assert _login(s, "dave", PASSWORD).status_code == 401
+    assert _user(s, "dave")["deleted"] is True
+    # The stream takes its token from the first message, never from the URL.
+    url = s.base.replace("http", "ws") + "/tables/craps-1/stream"
+    with connect(f"{url}?token={s.token('alice')}") as ws:
+        ws.send(json.dumps({"since": 0}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
+    with connect(url) as ws:
+        ws.send(json.dumps({"token": "not-a-token"}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    # Locking a user closes their open stream at once, and their token stays dead after an
+    # unlock.
+    with s.stream("craps-1", "bob") as ws:
+        s.ok("bob", "/tables/craps-1/buy-in", {"amount": "10"})
+        assert json.loads(ws.recv(timeout=10))["type"] == "chips_in"
+        t0 = time.monotonic()
+        s.ok("admin", "/users/bob/lock", None, key=None)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        assert time.monotonic() - t0 < 4  # not the periodic recheck: at once
+    s.ok("admin", "/users/bob/unlock", None, key=None)
+    assert s.get("bob", "/auth/me").status_code == 401
+
+
+# --- in-process: lock-out expiry and back-off, and the recovery functions ------------------
+
+@pytest.fixture
+def engine(tmp_path: Path) -> sa.Engine:
+    eng = store.make_engine(f"sqlite:///{tmp_path / 'auth.db'}")
+    store.upgrade(eng)
+    with eng.begin() as conn:
+        auth.Auth(eng).create_user(conn, "erin", PASSWORD, "player")
+    return eng
+
+
+def test_lockout_expires_with_backoff(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [1_000_000.0]
+    monkeypatch.setattr(store, "now", lambda: clock[0])
+    a = auth.Auth(engine)
+    for expected in (30, 60, 120):
+        for _ in range(3):
+            with pytest.raises(auth.LoginFailed):
+                a.login("erin", "wrong")
+        with pytest.raises(auth.LoginFailed):  # locked: even the right password
+            a.login("erin", PASSWORD)
+        clock[0] += expected - 1
+        with pytest.raises(auth.LoginFailed):
+            a.login("erin", PASSWORD)
+        clock[0] += 1  # the lock-out is over, each one twice as long as the last
+    token, user = a.login("erin", PASSWORD)
+    assert user.username == "erin" and a.user_for(token) == user
+
+
+def test_recovery_functions_unlock_and_reset(engine: sa.Engine) -> None:
+    a = auth.Auth(engine)
+    token, _ = a.login("erin", PASSWORD)
+    assert a.set_locked("erin", True) and a.user_for(token) is None
+    with engine.begin() as conn:
+        assert auth.unlock_user(conn, "erin")
+        assert not auth.unlock_user(conn, "nobody")
+    assert a.user_for(token) is None  # a token from before the lock stays ended
+    fresh, _ = a.login("erin", PASSWORD)
+    with engine.begin() as conn:
+        assert auth.reset_password(conn, "erin", "another-pass-456")
+    assert a.user_for(fresh) is None  # a reset ends every session
+    with pytest.raises(auth.LoginFailed):
+        a.login("erin", PASSWORD)
+    assert a.login("erin", "another-pass-456")[1].username == "erin"
