@@ -157,3 +157,20 @@ def test_renewal_never_waits_for_the_owners_writes(engine: sa.Engine) -> None:
             started = time.monotonic()
             assert leases.renew(conn, "a", ["t-renew"], 30) == {"t-renew": 1}
             assert time.monotonic() - started < 0.9  # not the 1 s lock timeout
+
+
+def test_a_node_stopping_hands_its_tables_over_at_once(engine: sa.Engine) -> None:
+    """SIGTERM (a rolling restart): the node releases its leases as it exits, so another node
+    takes its tables at once rather than after the lease would have expired (30 s here)."""
+    ledger = Ledger(engine)
+    with engine.begin() as conn:
+        live = ledger.create_table(conn, "t-handover", "roulette", "nj-casino-night", {}, None)
+    ledger.tables[live.id] = live
+    first = Node(engine, ledger, "a", "http://a", ttl=30)
+    assert first.claim("t-handover") is None and first.held() == {"t-handover": 1}
+    second = Node(engine, ledger, "b", "http://b", ttl=30)
+    holder = second.claim("t-handover")
+    assert holder is not None and holder.owner == "a"
+    first.close()
+    second.forget_holder("t-handover")
+    assert second.claim("t-handover") is None and second.held() == {"t-handover": 2}
