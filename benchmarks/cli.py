@@ -4,7 +4,9 @@ Each command runs as a fresh process (``python -m croupier ...``), as a user sta
 median of the repetitions is printed per command. With ``--before DIR`` (a checkout of an
 earlier commit, e.g. ``git worktree add /tmp/cli-before <commit>``) the same commands run
 from that checkout too, interleaved with this one's so both see the same machine load, and
-the ratio before/after is printed. The load average is printed at the start and the end.
+the ratio before/after is printed. Both the wall clock (what a user waits) and the CPU time
+(user + system, which hardly depends on the machine's other work) are printed, and the load
+average at the start and the end.
 
     .venv/bin/python benchmarks/cli.py                          # this checkout, 5 repetitions
     .venv/bin/python benchmarks/cli.py --before /tmp/cli-before --repetitions 5
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -35,19 +38,26 @@ def _runs(small: Path) -> list[tuple[str, list[str]]]:
     return [*helps, (f"replay {small.name}", ["replay", str(small)])]
 
 
-def _time(src: Path, argv: list[str], cwd: str) -> float | None:
-    """Seconds for one run; None when this checkout has no such command (exit 2, usage)."""
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _time(src: Path, argv: list[str], cwd: str) -> tuple[float | None, float | None]:
+    """Wall-clock and CPU seconds (user + system) of one run; None when this checkout has no
+    such command. The CPU time hardly depends on what else the machine runs; the wall clock
+    is what a user waits."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     done = subprocess.run([sys.executable, "-m", "croupier", *argv], env=env, cwd=cwd,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, _cpu() - cpu
     if done.returncode == 2 and b"invalid choice" in done.stderr:
-        return None
+        return None, None
     if done.returncode != 0:
         raise SystemExit(f"{src}: croupier {' '.join(argv)} exited {done.returncode}: "
                          f"{done.stderr.decode(errors='replace').strip()}")
-    return elapsed
+    return elapsed, used
 
 
 def _median(runs: list[float | None]) -> float | None:
@@ -70,24 +80,25 @@ def main() -> None:
     if args.before is not None:
         trees = {"before": args.before.resolve() / "src", **trees}
     print(f"start: {_load()}")
-    times: dict[tuple[str, str], list[float | None]] = {}
+    times: dict[tuple[str, str, int], list[float | None]] = {}
+    runs = _runs(args.small.resolve())
     with tempfile.TemporaryDirectory() as cwd:
         for _ in range(args.repetitions):
-            for label, argv in _runs(args.small.resolve()):
+            for label, argv in runs:
                 for tree, src in trees.items():
-                    times.setdefault((label, tree), []).append(_time(src, argv, cwd))
-    header = f"{'croupier ...':<28}" + "".join(f"{t + ' (s)':>13}" for t in trees)
-    if len(trees) == 2:
-        header += f"{'ratio':>9}"
-    print(f"medians of {args.repetitions} runs, each a fresh process")
-    print(header)
-    for label, _argv in _runs(args.small.resolve()):
-        medians = [_median(times[(label, t)]) for t in trees]
-        line = f"{label:<28}" + "".join(f"{m:>13.3f}" if m else f"{'-':>13}" for m in medians)
-        known = [m for m in medians if m]
-        if len(medians) == 2 and len(known) == 2:
-            line += f"{known[0] / known[1]:>8.1f}x"
-        print(line)
+                    for kind, value in enumerate(_time(src, argv, cwd)):
+                        times.setdefault((label, tree, kind), []).append(value)
+    for kind, title in enumerate(("wall clock", "CPU time (user + system)")):
+        print(f"{title}: medians of {args.repetitions} runs, each a fresh process")
+        header = f"{'croupier ...':<28}" + "".join(f"{t + ' (s)':>13}" for t in trees)
+        print(header + (f"{'ratio':>9}" if len(trees) == 2 else ""))
+        for label, _argv in runs:
+            medians = [_median(times[(label, t, kind)]) for t in trees]
+            line = f"{label:<28}" + "".join(f"{m:>13.3f}" if m else f"{'-':>13}" for m in medians)
+            known = [m for m in medians if m]
+            if len(medians) == 2 and len(known) == 2:
+                line += f"{known[0] / known[1]:>8.1f}x"
+            print(line)
     print(f"end: {_load()}")
 
 

@@ -54,7 +54,7 @@ from serve import (
 def _launch(data_dir: Path, database: str, name: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir",
-           str(data_dir), "--demo-password", PASSWORD, "--database", database,
+           str(data_dir), "--demo", "--demo-password", PASSWORD, "--database", database,
            "--node-id", name]
     with open(data_dir / f"{name}.log", "ab") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

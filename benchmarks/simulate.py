@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/simulate.py [--reps 5] [--quick] [--json] [--threads 1]
 
 Scenarios: the pass line alone; pass + 3x odds + two come bets with 3x odds; place 6 and 8;
-six players with six different strategies at one table. For each: rolls per second, the
+six players with six different strategies at one table; the pass line with a $5 fire bet on every
+new shooter. For each: rolls per second, the
 median of ``--reps`` repetitions, for crapssim (its ``Table.run``) and for croupier (steady
 state: the kernel specialised to the strategies is generated, compiled and cached before
 timing; one thread unless ``--threads``), their ratio, and
@@ -46,6 +47,14 @@ def crapssim_strategy(name: str) -> Any:
         return IronCross(10)
     if name == "three-point-dolly":
         return ThreePointDolly(10, win_multiplier=1)
+    if name == "pass-fire":
+        from crapssim.bet import Fire
+        from crapssim.strategy.single_bet import BetSingle
+
+        class BetFire(BetSingle):
+            bet_type = Fire
+
+        return BetPassLine(10) + BetFire(5)
     return Knockout(10)
 
 
@@ -101,6 +110,7 @@ def main() -> int:
         ("pass + 3x odds + 2 come", ["pass-odds-come"], 6000 // scale, 8192 // scale, 1000),
         ("place 6 and 8", ["place-6-8"], 20000 // scale, 16384 // scale, 1000),
         ("six players, six strategies", SIX, 1500 // scale, 4096 // scale, 1000),
+        ("pass + fire bet", ["pass-fire"], 20000 // scale, 16384 // scale, 2000),
     ]
     # warm: compile (or load from the numba cache) before timing
     for _, names, _, _, _ in scenarios:

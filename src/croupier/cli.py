@@ -19,8 +19,12 @@ COMMAND_MODULES: dict[str, str] = {
     "wagers": "croupier.analysis.commands",
     "rules": "croupier.analysis.jurisdictions",
     "simulate": "croupier.sim.commands",
+    "session": "croupier.sim.session_commands",
     "serve": "croupier.service.commands",
     "recall": "croupier.service.commands",
+    "init": "croupier.service.commands",
+    "users": "croupier.service.commands",
+    "audit": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",
     "rng-test": "croupier.integrity.commands",
 }

@@ -42,3 +42,19 @@ HOPS: tuple[Roll, ...] = tuple(
         {(a, b) for a in FACES for b in FACES if a <= b and 4 <= a + b <= 10}
     )
 )
+
+
+def scale_byte(raw: int, n: int) -> int | None:
+    """``raw`` (0..255) scaled to 0..n-1, or None when it must be rejected to avoid bias.
+
+    The rule the live tables' RNG draws by and the RNG battery tests (rejection sampling: a
+    byte is used only below ``n * (256 // n)``).
+
+    >>> scale_byte(251, 6), scale_byte(252, 6)
+    (5, None)
+    """
+    if not 0 < n <= 256:
+        raise ValueError("n must be 1 to 256")
+    limit = n * (256 // n)
+    return raw % n if raw < limit else None
+

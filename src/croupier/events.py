@@ -3,6 +3,11 @@
 Every change to a table is an event; a table folds its events into state, so the events alone
 rebuild it (``Table.from_events``). Events serialise to plain JSON with money as decimal strings.
 
+The events every game shares are defined here, once: a wager settled, a player's chips in and
+out (a player joins with their first chips and leaves), a supervisor's adjustment, a match play
+coupon. Each game's engine folds them (:meth:`croupier.table.Table.apply`); each game adds its
+own (:mod:`croupier.craps.events`, :mod:`croupier.roulette.events`).
+
 >>> from decimal import Decimal
 >>> Settled("alice", "place_win:6", Decimal("12"), "win", paid=Decimal("14")).to_json()["paid"]
 '14.00'
@@ -46,6 +51,13 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Opened(Event):
+    """Base of every game's opening event (each game's says what its table opened with)."""
+
+    kind: ClassVar[str] = "opened"
+
+
+@dataclass(frozen=True)
 class Settled(Event):
     """A wager (or one part of a split wager) decided: ``result`` is win, lose, push or returned.
 
@@ -68,3 +80,86 @@ class Settled(Event):
     stays_up: bool = False
     part_of: str | None = None
     clause: str | None = field(default=None)
+
+
+@dataclass(frozen=True)
+class ChipsIn(Event):
+    """The cashier moved ``amount`` from the player's wallet to their place at the table (a
+    player not yet at the table joins it, last in the order around it)."""
+
+    kind: ClassVar[str] = "chips_in"
+    player: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class ChipsOut(Event):
+    """The cashier moved ``amount`` of the player's chips back to their wallet."""
+
+    kind: ClassVar[str] = "chips_out"
+    player: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Left(Event):
+    """The player left the table (no chips and no wagers remain)."""
+
+    kind: ClassVar[str] = "left"
+    player: str
+
+
+@dataclass(frozen=True)
+class Adjusted(Event):
+    """A supervisor's compensating entry: ``amount`` (signed) between the house and a player."""
+
+    kind: ClassVar[str] = "adjust"
+    player: str
+    amount: Decimal
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class CouponIn(Event):
+    """A match play coupon of ``amount`` put with as much in chips on a wager: the coupon's
+    value is staked (from the house) beside the player's chips."""
+
+    kind: ClassVar[str] = "coupon_in"
+    player: str
+    wager: str
+    amount: Decimal
+    clause: str
+
+
+@dataclass(frozen=True)
+class CouponOut(Event):
+    """The coupon's wager decided or taken down: unless it lost, the coupon's value goes back
+    to the house (the player keeps the winnings on both and their own stake)."""
+
+    kind: ClassVar[str] = "coupon_out"
+    player: str
+    wager: str
+    amount: Decimal
+    result: str
+
+
+SHARED_EVENTS: tuple[type[Event], ...] = (
+    Settled, ChipsIn, ChipsOut, Left, Adjusted, CouponIn, CouponOut,
+)
+
+
+def chips_moved(event: Event) -> tuple[str, Decimal, Decimal] | None:
+    """For a shared event that moves chips: (player, to the player's chips, to the house).
+
+    The one reading of these events both engines fold, so they cannot disagree.
+    """
+    if isinstance(event, ChipsIn):
+        return event.player, event.amount, Decimal(0)
+    if isinstance(event, ChipsOut):
+        return event.player, -event.amount, Decimal(0)
+    if isinstance(event, (Adjusted, CouponIn)):
+        return event.player, event.amount, -event.amount
+    if isinstance(event, CouponOut):
+        return event.player, -event.amount, event.amount
+    return None

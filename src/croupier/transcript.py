@@ -1,7 +1,9 @@
-"""The replay contract (``shared/spec/transcript.md``): a JSON transcript in, a JSON result out.
+"""The replay contract: a JSON transcript in, a JSON result out (``croupier replay``).
 
 Money is read without binary floating point (JSON numbers are parsed as Decimal) and written
 as strings with two decimals. A malformed transcript raises :class:`Malformed` naming the place.
+The same loop plays every game: the game's reader turns each action into a typed value and the
+table (:class:`croupier.table.Table`) checks and plays it.
 
 >>> result = replay_text('{"game": "craps", "rules": "nj-13-69f", "players": {"a": 100},'
 ...                      ' "actions": [{"player": "a", "bet": "pass", "amount": 10},'
@@ -12,49 +14,25 @@ as strings with two decimals. A malformed transcript raises :class:`Malformed` n
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal
 from typing import Any
 
-from croupier.errors import Malformed
-from croupier.money import parse_amount, show_json
+from croupier.errors import Malformed, Refusal
+from croupier.games import Game, game
+from croupier.money import fmt, show_json
+from croupier.reading import (
+    actions_of,
+    did_you_mean,
+    is_comment_key,
+    load_json,
+    read_players,
+    refusal_json,
+)
 from croupier.rules import PROFILE_IDS, Profile, load_profile
-from croupier.transcript_common import is_comment_key
 
-GAMES = ("craps", "mini-craps", "roulette")
 TOP_LEVEL_KEYS = ("game", "rules", "options", "players", "actions")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
-
-
-def load_json(text: str) -> Any:
-    """Parse JSON with every non-integer number as an exact Decimal."""
-    try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise Malformed(
-            "transcript", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except ValueError as exc:
-        raise Malformed("transcript", f"not valid JSON: {exc}") from None
-
-
-def read_players(doc: dict[str, Any]) -> dict[str, Decimal]:
-    """The ``players`` object: name -> starting bankroll, in table order."""
-    raw = doc.get("players")
-    if not isinstance(raw, dict) or not raw:
-        raise Malformed("players", "must be an object naming at least one player")
-    players: dict[str, Decimal] = {}
-    for name, value in raw.items():
-        if not name:
-            raise Malformed("players", "a player's name may not be empty")
-        players[name] = parse_amount(value, f"players.{name}")
-    return players
-
-
-def read_header(doc: Any) -> tuple[str, Profile]:
+def read_header(doc: Any) -> tuple[Game, Profile]:
     """Check the top level and return the game and the profile."""
     if not isinstance(doc, dict):
         raise Malformed("transcript", "must be a JSON object")
@@ -62,37 +40,46 @@ def read_header(doc: Any) -> tuple[str, Profile]:
         if key not in TOP_LEVEL_KEYS and not is_comment_key(key):
             raise Malformed(
                 key, f"not a top-level key of a transcript (expected {', '.join(TOP_LEVEL_KEYS)})"
-            )
-    game = doc.get("game")
-    if game not in GAMES:
-        raise Malformed("game", f"unknown game {show_json(game)}; expected one of {', '.join(GAMES)}")
+                f"{did_you_mean(key, TOP_LEVEL_KEYS)}")
+    played = game(doc.get("game"))
     rules = doc.get("rules")
     if rules not in PROFILE_IDS:
         raise Malformed(
             "rules", f"unknown rules {show_json(rules)}; expected one of {', '.join(PROFILE_IDS)}"
-        )
+            f"{did_you_mean(rules, PROFILE_IDS)}")
     profile = load_profile(rules)
-    if not profile.covers(game):
-        raise Malformed("game", f"{game} is not a game that {rules} ({profile.title}) covers")
-    options = doc.get("options", {})
-    if not isinstance(options, dict):
+    if not profile.covers(played.name):
+        raise Malformed("game", f"{played.name} is not a game that {rules} ({profile.title}) "
+                        "covers")
+    if not isinstance(doc.get("options", {}), dict):
         raise Malformed("options", "must be an object")
-    actions = doc.get("actions", [])
-    if not isinstance(actions, list):
+    if not isinstance(doc.get("actions", []), list):
         raise Malformed("actions", "must be a list")
-    return game, profile
+    return played, profile
 
 
 def replay(doc: Any) -> dict[str, Any]:
     """Play a parsed transcript through the engine and return the result object."""
-    game, profile = read_header(doc)
-    if game == "roulette":
-        from croupier.roulette.replay import replay_roulette
-
-        return replay_roulette(doc, profile)
-    from croupier.craps.replay import replay_craps
-
-    return replay_craps(doc, profile, mini=(game == "mini-craps"))
+    played, profile = read_header(doc)
+    players = read_players(doc)
+    table = played.open(profile, doc.get("options", {}), players)
+    events: list[dict[str, Any]] = [table.opening_json()]
+    rejected: list[dict[str, Any]] = []
+    for index, raw in enumerate(actions_of(doc)):
+        action = played.read_action(raw, f"actions[{index}]", players, table)
+        try:
+            done = table.act(action)
+        except Refusal as refusal:
+            rejected.append(refusal_json(index, refusal))
+            continue
+        events.extend({"action": index, **event.to_json()} for event in done)
+    return {
+        "players": {name: {"bankroll": fmt(table.chips(name)),
+                           "on_table": fmt(table.on_table(name))} for name in players},
+        "rejected": rejected,
+        "state": table.state_json(),
+        "events": events,
+    }
 
 
 def replay_text(text: str) -> dict[str, Any]:

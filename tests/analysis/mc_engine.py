@@ -28,7 +28,7 @@ def simulate_craps(wager_id: str, qualifier: Any, decisions: int, *, seed: int =
     d = WAGERS[wager_id]
     rng = random.Random(seed)
     base = d.label(qualifier, None)
-    off = set(cfg.rules.settings.get("off_on_come_out", []))
+    off = cfg.rules.off_on_come_out
     net = Decimal(0)
     decided = pushes = 0
     while decided + pushes < decisions:
@@ -75,7 +75,7 @@ def simulate_craps(wager_id: str, qualifier: Any, decisions: int, *, seed: int =
 def simulate_roulette(wager_id: str, qualifier: Any, spins: int, *, seed: int = 2024,
                       options: dict[str, Any] | None = None) -> tuple[float, int]:
     """Mean net result per unit staked over ``spins`` decisions of one roulette wager."""
-    from croupier.roulette.replay import read_options
+    from croupier.roulette.reading import read_options
     from croupier.roulette.table import PlaceBet, RouletteTable, Spin
     from croupier.roulette.wheel import WHEELS
 

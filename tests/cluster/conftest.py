@@ -67,10 +67,11 @@ class Node:
         self.stopped = False
 
     def launch(self) -> None:
+        # The ledger and its key (in the shared data folder) were made by `croupier init`.
         cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(self.port),
-               "--data-dir", str(self.log.parent), "--demo-password", PASSWORD,
-               "--database", self.database, "--node-id", self.name,
-               "--lease-ttl", str(TTL), "--rng-seed", "7"]
+               "--data-dir", str(self.log.parent), "--database", self.database,
+               "--node-id", self.name, "--lease-ttl", str(TTL),
+               "--insecure-test-rng-seed", "7", "--test-mode"]
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
@@ -201,11 +202,22 @@ class Cluster:
         self.ok(node, "dealer", f"/tables/{table}/dice/select", {"serials": serials[:2]})
 
 
+def init_ledger(url: str, data_dir: Path) -> None:
+    """A demo ledger made on purpose (``croupier init --demo``), as an operator would before
+    starting the nodes: they share the database and the signing key's folder."""
+    result = subprocess.run(
+        [sys.executable, "-m", "croupier", "init", "--demo", "--demo-password", PASSWORD,
+         "--database", url, "--data-dir", str(data_dir)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     url = postgres_url()
     reset_postgres(url)
     log_dir = tmp_path_factory.mktemp("cluster")
+    init_ledger(url, log_dir)
     nodes = [Node(name, url, log_dir) for name in ("n1", "n2", "n3")]
     try:
         for node in nodes:

@@ -174,3 +174,46 @@ def test_a_node_stopping_hands_its_tables_over_at_once(engine: sa.Engine) -> Non
     first.close()
     second.forget_holder("t-handover")
     assert second.claim("t-handover") is None and second.held() == {"t-handover": 2}
+
+
+def test_a_table_taken_over_keeps_one_hash_chain(engine: sa.Engine) -> None:
+    """Two nodes write one table in turn (a fail-over and back): each takes the table over
+    with its chain head reloaded from the database, so every event links to the other
+    node's last one and the recomputed chain has no break."""
+    from croupier.service import events as sv
+    from croupier.service.audit import chain, snapshot
+
+    first_ledger, second_ledger = Ledger(engine), Ledger(engine)
+    with engine.begin() as conn:
+        live = first_ledger.create_table(conn, "t-chain", "roulette", "nj-casino-night", {},
+                                         None)
+    first_ledger.tables[live.id] = live
+    second_ledger.load()
+    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
+    second = Node(engine, second_ledger, "b", "http://b", ttl=30)
+    first_ledger.fence, second_ledger.fence = first.fence, second.fence
+    user = User(1, "admin", "admin")
+
+    def plan(_conn: sa.Connection) -> Plan:
+        return Plan([sv.BettingClosed("admin", "N.J.A.C. 13:47-20.32")])
+
+    def write(node: Node, ledger: Ledger) -> None:
+        assert node.claim("t-chain") is None
+        ledger.run(user, ledger.tables["t-chain"], None, "fp", plan)
+
+    write(first, first_ledger)
+    first.close()  # hands the table over
+    second.forget_holder("t-chain")
+    write(second, second_ledger)
+    write(second, second_ledger)
+    second.close()
+    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
+    first_ledger.fence = first.fence
+    write(first, first_ledger)  # its memory and head were one event behind: reloaded
+    first.close()
+    with engine.connect() as conn:
+        snap = snapshot.read(conn)
+    snap.tables = [t for t in snap.tables if t["id"] == "t-chain"]
+    assert [e["seq"] for e in snap.events["t-chain"]] == [1, 2, 3, 4]
+    assert chain.recompute(snap).findings == []
+    assert first_ledger.heads["t-chain"] == snap.events["t-chain"][-1]["hash"]

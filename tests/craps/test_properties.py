@@ -11,16 +11,17 @@ import copy
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from croupier.craps.config import CrapsConfig
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS
 from croupier.errors import Refusal
+from croupier.games import GAMES
 from croupier.rules import PROFILE_IDS, load_profile
 
 PLAYERS = ("ann", "bo", "cy")
+CRAPS_GAMES = sorted(name for name, g in GAMES.items() if g.table_class is CrapsTable)
 
 wager_ids = st.sampled_from(sorted(WAGERS))
 amounts = st.sampled_from([Decimal(x) for x in ("1", "2", "4", "5", "6", "10", "12", "20", "25",
@@ -98,17 +99,19 @@ def on_the_layout(table: CrapsTable, data: st.DataObject) -> tuple[Any, ...] | N
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(profile_id=st.sampled_from(PROFILE_IDS), mini=st.booleans(), opts=options,
-       n=st.integers(1, 60), data=st.data())
+@given(profile_id=st.sampled_from(PROFILE_IDS), game_name=st.sampled_from(CRAPS_GAMES),
+       opts=options, n=st.integers(1, 60), data=st.data())
 def test_chips_conserved_refusals_change_nothing_and_events_rebuild(
-    profile_id: str, mini: bool, opts: dict[str, str], n: int, data: st.DataObject,
+    profile_id: str, game_name: str, opts: dict[str, str], n: int, data: st.DataObject,
 ) -> None:
     profile = load_profile(profile_id)
+    assume(profile.covers(game_name))
     if profile_id == "nj-casino-night":
         opts = {k: v for k, v in opts.items() if k != "vig_collected"}
-    config = CrapsConfig.from_options(profile, opts, mini=mini)
     bankrolls = {"ann": Decimal(500), "bo": Decimal("250.50"), "cy": Decimal(1000)}
-    table = CrapsTable(config, bankrolls)
+    table = GAMES[game_name].open(profile, opts, bankrolls)
+    assert isinstance(table, CrapsTable)
+    config = table.config
     start = table.total_chips()
     assert start == sum(bankrolls.values())
     for _ in range(n):

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-BASE: dict[str, Any] = {"game": "craps", "rules": "nj-13-69f", "players": {"alice": "100"}}
+BASE: dict[str, Any] = {"game": "craps", "rules": "nj-13-69f", "players": {"alice": "100"},
+                       "actions": []}
 
 
 def run(doc: Any) -> subprocess.CompletedProcess[str]:

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["wheel", "layout", "wagers", "events", "table", "replay"]
+MODULES = ["wheel", "layout", "wagers", "events", "table", "reading"]
 
 
 @pytest.mark.parametrize("name", MODULES)

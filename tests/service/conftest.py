@@ -56,9 +56,10 @@ class Server:
         self.tokens: dict[str, str] = {}
 
     def start(self) -> None:
+        # --demo: a demo ledger is made on the first start only (croupier init --demo).
         cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(self.port),
-               "--data-dir", str(self.data_dir), "--rng-seed", str(self.seed),
-               "--demo-password", PASSWORD]
+               "--data-dir", str(self.data_dir), "--insecure-test-rng-seed", str(self.seed),
+               "--test-mode", "--demo", "--demo-password", PASSWORD]
         if self.database:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115

@@ -55,7 +55,7 @@ def test_craps_round_ledger_and_recall(server: Server) -> None:
     # The RNG's raw draw is recorded with a roll it makes.
     rolled = s.ok("dealer", "/tables/craps-1/roll", {})
     draw = s.get("auditor", f"/tables/craps-1/rounds/{rolled['round']}").json()["draw"]
-    assert draw["source"] == "seeded:1" and len(draw["raw"]) >= 2 and len(draw["outcome"]) == 2
+    assert draw["source"] == "insecure-test-seeded" and len(draw["raw"]) >= 2 and len(draw["outcome"]) == 2
     # Cash out everything: the wallet has it back; the ledger balances.
     before = s.get("alice", "/wallets/alice").json()["balance"]
     chips = _balances(s, "craps-1")["alice"]["chips"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,11 @@ def test_simulate_strategy_file_and_table(capsys: pytest.CaptureFixture[str],
     assert rc == 0
     out = capsys.readouterr().out
     assert "mine+pass-line" in out and "loss per unit wagered" in out
+
+
+def test_roulette_output_counts_spins(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["simulate", "roulette-flat", "--sessions", "20", "--rolls", "10", "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "up to 10 spins" in out and "loss per spin" in out and " spins in " in out
+    assert re.search(r"\brolls?\b", out) is None

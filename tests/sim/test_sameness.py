@@ -67,3 +67,22 @@ def test_history_detects_a_changed_pay_table() -> None:
     kernel = [Decimal(int(c)) / 100 for c in res.hist[0, 0, 1:ref.rolls + 1]]
     assert kernel != ref.history[0]
     assert np.any(res.wagered > 0)
+
+
+FIRE_ONLY = """
+name = "fire-only"
+rules = "nj-13-69f"
+[[bets]]
+wager = "fire"
+amount = "1"
+"""
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)40")
+def test_one_fire_bet_per_shooter_as_the_reference_engine_plays_it() -> None:
+    # $5 and a $1 fire bet with no goal: a new bet on every new shooter until the money is
+    # gone. The reference table refuses a fire bet after a shooter's first roll, so any bet the
+    # kernel made at the wrong time would stop this test with that refusal.
+    s = Strategy.from_toml(FIRE_ONLY)
+    _check([s], Decimal(5), sessions=8, rolls=400)
+    _check([BUILT_IN["pass-fire"]], Decimal(200), sessions=4, rolls=400)

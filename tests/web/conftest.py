@@ -70,7 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir", str(data),
-         "--rng-seed", str(SEED), "--demo-password", PASSWORD],
+         "--insecure-test-rng-seed", str(SEED), "--test-mode", "--demo", "--demo-password", PASSWORD],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -112,7 +112,10 @@ def login(server: Server, browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page(user: str, table: str, width: int = 1400, height: int = 1000) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        # The tests' own probes (wait_for_function) evaluate strings, which the page's
+        # Content-Security-Policy rightly forbids; test_csp.py checks the page under it.
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      bypass_csp=True)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import Malformed
+from croupier.games import GAME_NAMES, REGISTRY
 
 EDGE_HELP = """\
 Every wager the table offers, analysed exactly from the engine's own wager definitions (a
@@ -45,7 +46,7 @@ DEFAULT_RULES = {"craps": "nj-13-69f", "mini-craps": "nj-13-69f", "roulette": "n
 """The profile ``edge`` reads a game under when neither ``--rules`` nor an options file names
 one: the fullest regulation that covers the game."""
 
-GAMES = ("craps", "mini-craps", "roulette")
+GAMES = GAME_NAMES
 
 _PROPOSAL_KEYS = ("game", "rules", "table", "options", "wagers")
 
@@ -127,14 +128,14 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
 def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, str]:
     """Where the profile departs from common practice, a note per wager prefix (``lay``):
     13:69F takes the lay commission on the stake, where casinos commonly take it on the win."""
-    if game == "roulette":
-        return {}
-    from croupier.craps.config import CrapsConfig
+    from croupier.craps.table import CrapsTable
     from croupier.rules import load_profile
 
-    profile = load_profile(rules)
-    cfg = CrapsConfig.from_options(profile, dict(options), mini=game == "mini-craps")
-    if cfg.rules.settings.get("lay_commission_base") != "stake" or "lay" not in cfg.rules.wagers:
+    table = REGISTRY[game].open(load_profile(rules), dict(options), {})
+    if not isinstance(table, CrapsTable):
+        return {}
+    cfg = table.config
+    if cfg.rules.lay_commission_base != "stake" or "lay" not in cfg.rules.wagers:
         return {}
     figures = []
     vig = Fraction(cfg.vig)
@@ -184,7 +185,7 @@ def cmd_edge(args: argparse.Namespace) -> int:
 
 def _print_edge(game: str, rules: str, name: str, rows: list[Any]) -> None:
     """The edge table: exact fractions where they fit, decimals otherwise."""
-    unit = "spins" if game == "roulette" else "rolls"
+    unit = REGISTRY[game].decisions
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
     print(f"{name + ': ' if name else ''}{game} under {rules}: house edge per unit at risk, "

@@ -33,10 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis import exact
-from croupier.craps.config import MAX_VIG, CrapsConfig
+from croupier.craps.config import MAX_VIG
+from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS
 from croupier.errors import Malformed
+from croupier.games import GAMES
 from croupier.money import Odds
+from croupier.roulette.table import RouletteTable
 from croupier.rules import GameRules, Profile, load_profile
 
 OK = "ok"
@@ -193,9 +196,9 @@ def _read_header(name: str, doc: dict[str, Any],
             problems.append(Malformed(f"{name}: {key}",
                                       f"unknown key; expected one of {', '.join(_TOP_KEYS)}"))
     game = doc.get("game", "craps")
-    if game not in ("craps", "mini-craps", "roulette"):
-        problems.append(Malformed(f"{name}: game", f"unknown game {game!r}; expected craps, "
-                                  "mini-craps or roulette"))
+    if not isinstance(game, str) or game not in GAMES:
+        problems.append(Malformed(f"{name}: game", f"unknown game {game!r}; expected "
+                                  f"{', '.join(GAMES)}"))
         game = ""
     profile_id = doc.get("rules")
     if not isinstance(profile_id, str):
@@ -210,6 +213,10 @@ def _read_header(name: str, doc: dict[str, Any],
         problems.append(Malformed(f"{name}: game", f"{profile_id} does not cover {game}"))
         return game, None
     return game, profile
+
+
+def _is_roulette(game: str) -> bool:
+    return game in GAMES and issubclass(GAMES[game].table_class, RouletteTable)
 
 
 def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
@@ -230,7 +237,7 @@ def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
     if problems:
         raise Problems(problems)
     assert profile is not None
-    if game == "roulette":
+    if _is_roulette(game):
         return _check_roulette(name, profile, options, pays_raw, offered)
     return _check_craps(name, game, profile, options, pays_raw, offered)
 
@@ -263,17 +270,12 @@ def _option_problems(name: str, game: str, profile: Profile,
 
     def attempt(subset: dict[str, Any]) -> Malformed | None:
         try:
-            if game == "roulette":
-                from croupier.roulette.replay import read_options
-
-                read_options(subset, profile)
-            else:
-                CrapsConfig.from_options(profile, subset, mini=game == "mini-craps")
+            GAMES[game].open(profile, subset, {})
         except Malformed as exc:
             return _located(name, exc)
         return None
 
-    safe = _refusable(profile, options) if game != "roulette" else dict(options)
+    safe = dict(options) if _is_roulette(game) else _refusable(profile, options)
     found = [e for e in (attempt({k: v}) for k, v in safe.items()) if e is not None]
     if not found:
         together = attempt(safe)
@@ -322,17 +324,20 @@ def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any]
                 "a commission over five percent of the wager",
                 rules.clause("buy_commission_clause") or rules.clause("pays_clause")))
             safe["vig"] = str(MAX_VIG)
-    allowed = rules.settings.get("vig_collected", ["placement", "win"])
+    allowed = list(rules.vig_collected)
     if safe.get("vig_collected") in ("placement", "win") and safe["vig_collected"] not in allowed:
         report.entries.append(Entry(
             name, "vig_collected", " or ".join(allowed), str(safe["vig_collected"]), None,
             REFUSED, "the commission is paid at the time of making the bet",
             rules.clause("buy_commission_clause")))
         safe["vig_collected"] = allowed[0]
-    if safe.get("six_seven_eight") is True and not rules.permits("six_seven_eight"):
-        safe.pop("six_seven_eight")  # reported below as a wager the profile does not permit
-        offered = [*offered, "six_seven_eight"]
-    cfg = CrapsConfig.from_options(profile, safe, mini=game == "mini-craps")
+    for elected in [key for key in safe if key in WAGERS]:
+        if safe[elected] is True and elected not in rules.optional:
+            safe.pop(elected)  # reported below as a wager the profile does not permit
+            offered = [*offered, elected]
+    table = GAMES[game].open(profile, safe, {})
+    assert isinstance(table, CrapsTable)
+    cfg = table.config
     for wager_id in offered:
         if not rules.permits(wager_id):
             report.entries.append(Entry(name, wager_id, None, None, None, REFUSED,
@@ -366,7 +371,7 @@ def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any]
 
 def _check_roulette(name: str, profile: Profile, options: dict[str, Any],
                     pays_raw: dict[str, str], offered: list[str]) -> TableReport:
-    from croupier.roulette.replay import read_options
+    from croupier.roulette.reading import read_options
 
     rules = profile.roulette
     assert rules is not None
@@ -402,7 +407,7 @@ def _uniformity(tables: list[TableReport]) -> list[Entry]:
     out: list[Entry] = []
     for i, first in enumerate(tables):
         for second in tables[i + 1:]:
-            if first.game.removeprefix("mini-") != second.game.removeprefix("mini-"):
+            if GAMES[first.game].family != GAMES[second.game].family:
                 continue
             for key in sorted(first.effective.keys() & second.effective.keys()):
                 a, b = first.effective[key], second.effective[key]

@@ -40,7 +40,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -286,7 +285,7 @@ class WagerAnalysis:
             "outcomes": {e.label: show_fraction(p) for e, p in sorted(
                 self.ends.items(), key=lambda item: (-item[0].net, item[0].label))},
         }
-        if self.game == "craps" and self.wager.startswith("fire:"):
+        if self.wager.startswith("fire:"):
             out["fire_points"] = {str(k): show_fraction(self.probability(f"win:fire:{k}"))
                                   for k in (4, 5, 6)}
         return out
@@ -407,19 +406,8 @@ def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = 
 
 
 def craps_offered(cfg: CrapsConfig) -> list[WagerDef]:
-    """The wagers the table offers, by the engine's own check (profile, options, mini-craps)."""
-    from croupier.craps.table import CrapsTable
-    from croupier.errors import Refusal
-
-    table = CrapsTable(cfg, {"analysis": Decimal(0)})
-    offered: list[WagerDef] = []
-    for d in WAGERS.values():
-        try:
-            table.check_offered(d)
-        except Refusal:
-            continue
-        offered.append(d)
-    return offered
+    """The wagers the table offers (:meth:`CrapsConfig.offered`: profile, options, game)."""
+    return cfg.offered()
 
 
 @dataclass(frozen=True)
@@ -444,11 +432,11 @@ def craps_specs(cfg: CrapsConfig) -> list[CrapsSpec]:
     """Every row the table offers: buy and lay under each commission timing the profile allows
     (``buy:4:placement``), the fire bet under each pay table (``fire:A``)."""
     specs: list[CrapsSpec] = []
-    timings: list[str] = list(cfg.rules.settings.get("vig_collected", ["placement", "win"]))
+    timings = list(cfg.rules.vig_collected)
     for d in craps_offered(cfg):
-        if d.id == "fire":
-            tables = sorted(cfg.rules.settings.get("fire_tables", {}))
-            specs.extend(CrapsSpec(f"fire:{t}", "fire", fire_table=t,
+        if any(key.split(":")[0] == d.id for key in _fire_keys(cfg)):
+            tables = sorted(cfg.rules.fire_tables)
+            specs.extend(CrapsSpec(f"{d.id}:{t}", d.id, fire_table=t,
                                    as_configured=t == cfg.fire_pay_table) for t in tables)
         elif d.odds_of is not None and d.qualifier is None:
             specs.extend(CrapsSpec(f"{d.id}:{n}", d.id, point=n) for n in POINTS)
@@ -463,13 +451,17 @@ def craps_specs(cfg: CrapsConfig) -> list[CrapsSpec]:
     return specs
 
 
+def _fire_keys(cfg: CrapsConfig) -> frozenset[str]:
+    """The pay-table entries a choice of pay table sets (the profile's ``fire_tables``)."""
+    return frozenset(key for table in cfg.rules.fire_tables.values() for key in table)
+
+
 def analyse_spec(cfg: CrapsConfig, spec: CrapsSpec,
                  pays: Mapping[str, Odds] | None = None) -> WagerAnalysis:
     """The analysis of one row, under ``pays`` (default: the table's pay table)."""
     table = dict(cfg.pays if pays is None else pays)
     if spec.fire_table is not None and spec.fire_table != cfg.fire_pay_table:
-        fire_tables: dict[str, dict[str, str]] = cfg.rules.settings.get("fire_tables", {})
-        table.update({k: Odds.parse(v, k) for k, v in fire_tables[spec.fire_table].items()})
+        table.update(cfg.rules.fire_tables[spec.fire_table])
     return analyse_craps_wager(cfg, spec.wager_id, spec.qualifier, point=spec.point,
                                timing=spec.timing, pays=table, key=spec.key,
                                as_configured=spec.as_configured)
@@ -577,7 +569,7 @@ def analyse_roulette_wager(wager_id: str, qualifier: Any, wheel_id: str, zero_ru
 def analyse_roulette(profile_id: str, options: Mapping[str, Any]) -> list[WagerAnalysis]:
     """Every roulette wager the table offers (one representative qualifier each: on a given
     wheel every qualifier of a wager has the same figures, which the tests check)."""
-    from croupier.roulette.replay import read_options
+    from croupier.roulette.reading import read_options
     from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
     from croupier.rules import load_profile
 
@@ -601,20 +593,23 @@ def analyse_roulette(profile_id: str, options: Mapping[str, Any]) -> list[WagerA
 
 
 def analyse(game: str, profile_id: str, options: Mapping[str, Any]) -> list[WagerAnalysis]:
-    """The whole table: ``game`` is ``craps``, ``mini-craps`` or ``roulette``.
+    """The whole table of ``game`` (any game of the registry, :mod:`croupier.games`).
 
     Raises :class:`~croupier.errors.Malformed` for options the profile does not allow.
     """
+    from croupier.craps.table import CrapsTable
     from croupier.errors import Malformed
+    from croupier.games import game as game_named
     from croupier.rules import load_profile
 
+    played = game_named(game)
     try:
         profile = load_profile(profile_id)
     except KeyError:
         raise Malformed("rules", f"unknown rule profile {profile_id!r}") from None
     if not profile.covers(game):
         raise Malformed("game", f"{profile_id} does not cover {game}")
-    if game == "roulette":
-        return analyse_roulette(profile_id, options)
-    cfg = CrapsConfig.from_options(profile, dict(options), mini=game == "mini-craps")
-    return analyse_craps(cfg)
+    table = played.open(profile, options, {})
+    if isinstance(table, CrapsTable):
+        return analyse_craps(table.config)
+    return analyse_roulette(profile_id, options)

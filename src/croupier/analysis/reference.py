@@ -61,7 +61,7 @@ def _permissions(game: str, wager_id: str) -> dict[str, str]:
         profile = load_profile(profile_id)
         rules = profile.roulette if game == "roulette" else profile.craps
         if rules is not None and rules.permits(wager_id):
-            out[profile_id] = rules.wagers[wager_id] + _restriction(rules.settings, wager_id)
+            out[profile_id] = rules.wagers[wager_id] + _restriction(dict(rules.settings), wager_id)
     return out
 
 

@@ -13,19 +13,34 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from croupier.errors import Malformed
+from croupier.craps.wagers import DONT_BAR, WAGERS, WagerDef
+from croupier.errors import Malformed, Refusal
 from croupier.money import Odds, parse_amount, show_json
-from croupier.rules import GameRules, Profile
+from croupier.rules import CrapsRules, Profile
 from croupier.rules.citations import cite
 
 MAX_VIG = Decimal("0.05")
 THREE_FOUR_FIVE = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
 THREE_FOUR_FIVE_LAY = 6
 
+# Besides these, an option named by a wager elects whether the table offers it (6-7-8).
 OPTION_KEYS = (
-    "unit", "min_bet", "max_bet", "odds", "vig", "vig_collected", "fire_pay_table",
-    "six_seven_eight", "pays",
+    "unit", "min_bet", "max_bet", "odds", "vig", "vig_collected", "fire_pay_table", "pays",
 )
+
+
+@dataclass(frozen=True)
+class CrapsVariant:
+    """What sets a game of the craps family apart (the game registry names each one)."""
+
+    game: str = "craps"
+    full_game: bool = True
+    """The game of craps itself, where the craps-only wagers (the fire bet) are offered."""
+    shooter: bool = True
+    """A player throws the dice (automated craps: a device does, and there is no shooter)."""
+
+
+CRAPS = CrapsVariant()
 
 
 @dataclass(frozen=True)
@@ -33,8 +48,8 @@ class CrapsConfig:
     """Everything that fixes how a craps table plays: the profile and the table's options."""
 
     profile: Profile
-    rules: GameRules
-    mini: bool = False
+    rules: CrapsRules
+    variant: CrapsVariant = CRAPS
     unit: Decimal = Decimal(1)
     min_bet: Decimal = Decimal(1)
     max_bet: Decimal | None = None
@@ -42,21 +57,32 @@ class CrapsConfig:
     vig: Decimal = Decimal("0.05")
     vig_collected: str = "placement"
     fire_pay_table: str = "A"
-    six_seven_eight: bool = True
+    declined: frozenset[str] = frozenset()
+    """Wagers the profile leaves to the licensee's election that this table does not offer."""
+    seated: bool = False
+    """Whether only seated players wager here (the profile's seating rule for this game)."""
     pays: dict[str, Odds] = field(default_factory=dict)
 
     @property
     def profile_id(self) -> str:
         return self.profile.id
 
+    @property
+    def game(self) -> str:
+        return self.variant.game
+
+
     @classmethod
-    def from_options(cls, profile: Profile, options: dict[str, Any], *, mini: bool = False,
-                     ) -> CrapsConfig:
+    def from_options(cls, profile: Profile, options: dict[str, Any],
+                     variant: CrapsVariant = CRAPS) -> CrapsConfig:
         rules = profile.craps
         if rules is None:  # pragma: no cover - every profile covers craps
             raise Malformed("rules", f"{profile.id} does not cover craps")
+        if rules.dont_bar != DONT_BAR:  # pragma: no cover - a profile the engine cannot play
+            raise Malformed("rules", f"{profile.id} bars {rules.dont_bar} for the don't bets; "
+                            f"the engine plays the bar on {DONT_BAR}")
         for key in options:
-            if key not in OPTION_KEYS:
+            if key not in OPTION_KEYS and key not in WAGERS:
                 raise Malformed(f"options.{key}", "unknown craps table option")
 
         unit = parse_amount(options.get("unit", "1"), "options.unit")
@@ -68,32 +94,15 @@ class CrapsConfig:
         if max_bet is not None and max_bet < min_bet:
             raise Malformed("options.max_bet", f"below the minimum bet {min_bet}")
 
-        odds = _parse_odds(options.get("odds", rules.settings.get("default_odds", "none")))
+        odds = _parse_odds(options.get("odds", rules.default_odds))
 
-        vig_raw = options.get("vig", "0.05")
-        if isinstance(vig_raw, float):
-            vig_raw = repr(vig_raw)  # an in-process caller's float: read its JSON text exactly
-        if isinstance(vig_raw, bool) or not isinstance(vig_raw, (int, str, Decimal)):
-            raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}")
-        try:
-            vig = Decimal(str(vig_raw))
-        except ArithmeticError:
-            raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}") from None
-        if not vig.is_finite() or vig < 0:
-            raise Malformed("options.vig", f"not a commission rate: {show_json(vig_raw)}")
-        if vig > MAX_VIG:
-            clause = rules.clause("buy_commission_clause") or rules.clause("pays_clause")
-            raise Malformed(
-                "options.vig",
-                f"commission {vig_raw} is over five percent, which {profile.id} forbids ({clause})",
-            )
+        vig = _read_vig(profile, options.get("vig", "0.05"))
 
         vig_collected = options.get("vig_collected", "placement")
         if vig_collected not in ("placement", "win"):
             raise Malformed("options.vig_collected",
                             f'must be "placement" or "win": {show_json(vig_collected)}')
-        allowed = rules.settings.get("vig_collected", ["placement", "win"])
-        if vig_collected not in allowed:
+        if vig_collected not in rules.vig_collected:
             raise Malformed(
                 "options.vig_collected",
                 f"{profile.id} has commission paid at the time of making the bet "
@@ -101,27 +110,18 @@ class CrapsConfig:
             )
 
         fire_table = options.get("fire_pay_table", "A")
-        fire_tables: dict[str, dict[str, str]] = rules.settings.get("fire_tables", {})
         if fire_table not in ("A", "B"):
             raise Malformed("options.fire_pay_table", f'must be "A" or "B": {show_json(fire_table)}')
 
-        six_seven_eight = options.get("six_seven_eight", "six_seven_eight" in rules.wagers)
-        if not isinstance(six_seven_eight, bool):
-            raise Malformed("options.six_seven_eight", "must be true or false")
-        if six_seven_eight and "six_seven_eight" not in rules.wagers:
-            raise Malformed("options.six_seven_eight",
-                            f"6-7-8 is not a permitted wager under {profile.id} "
-                            f"({rules.clause('permitted_clause')})")
+        declined = _declined(profile, options)
 
         pays = dict(rules.pays)
-        if "fire" in rules.wagers and not mini and fire_table in fire_tables:
-            for key, text in fire_tables[fire_table].items():
-                pays[key] = Odds.parse(text, f"options.fire_pay_table.{key}")
-        if not rules.settings.get("free_odds", False):
+        if variant.full_game and fire_table in rules.fire_tables:
+            pays.update(rules.fire_tables[fire_table])
+        if not rules.free_odds:
             pays = {k: v for k, v in pays.items() if "_odds" not in k}
-        if mini:
-            pays = {k: v for k, v in pays.items()
-                    if k.split(":")[0] not in rules.settings.get("craps_only", [])}
+        if not variant.full_game:
+            pays = {k: v for k, v in pays.items() if k.split(":")[0] not in rules.craps_only}
         overrides = options.get("pays", {})
         if not isinstance(overrides, dict):
             raise Malformed("options.pays", "must be an object of pay-table entries")
@@ -138,14 +138,37 @@ class CrapsConfig:
                 )
             pays[key] = proposed
 
-        return cls(profile=profile, rules=rules, mini=mini, unit=unit, min_bet=min_bet,
+        return cls(profile=profile, rules=rules, variant=variant, unit=unit, min_bet=min_bet,
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
-                   fire_pay_table=fire_table, six_seven_eight=six_seven_eight, pays=pays)
+                   fire_pay_table=fire_table, declined=declined, pays=pays,
+                   seated=variant.game in rules.seated_games)
+
+    def why_not_offered(self, d: WagerDef) -> Refusal | None:
+        """Why this table does not offer ``d`` (not permitted, craps only, not elected, no free
+        odds), or None if it does: the one place that decides what a craps table offers."""
+        rules = self.rules
+        if not rules.permits(d.id):
+            return Refusal(f"{d.name} ({d.id}) is not a permitted wager under {self.profile_id}",
+                           rules.clause("permitted_clause"))
+        if not self.variant.full_game and d.id in rules.craps_only:
+            return Refusal(f"the {d.name} is permitted only at the game of craps, "
+                           f"not at {self.game}", rules.clause("timing_clause"))
+        if d.id in self.declined:
+            return Refusal(f"{d.name} is not offered at this table (it is offered at the "
+                           "election of the casino licensee)", rules.wagers.get(d.id, ""))
+        if d.odds_of is not None and self.odds is None:
+            return Refusal("this table offers no free odds (odds option \"none\")",
+                           rules.clause("odds_clause"))
+        return None
+
+    def offered(self) -> list[WagerDef]:
+        """Every wager this table offers, in the order of the definitions."""
+        return [d for d in WAGERS.values() if self.why_not_offered(d) is None]
 
     def commission_base(self, commission: str, qualifier: object, stake: Fraction) -> Fraction:
         """What a buy or lay bet's commission is a share of: its stake, or, for lay where the
         profile says so (13:47-20.25(k)), what it could win."""
-        if commission == "lay" and self.rules.settings.get("lay_commission_base") == "win":
+        if commission == "lay" and self.rules.lay_commission_base == "win":
             return self.pays[f"lay:{qualifier}"].winnings(stake)
         return stake
 
@@ -166,6 +189,51 @@ class CrapsConfig:
             return Decimal(THREE_FOUR_FIVE_LAY)
         assert isinstance(self.odds, Decimal)
         return self.odds
+
+
+def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
+    """The commission rate: a decimal from 0 to five percent."""
+    rules = profile.craps
+    assert rules is not None
+    if isinstance(vig_raw, float):
+        vig_raw = repr(vig_raw)  # an in-process caller's float: read its JSON text exactly
+    if isinstance(vig_raw, bool) or not isinstance(vig_raw, (int, str, Decimal)):
+        raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}")
+    try:
+        vig = Decimal(str(vig_raw))
+    except ArithmeticError:
+        raise Malformed("options.vig", f"not a decimal rate: {show_json(vig_raw)}") from None
+    if not vig.is_finite() or vig < 0:
+        raise Malformed("options.vig", f"not a commission rate: {show_json(vig_raw)}")
+    if vig > MAX_VIG:
+        clause = rules.clause("buy_commission_clause") or rules.clause("pays_clause")
+        raise Malformed(
+            "options.vig",
+            f"commission {vig_raw} is over five percent, which {profile.id} forbids ({clause})",
+        )
+    return vig
+
+
+def _declined(profile: Profile, options: dict[str, Any]) -> frozenset[str]:
+    """The wagers left to the licensee's election (the profile's ``optional``) that this table
+    does not offer: each is a true/false option named by the wager, offered by default."""
+    rules = profile.craps
+    assert rules is not None
+    declined: set[str] = set()
+    for key, value in options.items():
+        if key not in WAGERS:
+            continue
+        if not isinstance(value, bool):
+            raise Malformed(f"options.{key}", "must be true or false")
+        if key not in rules.optional:
+            if value:
+                raise Malformed(f"options.{key}",
+                                f"{WAGERS[key].name} is not a permitted wager under {profile.id} "
+                                f"({rules.clause('permitted_clause')})")
+            continue
+        if not value:
+            declined.add(key)
+    return frozenset(declined)
 
 
 def _parse_odds(value: Any) -> Decimal | str | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from croupier.events import Event, Settled
+from croupier.events import Event, Opened, Settled
 
 __all__ = [
     "BetMade", "BetTakenDown", "CalledOn", "Moved", "Rolled", "Seated", "Settled",
@@ -15,7 +15,9 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class TableOpened(Event):
+class TableOpened(Opened):
+    """The craps table opened: the players' starting chips and the first shooter."""
+
     kind: ClassVar[str] = "open"
     players: tuple[tuple[str, Decimal], ...]
     shooter: str

@@ -24,8 +24,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
+from croupier.craps.actions import Bet, Call, CrapsAction, PassDice, Roll, Sit, TakeDown
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import (
     BetMade,
@@ -53,7 +54,7 @@ from croupier.craps.wagers import (
 )
 from croupier.dice import POINTS
 from croupier.errors import Refusal
-from croupier.events import Event
+from croupier.events import ChipsIn, Event, Left, chips_moved
 from croupier.money import ZERO, describe, floor_to_unit, fmt, is_multiple, to_decimal
 from croupier.rules.citations import cite
 
@@ -87,27 +88,28 @@ class Wager:
         return WAGERS[self.wager_id]
 
     @property
-    def label(self) -> str:
-        return self.definition.label(self.qualifier, self.state)
+    def key(self) -> str:
+        """The wager's one name on the layout: ``place_win:6``, ``come:9``, ``hop:1-3``."""
+        return self.definition.key(self.qualifier, self.state)
 
 
-def odds_label(flat: Wager) -> str | None:
-    """The label of the odds that may stand behind ``flat`` (None if no odds stand behind it)."""
+def odds_key_of(flat: Wager) -> str | None:
+    """The key of the odds that may stand behind ``flat`` (None if no odds stand behind it)."""
     odds = ODDS_BEHIND.get(flat.wager_id)
     if odds is None:
         return None
     if flat.definition.travels:
         # odds behind a come bet go on its number, once it has one
-        return None if flat.state is None else odds.label(cast(int, flat.state), None)
-    return odds.label(None, None)
+        return None if flat.state is None else odds.key(cast(int, flat.state), None)
+    return odds.key(None, None)
 
 
-def parent_label(odds: Wager) -> str | None:
-    """The label of the flat bet the odds ``odds`` stand behind."""
+def parent_key(odds: Wager) -> str | None:
+    """The key of the flat bet the odds ``odds`` stand behind."""
     base = odds.definition.odds_of
     if base is None:
         return None
-    return WAGERS[base].label(None, odds.state)
+    return WAGERS[base].key(None, odds.state)
 
 
 class CrapsTable:
@@ -123,12 +125,15 @@ class CrapsTable:
         self.shooter: str = ""
         self.hand_rolls = 0
         self.house = ZERO
+        self.opened = TableOpened((), "")
         self.events: list[Event] = []
         # A long-running holder that persists events itself (the server) turns this off.
         self.keep_log = True
-        self._off_on_come_out = frozenset(config.rules.settings.get("off_on_come_out", []))
+        self._off_on_come_out = config.rules.off_on_come_out
+        self._wager_clauses = dict(config.rules.wagers)  # read on every bet: a plain dict
         if events is None:
-            first = next(iter(players))
+            # The first player listed shoots first; automated craps has no shooter.
+            first = next(iter(players), "") if config.variant.shooter else ""
             self._commit([TableOpened(tuple(players.items()), first)])
         else:
             for event in events:
@@ -146,6 +151,7 @@ class CrapsTable:
         if self.keep_log:
             self.events.append(event)
         if isinstance(event, TableOpened):
+            self.opened = event
             self.players = {name: PlayerState(amount) for name, amount in event.players}
             self.order = [name for name, _ in event.players]
             self.shooter = event.shooter
@@ -204,8 +210,27 @@ class CrapsTable:
         elif isinstance(event, ShooterChanged):
             self.shooter = event.shooter
             self.hand_rolls = 0
-        else:  # pragma: no cover - every event type is handled above
-            raise TypeError(f"unknown event {event!r}")
+        else:
+            self._apply_shared(event)
+
+    def _apply_shared(self, event: Event) -> None:
+        """The events every game shares: chips in and out, joining and leaving, adjustments."""
+        if isinstance(event, ChipsIn):
+            if event.player not in self.players:
+                self.players[event.player] = PlayerState(ZERO)
+            if event.player not in self.order:
+                self.order.append(event.player)
+        moved = chips_moved(event)
+        if moved is not None:
+            player, to_player, to_house = moved
+            self.players[player].bankroll += to_player
+            self.house += to_house
+        elif isinstance(event, Left):
+            self.order.remove(event.player)
+            if self.shooter == event.player:
+                self.shooter = ""
+        else:
+            raise TypeError(f"not an event of a craps table: {event!r}")
 
     def _apply_settled(self, event: Settled) -> None:
         self.players[event.player].bankroll += event.returned + event.paid - event.commission
@@ -227,13 +252,61 @@ class CrapsTable:
             self.apply(event)
         return events
 
-    # --- queries ----------------------------------------------------------------------
+    # --- queries (the Table interface, croupier.table) ---------------------------------
+
+    def opening_json(self) -> dict[str, Any]:
+        """The opening as the replay result lists it (craps's carries ``"action": null``)."""
+        return {"action": None, **self.opened.to_json()}
+
+    def seats(self) -> list[str]:
+        """The players at the table, in their order around it (clockwise)."""
+        return list(self.order)
+
+    def chips(self, player: str) -> Decimal:
+        """The chips in ``player``'s hand (not on the layout)."""
+        ps = self.players.get(player)
+        return ps.bankroll if ps is not None else ZERO
+
+    def layout(self) -> list[tuple[str, str, Decimal]]:
+        """Every wager on the layout: (player, wager key, stake)."""
+        return [(w.player, key, w.stake) for (_, key), w in self.wagers.items()]
+
+    def seated(self) -> list[str]:
+        """The players in a seat (where only seated players wager)."""
+        return [p for p in self.order if self.players[p].seated]
+
+    def has_seating(self) -> bool:
+        return self.config.seated
+
+    def live_state(self) -> dict[str, Any]:
+        return self.state_json()
+
+    def state_json(self) -> dict[str, Any]:
+        """Where the game stands, as the replay result shows it."""
+        return {"point": self.point, "shooter": self.shooter or None}
+
+    def offer(self) -> dict[str, Any]:
+        """What this table offers: wagers (with the clause permitting each), the pay table in
+        force, the wagers off on the come-out, the clauses, limits and odds."""
+        cfg, rules = self.config, self.config.rules
+        ids = {d.id for d in cfg.offered()}
+        return {
+            "game": cfg.game, "profile": cfg.profile_id, "title": cfg.profile.title,
+            "wagers": {k: v for k, v in rules.wagers.items() if k in ids},
+            "pays": {k: str(v) for k, v in cfg.pays.items()},
+            "off_on_come_out": sorted(rules.off_on_come_out),
+            "clauses": dict(rules.clauses),
+            "unit": str(cfg.unit), "min_bet": str(cfg.min_bet),
+            "max_bet": None if cfg.max_bet is None else str(cfg.max_bet),
+            "vig": str(cfg.vig), "odds": None if cfg.odds is None else str(cfg.odds),
+            "shooter": cfg.variant.shooter,
+        }
 
     def on_table(self, player: str) -> Decimal:
         return sum((w.stake for w in self.wagers.values() if w.player == player), ZERO)
 
-    def wager(self, player: str, label: str) -> Wager | None:
-        return self.wagers.get((player, label))
+    def wager(self, player: str, key: str) -> Wager | None:
+        return self.wagers.get((player, key))
 
     def is_off(self, wager: Wager) -> bool:
         """Whether ``wager`` is inactive on the coming roll (off on the come-out, not called on)."""
@@ -246,6 +319,28 @@ class CrapsTable:
                 + sum((w.stake for w in self.wagers.values()), ZERO) + self.house)
 
     # --- actions: each checks completely, then commits its events ------------------------
+
+    def check(self, action: CrapsAction) -> list[Event]:
+        """The events ``action`` would bring, or the :class:`Refusal`; nothing changes."""
+        if isinstance(action, Bet):
+            return self.check_bet(action.player, action.wager, action.qualifier, action.amount,
+                                  covered=action.covered)
+        if isinstance(action, Roll):
+            return self.check_roll(action.d1, action.d2)
+        if isinstance(action, TakeDown):
+            return self.check_take_down(action.player, action.wager, action.qualifier,
+                                        action.amount)
+        if isinstance(action, Call):
+            return self.check_call(action.player, action.wager, action.qualifier, action.on)
+        if isinstance(action, PassDice):
+            return self.check_pass_dice(action.to)
+        if isinstance(action, Sit):
+            return self.check_seat(action.player, action.seated)
+        raise TypeError(f"not a craps action: {action!r}")
+
+    def act(self, action: CrapsAction) -> list[Event]:
+        """Check ``action``, then fold its events in; a refusal changes nothing."""
+        return self._commit(self.check(action))
 
     def bet(self, player: str, wager_id: str, qualifier: Qualifier, amount: Decimal,
             ) -> list[Event]:
@@ -270,33 +365,27 @@ class CrapsTable:
     # --- checks ------------------------------------------------------------------------
 
     def _clause(self, wager_id: str) -> str:
-        return self.config.rules.wagers.get(wager_id, _NO_CLAUSE)
+        return self._wager_clauses.get(wager_id, _NO_CLAUSE)
 
     def check_offered(self, d: WagerDef) -> None:
         """Refuse a wager the profile does not permit or this table does not offer."""
-        cfg, rules = self.config, self.config.rules
-        if not rules.permits(d.id):
-            raise Refusal(f"{d.name} ({d.id}) is not a permitted wager under {cfg.profile_id}",
-                          rules.clause("permitted_clause"))
-        if cfg.mini and d.id in rules.settings.get("craps_only", []):
-            raise Refusal(f"the {d.name} is permitted only at the game of craps, "
-                          "not at mini-craps", rules.clause("timing_clause"))
-        if d.id == "six_seven_eight" and not cfg.six_seven_eight:
-            raise Refusal("6-7-8 is not offered at this table (it is offered at the election "
-                          "of the casino licensee)", self._clause(d.id))
-        if d.odds_of is not None and cfg.odds is None:
-            raise Refusal("this table offers no free odds (odds option \"none\")",
-                          rules.clause("odds_clause"))
+        refusal = self.config.why_not_offered(d)
+        if refusal is not None:
+            raise refusal
 
     def check_bet(self, player: str, wager_id: str, qualifier: Qualifier, amount: Decimal,
-                  ) -> list[Event]:
+                  *, covered: Decimal = ZERO) -> list[Event]:
+        """The events of a bet, or the refusal. ``covered`` is the part of ``amount`` a match
+        play coupon stands for (the house's, not in the player's hand)."""
         cfg = self.config
         d = WAGERS[wager_id]
         ps = self.players[player]
-        if cfg.mini and not ps.seated:
-            raise Refusal(f"{player} is not seated: only players seated at a mini-craps table "
+        if cfg.seated and not ps.seated:
+            raise Refusal(f"{player} is not seated: only players seated at a {cfg.game} table "
                           "may place a wager", cfg.rules.clause("seating_clause"))
-        self.check_offered(d)
+        refusal = cfg.why_not_offered(d)
+        if refusal is not None:
+            raise refusal
         clause = self._clause(wager_id)
         if d.travels and qualifier is not None:
             raise Refusal(f"a {d.name} is made in the {d.name.removesuffix(' Bet')} area and "
@@ -304,8 +393,8 @@ class CrapsTable:
                           clause)
         state = d.initial_state(qualifier, self.point)
         self._check_timing(d, player, qualifier, clause)
-        label = d.label(qualifier, state)
-        existing = self.wagers.get((player, label))
+        key = d.key(qualifier, state)
+        existing = self.wagers.get((player, key))
         if existing is not None:
             state = existing.state
         if d.dont:
@@ -325,11 +414,11 @@ class CrapsTable:
         if d.commission is not None and cfg.vig_collected == "placement":
             paid = existing.commission_paid if existing is not None else ZERO
             commission = max(ZERO, self.commission_on(d, qualifier, total) - paid)
-        if amount + commission > ps.bankroll:
+        if amount + commission > ps.bankroll + covered:
             need = amount + commission
-            raise Refusal(f"{player} has {fmt(ps.bankroll)} in chips and the wager needs "
-                          f"{fmt(need)}: no wager is taken on credit")
-        return [BetMade(player, label, wager_id, qualifier, state, amount, commission)]
+            raise Refusal(f"{player} has {fmt(ps.bankroll + covered)} in chips and the wager "
+                          f"needs {fmt(need)}: no wager is taken on credit")
+        return [BetMade(player, key, wager_id, qualifier, state, amount, commission)]
 
     def _check_timing(self, d: WagerDef, player: str, qualifier: Qualifier, clause: str) -> None:
         timing = d.timing
@@ -395,8 +484,8 @@ class CrapsTable:
     def _check_odds_limit(self, d: WagerDef, player: str, number: State, total: Decimal,
                           ) -> None:
         cfg = self.config
-        flat_label = d.odds_of if d.timing is Timing.LINE_ODDS else f"{d.odds_of}:{number}"
-        flat = self.wagers[(player, flat_label or "")]
+        flat_key = d.odds_of if d.timing is Timing.LINE_ODDS else f"{d.odds_of}:{number}"
+        flat = self.wagers[(player, flat_key or "")]
         assert isinstance(number, int)
         if d.lay_odds:
             multiple = cfg.lay_odds_limit_multiple()
@@ -432,10 +521,10 @@ class CrapsTable:
                                 if p == player and w.wager_id == wager_id]
                     found = standing[0] if len(standing) == 1 else None
         else:
-            found = self.wagers.get((player, d.label(qualifier, None)))
+            found = self.wagers.get((player, d.key(qualifier, None)))
         if found is None:
-            label = d.label(qualifier, qualifier if d.travels else None)
-            raise Refusal(f"{player} has no {d.name} ({label}) on the layout")
+            key = d.key(qualifier, qualifier if d.travels else None)
+            raise Refusal(f"{player} has no {d.name} ({key}) on the layout")
         return found
 
     def check_take_down(self, player: str, wager_id: str, qualifier: Qualifier,
@@ -456,7 +545,7 @@ class CrapsTable:
         remaining = ZERO if whole else wager.stake - (amount or ZERO)
         if not whole:
             self.check_stake(d, wager.qualifier, wager.state, remaining)
-        odds_key = odds_label(wager)
+        odds_key = odds_key_of(wager)
         odds = self.wagers.get((player, odds_key)) if odds_key else None
         if odds is not None:
             need = self._flat_needed(odds)
@@ -465,7 +554,7 @@ class CrapsTable:
                               f"of at least {fmt(need)}: take the odds down first",
                               cfg.rules.clause("odds_clause"))
         taken = wager.stake if whole else (amount or ZERO)
-        return [BetTakenDown(player, wager.label, taken, whole)]
+        return [BetTakenDown(player, wager.key, taken, whole)]
 
     def _flat_needed(self, odds: Wager) -> Decimal:
         """The smallest flat bet that the odds ``odds`` may stand behind."""
@@ -492,12 +581,13 @@ class CrapsTable:
             raise Refusal(f"a {wager.definition.name} cannot be called {word}: only wagers that "
                           "are inactive on the come out roll unless called on may be",
                           self.config.rules.clause("off_on_come_out_clause"))
-        return [CalledOn(player, wager.label, on)]
+        return [CalledOn(player, wager.key, on)]
 
     def check_seat(self, player: str, seated: bool) -> list[Event]:
         rules = self.config.rules
-        if not self.config.mini:
-            raise Refusal("seating applies at mini-craps only", rules.clause("seating_clause"))
+        if not self.config.seated:
+            raise Refusal(f"seating applies at {', '.join(sorted(rules.seated_games))} only",
+                          rules.clause("seating_clause"))
         ps = self.players[player]
         if seated and ps.seated:
             raise Refusal(f"{player} is already seated")
@@ -510,6 +600,8 @@ class CrapsTable:
         return [Seated(player, seated)]
 
     def check_pass_dice(self, to: str) -> list[Event]:
+        if not self.config.variant.shooter:
+            raise Refusal(f"there is no shooter at {self.config.game}: a device throws the dice")
         if self.point is not None:
             raise Refusal(f"the dice pass only on completion of a decision; the point is "
                           f"{self.point}", cite(self.config.profile_id, "pass_dice"))
@@ -548,7 +640,7 @@ class CrapsTable:
         off_odds: list[Wager] = []
         off_rule = point is None
         off_ids = self._off_on_come_out
-        for (player, label), wager in self.wagers.items():
+        for (player, key), wager in self.wagers.items():
             d = WAGERS[wager.wager_id]
             if off_rule and wager.wager_id in off_ids and not wager.called_on:
                 if d.odds_of is not None:
@@ -568,19 +660,19 @@ class CrapsTable:
             if outcome is None:
                 continue
             if isinstance(outcome, Move):
-                to = d.label(wager.qualifier, outcome.state)
-                moves.append(Moved(player, label, to, outcome.state))
+                to = d.key(wager.qualifier, outcome.state)
+                moves.append(Moved(player, key, to, outcome.state))
                 continue
-            decided.add((player, label))
+            decided.add((player, key))
             event = self._settle(wager, outcome)
             (winners if event.result == "win" else losers).append(event)
         for odds in off_odds:
-            parent = parent_label(odds)
+            parent = parent_key(odds)
             if parent is not None and (odds.player, parent) in decided:
-                returns.append(Settled(odds.player, odds.label, odds.stake, "returned",
+                returns.append(Settled(odds.player, odds.key, odds.stake, "returned",
                                        returned=odds.stake))
         events.extend(losers + winners + returns + moves)
-        if point is not None and total == 7:
+        if point is not None and total == 7 and self.config.variant.shooter:
             events.append(ShooterChanged(self._next_shooter(), "seven-out"))
         return events
 
@@ -593,9 +685,9 @@ class CrapsTable:
         d = wager.definition
         if part_def is not None:
             assert part_stake is not None
-            name, stake, part_of, stays_up = part_def.id, part_stake, wager.label, False
+            name, stake, part_of, stays_up = part_def.id, part_stake, wager.key, False
         else:
-            name, stake, part_of, stays_up = wager.label, wager.stake, None, d.stays_up
+            name, stake, part_of, stays_up = wager.key, wager.stake, None, d.stays_up
         if isinstance(outcome, Lose):
             return Settled(wager.player, name, stake, "lose", taken=stake, part_of=part_of)
         assert isinstance(outcome, Win)

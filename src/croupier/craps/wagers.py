@@ -131,6 +131,10 @@ class WagerDef:
         return self.start(qualifier, point)
 
     def label(self, qualifier: Qualifier, state: State) -> str:
+        """The old name of :meth:`key` (the simulator still calls it so)."""
+        return self.key(qualifier, state)
+
+    def key(self, qualifier: Qualifier, state: State) -> str:
         """The wager's key on the table: ``place_win:6``, ``come:9``, ``hop:1-3``, ``pass_odds``."""
         if self.travels:
             return self.id if state is None else f"{self.id}:{state}"
@@ -143,6 +147,9 @@ class WagerDef:
 
 # --- decision functions -------------------------------------------------------------------
 
+DONT_BAR = 12
+"""The come-out total a don't bet stands on (barred): the one every profile names (``dont_bar``)."""
+
 
 def _line(win_key: str, dont: bool) -> Decide:
     """Pass/come (``dont`` False) or don't pass/don't come: 13:69F-1.2(a)1-4."""
@@ -154,8 +161,8 @@ def _line(win_key: str, dont: bool) -> Decide:
                 return LOSE if dont else Win(win_key)
             if total in (2, 3):
                 return Win(win_key) if dont else LOSE
-            if total == 12:
-                return None if dont else LOSE  # a don't bet is void on 12: it stays undecided
+            if total == DONT_BAR:
+                return None if dont else LOSE  # a don't bet is barred: it stays undecided
             return Move(total)
         if total == point:
             return LOSE if dont else Win(win_key)

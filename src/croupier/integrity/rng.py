@@ -4,7 +4,7 @@ The production RNG is the operating system's CSPRNG (``os.urandom``, what :mod:`
 uses), scaled to a die (1..6) or a wheel (0..37, 37 standing for 00) *without bias* by
 rejection sampling: a byte b is used only when b < 256 - 256 % sides, and then gives
 ``low + b % sides``; every accepted value is reached by exactly the same number of bytes.
-The live table's scaler is ``croupier.service.rng.scale_byte`` (same rule); :class:`SecureDie`
+The live table's scaler is ``croupier.dice.scale_byte`` (same rule); :class:`SecureDie`
 calls it for single values and applies the identical rule vectorised for the battery's
 millions of values (a test checks the two agree on all 256 bytes).
 
@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from croupier.dice import scale_byte
 from croupier.integrity.sequential import IntArray
 from croupier.integrity.stats import chi_square_gof, merge_small_cells, runs_test, two_sided_normal_p
-from croupier.service.rng import scale_byte
 
 ByteSource = Callable[[int], bytes]
 

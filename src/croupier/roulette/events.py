@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar
 
-from croupier.events import Event
+from croupier.events import Event, Opened
 from croupier.roulette.wheel import Pocket
 
 
 @dataclass(frozen=True)
-class TableOpened(Event):
+class TableOpened(Opened):
     """The table as opened: rules, options, the effective pay table and the bankrolls."""
 
     kind: ClassVar[str] = "table_opened"

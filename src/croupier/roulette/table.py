@@ -23,7 +23,7 @@ from decimal import Decimal
 from typing import Any
 
 from croupier.errors import Refusal
-from croupier.events import Event, Settled
+from croupier.events import ChipsIn, Event, Left, Settled, chips_moved
 from croupier.money import Odds, describe, fmt, is_multiple, is_payable, to_decimal
 from croupier.roulette.events import (
     BetPlaced,
@@ -36,7 +36,7 @@ from croupier.roulette.events import (
 from croupier.roulette.layout import Cover
 from croupier.roulette.wagers import WAGERS, Qualifier, RouletteWager, decide
 from croupier.roulette.wheel import WHEELS, Pocket, colour, label, pocket_key
-from croupier.rules import GameRules, load_profile
+from croupier.rules import RouletteRules, load_profile
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class RouletteTable:
         if profile.roulette is None:
             raise ValueError(f"{opened.profile} has no roulette rules")
         self.profile = profile
-        self.rules: GameRules = profile.roulette
+        self.rules: RouletteRules = profile.roulette
         self.opened = opened
         self.wheel = WHEELS[opened.wheel]
         self.pays = {key: Odds.parse(text, key) for key, text in opened.pays}
@@ -192,21 +192,90 @@ class RouletteTable:
         elif isinstance(event, (NoSpin, FifthMoved)):
             pass  # nothing changes hands: the wagers stay, or a fifth moves within a wager
         else:
-            raise TypeError(f"not a roulette event: {event!r}")
+            self._apply_shared(event)
         if self.keep_log:
             self.log.append(event)
 
+    def _apply_shared(self, event: Event) -> None:
+        """The events every game shares: chips in and out, joining and leaving, adjustments."""
+        if isinstance(event, ChipsIn) and event.player not in self.bankrolls:
+            self.bankrolls[event.player] = Decimal(0)
+        moved = chips_moved(event)
+        if moved is not None:
+            player, to_player, to_house = moved
+            self.bankrolls[player] += to_player
+            self.house += to_house
+        elif isinstance(event, Left):
+            del self.bankrolls[event.player]
+        else:
+            raise TypeError(f"not a roulette event: {event!r}")
+
+    def check(self, action: Action) -> list[Event]:
+        """The events ``action`` would bring, or the :class:`Refusal`; nothing changes."""
+        if isinstance(action, PlaceBet):
+            return self.check_bet(action)
+        if isinstance(action, RemoveBet):
+            return self.check_remove(action)
+        return self.check_spin(action)
+
     def act(self, action: Action) -> list[Event]:
         """Check an action, then fold its events in; a refusal changes nothing."""
-        if isinstance(action, PlaceBet):
-            events = self.check_bet(action)
-        elif isinstance(action, RemoveBet):
-            events = self.check_remove(action)
-        else:
-            events = self.check_spin(action)
+        events = self.check(action)
         for event in events:
             self.apply(event)
         return events
+
+    # -- the Table interface (croupier.table) ----------------------------------------------
+
+    def seats(self) -> list[str]:
+        """The players at the table, in the order they came."""
+        return list(self.bankrolls)
+
+    def chips(self, player: str) -> Decimal:
+        return self.bankrolls.get(player, Decimal(0))
+
+    def layout(self) -> list[tuple[str, str, Decimal]]:
+        """Every wager on the layout: (player, wager key, stake)."""
+        return [(w.player, w.key, w.stake) for w in self.wagers.values()]
+
+    def seated(self) -> list[str]:
+        return []  # roulette has no seating rule
+
+    def has_seating(self) -> bool:
+        return False
+
+    def live_state(self) -> dict[str, Any]:
+        return {**self.state_json(), "wheel": self.wheel.id}
+
+    def state_json(self) -> dict[str, Any]:
+        """Where the game stands, as the replay result shows it."""
+        return {"last_number": self.last_number}
+
+    def opening_json(self) -> dict[str, Any]:
+        """The opening as the replay result lists it (roulette's carries no ``action``)."""
+        return self.opened.to_json()
+
+    def offer(self) -> dict[str, Any]:
+        """What this table offers: wagers (with the clause permitting each), the pay table in
+        force, the clauses, limits, the zero rule and the wheel."""
+        opened, wheel = self.opened, self.wheel
+        wagers = dict(self.rules.wagers)
+        for wager in WAGERS.values():
+            if wager.offered_by is not None and not getattr(opened, wager.offered_by):
+                wagers.pop(wager.id, None)
+        if "00" not in wheel.in_play:
+            wagers.pop("first_five", None)
+        return {
+            "game": "roulette", "profile": self.profile.id, "title": self.profile.title,
+            "wagers": wagers, "pays": {k: str(v) for k, v in self.pays.items()},
+            "clauses": dict(self.rules.clauses), "unit": str(opened.unit),
+            "min_bet": str(opened.min_bet),
+            "max_bet": None if opened.max_bet is None else str(opened.max_bet),
+            "zero_rule": opened.zero_rule,
+            "wheel": {"id": wheel.id, "name": wheel.name, "layout": wheel.layout_id,
+                      "order": list(wheel.order),
+                      "in_play": sorted(wheel.in_play, key=_wheel_order)},
+        }
 
     # -- checks ---------------------------------------------------------------------------
 
@@ -270,7 +339,7 @@ class RouletteTable:
         out = sorted(set(numbers) - self.wheel.in_play, key=pocket_key)
         if not out:
             return
-        clause = self.rules.settings.get("void_clauses", {}).get(self.wheel.id, "")
+        clause = self.rules.void_clauses.get(self.wheel.id, "")
         shown = label(tuple(out))
         if set(out) <= self.wheel.pockets:
             reason = (
@@ -325,7 +394,7 @@ class RouletteTable:
             )
 
     def _zero_rule_clause(self) -> str:
-        return str(self.rules.settings.get("zero_rule_clauses", {}).get(self.wheel.id, ""))
+        return self.rules.zero_rule_clauses.get(self.wheel.id, "")
 
     def check_remove(self, action: RemoveBet) -> list[Event]:
         """Taking a whole wager back before the spin."""
@@ -344,7 +413,7 @@ class RouletteTable:
         """A spin: "no spin" when irregular, else the crown, moves, losers, then winners."""
         if spin.number not in self.wheel.pockets:
             raise ValueError(f"there is no {spin.number} on a {self.wheel.name}")
-        minimum = int(self.rules.settings.get("minimum_revolutions", 0))
+        minimum = self.rules.minimum_revolutions
         if spin.same_direction:
             return [NoSpin("the ball was spun in the same direction as the wheel",
                            self._clause("same_direction_clause"))]
@@ -358,7 +427,7 @@ class RouletteTable:
             return [NoSpin(
                 f"the ball came to rest in {spin.number} on a {self.wheel.name}; "
                 "the spin is void and the wheel is spun again",
-                str(self.rules.settings.get("void_clauses", {}).get(self.wheel.id, "")),
+                self.rules.void_clauses.get(self.wheel.id, ""),
                 spin.number,
             )]
         return self._settle(spin.number)
@@ -402,3 +471,8 @@ class RouletteTable:
         # 20.32(j)3, (k), (l): crown, then the five adjacent fifth moved, then losers
         # collected, then winners paid.
         return crown + moves + losers + winners
+
+
+def _wheel_order(pocket: Pocket) -> int:
+    """00 first, then 0 to 36 (the order the browser table lists the pockets in play)."""
+    return -1 if pocket == "00" else int(pocket)

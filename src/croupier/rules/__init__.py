@@ -1,5 +1,16 @@
 """Rule profiles: which wagers a regulation permits and what it pays, as data (one TOML file each)."""
 
-from croupier.rules.profile import PROFILE_IDS, GameRules, Profile, load_profile
+from croupier.rules.profile import (
+    PROFILE_IDS,
+    CrapsRules,
+    GameRules,
+    Profile,
+    ProfileError,
+    RouletteRules,
+    load_profile,
+)
 
-__all__ = ["PROFILE_IDS", "GameRules", "Profile", "load_profile"]
+__all__ = [
+    "PROFILE_IDS", "CrapsRules", "GameRules", "Profile", "ProfileError", "RouletteRules",
+    "load_profile",
+]

@@ -1,39 +1,129 @@
-"""Loading a regulation's rule profile from its TOML file.
+"""Loading a regulation's rule profile from its TOML file into typed, frozen values.
+
+Every setting a profile may hold is a field below; a setting or clause name the loader does
+not know is an error when the profile is loaded, and :meth:`GameRules.clause` refuses a name
+that is not a clause of the game, so a typo never reads as "no clause".
 
 >>> p = load_profile("nj-13-69f")
 >>> p.covers("mini-craps"), p.covers("roulette")
 (True, False)
 >>> str(p.craps.pays["place_win:6"])
 '7 to 6'
+>>> p.craps.late_bets, load_profile("nj-casino-night").craps.late_bets
+(True, False)
+>>> p.craps.clause("odds_clase")
+Traceback (most recent call last):
+...
+croupier.rules.profile.ProfileError: no clause named 'odds_clase' at craps; did you mean 'odds_clause'?
 """
 
 from __future__ import annotations
 
+import difflib
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from functools import cache
 from importlib import resources
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from croupier.money import Odds
 
 PROFILE_IDS = ("nj-casino-night", "nj-19-47", "nj-13-69f")
+
+CRAPS_CLAUSES = frozenset({
+    "permitted_clause", "pays_clause", "payable_clause", "removal_clause",
+    "dont_removal_clause", "timing_clause", "off_on_come_out_clause", "odds_clause",
+    "buy_commission_clause", "lay_commission_clause", "seating_clause", "late_bet_clause",
+    "coupon_clause", "fire_pays_clause",
+})
+ROULETTE_CLAUSES = frozenset({
+    "permitted_clause", "pays_clause", "payable_clause", "placement_clause", "spin_clause",
+    "five_adjacent_clause", "settlement_clause", "same_direction_clause", "revolutions_clause",
+    "foreign_object_clause", "no_more_bets_clause",
+})
+COMMISSION_BASES = ("stake", "win")
+COMMISSION_TIMINGS = ("placement", "win")
+
+
+class ProfileError(ValueError):
+    """A profile file that does not say what the loader can read."""
+
+
+def _suggest(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @dataclass(frozen=True)
 class GameRules:
     """One game's rules under a profile: permitted wagers (id -> clause), minimum pays, clauses."""
 
-    wagers: dict[str, str]
-    pays: dict[str, Odds]
-    settings: dict[str, Any] = field(default_factory=dict)
+    game: str
+    wagers: Mapping[str, str]
+    pays: Mapping[str, Odds]
+    clauses: Mapping[str, str]
+    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The file's section as written (clauses and settings), for tools that walk every entry
+    (the traceability matrix); code that decides anything reads the typed fields."""
 
-    def clause(self, name: str, default: str = "") -> str:
-        value = self.settings.get(name, default)
-        return str(value)
+    KNOWN_CLAUSES: ClassVar[frozenset[str]] = frozenset()
+
+    def clause(self, name: str) -> str:
+        """The clause ``name`` (``"odds_clause"``); "" when the regulation has none for it.
+
+        A name that is no clause of the game at all is a programming error, not "no clause".
+        """
+        if name not in self.KNOWN_CLAUSES:
+            raise ProfileError(f"no clause named {name!r} at {self.game}"
+                               + _suggest(name, self.KNOWN_CLAUSES))
+        return self.clauses.get(name, "")
 
     def permits(self, wager_id: str) -> bool:
         return wager_id in self.wagers
+
+
+@dataclass(frozen=True)
+class CrapsRules(GameRules):
+    """Craps under a profile: every per-profile decision the engine and the server make."""
+
+    KNOWN_CLAUSES: ClassVar[frozenset[str]] = CRAPS_CLAUSES
+
+    off_on_come_out: frozenset[str] = frozenset()
+    """Wagers inactive on the come-out roll unless called on."""
+    free_odds: bool = False
+    default_odds: str = "none"
+    lay_commission_base: str = "stake"
+    """What a lay bet's commission is a share of: its ``stake`` or what it could ``win``."""
+    vig_collected: tuple[str, ...] = COMMISSION_TIMINGS
+    """When buy and lay commission may be collected: at ``placement``, on the ``win``."""
+    craps_only: frozenset[str] = frozenset()
+    """Wagers permitted only at the game of craps itself (not mini- or automated craps)."""
+    optional: frozenset[str] = frozenset()
+    """Wagers offered at the election of the casino licensee (a table option)."""
+    dont_bar: int = 12
+    """The come-out total on which a don't pass or don't come bet stands (neither wins)."""
+    seated_games: frozenset[str] = frozenset()
+    """Games at which only seated players may wager."""
+    late_bets: bool = False
+    """Whether a wager may be made after the dice are thrown, with confirmation."""
+    coupon_wagers: frozenset[str] = frozenset()
+    """Wagers a match play coupon may be put with (none: coupons are not accepted)."""
+    fire_tables: Mapping[str, Mapping[str, Odds]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RouletteRules(GameRules):
+    """Roulette under a profile."""
+
+    KNOWN_CLAUSES: ClassVar[frozenset[str]] = ROULETTE_CLAUSES
+
+    minimum_revolutions: int = 0
+    void_clauses: Mapping[str, str] = field(default_factory=dict)
+    """Why 00 is out of play, by wheel."""
+    zero_rule_clauses: Mapping[str, str] = field(default_factory=dict)
+    """What even-money wagers do on a zero, by wheel."""
 
 
 @dataclass(frozen=True)
@@ -41,17 +131,123 @@ class Profile:
     id: str
     title: str
     games: tuple[str, ...]
-    craps: GameRules | None
-    roulette: GameRules | None
+    craps: CrapsRules | None
+    roulette: RouletteRules | None
 
     def covers(self, game: str) -> bool:
         return game in self.games
 
 
-def _game_rules(raw: dict[str, Any]) -> GameRules:
-    pays = {key: Odds.parse(text, key) for key, text in raw.get("pays", {}).items()}
-    settings = {k: v for k, v in raw.items() if k not in ("wagers", "pays")}
-    return GameRules(wagers=dict(raw.get("wagers", {})), pays=pays, settings=settings)
+def _strings(raw: Any, where: str) -> frozenset[str]:
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise ProfileError(f"{where}: must be a list of names")
+    return frozenset(raw)
+
+
+def _table(raw: Any, where: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ProfileError(f"{where}: must be a table")
+    return raw
+
+
+def _common(game: str, raw: dict[str, Any], known: frozenset[str], where: str,
+            ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The wagers, pays and clauses, and the remaining settings (each one checked by name)."""
+    pays = {key: Odds.parse(text, f"{where}.pays.{key}")
+            for key, text in _table(raw.get("pays", {}), f"{where}.pays").items()}
+    clauses: dict[str, str] = {}
+    rest: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("wagers", "pays"):
+            continue
+        if key.endswith("_clause"):
+            if key not in known:
+                raise ProfileError(f"{where}.{key}: unknown clause" + _suggest(key, known))
+            clauses[key] = str(value)
+        else:
+            rest[key] = value
+    common = {"game": game, "wagers": MappingProxyType(dict(raw.get("wagers", {}))),
+              "pays": MappingProxyType(pays), "clauses": MappingProxyType(clauses),
+              "settings": MappingProxyType({k: v for k, v in raw.items()
+                                            if k not in ("wagers", "pays")})}
+    return common, rest
+
+
+def _check_settings(rest: dict[str, Any], cls: type[GameRules], where: str) -> None:
+    allowed = {f.name for f in fields(cls)} - {f.name for f in fields(GameRules)}
+    for key in rest:
+        if key not in allowed:
+            raise ProfileError(f"{where}.{key}: unknown setting"
+                               + _suggest(key, tuple(allowed | cls.KNOWN_CLAUSES)))
+
+
+def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
+    common, rest = _common("craps", raw, CRAPS_CLAUSES, where)
+    _check_settings(rest, CrapsRules, where)
+    settings: dict[str, Any] = {}
+    for name in ("off_on_come_out", "craps_only", "optional", "seated_games", "coupon_wagers"):
+        if name in rest:
+            settings[name] = _strings(rest[name], f"{where}.{name}")
+    for name, kind in (("free_odds", bool), ("late_bets", bool), ("default_odds", str),
+                       ("lay_commission_base", str), ("dont_bar", int)):
+        if name in rest:
+            if not isinstance(rest[name], kind):
+                raise ProfileError(f"{where}.{name}: must be a {kind.__name__}")
+            settings[name] = rest[name]
+    if settings.get("lay_commission_base", "stake") not in COMMISSION_BASES:
+        raise ProfileError(f"{where}.lay_commission_base: one of {', '.join(COMMISSION_BASES)}")
+    if "vig_collected" in rest:
+        timings = tuple(sorted(_strings(rest["vig_collected"], f"{where}.vig_collected")))
+        if not set(timings) <= set(COMMISSION_TIMINGS):
+            raise ProfileError(f"{where}.vig_collected: only {', '.join(COMMISSION_TIMINGS)}")
+        settings["vig_collected"] = timings
+    if "fire_tables" in rest:
+        tables = _table(rest["fire_tables"], f"{where}.fire_tables")
+        settings["fire_tables"] = MappingProxyType({
+            name: MappingProxyType({key: Odds.parse(text, f"{where}.fire_tables.{name}.{key}")
+                                    for key, text in _table(entries, where).items()})
+            for name, entries in tables.items()})
+    rules = CrapsRules(**common, **settings)
+    for name in ("off_on_come_out", "craps_only", "optional", "coupon_wagers"):
+        unknown = getattr(rules, name) - set(rules.wagers)
+        if unknown:
+            raise ProfileError(f"{where}.{name}: not permitted wagers: {', '.join(sorted(unknown))}")
+    if rules.late_bets and not rules.clause("late_bet_clause"):
+        raise ProfileError(f"{where}.late_bets: a profile permitting late bets cites the clause")
+    if rules.coupon_wagers and not rules.clause("coupon_clause"):
+        raise ProfileError(f"{where}.coupon_wagers: a profile accepting coupons cites the clause")
+    return rules
+
+
+def _roulette_rules(raw: dict[str, Any], where: str) -> RouletteRules:
+    common, rest = _common("roulette", raw, ROULETTE_CLAUSES, where)
+    _check_settings(rest, RouletteRules, where)
+    settings: dict[str, Any] = {}
+    if "minimum_revolutions" in rest:
+        if not isinstance(rest["minimum_revolutions"], int):
+            raise ProfileError(f"{where}.minimum_revolutions: must be an int")
+        settings["minimum_revolutions"] = rest["minimum_revolutions"]
+    for name in ("void_clauses", "zero_rule_clauses"):
+        if name in rest:
+            table = _table(rest[name], f"{where}.{name}")
+            settings[name] = MappingProxyType({k: str(v) for k, v in table.items()})
+    return RouletteRules(**common, **settings)
+
+
+PROFILE_KEYS = frozenset({"id", "title", "games", "craps", "roulette"})
+
+
+def parse_profile(raw: dict[str, Any]) -> Profile:
+    """A profile from its parsed TOML; :class:`ProfileError` names anything unknown."""
+    for key in raw:
+        if key not in PROFILE_KEYS:
+            raise ProfileError(f"{key}: unknown profile key" + _suggest(key, PROFILE_KEYS))
+    where = str(raw.get("id", "profile"))
+    craps = _craps_rules(_table(raw["craps"], "craps"), f"{where}.craps") if "craps" in raw else None
+    roulette = (_roulette_rules(_table(raw["roulette"], "roulette"), f"{where}.roulette")
+                if "roulette" in raw else None)
+    return Profile(id=raw["id"], title=raw["title"], games=tuple(raw["games"]), craps=craps,
+                   roulette=roulette)
 
 
 @cache
@@ -60,11 +256,4 @@ def load_profile(profile_id: str) -> Profile:
     if profile_id not in PROFILE_IDS:
         raise KeyError(profile_id)
     text = resources.files("croupier.rules").joinpath(f"{profile_id}.toml").read_text("utf-8")
-    raw = tomllib.loads(text)
-    return Profile(
-        id=raw["id"],
-        title=raw["title"],
-        games=tuple(raw["games"]),
-        craps=_game_rules(raw["craps"]) if "craps" in raw else None,
-        roulette=_game_rules(raw["roulette"]) if "roulette" in raw else None,
-    )
+    return parse_profile(tomllib.loads(text))

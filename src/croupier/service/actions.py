@@ -16,26 +16,19 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from croupier.craps.events import BetTakenDown, Rolled, ShooterChanged
-from croupier.craps.replay import read_qualifier
+from croupier.craps.reading import read_qualifier, read_wager
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Malformed, Refusal
-from croupier.events import Event, Settled
+from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
-from croupier.roulette.replay import read_action
+from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
 from croupier.service import equipment, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.ledger import ApiError, Ledger, Plan
-from croupier.service.live import (
-    COUPON_CLAUSE,
-    CRAPS_SERVICE_CLAUSES,
-    LATE_BET_CLAUSE,
-    NO_MORE_BETS_CLAUSE,
-    LiveTable,
-    line_decided,
-)
+from croupier.service.live import CRAPS_SERVICE_CLAUSES, LiveTable, line_decided
 from croupier.service.rng import Rng
 
 PlanFn = Callable[[Connection], Plan]
@@ -48,10 +41,7 @@ def _require_player_at(live: LiveTable, player: str) -> None:
 
 
 def _craps_wager(spec: dict[str, Any]) -> tuple[str, Any]:
-    wager = spec.get("wager")
-    if not isinstance(wager, str) or wager not in CRAPS_WAGERS:
-        raise Malformed("wager", f"unknown craps wager {wager!r}")
-    d = CRAPS_WAGERS[wager]
+    d = read_wager(spec.get("wager"), "wager")
     raw = {k: v for k, v in spec.items() if k in ("number", "dice") and v is not None}
     return d.id, read_qualifier(d, raw, "body")
 
@@ -63,8 +53,7 @@ def _roulette_action(live: LiveTable, verb: str, player: str, spec: dict[str, An
             raw[key] = spec[key]
     if verb == "bet":
         raw["amount"] = spec.get("amount")
-    return read_action(raw, "body", {p: Decimal(0) for p in live.present()},
-                       live.roulette().wheel.id)
+    return read_action(raw, "body", live.present(), live.roulette().wheel.id)
 
 
 # --- the cashier --------------------------------------------------------------------------
@@ -73,15 +62,16 @@ def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> Plan
     def plan(conn: Connection) -> Plan:
         player = user.username
         present = live.present()
-        # At mini-craps the capacity is the seats (only seated players wager there).
-        if player not in present and len(present) >= live.capacity and live.game != "mini-craps":
+        # Where only seated players wager (mini-craps), the capacity is the seats.
+        if (player not in present and len(present) >= live.capacity
+                and not live.engine.has_seating()):
             raise Refusal(f"there is no room at table {live.id} ({live.capacity} places)", ROOM)
         balance = ledger.wallet_balance(conn, player, lock=True)
         if store.cents(amount) > balance:
             raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
                           f"buy {fmt(amount)} in chips")
         events: list[Event] = [sv.ChipsIn(player, amount)]
-        if isinstance(live.engine, CrapsTable) and not live.engine.shooter:
+        if live.spec.has_shooter and not live.craps().shooter:
             events.append(ShooterChanged(player, "the dice are offered to the first player"))
         return Plan(events, wallet=[(player, -store.cents(amount), "buy_in")])
     return plan
@@ -99,7 +89,8 @@ def cash_out(ledger: Ledger, user: User, live: LiveTable, amount: Decimal | None
         events: list[Event] = [sv.ChipsOut(player, out)] if out > 0 else []
         leaving = out == chips and live.on_table(player) == 0
         engine = live.engine
-        if leaving and isinstance(engine, CrapsTable) and engine.shooter == player:
+        if leaving and live.spec.has_shooter and live.craps().shooter == player:
+            assert isinstance(engine, CrapsTable)
             if engine.point is not None:
                 leaving = False  # the shooter throws until a decision; the chips still go out
             else:
@@ -129,50 +120,58 @@ def bet(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal,
         _require_player_at(live, player)
         engine = live.engine
         if isinstance(engine, CrapsTable):
-            wager_id, qualifier = _craps_wager(spec)
-            if coupon:
-                return _coupon_bet(live, engine, player, wager_id, amount)
-            if not live.betting_open:
-                # 13:69F-1.3(a): made while the dice are in the air, the wager stands only when
-                # the dealer and the boxperson (floorperson at mini-craps) confirm it.
-                engine.check_bet(player, wager_id, qualifier, amount)
-                late_id = live.next_late
-                return Plan([sv.LateBetAsked(late_id, player, wager_id, qualifier, amount,
-                                             LATE_BET_CLAUSE)], status=202,
-                            extra={"late_bet": late_id})
-            return Plan(engine.check_bet(player, wager_id, qualifier, amount))
+            return _craps_bet(live, engine, player, spec, amount, coupon)
         if coupon:
-            raise Refusal("match play coupons are accepted only for Pass or Don't Pass wagers "
-                          "at craps", COUPON_CLAUSE)
+            raise Refusal(f"match play coupons are not accepted at {live.game} under "
+                          f"{live.profile}", live.roulette().rules.clause("permitted_clause"))
         if not live.betting_open:
-            raise Refusal('the dealer has called "No more bets"', NO_MORE_BETS_CLAUSE)
+            raise Refusal('the dealer has called "No more bets"', live.closed_clause())
         action = _roulette_action(live, "bet", player, {**spec, "amount": fmt(amount)})
         assert isinstance(action, PlaceBet)
         return Plan(live.roulette().check_bet(action))
     return plan
 
 
+def _craps_bet(live: LiveTable, engine: CrapsTable, player: str, spec: dict[str, Any],
+               amount: Decimal, coupon: bool) -> Plan:
+    wager_id, qualifier = _craps_wager(spec)
+    if coupon:
+        return _coupon_bet(live, engine, player, wager_id, amount)
+    if live.betting_open:
+        return Plan(engine.check_bet(player, wager_id, qualifier, amount))
+    # Where the profile permits late bets (13:69F-1.3(a)), a wager made while the dice are in
+    # the air stands only when the dealer and the boxperson (floorperson at mini-craps)
+    # confirm it; elsewhere all bets are made before the dice are thrown (13:47-20.25(h)1).
+    if not engine.config.rules.late_bets:
+        raise Refusal("all wagers are made before the dice are thrown", live.closed_clause())
+    engine.check_bet(player, wager_id, qualifier, amount)
+    late_id = live.next_late
+    return Plan([sv.LateBetAsked(late_id, player, wager_id, qualifier, amount,
+                                 live.closed_clause())], status=202, extra={"late_bet": late_id})
+
+
 def _coupon_bet(live: LiveTable, engine: CrapsTable, player: str, wager_id: str,
                 amount: Decimal) -> Plan:
     """Chips of ``amount`` with a match play coupon of the same value: a stake of twice it."""
-    if wager_id not in ("pass", "dont_pass"):
-        raise Refusal("match play coupons are accepted only for Pass or Don't Pass wagers",
-                      COUPON_CLAUSE)
+    rules = engine.config.rules
+    if not rules.coupon_wagers:
+        raise Refusal(f"match play coupons are not accepted under {engine.config.profile_id}",
+                      rules.clause("permitted_clause"))
+    coupon_clause = rules.clause("coupon_clause")
+    if wager_id not in rules.coupon_wagers:
+        names = " or ".join(CRAPS_WAGERS[w].name for w in sorted(rules.coupon_wagers))
+        raise Refusal(f"match play coupons are accepted only for {names} wagers", coupon_clause)
     if not live.betting_open:
         raise Refusal("a match play coupon is not taken while the dice are in the air",
-                      LATE_BET_CLAUSE)
+                      live.closed_clause())
     if (player, wager_id) in engine.wagers:
         raise Refusal(f"a match play coupon is put down with a new {wager_id} wager, not added "
-                      "to one already on the layout", COUPON_CLAUSE)
+                      "to one already on the layout", coupon_clause)
     # The engine checks the whole stake (chips and coupon) as one wager with the coupon's
-    # value in hand; the coupon's value comes from the house, the chips from the player.
-    coupon_in = sv.CouponIn(player, wager_id, amount, COUPON_CLAUSE)
-    live.fold(coupon_in, live.seq, live.round)
-    try:
-        made = engine.check_bet(player, wager_id, None, amount * 2)
-    finally:
-        live.fold(sv.CouponOut(player, wager_id, amount, "check"), live.seq, live.round)
-    return Plan([coupon_in, *made])
+    # value in hand (``covered``); the coupon's value comes from the house, the chips from the
+    # player: the coupon's event goes first, then the wager.
+    made = engine.check_bet(player, wager_id, None, amount * 2, covered=amount)
+    return Plan([CouponIn(player, wager_id, amount, coupon_clause), *made])
 
 
 def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:
@@ -204,13 +203,13 @@ def take_down(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal
                               engine.config.rules.clause("removal_clause"))
             if (player, wager_id) in live.coupons and amount is not None:
                 raise Refusal("a wager with a match play coupon is taken down whole, "
-                              "not reduced", COUPON_CLAUSE)
+                              "not reduced", engine.config.rules.clause("coupon_clause"))
             events = engine.check_take_down(player, wager_id, qualifier, amount)
             return Plan(events + coupons_after(live, events))
         if amount is not None:
             raise Malformed("amount", "roulette wagers are taken down whole (no reduce)")
         if not live.betting_open:
-            raise Refusal('the dealer has called "No more bets"', NO_MORE_BETS_CLAUSE)
+            raise Refusal('the dealer has called "No more bets"', live.closed_clause())
         action = _roulette_action(live, "remove", player, spec)
         assert isinstance(action, RemoveBet)
         return Plan(live.roulette().check_remove(action))
@@ -232,10 +231,10 @@ def seat(user: User, live: LiveTable, seated: bool) -> PlanFn:
         player = user.username
         _require_player_at(live, player)
         engine = _craps_only(live)
-        if seated and engine.config.mini:
-            taken = sum(1 for p in engine.order if engine.players[p].seated)
+        if seated and engine.config.seated:
+            taken = len(engine.seated())
             if taken >= live.capacity and not engine.players[player].seated:
-                raise Refusal(f"all {live.capacity} seats at this mini-craps table are taken",
+                raise Refusal(f"all {live.capacity} seats at this {live.game} table are taken",
                               engine.config.rules.clause("seating_clause"))
         return Plan(engine.check_seat(player, seated))
     return plan
@@ -243,8 +242,17 @@ def seat(user: User, live: LiveTable, seated: bool) -> PlanFn:
 
 def _craps_only(live: LiveTable) -> CrapsTable:
     if not isinstance(live.engine, CrapsTable):
-        raise ApiError(422, "malformed", "not an action at roulette")
+        raise ApiError(422, "malformed", f"not an action at {live.game}")
     return live.engine
+
+
+def _dice_table(live: LiveTable) -> CrapsTable:
+    """A table whose dice the service keeps and passes around (not a device's)."""
+    engine = _craps_only(live)
+    if not live.spec.uses_dice:
+        raise ApiError(422, "malformed", f"at {live.game} a device throws the dice: they are "
+                       "not offered, selected, passed or changed")
+    return engine
 
 
 # --- the dealer ---------------------------------------------------------------------------
@@ -253,8 +261,7 @@ def no_more_bets(user: User, live: LiveTable) -> PlanFn:
     def plan(conn: Connection) -> Plan:
         if not live.betting_open:
             raise Refusal("betting is already closed")
-        clause = LATE_BET_CLAUSE if live.is_craps else NO_MORE_BETS_CLAUSE
-        return Plan([sv.BettingClosed(user.username, clause)])
+        return Plan([sv.BettingClosed(user.username, live.closed_clause())])
     return plan
 
 
@@ -266,7 +273,7 @@ def confirm_late(user: User, live: LiveTable, late_id: int) -> PlanFn:
         role = "dealer" if user.role == "dealer" else "boxperson"
         if role in bet.confirmed:
             raise Refusal(f"the {role} has already confirmed late bet {late_id}; the other "
-                          "confirmation is still needed", LATE_BET_CLAUSE)
+                          "confirmation is still needed", live.closed_clause())
         events: list[Event] = [sv.LateBetConfirmed(late_id, user.username, role)]
         if len(bet.confirmed) == 1:
             events.extend(live.craps().check_bet(bet.player, bet.wager, bet.qualifier, bet.amount))
@@ -277,10 +284,13 @@ def confirm_late(user: User, live: LiveTable, late_id: int) -> PlanFn:
 def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) -> PlanFn:
     def plan(conn: Connection) -> Plan:
         engine = _craps_only(live)
-        if not engine.shooter or engine.shooter not in engine.order:
+        if dice is not None and not live.spec.dealer_enters_results:
+            raise Refusal(f"at {live.game} a device throws the dice: the RNG decides every "
+                          "roll and no result is entered")
+        if live.spec.has_shooter and (not engine.shooter or engine.shooter not in engine.order):
             raise Refusal("there is no shooter: the dice are offered to the players in turn",
                           CRAPS_SERVICE_CLAUSES["offer"])
-        if len(live.in_play) != 2:
+        if live.spec.uses_dice and len(live.in_play) != 2:
             raise Refusal("no dice are in play: the stickperson offers at least five dice and "
                           "the shooter selects two", equipment.OFFER_CLAUSE)
         events: list[Event] = [sv.LateBetLapsed(b.late_id, "not confirmed by the dealer and the "
@@ -312,7 +322,7 @@ def spin(user: User, live: LiveTable, rng: Rng, number: Any, revolutions: int | 
         table = live.roulette()
         if live.betting_open:
             raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
-                          "before it comes to rest", NO_MORE_BETS_CLAUSE)
+                          "before it comes to rest", live.closed_clause())
         events: list[Event] = []
         if number is None:
             draw = rng.pocket(table.wheel.order)
@@ -340,7 +350,7 @@ def _die_status(conn: Connection, serial: str) -> tuple[Any, Any]:
 
 def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
     def plan(conn: Connection) -> Plan:
-        engine = _craps_only(live)
+        engine = _dice_table(live)
         clause = equipment.OFFER_CLAUSE
         if len(set(serials)) != len(serials):
             raise ApiError(422, "malformed", "a die is listed twice")
@@ -369,7 +379,7 @@ def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
 
 def select_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
     def plan(conn: Connection) -> Plan:
-        engine = _craps_only(live)
+        engine = _dice_table(live)
         if user.role == "player" and user.username != engine.shooter:
             raise ApiError(403, "forbidden", "only the shooter selects the dice")
         if not live.offered:
@@ -382,7 +392,7 @@ def select_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
 
 def refuse_dice(user: User, live: LiveTable) -> PlanFn:
     def plan(conn: Connection) -> Plan:
-        engine = _craps_only(live)
+        engine = _dice_table(live)
         clause = CRAPS_SERVICE_CLAUSES["refuse"]
         if user.username != engine.shooter:
             raise Refusal(f"it is {engine.shooter or 'nobody'}'s turn to shoot", clause)
@@ -398,7 +408,7 @@ def refuse_dice(user: User, live: LiveTable) -> PlanFn:
 
 def pass_dice(user: User, live: LiveTable) -> PlanFn:
     def plan(conn: Connection) -> Plan:
-        engine = _craps_only(live)
+        engine = _dice_table(live)
         if user.role == "player" and user.username != engine.shooter:
             raise ApiError(403, "forbidden", "only the shooter (or the dealer) passes the dice")
         if len(engine.order) < 2 or engine.shooter not in engine.order:
@@ -411,7 +421,7 @@ def pass_dice(user: User, live: LiveTable) -> PlanFn:
 
 def change_dice(user: User, live: LiveTable) -> PlanFn:
     def plan(conn: Connection) -> Plan:
-        _craps_only(live)
+        _dice_table(live)
         if user.role == "player":
             _require_player_at(live, user.username)
         if not live.in_play:

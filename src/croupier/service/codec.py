@@ -17,38 +17,21 @@ from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from croupier.craps import events as craps_events
-from croupier.events import Event, Settled
+from croupier.events import SHARED_EVENTS, Event
+from croupier.games import GAMES
 from croupier.service.events import SERVICE_EVENTS
 
-_REGISTRY: dict[str, dict[str, type[Event]]] = {}
-
-
-def _register(game: str, classes: tuple[type[Event], ...]) -> None:
-    table = _REGISTRY.setdefault(game, {})
-    for cls in classes + SERVICE_EVENTS + (Settled,):
-        table[cls.kind] = cls
-
-
-_register("craps", (
-    craps_events.TableOpened, craps_events.BetMade, craps_events.BetTakenDown,
-    craps_events.CalledOn, craps_events.Seated, craps_events.Rolled, craps_events.Moved,
-    craps_events.ShooterChanged,
-))
-try:
-    from croupier.roulette import events as roulette_events
-
-    _register("roulette", (
-        roulette_events.TableOpened, roulette_events.BetPlaced, roulette_events.BetRemoved,
-        roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
-    ))
-except ImportError:  # pragma: no cover - the roulette engine is optional while it lands
-    pass
+# One registry of the kinds a ledger holds. The shared and the service's events are read by
+# kind alone; a game's own events by the table's family and kind, since both families store
+# their wagers as "bet" (as every release before did, so old ledgers load as they are).
+KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in SHARED_EVENTS + SERVICE_EVENTS}
+KINDS_BY_FAMILY: dict[tuple[str, str], type[Event]] = {
+    (game.family, cls.kind): cls for game in GAMES.values() for cls in game.events}
 
 
 def family(game: str) -> str:
-    """The event family of a game: mini-craps shares the craps events."""
-    return "roulette" if game == "roulette" else "craps"
+    """The event family of a game: the craps games share the craps events."""
+    return GAMES[game].family
 
 
 def _tag(value: Any) -> Any:
@@ -92,7 +75,8 @@ def encode(event: Event) -> str:
 def decode(game: str, text: str) -> Event:
     """The event ``encode`` wrote, for a table of ``game``."""
     raw = json.loads(text)
-    cls = _REGISTRY[family(game)][raw["type"]]
+    kind = raw["type"]
+    cls = KINDS.get(kind) or KINDS_BY_FAMILY[(family(game), kind)]
     return cls(**{name: _untag(value) for name, value in raw["f"].items()})
 
 

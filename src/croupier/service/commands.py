@@ -1,30 +1,75 @@
-"""``croupier serve`` (the live table server) and ``croupier recall`` (a round from the ledger)."""
+"""The live server's commands: ``serve``, ``init``, ``recall``, ``users`` and ``audit``.
+
+``croupier init`` makes a ledger (and its signing key) on purpose; ``croupier serve`` only
+ever serves one that exists, checked before it serves (see ``preflight`` and ``audit``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    Sub = argparse._SubParsersAction[argparse.ArgumentParser]
 
 HOST = "127.0.0.1"
 PORT = 8000
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
+    p.add_argument("--data-dir", default="./data", type=Path,
+                   help="folder of the embedded SQLite ledger and the key (default ./data)")
+    p.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL") or None,
+                   help="a database URL instead, e.g. postgresql+psycopg://user:pw@host/db")
+    if key:
+        p.add_argument("--key-file", type=Path, default=None,
+                       help="the ledger's signing key (default DATA_DIR/ledger.key, or "
+                            "CROUPIER_LEDGER_KEY)")
+
+
+def register(sub: Sub) -> None:
+    _register_serve(sub)
+    _register_init(sub)
+    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds, as JSON")
+    rec.add_argument("table", nargs="?", help="the table id")
+    rec.add_argument("round", nargs="?", type=int, help="the round number")
+    rec.add_argument("--player", help="a player's last ten rounds instead")
+    _where(rec, key=False)
+    rec.set_defaults(func=_recall)
+    _register_users(sub)
+    _register_audit(sub)
+
+
+def _register_serve(sub: Sub) -> None:
     serve = sub.add_parser("serve", help="run the live tables (HTTP API on 127.0.0.1:8000)")
     serve.add_argument("--host", default=HOST, help=f"address to listen on (default {HOST})")
     serve.add_argument("--port", type=int, default=PORT, help=f"port (default {PORT})")
-    serve.add_argument("--data-dir", default="./data", type=Path,
-                       help="folder of the embedded SQLite ledger (default ./data)")
-    serve.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"),
-                       help="a database URL instead, e.g. postgresql+psycopg://user:pw@host/db")
-    serve.add_argument("--rng-seed", type=int, default=None,
-                       help="TEST MODE ONLY: a seeded RNG instead of the OS's (or "
-                            "CROUPIER_RNG_SEED)")
+    _where(serve)
+    serve.add_argument("--demo", action="store_true",
+                       help="when there is no ledger yet, make a DEMO one first (croupier init "
+                            "--demo); never on an existing ledger")
     serve.add_argument("--demo-password", default=os.environ.get("CROUPIER_DEMO_PASSWORD"),
-                       help="the demo users' password on first start (default: random, printed)")
+                       help="with --demo: the demo users' password (default: generated)")
+    serve.add_argument("--insecure-test-rng-seed", type=int, default=None, metavar="N",
+                       help="TESTS ONLY: predictable dice from a seeded generator (needs "
+                            "--test-mode)")
+    serve.add_argument("--test-mode", action="store_true",
+                       help="allow test-only options; never on a live casino floor")
+    for name in ("max-deposit", "max-wallet", "max-adjustment"):
+        serve.add_argument(f"--{name}", default=None, metavar="DOLLARS",
+                           help=f"the cage's limit ({name.replace('-', ' ')})")
+    _cluster_options(serve)
+    serve.set_defaults(func=_serve)
+
+
+def _cluster_options(serve: argparse.ArgumentParser) -> None:
     cluster = serve.add_argument_group(
         "cluster", "several nodes on one PostgreSQL (multi-node mode needs --database "
         "postgresql+psycopg://...; SQLite serves one node only)")
@@ -35,48 +80,141 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                          help="this node's address for the others (default http://HOST:PORT)")
     cluster.add_argument("--lease-ttl", type=float, default=3.0,
                          help="seconds a table's lease lasts unless renewed (default 3)")
-    serve.set_defaults(func=_serve)
 
-    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds, as JSON")
-    rec.add_argument("table", nargs="?", help="the table id")
-    rec.add_argument("round", nargs="?", type=int, help="the round number")
-    rec.add_argument("--player", help="a player's last ten rounds instead")
-    rec.add_argument("--data-dir", default="./data", type=Path,
-                     help="folder of the SQLite ledger (default ./data)")
-    rec.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL"),
-                     help="a database URL instead")
-    rec.set_defaults(func=_recall)
 
+def _register_init(sub: Sub) -> None:
+    init = sub.add_parser("init", help="make a new ledger: database, signing key, first admin")
+    _where(init)
+    init.add_argument("--admin", default="admin", help="the first admin's name (default admin)")
+    init.add_argument("--admin-password", default=os.environ.get("CROUPIER_ADMIN_PASSWORD"),
+                      help="its password (at least 12 characters; default: generated, printed "
+                           "once)")
+    init.add_argument("--demo", action="store_true",
+                      help="a DEMO ledger: staff, players with $1000, craps-1, roulette-1, dice")
+    init.add_argument("--demo-password", default=os.environ.get("CROUPIER_DEMO_PASSWORD"),
+                      help="with --demo: every demo user's password (default: generated)")
+    init.set_defaults(func=_init)
+
+
+def _register_users(sub: Sub) -> None:
+    users = sub.add_parser("users", help="recover accounts directly on the ledger's data")
+    verbs = users.add_subparsers(dest="verb", required=True, help="what to do")
+    unlock = verbs.add_parser("unlock", help="unlock an account")
+    unlock.add_argument("name", help="the user name")
+    _where(unlock, key=False)
+    unlock.set_defaults(func=_users_unlock)
+    reset = verbs.add_parser("reset-password", help="a new password; unlocks, ends sessions")
+    reset.add_argument("name", help="the user name")
+    reset.add_argument("--password", default=os.environ.get("CROUPIER_NEW_PASSWORD"),
+                       help="the new password (default: generated, printed once)")
+    _where(reset, key=False)
+    reset.set_defaults(func=_users_reset)
+
+
+def _register_audit(sub: Sub) -> None:
+    audit = sub.add_parser("audit", help="verify the ledger, export or check a signed bundle")
+    verbs = audit.add_subparsers(dest="verb", required=True, help="what to do")
+    verify = verbs.add_parser("verify", help="chains, signed checkpoints, the engine replayed")
+    _where(verify)
+    verify.add_argument("--json", action="store_true", help="the whole report as JSON")
+    verify.set_defaults(func=_audit_verify)
+    export = verbs.add_parser("export", help="write a signed bundle for offline verification")
+    export.add_argument("file", type=Path, help="the bundle to write (JSON)")
+    _where(export)
+    export.set_defaults(func=_audit_export)
+    check = verbs.add_parser("verify-bundle", help="verify a bundle offline (nothing else needed)")
+    check.add_argument("file", type=Path, help="the bundle to check")
+    check.add_argument("--public-key", default=None,
+                       help="the house's registered public key (hex); default: the bundle's")
+    check.add_argument("--json", action="store_true", help="the whole report as JSON")
+    check.set_defaults(func=_audit_bundle)
+    rotate = verbs.add_parser("rotate-key", help="a new signing key, introduced by the old one")
+    _where(rotate)
+    rotate.set_defaults(func=_audit_rotate)
+
+
+def _fail(command: str, message: object, code: int = 2) -> int:
+    print(f"croupier {command}: {message}", file=sys.stderr)
+    return code
+
+
+# --- serve --------------------------------------------------------------------------------
 
 def _serve(args: argparse.Namespace) -> int:
+    from croupier.service import install, preflight
+    from croupier.service.audit import keys
+    from croupier.service.limits import ENV, parse_limit
+    from croupier.service.rng import InsecureRng, make_rng
+
+    preflight.private_files()
+    try:
+        rng = make_rng(args.insecure_test_rng_seed, args.test_mode)
+        for name, env in ENV.items():
+            value = getattr(args, name)
+            if value is not None:
+                parse_limit(value, "--" + name.replace("_", "-"))
+                os.environ[env] = value
+        with _startup(args):
+            if args.demo and not _ledger_exists(args):
+                _print_init(install.init(args.data_dir, args.database, args.key_file, "admin",
+                                         None, True, args.demo_password), args)
+            engine = preflight.open_ledger(args.data_dir, args.database)
+        signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
+    except (InsecureRng, ValueError, preflight.NotReady, keys.KeyError_,
+            install.InitError) as exc:
+        return _fail("serve", exc)
+    return _run_server(args, engine, signer, rng)
+
+
+@contextlib.contextmanager
+def _startup(args: argparse.Namespace) -> Iterator[None]:
+    """A cluster node (``--node-id``) starts under the cluster's start-up lock, so nodes
+    starting together initialise (``--demo``) and migrate one at a time; NotPostgres (a
+    ValueError) when its database is not PostgreSQL. A single node needs nothing."""
+    if not args.node_id:
+        yield
+        return
+    from croupier.service import cluster, store
+
+    engine = cluster.make_engine(store.database_url(args.data_dir, args.database))
+    try:
+        with cluster.startup(engine):
+            yield
+    finally:
+        engine.dispose()
+
+
+def _ledger_exists(args: argparse.Namespace) -> bool:
+    from croupier.service import preflight, store
+
+    if args.database is None:
+        return bool((args.data_dir / preflight.DB_NAME).exists())
+    engine = store.make_engine(args.database)
+    try:
+        return bool(preflight.initialised(engine))
+    finally:
+        engine.dispose()
+
+
+def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) -> int:
     import gc
 
     import uvicorn
 
-    from croupier.service import demo, store
+    from croupier.service import install
     from croupier.service.app import create_app
-    from croupier.service.rng import make_rng
+    from croupier.service.audit import keys, verify
 
-    url = store.database_url(args.data_dir, args.database)
+    key_path = keys.key_path(args.data_dir, args.key_file)
+    verify.configure(signer, install.pin_path(key_path))
+    try:
+        app = create_app(engine, rng)
+    except RuntimeError as exc:  # the start-up audit found the ledger changed
+        return _fail("serve", f"refusing to serve: {exc}", 3)
     node = None
     if args.node_id:  # cluster hook: croupier.service.cluster (PostgreSQL only)
         from croupier.service import cluster
 
-        try:
-            engine = cluster.make_engine(url)
-        except cluster.NotPostgres as exc:
-            print(f"croupier serve: {exc}", file=sys.stderr)
-            return 2
-        with cluster.startup(engine):
-            store.upgrade(engine)
-            logins = demo.seed(engine, args.demo_password)
-    else:
-        engine = store.make_engine(url)
-        store.upgrade(engine)
-        logins = demo.seed(engine, args.demo_password)
-    rng = make_rng(args.rng_seed)
-    app = create_app(engine, rng)
-    if args.node_id:
         node = cluster.attach(app, args.node_id,
                               args.advertise or f"http://{args.host}:{args.port}", args.lease_ttl)
         print(f"croupier: node {args.node_id} of a cluster (tables leased for "
@@ -87,21 +225,12 @@ def _serve(args: argparse.Namespace) -> int:
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
     where = engine.url.render_as_string(hide_password=True)
-    print(f"croupier: ledger {where}", flush=True)
+    print(f"croupier: ledger {where} (verified; signing key {signer.key_id})", flush=True)
     if rng.source != "os":
-        print(f"croupier: TEST MODE: {rng.source} random numbers, not the OS generator",
+        print("croupier: TEST MODE: a seeded RNG, every roll predictable; never a live table",
               flush=True)
     print(f"croupier: serving on http://{args.host}:{args.port}  "
           f"(browser table at /, API docs at /docs)", flush=True)
-    if logins is not None:
-        print("croupier: demo tables craps-1 (nj-13-69f) and roulette-1 (nj-casino-night); "
-              "demo logins (shown once):", flush=True)
-        for name, password in logins.items():
-            print(f"  {name:<11} {password}", flush=True)
-        if args.database is None:
-            path = args.data_dir / "demo-logins.txt"
-            path.write_text("".join(f"{n} {p}\n" for n, p in logins.items()), encoding="utf-8")
-            path.chmod(0o600)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
@@ -110,13 +239,49 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- init ---------------------------------------------------------------------------------
+
+def _init(args: argparse.Namespace) -> int:
+    from croupier.service import install, preflight
+    from croupier.service.audit import keys
+
+    try:
+        done = install.init(args.data_dir, args.database, args.key_file, args.admin,
+                            args.admin_password, args.demo, args.demo_password)
+    except (install.InitError, preflight.NotReady, keys.KeyError_) as exc:
+        return _fail("init", exc)
+    _print_init(done, args)
+    return 0
+
+
+def _print_init(done: Any, args: argparse.Namespace) -> None:
+    state = "created" if done.created else "already initialised: upgraded and checked"
+    print(f"croupier init: ledger {state}", flush=True)
+    made = "created" if done.key_created else "kept"
+    print(f"croupier init: signing key {done.key_id} {made} at {done.key_path} (mode 0600; "
+          "keep a copy offline; `croupier audit rotate-key` replaces it)", flush=True)
+    if done.created and done.demo:
+        print("croupier init: THIS IS A DEMO LEDGER: demo tables craps-1 (nj-13-69f) and "
+              "roulette-1 (nj-casino-night), players with $1000 of demo money", flush=True)
+    if done.logins:
+        print("croupier init: logins (shown once):", flush=True)
+        for name, password in done.logins.items():
+            print(f"  {name:<11} {password}", flush=True)
+        if args.database is None and done.demo:
+            path = args.data_dir / "demo-logins.txt"
+            path.write_text("".join(f"{n} {p}\n" for n, p in done.logins.items()),
+                            encoding="utf-8")
+            path.chmod(0o600)
+
+
+# --- recall, users ------------------------------------------------------------------------
+
 def _recall(args: argparse.Namespace) -> int:
     from croupier.service import recall, store
 
     url = store.database_url(args.data_dir, args.database)
     if args.database is None and not (args.data_dir / "croupier.db").exists():
-        print(f"croupier recall: no ledger in {args.data_dir}", file=sys.stderr)
-        return 2
+        return _fail("recall", f"no ledger in {args.data_dir}")
     engine = store.make_engine(url)
     with engine.connect() as conn:
         if args.player:
@@ -124,11 +289,130 @@ def _recall(args: argparse.Namespace) -> int:
         elif args.table and args.round is not None:
             result = recall.round_record(conn, args.table, args.round)
             if result is None:
-                print(f"croupier recall: no round {args.round} at table {args.table}",
-                      file=sys.stderr)
-                return 1
+                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
         else:
-            print("croupier recall: give TABLE ROUND, or --player NAME", file=sys.stderr)
-            return 2
+            return _fail("recall", "give TABLE ROUND, or --player NAME")
     sys.stdout.write(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+def _open(command: str, args: argparse.Namespace) -> Any:
+    from croupier.service import preflight
+
+    try:
+        return preflight.open_ledger(args.data_dir, args.database)
+    except preflight.NotReady as exc:
+        _fail(command, exc)
+        return None
+
+
+def _users_unlock(args: argparse.Namespace) -> int:
+    from croupier.service import recovery
+
+    engine = _open("users unlock", args)
+    if engine is None:
+        return 2
+    if not recovery.unlock(engine, args.name):
+        return _fail("users unlock", f"there is no user {args.name!r}", 1)
+    print(f"croupier users unlock: {args.name} unlocked")
+    return 0
+
+
+def _users_reset(args: argparse.Namespace) -> int:
+    from croupier.service import install, recovery
+
+    password = args.password or install.new_password()
+    problem = install.password_problem(args.name, password)
+    if problem:
+        return _fail("users reset-password", problem)
+    engine = _open("users reset-password", args)
+    if engine is None:
+        return 2
+    if not recovery.reset_password(engine, args.name, password):
+        return _fail("users reset-password", f"there is no user {args.name!r}", 1)
+    shown = f": {password} (shown once)" if args.password is None else ""
+    print(f"croupier users reset-password: {args.name} has a new password{shown}; unlocked, "
+          "every session ended")
+    return 0
+
+
+# --- audit --------------------------------------------------------------------------------
+
+def _keyed(command: str, args: argparse.Namespace, need_key: bool) -> tuple[Any, Any] | None:
+    """The ledger's engine and its signer (None when there is no key and none is needed)."""
+    from croupier.service import install
+    from croupier.service.audit import keys, verify
+
+    engine = _open(command, args)
+    if engine is None:
+        return None
+    path = keys.key_path(args.data_dir, args.key_file)
+    try:
+        signer = keys.load_key(path)
+    except keys.KeyError_ as exc:
+        if need_key or path.exists():
+            _fail(command, exc)
+            return None
+        signer = None
+    verify.configure(signer, install.pin_path(path))
+    return engine, signer
+
+
+def _print_report(command: str, report: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        verdict = "OK" if report["ok"] else f"{len(report['problems'])} PROBLEMS"
+        print(f"croupier {command}: {verdict}: {report['events']} events; deposits "
+              f"{report['deposits']} = wallets {report['wallets']} + tables {report['tables']}")
+        for note in report["notes"]:
+            print(f"  note: {note}")
+        for problem in report["problems"]:
+            print(f"  {problem}")
+    return 0 if report["ok"] else 1
+
+
+def _audit_verify(args: argparse.Namespace) -> int:
+    from croupier.service.ledger import Ledger
+
+    opened = _keyed("audit verify", args, need_key=False)
+    if opened is None:
+        return 2
+    return _print_report("audit verify", Ledger(opened[0]).verify(), args.json)
+
+
+def _audit_export(args: argparse.Namespace) -> int:
+    from croupier.service import install
+    from croupier.service.audit import bundle, keys
+
+    opened = _keyed("audit export", args, need_key=True)
+    if opened is None:
+        return 2
+    pin = install.pin_path(keys.key_path(args.data_dir, args.key_file))
+    info = bundle.export(opened[0], opened[1], pin, args.file)
+    print(f"croupier audit export: {args.file}: {info['events']} events, checkpoint "
+          f"{info['checkpoint']}, signed by key {info['key_id']} ({info['bytes']} bytes)")
+    return 0
+
+
+def _audit_bundle(args: argparse.Namespace) -> int:
+    from croupier.service.audit import bundle
+
+    report, body = bundle.verify_bundle(args.file, args.public_key)
+    if body.get("key_id"):
+        report.notes.insert(0, f"signed by key {body['key_id']} (public key "
+                               f"{body.get('public_key')}): compare it with the one registered")
+    return _print_report("audit verify-bundle", report.json(), args.json)
+
+
+def _audit_rotate(args: argparse.Namespace) -> int:
+    from croupier.service.audit import keys, rotation
+
+    opened = _keyed("audit rotate-key", args, need_key=True)
+    if opened is None:
+        return 2
+    path = keys.key_path(args.data_dir, args.key_file)
+    old, new, kept = rotation.rotate(opened[0], opened[1], path)
+    print(f"croupier audit rotate-key: key {new.key_id} now signs (introduced by {old.key_id}, "
+          f"signed by both); the old key is kept at {kept}: copy it offline, then destroy it")
     return 0

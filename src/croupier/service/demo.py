@@ -1,16 +1,17 @@
-"""The demo a first start creates: users, wallets, a craps and a roulette table, dice."""
+"""The demo ``croupier init --demo`` creates (never a production start): users, wallets, a
+craps and a roulette table, dice. Every demo password is generated unless one is given (the
+policy applies to it)."""
 
 from __future__ import annotations
 
 import json
-import secrets
 from decimal import Decimal
 
 import sqlalchemy as sa
 
 from croupier.service import equipment, store
 from croupier.service.auth import Auth
-from croupier.service.ledger import Ledger
+from croupier.service.ledger import Ledger, move_wallet
 
 DEMO_USERS = (("admin", "admin"), ("dealer", "dealer"), ("supervisor", "supervisor"),
               ("auditor", "auditor"), ("alice", "player"), ("bob", "player"))
@@ -21,6 +22,8 @@ DEMO_DICE = 8
 
 def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | None:
     """Create the demo if the database has no users; the logins created (name -> password)."""
+    from croupier.service.install import new_password
+
     auth = Auth(engine)
     ledger = Ledger(engine)
     with engine.begin() as conn:
@@ -28,15 +31,10 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
             return None
         logins: dict[str, str] = {}
         for name, role in DEMO_USERS:
-            logins[name] = password or secrets.token_urlsafe(9)
+            logins[name] = password or new_password()
             auth.create_user(conn, name, logins[name], role)
             if role == "player":
-                cents = store.cents(DEMO_WALLET)
-                conn.execute(store.wallets.update().where(store.wallets.c.player == name)
-                             .values(balance_cents=cents))
-                conn.execute(store.wallet_entries.insert().values(
-                    player=name, amount_cents=cents, kind="deposit", table_id=None, seq=None,
-                    balance_after_cents=cents, actor="demo", at=store.now()))
+                move_wallet(conn, name, store.cents(DEMO_WALLET), "deposit", None, None, "demo")
         for table_id, game, profile in DEMO_TABLES:
             ledger.create_table(conn, table_id, game, profile, {}, None)
         record = equipment.passing_record()

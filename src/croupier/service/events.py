@@ -1,8 +1,8 @@
-"""Events the service adds to a table's log: chips in and out, procedures, equipment, voids.
+"""Events the service adds to a table's log: procedures, equipment, voids, alerts.
 
-The engines' own events say what happened at the layout; these say what the service did around
-it (a cashier's buy-in, the dealer calling "no more bets", dice offered and selected, a
-supervisor's void). They fold into :class:`croupier.service.live.LiveTable`.
+The engines' own events say what happened at the layout and to the players' chips; these say
+what the service did around it (the dealer calling "no more bets", late bets, dice offered and
+selected, a supervisor's void). They fold into :class:`croupier.service.live.LiveTable`.
 
 >>> from decimal import Decimal
 >>> ChipsIn("ann", Decimal(50)).to_json()
@@ -15,44 +15,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+# The shared events (chips, coupons, adjustments) are the engines' own (croupier.events); they
+# are named here too so the service reads ``sv.ChipsIn`` as before.
+from croupier.events import Adjusted as Adjusted
+from croupier.events import ChipsIn as ChipsIn
+from croupier.events import ChipsOut as ChipsOut
+from croupier.events import CouponIn as CouponIn
+from croupier.events import CouponOut as CouponOut
 from croupier.events import Event
-
-
-@dataclass(frozen=True)
-class ChipsIn(Event):
-    """The cashier moved ``amount`` from the player's wallet to their place at the table."""
-
-    kind: ClassVar[str] = "chips_in"
-    player: str
-    amount: Decimal
-
-
-@dataclass(frozen=True)
-class ChipsOut(Event):
-    """The cashier moved ``amount`` of the player's chips back to their wallet."""
-
-    kind: ClassVar[str] = "chips_out"
-    player: str
-    amount: Decimal
-
-
-@dataclass(frozen=True)
-class Left(Event):
-    """The player left the table (no chips and no wagers remain)."""
-
-    kind: ClassVar[str] = "left"
-    player: str
-
-
-@dataclass(frozen=True)
-class Adjusted(Event):
-    """A supervisor's compensating entry: ``amount`` (signed) between the house and a player."""
-
-    kind: ClassVar[str] = "adjust"
-    player: str
-    amount: Decimal
-    reason: str
-    by: str
+from croupier.events import Left as Left
 
 
 @dataclass(frozen=True)
@@ -167,30 +138,6 @@ class Voided(Event):
 
 
 @dataclass(frozen=True)
-class CouponIn(Event):
-    """A match play coupon of ``amount`` put with as much in chips on a Pass or Don't Pass wager:
-    the coupon's value is staked (from the house) beside the player's chips."""
-
-    kind: ClassVar[str] = "coupon_in"
-    player: str
-    wager: str
-    amount: Decimal
-    clause: str
-
-
-@dataclass(frozen=True)
-class CouponOut(Event):
-    """The coupon's wager decided or taken down: unless it lost, the coupon's value goes back
-    to the house (the player keeps the winnings on both and their own stake)."""
-
-    kind: ClassVar[str] = "coupon_out"
-    player: str
-    wager: str
-    amount: Decimal
-    result: str
-
-
-@dataclass(frozen=True)
 class IntegrityAlert(Event):
     """A fairness monitor (:mod:`croupier.integrity`) alarmed on the dice set or wheel in play:
     the supervisor is alerted and, at craps, a change of dice is called with it."""
@@ -209,7 +156,6 @@ class IntegrityAlert(Event):
 
 
 SERVICE_EVENTS: tuple[type[Event], ...] = (
-    CouponIn, CouponOut, ChipsIn, ChipsOut, Left, Adjusted, BettingClosed, LateBetAsked, LateBetConfirmed,
-    LateBetLapsed, Drawn, Entered, DiceOffered, DiceSelected, ShootRefused, DiceChangeCalled,
-    DiceChanged, Voided, IntegrityAlert,
+    BettingClosed, LateBetAsked, LateBetConfirmed, LateBetLapsed, Drawn, Entered, DiceOffered,
+    DiceSelected, ShootRefused, DiceChangeCalled, DiceChanged, Voided, IntegrityAlert,
 )

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,11 +28,14 @@ from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import ZERO, fmt
 from croupier.roulette.events import Crowned, NoSpin
-from croupier.service import codec, monitoring, store
+from croupier.service import codec, limits, monitoring, store
 from croupier.service import events as sv
+from croupier.service.audit.canonical import entry_text, event_text, link, table_genesis, wallet_genesis
 from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+
+log = logging.getLogger("croupier.service")
 
 
 class ApiError(Exception):
@@ -128,6 +132,11 @@ class Ledger:
         # Cluster hook (croupier.service.cluster): checks this node's lease of the tables
         # inside every transaction that writes them, before anything is written (fencing).
         self.fence: Callable[[Connection, list[LiveTable]], None] | None = None
+        # Each table's chain head: the hash of its last event (see ``audit.canonical``).
+        self.heads: dict[str, str] = {}
+        self.limits = limits.Limits.from_env()
+        # Called after a commit that wrote events (the signed checkpoints, ``audit.chain``).
+        self.after_commit: Callable[[int], None] | None = None
 
     # --- loading ------------------------------------------------------------------------
 
@@ -137,40 +146,35 @@ class Ledger:
             rows = conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)).all()
             for row in rows:
                 self.tables[row.id] = self._rebuild(conn, row)
+                self.heads[row.id] = self._head(conn, row)
+
+    @staticmethod
+    def _head(conn: Connection, row: Any) -> str:
+        """The hash of a table's last event (its genesis when it has none)."""
+        last = conn.execute(sa.select(store.events.c.hash).where(
+            store.events.c.table_id == row.id).order_by(store.events.c.seq.desc()).limit(1)
+            ).scalar()
+        if last is not None:
+            return str(last)
+        return table_genesis(row.id, row.game, row.profile, row.options, row.capacity)
 
     def _rebuild(self, conn: Connection, row: Any) -> LiveTable:
-        options = json.loads(row.options, parse_float=Decimal)
-        live = LiveTable(row.id, row.game, row.profile, options, row.capacity)
         stored = conn.execute(
             sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload)
             .where(store.events.c.table_id == row.id).order_by(store.events.c.seq)).all()
-        decoded = [(r.seq, r.round, codec.decode(row.game, r.payload)) for r in stored]
-        voided = {s for _, _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
-        for seq, round_no, event in decoded:
-            if seq in voided:
-                live.seq = seq
-                continue
-            live.fold(event, seq, round_no)
         last_round = conn.execute(sa.select(sa.func.max(store.rounds.c.round)).where(
             store.rounds.c.table_id == row.id)).scalar()
-        live.round = (last_round or 0) + 1
-        live.raised = []  # recorded when they were raised
-        live.participants = set()
-        first = [(s, e) for s, r, e in decoded if r == live.round]
-        live.round_first_seq = first[0][0] if first else live.seq + 1
-        for _, event in first:
-            player = codec.player_of(event)
-            if player:
-                live.participants.add(player)
-        return live
+        return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored], last_round)
 
     def create_table(self, conn: Connection, table_id: str, game: str, profile: str,
                      options: dict[str, Any], capacity: int | None) -> LiveTable:
         """A new table (the options checked by the engine: Malformed if not)."""
         live = LiveTable(table_id, game, profile, options, capacity or DEFAULT_CAPACITY[game])
+        text = json.dumps(options)
         conn.execute(store.tables.insert().values(
-            id=table_id, game=game, profile=profile, options=json.dumps(options),
+            id=table_id, game=game, profile=profile, options=text,
             capacity=live.capacity, house_cents=0, created_at=store.now()))
+        self.heads[table_id] = table_genesis(table_id, game, profile, text, live.capacity)
         return live
 
     def table(self, table_id: str) -> LiveTable:
@@ -216,24 +220,19 @@ class Ledger:
 
     def _move_wallet(self, conn: Connection, player: str, delta: int, kind: str,
                      table_id: str | None, seq: int | None, actor: str) -> int:
-        balance = self.wallet_balance(conn, player, lock=True) + delta
-        if balance < 0:  # the plan checked this under the same lock: never reached
-            raise RuntimeError("wallet would go below zero")
-        conn.execute(store.wallets.update().where(store.wallets.c.player == player).values(
-            balance_cents=balance))
-        conn.execute(store.wallet_entries.insert().values(
-            player=player, amount_cents=delta, kind=kind, table_id=table_id, seq=seq,
-            balance_after_cents=balance, actor=actor, at=store.now()))
-        return balance
+        return move_wallet(conn, player, delta, kind, table_id, seq, actor,
+                           lock=self._for_update)
 
     def deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
                 ) -> Reply:
         """Chips bought at the cage: money into a player's wallet (an admin's act)."""
+        self.limits.check_deposit(store.cents(amount), 0)  # early: before any lock or query
         with self._plain_lock, self.engine.begin() as conn:
             stored = self._stored(conn, user, key, fp)
             if stored is not None:
                 return stored
-            self.wallet_balance(conn, player, lock=True)
+            before = self.wallet_balance(conn, player, lock=True)
+            self.limits.check_deposit(store.cents(amount), before)
             balance = self._move_wallet(conn, player, store.cents(amount), "deposit", None, None,
                                         user.username)
             reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
@@ -254,7 +253,7 @@ class Ledger:
                     if stored is not None:
                         return stored
                     try:
-                        plan = plan_fn(conn)
+                        plan = self._within_limits(plan_fn(conn))
                     except Refusal as refusal:
                         reply = Reply(409, refusal_body(refusal))
                         return self._remember(conn, user, key, fp, reply)
@@ -265,7 +264,16 @@ class Ledger:
                 raise
         for listener in self.listeners:
             listener(live.id, published)
+        self._committed(len(published))
         return reply
+
+    def _committed(self, events: int) -> None:
+        """After a commit: the checkpoint writer counts the events written (``audit.chain``)."""
+        if events and self.after_commit is not None:
+            try:
+                self.after_commit(events)
+            except Exception:  # the actions are committed: a late checkpoint is no failure
+                log.exception("writing a checkpoint failed; the next one covers these events")
 
     def run_batch(self, jobs: list[Job]) -> list[Reply | Exception]:
         """Group commit: run several actions in ONE transaction, each answered (a reply, or the
@@ -314,6 +322,7 @@ class Ledger:
             reply, published, live = attempt
             for listener in self.listeners:
                 listener(live.id, published)
+            self._committed(len(published))
             results.append(reply)
         return results
 
@@ -326,7 +335,7 @@ class Ledger:
             stored = self._stored(conn, user, key, fp)
             if stored is not None:
                 return stored, [], live
-            plan = job.plan_fn(conn)
+            plan = self._within_limits(job.plan_fn(conn))
         except Refusal as refusal:
             reply = Reply(409, refusal_body(refusal))
             return self._remember(conn, user, key, fp, reply), [], live
@@ -335,11 +344,19 @@ class Ledger:
         reply, published = self._write(conn, user, live, plan)
         return self._remember(conn, user, key, fp, reply), published, live
 
+    def _within_limits(self, plan: Plan) -> Plan:
+        """The plan, if every adjustment in it is within the limit (a Refusal if not)."""
+        for event in plan.events:
+            if isinstance(event, sv.Adjusted):
+                self.limits.check_adjustment(store.cents(event.amount))
+        return plan
+
     def _reload(self, live: LiveTable) -> None:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).first()
             if row is not None:
                 live.replace_with(self._rebuild(conn, row))
+                self.heads[live.id] = self._head(conn, row)
 
     def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
                ) -> tuple[Reply, list[dict[str, Any]]]:
@@ -360,9 +377,10 @@ class Ledger:
             player = codec.player_of(event)
             if player:
                 touched.add(player)
-            rows.append({"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
-                         "player": player, "payload": codec.encode(event),
-                         "actor": actor, "at": at})
+            row = {"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
+                   "player": player, "payload": codec.encode(event), "actor": actor, "at": at}
+            row["hash"] = self.heads[live.id] = link(self.heads[live.id], event_text(row))
+            rows.append(row)
             out.append(event_json(seq, round_no, event))
 
         live.raised = []
@@ -455,55 +473,67 @@ class Ledger:
     # --- audit --------------------------------------------------------------------------
 
     def verify(self) -> dict[str, Any]:
-        """Rebuild every table from its events and check seats, house, wallets and the total."""
-        problems: list[str] = []
-        with self.engine.connect() as conn:
-            if self._for_update:  # one snapshot while other nodes write (PostgreSQL)
-                conn.execution_options(isolation_level="REPEATABLE READ")
-            deposits = 0
-            wallet_total = 0
-            for w in conn.execute(sa.select(store.wallets)).all():
-                entries = conn.execute(sa.select(
-                    sa.func.coalesce(sa.func.sum(store.wallet_entries.c.amount_cents), 0)).where(
-                    store.wallet_entries.c.player == w.player)).scalar()
-                if int(entries or 0) != w.balance_cents:
-                    problems.append(f"wallet {w.player}: balance {w.balance_cents} cents but its "
-                                    f"entries sum to {entries}")
-                if w.balance_cents < 0:
-                    problems.append(f"wallet {w.player} is below zero")
-                wallet_total += w.balance_cents
-            deposits = int(conn.execute(sa.select(
-                sa.func.coalesce(sa.func.sum(store.wallet_entries.c.amount_cents), 0)).where(
-                store.wallet_entries.c.kind == "deposit")).scalar() or 0)
-            table_total = 0
-            for row in conn.execute(sa.select(store.tables)).all():
-                fresh = self._rebuild(conn, row)
-                seats = {r.player: r for r in conn.execute(sa.select(store.seats).where(
-                    store.seats.c.table_id == row.id))}
-                players = set(seats) | set(fresh.present())
-                for p in sorted(players):
-                    chips, on_table = store.cents(fresh.chips(p)), store.cents(fresh.on_table(p))
-                    seat = seats.get(p)
-                    if seat is None or (seat.chips_cents, seat.on_table_cents) != (chips, on_table):
-                        problems.append(f"table {row.id}, {p}: events give {chips}+{on_table} "
-                                        f"cents, the seat says {seat and seat.chips_cents}+"
-                                        f"{seat and seat.on_table_cents}")
-                    table_total += chips + on_table
-                if store.cents(fresh.house) != row.house_cents:
-                    problems.append(f"table {row.id}: house {row.house_cents} cents, events "
-                                    f"give {store.cents(fresh.house)}")
-                table_total += store.cents(fresh.house)
-                live = self.tables.get(row.id)
-                if live is not None and live.seq == fresh.seq and live.balances() != fresh.balances():
-                    problems.append(f"table {row.id}: memory differs from the ledger")
-        # Wallets + chips at the tables + what the houses won = everything deposited.
-        if wallet_total + table_total != deposits:
-            problems.append(f"chips do not balance: wallets {wallet_total} + tables {table_total}"
-                            f" cents != deposits {deposits}")
-        return {"ok": not problems, "problems": problems,
-                "deposits": fmt(store.dollars(deposits)),
-                "wallets": fmt(store.dollars(wallet_total)),
-                "tables": fmt(store.dollars(table_total))}
+        """The whole audit (``audit.verify``): the hash chains and their signed checkpoints,
+        every settlement and balance re-derived by replaying the engine, the chips balanced."""
+        from croupier.service.audit import verify
+
+        return verify.verify_ledger(self)
+
+
+def move_wallet(conn: Connection, player: str, delta: int, kind: str, table_id: str | None,
+                seq: int | None, actor: str, lock: bool = True) -> int:
+    """Move ``delta`` cents in or out of a wallet with an entry chained to the wallet's last
+    one; the balance after. ``lock`` holds the wallet's row (PostgreSQL)."""
+    query = sa.select(store.wallets.c.balance_cents, store.wallets.c.chain_head).where(
+        store.wallets.c.player == player)
+    row = conn.execute(query.with_for_update() if lock else query).first()
+    if row is None:
+        raise ApiError(404, "not_found", f"{player} has no wallet")
+    balance = int(row.balance_cents) + delta
+    if balance < 0:  # the plan checked this under the same lock: never reached
+        raise RuntimeError("wallet would go below zero")
+    entry = {"player": player, "amount_cents": delta, "kind": kind, "table_id": table_id,
+             "seq": seq, "balance_after_cents": balance, "actor": actor, "at": store.now()}
+    entry["hash"] = link(row.chain_head or wallet_genesis(player), entry_text(entry))
+    conn.execute(store.wallets.update().where(store.wallets.c.player == player).values(
+        balance_cents=balance, chain_head=entry["hash"]))
+    conn.execute(store.wallet_entries.insert().values(**entry))
+    return balance
+
+
+Decoded = list[tuple[int, int, Event]]
+"""A table's events as (seq, round, event), in order."""
+BeforeFold = Callable[[LiveTable, int, Decoded], None]
+"""Called with the table, an event's position in the list and the list, before each fold."""
+
+
+def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]], last_round: int | None,
+                  before_fold: BeforeFold | None = None) -> LiveTable:
+    """A table rebuilt from its configuration row and its stored events ``(seq, round,
+    payload)``: every event not voided is folded in order (voided ones only advance ``seq``).
+    ``before_fold`` lets the audit re-derive what an event records before it is folded."""
+    options = json.loads(row.options, parse_float=Decimal)
+    live = LiveTable(row.id, row.game, row.profile, options, row.capacity)
+    decoded: Decoded = [(seq, rnd, codec.decode(row.game, payload))
+                        for seq, rnd, payload in stored]
+    voided = {s for _, _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
+    for i, (seq, round_no, event) in enumerate(decoded):
+        if seq in voided:
+            live.seq = seq
+            continue
+        if before_fold is not None:
+            before_fold(live, i, decoded)
+        live.fold(event, seq, round_no)
+    live.round = (last_round or 0) + 1
+    live.raised = []  # recorded when they were raised
+    live.participants = set()
+    first = [(s, e) for s, r, e in decoded if r == live.round]
+    live.round_first_seq = first[0][0] if first else live.seq + 1
+    for _, event in first:
+        player = codec.player_of(event)
+        if player:
+            live.participants.add(player)
+    return live
 
 
 def zero_if_none(value: Decimal | None) -> Decimal:

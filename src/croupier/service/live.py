@@ -13,34 +13,30 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from croupier.craps.config import CrapsConfig
 from croupier.craps.events import Rolled
-from croupier.craps.table import CrapsTable, PlayerState
+from croupier.craps.table import CrapsTable
 from croupier.dice import POINTS
-from croupier.events import Event
-from croupier.money import ZERO, fmt
+from croupier.events import CouponIn, CouponOut, Event, Opened
+from croupier.games import GAME_NAMES, REGISTRY, Game
+from croupier.money import fmt
 from croupier.roulette.events import Crowned, NoSpin
-from croupier.roulette.events import TableOpened as RouletteOpened
-from croupier.roulette.replay import read_options
 from croupier.roulette.table import RouletteTable
 from croupier.rules import load_profile
 from croupier.service import events as sv
 from croupier.service.monitoring import TableMonitors
+from croupier.table import Table
 
 if TYPE_CHECKING:
     from croupier.integrity import Alert
 
-GAMES = ("craps", "mini-craps", "roulette")
-DEFAULT_CAPACITY = {"craps": 16, "mini-craps": 9, "roulette": 8}
+GAMES = GAME_NAMES  # the names the server opens tables of
+DEFAULT_CAPACITY = {name: g.default_capacity for name, g in REGISTRY.items()}
 CRAPS_SERVICE_CLAUSES = {
     "room": "N.J.A.C. 13:47-20.25(f)",
     "offer": "N.J.A.C. 13:47-20.25(g)1",
     "refuse": "N.J.A.C. 13:47-20.25(g)7",
     "pass": "N.J.A.C. 13:47-20.25(g)6",
 }
-LATE_BET_CLAUSE = "N.J.A.C. 13:69F-1.3(a)"
-NO_MORE_BETS_CLAUSE = "N.J.A.C. 13:47-20.32(j)2"
-COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 
 
 @dataclass
@@ -55,15 +51,9 @@ class LateBet:
     confirmed: dict[str, str] = field(default_factory=dict)  # role -> who
 
 
-def make_engine_table(game: str, profile: str, options: dict[str, Any]) -> CrapsTable | RouletteTable:
+def make_engine_table(game: str, profile: str, options: dict[str, Any]) -> Table:
     """An empty engine table (no players yet) for ``game`` under ``profile`` and ``options``."""
-    prof = load_profile(profile)
-    table: CrapsTable | RouletteTable
-    if game == "roulette":
-        table = RouletteTable.open(profile, read_options(options, prof), {})
-    else:
-        config = CrapsConfig.from_options(prof, options, mini=game == "mini-craps")
-        table = CrapsTable.from_events(config, [])
+    table = REGISTRY[game].open(load_profile(profile), options, {})
     table.keep_log = False  # the ledger keeps the events; memory stays flat however long we run
     return table
 
@@ -75,11 +65,12 @@ class LiveTable:
                  capacity: int) -> None:
         self.id = table_id
         self.game = game
+        self.spec: Game = REGISTRY[game]
         self.profile = profile
         self.options = options
         self.capacity = capacity
         self.lock = threading.Lock()
-        self.engine = make_engine_table(game, profile, options)
+        self.engine: Table = make_engine_table(game, profile, options)
         self.seq = 0
         self.round = 1
         self.round_first_seq = 1
@@ -96,8 +87,7 @@ class LiveTable:
         self.house_written: int | None = None
         # The fairness monitors observe each decided roll or spin as it is folded; the alerts
         # the last fold raised wait in ``raised`` for the ledger to record them.
-        wheel = self.engine.wheel if isinstance(self.engine, RouletteTable) else None
-        self.monitors = TableMonitors(table_id, wheel)
+        self.monitors = TableMonitors(table_id, getattr(self.engine, "wheel", None))
         self.raised: list[Alert] = []
 
     # --- what the table knows ---------------------------------------------------------
@@ -114,23 +104,23 @@ class LiveTable:
         assert isinstance(self.engine, RouletteTable)
         return self.engine
 
+    def closed_clause(self) -> str:
+        """The clause that governs wagers once betting is closed, from the table's profile:
+        late bets with confirmation where it permits them, else bets before the throw (craps);
+        "No more bets" (roulette)."""
+        if isinstance(self.engine, CrapsTable):
+            rules = self.engine.config.rules
+            return rules.clause("late_bet_clause" if rules.late_bets else "timing_clause")
+        return self.roulette().rules.clause("no_more_bets_clause")
+
     def present(self) -> list[str]:
         """The players at the table, in their order around it (clockwise)."""
-        if isinstance(self.engine, CrapsTable):
-            return list(self.engine.order)
-        return list(self.engine.bankrolls)
+        return self.engine.seats()
 
     def chips(self, player: str) -> Decimal:
-        if isinstance(self.engine, CrapsTable):
-            ps = self.engine.players.get(player)
-            return ps.bankroll if ps is not None else ZERO
-        return self.engine.bankrolls.get(player, ZERO)
+        return self.engine.chips(player)
 
     def on_table(self, player: str) -> Decimal:
-        if isinstance(self.engine, CrapsTable):
-            if player not in self.engine.players:
-                return ZERO
-            return self.engine.on_table(player)
         return self.engine.on_table(player)
 
     @property
@@ -139,11 +129,8 @@ class LiveTable:
 
     def layout(self) -> list[dict[str, Any]]:
         """The wagers on the layout: player, wager, stake."""
-        if isinstance(self.engine, CrapsTable):
-            return [{"player": w.player, "wager": label, "stake": fmt(w.stake)}
-                    for (_, label), w in self.engine.wagers.items()]
-        return [{"player": w.player, "wager": w.key, "stake": fmt(w.stake)}
-                for w in self.engine.wagers.values()]
+        return [{"player": player, "wager": key, "stake": fmt(stake)}
+                for player, key, stake in self.engine.layout()]
 
     def balances(self) -> dict[str, dict[str, str]]:
         return {p: {"chips": fmt(self.chips(p)), "on_table": fmt(self.on_table(p))}
@@ -158,14 +145,12 @@ class LiveTable:
             "layout": self.layout(),
             "late_bets": [self.late_json(b) for b in self.late.values()],
         }
-        if isinstance(self.engine, CrapsTable):
-            out.update(point=self.engine.point, shooter=self.engine.shooter or None,
-                       dice_in_play=list(self.in_play), dice_offered=list(self.offered),
+        out.update(self.engine.live_state())
+        if self.spec.uses_dice:
+            out.update(dice_in_play=list(self.in_play), dice_offered=list(self.offered),
                        dice_change_called=self.change_called)
-            if self.game == "mini-craps":
-                out["seated"] = [p for p in self.engine.order if self.engine.players[p].seated]
-        else:
-            out.update(last_number=self.engine.last_number, wheel=self.engine.wheel.id)
+        if self.engine.has_seating():
+            out["seated"] = self.engine.seated()
         return out
 
     @staticmethod
@@ -178,7 +163,7 @@ class LiveTable:
     # --- folding ------------------------------------------------------------------------
 
     def fold(self, event: Event, seq: int, round_no: int) -> None:
-        """Fold one stored event (the engine's or the service's) into the table."""
+        """Fold one stored event (the engine's, a shared one or the service's) into the table."""
         self.seq = seq
         player = getattr(event, "player", None)
         if isinstance(player, str):
@@ -186,10 +171,14 @@ class LiveTable:
         if isinstance(event, sv.SERVICE_EVENTS):
             self._fold_service(event)
             return
-        if isinstance(event, RouletteOpened):
+        if isinstance(event, Opened):
             return  # the engine table was opened from the same options
         self.engine.apply(event)
-        if isinstance(event, (Rolled, Crowned, NoSpin)):
+        if isinstance(event, CouponIn):
+            self.coupons[(event.player, event.wager)] = event.amount
+        elif isinstance(event, CouponOut):
+            self.coupons.pop((event.player, event.wager), None)
+        elif isinstance(event, (Rolled, Crowned, NoSpin)):
             self.betting_open = True
             self.late.clear()
             self.raised.extend(self.monitors.observe(event, self.in_play))
@@ -199,49 +188,9 @@ class LiveTable:
         self.round_first_seq = next_seq
         self.participants = set()
 
-    def _add_player(self, player: str) -> None:
-        engine = self.engine
-        if isinstance(engine, CrapsTable):
-            if player not in engine.players:
-                engine.players[player] = PlayerState(ZERO)
-            if player not in engine.order:
-                engine.order.append(player)
-        elif player not in engine.bankrolls:
-            engine.bankrolls[player] = ZERO
-
-    def _move_chips(self, player: str, amount: Decimal) -> None:
-        engine = self.engine
-        if isinstance(engine, CrapsTable):
-            engine.players[player].bankroll += amount
-        else:
-            engine.bankrolls[player] += amount
-
     def _fold_service(self, event: Event) -> None:
-        engine = self.engine
-        if isinstance(event, sv.ChipsIn):
-            self._add_player(event.player)
-            self._move_chips(event.player, event.amount)
-        elif isinstance(event, sv.ChipsOut):
-            self._move_chips(event.player, -event.amount)
-        elif isinstance(event, sv.Left):
-            if isinstance(engine, CrapsTable):
-                engine.order.remove(event.player)
-                if engine.shooter == event.player:
-                    engine.shooter = ""
-            else:
-                del engine.bankrolls[event.player]
-        elif isinstance(event, sv.Adjusted):
-            self._move_chips(event.player, event.amount)
-            engine.house -= event.amount
-        elif isinstance(event, sv.CouponIn):
-            self._move_chips(event.player, event.amount)
-            engine.house -= event.amount
-            self.coupons[(event.player, event.wager)] = event.amount
-        elif isinstance(event, sv.CouponOut):
-            self._move_chips(event.player, -event.amount)
-            engine.house += event.amount
-            self.coupons.pop((event.player, event.wager), None)
-        elif isinstance(event, sv.BettingClosed):
+        """The service's own procedures: they change what the service knows, never the engine."""
+        if isinstance(event, sv.BettingClosed):
             self.betting_open = False
         elif isinstance(event, sv.LateBetAsked):
             self.late[event.late_id] = LateBet(event.late_id, event.player, event.wager,
@@ -255,7 +204,11 @@ class LiveTable:
                     del self.late[event.late_id]
         elif isinstance(event, sv.LateBetLapsed):
             self.late.pop(event.late_id, None)
-        elif isinstance(event, sv.DiceOffered):
+        else:
+            self._fold_dice(event)
+
+    def _fold_dice(self, event: Event) -> None:
+        if isinstance(event, sv.DiceOffered):
             self.offered = event.serials
         elif isinstance(event, sv.DiceSelected):
             self.in_play = event.serials

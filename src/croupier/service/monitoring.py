@@ -32,10 +32,12 @@ from sqlalchemy.engine import Connection
 
 from croupier.craps.events import Rolled
 from croupier.events import Event
+from croupier.games import GAMES
 from croupier.integrity import Alert, DiceMonitor, WheelMonitor
 from croupier.integrity.base import BaseMonitor
 from croupier.roulette.events import Crowned, NoSpin
 from croupier.roulette.wheel import Wheel
+from croupier.rules import load_profile
 from croupier.service import codec, store
 from croupier.service import events as sv
 
@@ -119,13 +121,10 @@ class Outcome:
 def ledger_outcomes(conn: Connection) -> Iterator[Outcome]:
     """Every decided roll and spin in the ledger (voided rounds left out), table by table in
     the order they happened: rolls by dice set, spins by wheel (its table)."""
-    from croupier.service.live import make_engine_table
-
     for table in conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)):
-        wheel: Wheel | None = None
-        if table.game == "roulette":
-            engine = make_engine_table(table.game, table.profile, json.loads(table.options))
-            wheel = getattr(engine, "wheel", None)
+        engine = GAMES[table.game].open(load_profile(table.profile),
+                                        json.loads(table.options, parse_float=Decimal), {})
+        wheel: Wheel | None = getattr(engine, "wheel", None)
         rows = conn.execute(sa.select(store.events.c.seq, store.events.c.payload).where(
             store.events.c.table_id == table.id).order_by(store.events.c.seq)).all()
         decoded = [(r.seq, codec.decode(table.game, r.payload)) for r in rows]

@@ -4,13 +4,15 @@ A die or a pocket is drawn from raw bytes by rejection sampling: a byte ``b`` is
 ``b < n * (256 // n)`` and then gives ``b % n``, so every outcome is equally likely; rejected
 bytes are drawn again. Every raw byte (used or rejected) is recorded with the outcome.
 
-A seeded generator (``random.Random``) replaces the OS generator in test mode only
-(``croupier serve --rng-seed N`` or ``CROUPIER_RNG_SEED``); its source says so.
+A seeded generator (``random.Random``) makes every roll predictable, so it replaces the OS
+generator only when a test asks for it twice over: ``croupier serve --insecure-test-rng-seed N
+--test-mode`` (a start with the seed alone is refused, and the environment is never read for
+it). Its source says "insecure-test-seeded" and never the seed.
 
 >>> rng = SeededRng(7)
 >>> d = rng.dice()
 >>> len(d.outcome), all(1 <= x <= 6 for x in d.outcome), d.source
-(2, True, 'seeded:7')
+(2, True, 'insecure-test-seeded')
 >>> scale_byte(251, 6), scale_byte(252, 6)
 (5, None)
 """
@@ -25,14 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 SEED_ENV = "CROUPIER_RNG_SEED"
+"""The variable an older release read for its seed: a start with it set is refused."""
 
 
-def scale_byte(raw: int, n: int) -> int | None:
-    """``raw`` (0..255) scaled to 0..n-1, or None when it must be rejected to avoid bias."""
-    if not 0 < n <= 256:
-        raise ValueError("n must be 1 to 256")
-    limit = n * (256 // n)
-    return raw % n if raw < limit else None
+# The scaling rule lives with the dice (core), where the RNG battery reads it too.
+from croupier.dice import scale_byte as scale_byte  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -79,14 +78,31 @@ class SeededRng(Rng):
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
-        self.source = f"seeded:{seed}"
+        self.source = "insecure-test-seeded"
 
     def byte(self) -> int:
         return self._random.getrandbits(8)
 
 
-def make_rng(seed: int | None = None) -> Rng:
-    """The OS generator, or a seeded one when ``seed`` or ``CROUPIER_RNG_SEED`` is given."""
-    if seed is None and os.environ.get(SEED_ENV):
-        seed = int(os.environ[SEED_ENV])
-    return Rng() if seed is None else SeededRng(seed)
+class InsecureRng(Exception):
+    """A seeded generator was asked for without the explicit test mode."""
+
+
+def make_rng(seed: int | None = None, test_mode: bool = False) -> Rng:
+    """The OS generator; a seeded one only for a seed given together with ``test_mode``.
+
+    >>> make_rng().source
+    'os'
+    >>> make_rng(3)
+    Traceback (most recent call last):
+    ...
+    croupier.service.rng.InsecureRng: a seeded RNG makes every roll predictable: it needs --test-mode too
+    """
+    if os.environ.get(SEED_ENV):
+        raise InsecureRng(f"{SEED_ENV} is set: the environment never chooses the RNG (a test "
+                          "gives --insecure-test-rng-seed N --test-mode); unset it")
+    if seed is None:
+        return Rng()
+    if not test_mode:
+        raise InsecureRng("a seeded RNG makes every roll predictable: it needs --test-mode too")
+    return SeededRng(seed)

@@ -42,6 +42,7 @@ wallets = sa.Table(
     "wallets", metadata,
     sa.Column("player", sa.String(64), primary_key=True),
     sa.Column("balance_cents", sa.BigInteger, nullable=False),
+    sa.Column("chain_head", sa.String(64)),  # the hash of its last entry (None: none yet)
 )
 
 wallet_entries = sa.Table(
@@ -55,6 +56,7 @@ wallet_entries = sa.Table(
     sa.Column("balance_after_cents", sa.BigInteger, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    sa.Column("hash", sa.String(64)),
 )
 
 tables = sa.Table(
@@ -86,6 +88,7 @@ events = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    sa.Column("hash", sa.String(64)),
     sa.Index("ix_events_round", "table_id", "round"),
 )
 
@@ -141,6 +144,27 @@ inspections = sa.Table(
     sa.Column("passed", sa.Boolean, nullable=False),
     sa.Column("failures", sa.Text, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+)
+
+# The signed checkpoints of the hash chains and the public keys that sign them (migration 0002).
+checkpoints = sa.Table(
+    "checkpoints", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("heads", sa.Text, nullable=False),
+    sa.Column("prev", sa.String(64), nullable=False),
+    sa.Column("key_id", sa.String(32), nullable=False),
+    sa.Column("signature", sa.Text, nullable=False),
+    sa.Column("reason", sa.String(32), nullable=False),
+)
+
+ledger_keys = sa.Table(
+    "ledger_keys", metadata,
+    sa.Column("key_id", sa.String(32), primary_key=True),
+    sa.Column("public_key", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),  # canonical JSON of the key's introduction
+    sa.Column("signatures", sa.Text, nullable=False),  # {"old": ..., "new": ...}
 )
 
 

@@ -17,6 +17,7 @@ docs/strategies.md); several joined by commas sit at one table sharing the dice.
 
 
 def register(subparsers: Any) -> None:
+    """Add the ``simulate`` command to the command line."""
     p = subparsers.add_parser("simulate", help="simulate a betting strategy over many sessions",
                               description=__doc__, epilog=EPILOG)
     p.add_argument("strategy", nargs="?", help="built-in name or strategy file; a,b,c for "
@@ -57,6 +58,7 @@ class Bar:
             self.draw(now)
 
     def draw(self, now: float) -> None:
+        """Redraw the bar at time ``now``."""
         frac = min(1.0, self.done / self.total)
         rate = self.done / max(now - self.start, 1e-9)
         bar = "#" * int(frac * 30)
@@ -64,17 +66,18 @@ class Bar:
         sys.stderr.flush()
 
     def close(self) -> None:
+        """Draw the bar complete and end its line."""
         if self.enabled:
             self.draw(time.perf_counter())
             sys.stderr.write("\n")
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``croupier simulate`` with the parsed arguments; the exit status."""
     from croupier.sim.compile import StrategyRefused, compile_table
     from croupier.sim.engine import simulate, simulate_dask
-    from croupier.sim.library import BUILT_IN
+    from croupier.sim.library import BUILT_IN, strategies_for
     from croupier.sim.report import summarize, table_text, write_csv, write_plots
-    from croupier.sim.strategy import strategies_for
 
     if args.list:
         for name, s in BUILT_IN.items():
@@ -125,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(table_text(summary))
-        print(f"\n{summary['rolls']} rolls in {elapsed:.2f} s "
-              f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M rolls/s)")
+        roll = "spins" if compiled.game == "roulette" else "rolls"
+        print(f"\n{summary['rolls']} {roll} in {elapsed:.2f} s "
+              f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M {roll}/s)")
     return 0

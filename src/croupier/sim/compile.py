@@ -32,7 +32,7 @@ from croupier.craps.wagers import PASS, WAGERS, Lose, Move, Removal, Timing, Wag
 from croupier.dice import HOPS, OUTCOMES, POINTS
 from croupier.errors import Malformed, Refusal
 from croupier.money import Odds
-from croupier.roulette.replay import read_options
+from croupier.roulette.reading import read_options
 from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
 from croupier.roulette.wagers import decide as roulette_decide
@@ -45,7 +45,7 @@ BIG = Decimal(10) ** 9
 
 # rule kinds, timings, statuses (shared with the kernel)
 FIXED, COME, ODDS = 0, 1, 2
-T_ANY, T_COME_OUT, T_POINT_ON = 0, 1, 2
+T_ANY, T_COME_OUT, T_POINT_ON, T_NEW_SHOOTER = 0, 1, 2, 3
 ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
 STATUS_NAMES = ("played out", "ruined", "stop-loss", "win goal")
 POINT_INDEX: dict[int | None, int] = {None: 0, **{n: i + 1 for i, n in enumerate(POINTS)}}
@@ -61,6 +61,7 @@ class StrategyRefused(Exception):
 
 
 def cents(amount: Decimal | Fraction) -> int:
+    """``amount`` dollars as integer cents (refused unless a whole number of cents)."""
     value = Fraction(amount) * 100
     if value.denominator != 1:
         raise Malformed("amount", f"{amount} is not a whole number of cents")
@@ -69,6 +70,7 @@ def cents(amount: Decimal | Fraction) -> int:
 
 @dataclass
 class Slot:
+    """A wager the player may have on the layout (``come:6``) and the states it can be in."""
     label: str
     wager: str
     qualifier: Any
@@ -110,6 +112,7 @@ class Compiled:
 
     @property
     def players(self) -> int:
+        """How many players (strategies) sit at the table."""
         return len(self.strategies)
 
 
@@ -117,6 +120,8 @@ class Compiled:
 
 
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
+    """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
+    nj-13-69f) with the strategy's table options."""
     profile = load_profile(profile_id or strategy.rules or "nj-13-69f")
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
@@ -184,9 +189,6 @@ def _check_craps(strategy: Strategy, config: CrapsConfig) -> None:
             scratch.check_offered(d)
         except Refusal as exc:
             raise StrategyRefused(strategy.name, i, bet, exc) from None
-        if d.timing is Timing.NEW_SHOOTER:
-            raise Malformed(f"{where}.wager", f"the {d.name} is not simulated (it depends on "
-                            "passing the dice between shooters)")
         if bet.kind == "odds":
             _check_odds(strategy, i, bet, d, config)
             continue
@@ -367,7 +369,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
                        for st in s.states])
         ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
 
-    off = set(config.rules.settings.get("off_on_come_out", []))
+    off = config.rules.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
     vig = Fraction(config.vig)
     slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],
@@ -385,14 +387,15 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
         commk, cpn, cpd = 0, 0, 1
         if d.commission is not None:
             commk = 1
-            if d.commission == "lay" and config.rules.settings.get("lay_commission_base") == "win":
+            if d.commission == "lay" and config.rules.lay_commission_base == "win":
                 commk = 2
                 odds = pays[f"lay:{s.qualifier}"]
                 cpn, cpd = odds.win, odds.stake
         slot_int["commk"].append(commk)
         slot_int["cpn"].append(cpn)
         slot_int["cpd"].append(cpd)
-        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON}.get(d.timing, T_ANY)
+        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
+                  Timing.NEW_SHOOTER: T_NEW_SHOOTER}.get(d.timing, T_ANY)
         slot_int["timing"].append(timing)
         slot_int["group"].append(wager_ids.index(d.id))
         slot_int["line"].append(int(d.id in ("pass", "come")))
@@ -484,6 +487,7 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
 
 
 def roulette_qualifier(bet: Bet) -> Any:
+    """The roulette wager's qualifier from the bet rule (numbers, a number or none)."""
     w = ROULETTE_WAGERS.get(bet.wager)
     if w is None:
         raise Malformed(bet.wager, f"no roulette wager {bet.wager!r}")
@@ -499,6 +503,7 @@ def roulette_qualifier(bet: Bet) -> Any:
 
 
 def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
+    """The roulette profile id and table options the strategy plays under."""
     profile = load_profile(profile_id or strategy.rules or "nj-casino-night")
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} does not cover roulette")
@@ -570,6 +575,7 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
 
 
 def roulette_pockets(config: TableConfig) -> list[Pocket]:
+    """The pockets in play on the table's wheel, in outcome-index order."""
     wheel = WHEELS[config.wheel]
     return sorted(wheel.in_play, key=pocket_key)
 
@@ -641,7 +647,7 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "nctr": np.zeros(P, np.int64), "nstates": np.ones((P, S), np.int64),
         "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
         "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
-        "nxt": np.zeros((P, S, NS, n_out), np.int8), "dst": np.zeros((P, S, NS, n_out), np.int16),
+        "nxt": np.zeros((P, S, NS, n_out), np.int16), "dst": np.zeros((P, S, NS, n_out), np.int16),
         "remove": np.zeros((P, S, NS), np.int8), "numidx": np.zeros((P, S, NS), np.int8),
         "ostate": np.full((P, S, 7), -1, np.int8),
         "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),

@@ -27,7 +27,7 @@ ROLL_CHUNK = 1024
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
-_TABLE_ARGS = (
+TABLE_ARGS = (
     "nslots", "nrules", "nctr", "res", "won", "cn", "cd", "nxt", "dst", "remove", "numidx",
     "ostate", "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr",
     "rkind", "rslot", "rwhen", "rskippt", "rskipcov", "rcpass", "rcpass_st", "rccome", "rdown",
@@ -52,6 +52,7 @@ class Results:
 
     @staticmethod
     def concat(parts: Sequence[Results]) -> Results:
+        """The results of consecutive blocks as one (paths from the first block that kept any)."""
         hist = next((p.hist for p in parts if p.hist.shape[0] > 0), parts[0].hist)
         return Results(
             final=np.concatenate([p.final for p in parts]),
@@ -65,6 +66,7 @@ class Results:
 
 
 def block_stream(seed: int, block: int) -> np.random.Generator:
+    """The dice stream of block ``block`` of sessions under ``seed``."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block,))))
 
 
@@ -102,6 +104,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     S = a["res"].shape[1]
     C = a["winnext"].shape[1]
     point = np.zeros(n_sess, np.int64)
+    fresh = np.ones(n_sess, np.int8)  # the next roll is a new shooter's first
     bank = np.full((n_sess, P), bankroll, np.int64)
     stake = np.zeros((n_sess, P, S), np.int64)
     st = np.zeros((n_sess, P, S), np.int64)
@@ -119,14 +122,14 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     hist[:, :, 0] = bankroll
     rng = block_stream(seed, block)
     buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
-    tables = [a[name] for name in _TABLE_ARGS]
+    tables = [a[name] for name in TABLE_ARGS]
     kernel = kernel_for(compiled) if specialised else None
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
             buf = outcomes_fn(r0)
         else:
             draw_outcomes(rng, buf, compiled.n_outcomes)
-        state = (buf, n_sess, r0, rolls, bankroll, point, bank, stake, st, cpaid, level,
+        state = (buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
                  status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride)
         if kernel is not None:
             kernel(*state)
@@ -160,6 +163,7 @@ def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: 
 
 
 def n_blocks(sessions: int) -> int:
+    """How many blocks of :data:`BLOCK` sessions ``sessions`` sessions fill."""
     return -(-sessions // BLOCK)
 
 

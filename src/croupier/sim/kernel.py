@@ -71,7 +71,7 @@ def _commission(base: int, kind: int, cpn: int, cpd: int, vn: int, vd: int, unit
 
 @njit(cache=True, nogil=True)
 def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
-               point: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
+               point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
                status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
                done: Any, endroll: Any, hist: Any, stride: int,
                nslots: Any, nrules: Any, nctr: Any, res: Any, won: Any, cn: Any, cd: Any,
@@ -84,6 +84,16 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                rmuln: Any, rmuld: Any, winnext: Any, losenext: Any, reset7: Any,
                stoploss: Any, wingoal: Any, shooterlim: Any, minstake: Any, vn: Any, vd: Any,
                unit: Any, placement: Any, pt: Any, seven: Any) -> None:
+    """Play rolls ``r_begin`` to ``r_begin + outcomes.shape[1]`` (at most ``total_rolls``) of
+    ``n_sess`` sessions, updating their state arrays in place.
+
+    The arguments after ``stride`` are the compiled table's arrays in the order of
+    :data:`croupier.sim.engine.TABLE_ARGS` (see :mod:`croupier.sim.compile` for what each
+    holds). Before each roll every active player's limits and rules are applied in seat order;
+    then every wager on the layout is settled from its (state, outcome) tables, the
+    progressions move, and the point follows. ``fresh`` marks a session whose next roll is a
+    new shooter's first (the only time a fire bet may be made).
+    """
     n_players = bank.shape[1]
     n_hist = hist.shape[0]
     chunk = outcomes.shape[1]
@@ -166,7 +176,8 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                                     if n_line >= rmaxline[p, ru]:
                                         continue
                             tm = timing[p, k]
-                            if (tm == 1 and pnt != 0) or (tm == 2 and pnt == 0):
+                            if ((tm == 1 and pnt != 0) or (tm == 2 and pnt == 0)
+                                    or (tm == 3 and fresh[i] == 0)):
                                 continue
                             amt = target - cur
                             comm = 0
@@ -327,6 +338,7 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
                 if sev != 0:
                     handstart[i, p] = bank[i, p] + ontable[i, p]
             point[i] = pt[pnt, o]
+            fresh[i] = sev  # after a seven-out the next roll is a new shooter's first
             rolls[i] += 1
             if i < n_hist and (r + 1) % stride == 0:
                 for p in range(n_players):

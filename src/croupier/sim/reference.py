@@ -47,15 +47,19 @@ class _Player:
     wagered: Decimal = Decimal(0)
 
     def level(self, bet: Bet) -> int:
+        """The progression level the bet rule is at."""
         return self.levels.get(bet.progression, 0) if bet.progression else 0
 
     def amount(self, bet: Bet) -> Decimal:
+        """The rule's amount at its current level."""
         lev = self.level(bet)
         return bet.amounts[min(lev, len(bet.amounts) - 1)]
 
 
 @dataclass
 class ReferenceRun:
+    """What the reference engine played: per-player histories, final amounts, stakes decided, statuses,
+    rolls."""
     history: list[list[Decimal]]  # per player: chips in hand after every roll played
     final: list[Decimal]  # chips in hand plus wagers on the layout
     wagered: list[Decimal]
@@ -85,9 +89,11 @@ class _Craps:
         self.short = False
 
     def bank(self, p: _Player) -> Decimal:
+        """The player's chips in hand."""
         return self.table.players[p.name].bankroll
 
     def run(self, outcomes: Sequence[int]) -> ReferenceRun:
+        """Play the outcomes, each player deciding before every roll (spin)."""
         history: list[list[Decimal]] = [[] for _ in self.players]
         rolls = 0
         for o in outcomes:
@@ -114,6 +120,7 @@ class _Craps:
                             rolls)
 
     def progress(self, p: _Player, settled: list[CrapsSettled], seven_out: bool) -> None:
+        """Move the player's progressions after a roll's settlements."""
         labels = self.counted_labels(p)
         wins: set[str] = set()
         losses: set[str] = set()
@@ -138,6 +145,7 @@ class _Craps:
             p.levels[pdef.name] = lev
 
     def counted_labels(self, p: _Player) -> dict[str, str]:
+        """Wager labels whose wins and losses move a progression, with its name."""
         out: dict[str, str] = {}
         for bet in p.strategy.bets:
             if bet.progression is None or bet.kind == "odds":
@@ -152,15 +160,18 @@ class _Craps:
         return out
 
     def removable(self, wager: Any) -> bool:
+        """Whether the strategy may take ``wager`` down now."""
         d = wager.definition
         if d.removal is Removal.ANY_TIME:
             return True
         return d.removal is Removal.UNTIL_POINT and wager.state is None
 
     def mine(self, p: _Player) -> list[Any]:
+        """The player's wagers on the layout."""
         return [w for (name, _), w in self.table.wagers.items() if name == p.name]
 
     def decide(self, p: _Player) -> None:
+        """Apply the player's limits and rules before a roll (spin)."""
         if p.status != ACTIVE:
             return
         s = p.strategy
@@ -189,6 +200,7 @@ class _Craps:
 
     def try_bet(self, p: _Player, wager_id: str, q: Any, amount: Decimal, total: Decimal,
                 paid: Decimal) -> None:
+        """Make the bet if the chips (and any commission due now) are there; else note the shortfall."""
         d = WAGERS[wager_id]
         commission = Decimal(0)
         if d.commission is not None and self.config.vig_collected == "placement":
@@ -199,6 +211,7 @@ class _Craps:
         self.table.bet(p.name, wager_id, q, amount)
 
     def apply(self, p: _Player, bet: Bet) -> None:
+        """Apply one bet rule through the table's own actions."""
         table = self.table
         point = table.point
         d = WAGERS[bet.wager]
@@ -232,6 +245,8 @@ class _Craps:
                 if d.timing is Timing.COME_OUT and point is not None:
                     return
                 if d.timing is Timing.POINT_ON and point is None:
+                    return
+                if d.timing is Timing.NEW_SHOOTER and table.hand_rolls > 0:
                     return
                 self.try_bet(p, d.id, q, target - cur, target,
                              w.commission_paid if w is not None else Decimal(0))
@@ -289,6 +304,7 @@ class _Roulette:
         self.faces = compiled.outcome_faces
 
     def run(self, outcomes: Sequence[int]) -> ReferenceRun:
+        """Play the outcomes, each player deciding before every roll (spin)."""
         history: list[list[Decimal]] = [[] for _ in self.players]
         rolls = 0
         for o in outcomes:
@@ -326,6 +342,7 @@ class _Roulette:
                             rolls)
 
     def decide(self, p: _Player) -> None:
+        """Apply the player's limits and rules before a roll (spin)."""
         if p.status != ACTIVE:
             return
         s = p.strategy

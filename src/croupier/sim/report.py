@@ -54,6 +54,7 @@ def _ratio_ci(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64],
 
 def summarize(compiled: Compiled, res: Results, *, sessions: int, rolls: int, bankroll: int,
               seed: int, rolls_per_hour: float) -> dict[str, Any]:
+    """The simulation's summary (money as decimal strings): per player and for the table."""
     players = [_player(compiled, res, p, bankroll, rolls_per_hour)
                for p in range(compiled.players)]
     out: dict[str, Any] = {
@@ -124,9 +125,11 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
 
 
 def table_text(summary: dict[str, Any]) -> str:
+    """The summary as a terminal table (roulette counts spins, craps rolls)."""
+    roll = "spin" if summary.get("game") == "roulette" else "roll"
     lines = [f"{summary['strategy']} under {summary['rules']}: {summary['sessions']} sessions "
-             f"of up to {summary['rolls_per_session']} rolls, bankroll {summary['bankroll']}, "
-             f"seed {summary['seed']}; {summary['rolls']} rolls played"]
+             f"of up to {summary['rolls_per_session']} {roll}s, bankroll {summary['bankroll']}, "
+             f"seed {summary['seed']}; {summary['rolls']} {roll}s played"]
     players = summary.get("players") or [summary]
     for pl in players:
         name = pl.get("strategy", summary["strategy"])
@@ -139,8 +142,8 @@ def table_text(summary: dict[str, Any]) -> str:
             ("quantiles 5/25/50/75/95%", " / ".join(pl["final_bankroll_quantiles"].values())),
             ("risk of ruin", f"{pl['risk_of_ruin']:.4f}  (95% CI "
              f"{pl['risk_of_ruin_ci95'][0]:.4f} .. {pl['risk_of_ruin_ci95'][1]:.4f})"),
-            ("loss per roll", pl["loss_per_roll"]),
-            ("loss per hour", f"{pl['loss_per_hour']}  ({summary['rolls_per_hour']:g} rolls/h)"),
+            (f"loss per {roll}", pl["loss_per_roll"]),
+            ("loss per hour", f"{pl['loss_per_hour']}  ({summary['rolls_per_hour']:g} {roll}s/h)"),
             ("total wagered", pl["total_wagered"]),
             ("loss per unit wagered", f"{pl['loss_per_unit_wagered']:.5f}" + (
                 f"  (95% CI {lpu_ci[0]:.5f} .. {lpu_ci[1]:.5f})" if lpu_ci else "")),
@@ -153,6 +156,7 @@ def table_text(summary: dict[str, Any]) -> str:
 
 
 def write_csv(path: str, compiled: Compiled, res: Results) -> None:
+    """Write one row per session and player (money in dollars) to ``path``."""
     with open(path, "w", newline="", encoding="utf-8") as handle:
         w = csv.writer(handle)
         w.writerow(["session", "player", "strategy", "final_bankroll", "chips_in_hand",
@@ -167,6 +171,7 @@ def write_csv(path: str, compiled: Compiled, res: Results) -> None:
 
 def write_plots(directory: str, compiled: Compiled, res: Results, rolls: int, bankroll: int,
                 fmt: str = "png") -> list[str]:
+    """Write the charts into ``directory``; the files written."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -37,8 +37,8 @@ Kernel = Callable[..., None]
 _LOCK = threading.Lock()
 _KERNELS: dict[str, Kernel] = {}
 
-KERNEL_ARGS = ("outcomes", "n_sess", "r_begin", "total_rolls", "start", "point", "bank", "stake",
-               "st", "cpaid", "level", "status", "handstart", "ontable", "wagered", "rolls",
+KERNEL_ARGS = ("outcomes", "n_sess", "r_begin", "total_rolls", "start", "point", "fresh", "bank",
+               "stake", "st", "cpaid", "level", "status", "handstart", "ontable", "wagered", "rolls",
                "done", "endroll", "hist", "stride")
 
 
@@ -53,6 +53,7 @@ class _Src:
         self.lines.append("    " * self.depth + line)
 
     def indent(self) -> _Src:
+        """One level deeper (use as a context manager)."""
         self.depth += 1
         return self
 
@@ -63,6 +64,7 @@ class _Src:
         self.depth -= 1
 
     def text(self) -> str:
+        """The source text."""
         return "\n".join(self.lines) + "\n"
 
 
@@ -85,6 +87,7 @@ class _Gen:
     # --- constants ------------------------------------------------------------------------
 
     def const(self, values: Any, dtype: str, hint: str) -> str:
+        """A module-level constant array holding ``values`` (shared by equal tables); its name."""
         arr = np.ascontiguousarray(np.asarray(values).astype(dtype).reshape(-1))
         key = (dtype, arr.tobytes())
         name = self._const_names.get(key)
@@ -101,12 +104,15 @@ class _Gen:
         return int(self.a["nstates"][p, k])
 
     def s(self, p: int, k: int) -> str:
+        """The local holding slot ``k``'s stake."""
         return f"s{p}_{k}"
 
     def t(self, p: int, k: int) -> str:
+        """The local holding slot ``k``'s state (``0`` for a one-state slot)."""
         return f"t{p}_{k}" if self.ns(p, k) > 1 else "0"
 
     def has_cpaid(self, p: int, k: int) -> bool:
+        """Whether slot ``k`` keeps a commission paid at placement."""
         return bool(self.a["commk"][p, k] != 0 and self.a["placement"][p] != 0)
 
     def by_state(self, p: int, k: int, table: Any, dtype: str, hint: str) -> str:
@@ -120,6 +126,7 @@ class _Gen:
     # --- generation -----------------------------------------------------------------------
 
     def generate(self) -> str:
+        """The kernel module's whole source."""
         body = _Src()
         body.depth = 1
         self.body(body)
@@ -149,6 +156,7 @@ class _Gen:
                         w(f"hist[i, {p}, (r + 1) // stride] = {bankroll(p)}")
 
     def body(self, w: _Src) -> None:
+        """The kernel's body: sessions, rolls, each player's decisions and the roll."""
         a, P = self.a, self.P
         w("n_hist = hist.shape[0]")
         w("n_roll = min(outcomes.shape[1], total_rolls - r_begin)")
@@ -160,6 +168,7 @@ class _Gen:
                 self.record_rest(w, "0", lambda p: f"bank[i, {p}]")
                 w("continue")
             w("pnt = np.int64(point[i])")
+            w("fr = fresh[i]")
             w("nr = rolls[i]")
             for p in range(P):
                 w(f"b{p} = bank[i, {p}]")
@@ -199,6 +208,7 @@ class _Gen:
                     for p in range(P):
                         w(f"d{p} = True")
                 w("pnt = npnt")
+                w("fr = sev")
                 w("nr += 1")
                 w("if rec and (r + 1) % stride == 0:")
                 with w.indent():
@@ -210,6 +220,7 @@ class _Gen:
                 w("done[i] = True")
                 self.record_rest(w, "jd", lambda p: f"b{p}")
             w("point[i] = pnt")
+            w("fresh[i] = fr")
             w("rolls[i] = nr")
             for p in range(P):
                 w(f"bank[i, {p}] = b{p}")
@@ -232,6 +243,7 @@ class _Gen:
     # --- the players' decisions -----------------------------------------------------------
 
     def take_down_all(self, w: _Src, p: int) -> None:
+        """Take down every wager of player ``p`` that may be taken down."""
         a = self.a
         for k in range(int(a["nslots"][p])):
             rm = self.by_state(p, k, a["remove"][p, k], "int8", "RM")
@@ -247,6 +259,7 @@ class _Gen:
                     w(f"c{p}_{k} = 0")
 
     def decide(self, w: _Src, p: int) -> None:
+        """Player ``p``'s limits and rules before a roll (only after something changed)."""
         a = self.a
         sl, wgoal, shl = int(a["stoploss"][p]), int(a["wingoal"][p]), int(a["shooterlim"][p])
         w(f"if ss{p} == 0 and d{p}:")
@@ -285,6 +298,7 @@ class _Gen:
                 w.depth -= 1
 
     def amount(self, p: int, ru: int) -> str:
+        """The rule's amount: a literal, or the level's entry."""
         a = self.a
         c = int(a["rctr"][p, ru])
         row = a["ramt"][p, ru]
@@ -293,11 +307,13 @@ class _Gen:
         return f"{self.const(row, 'int64', 'AMT')}[lv{p}_{c}]"
 
     def count_on(self, p: int, slots: list[int]) -> str:
+        """An expression counting the slots with a stake."""
         if not slots:
             return "0"
         return " + ".join(f"({self.s(p, k)} > 0)" for k in slots)
 
     def rules(self, w: _Src, p: int) -> None:
+        """Player ``p``'s rules in order, and ruin when short with nothing down."""
         a = self.a
         w("short = False")
         for ru in range(int(a["nrules"][p])):
@@ -318,14 +334,17 @@ class _Gen:
             w(f"endroll[i, {p}] = r")
 
     def cond(self, p: int, ru: int) -> str:
+        """The rule's ``when`` as an expression on the point."""
         when = int(self.a["rwhen"][p, ru])
         return {0: "True", 1: "pnt != 0", 2: "pnt == 0"}[when]
 
     def line_slots(self, p: int) -> list[int]:
+        """Player ``p``'s pass and come slots."""
         a = self.a
         return [kk for kk in range(int(a["nslots"][p])) if a["line"][p, kk] != 0]
 
     def rule_fixed(self, w: _Src, p: int, ru: int) -> None:
+        """A fixed rule: bring the wager to its target amount."""
         a = self.a
         k = int(a["rslot"][p, ru])
         s = self.s(p, k)
@@ -381,6 +400,10 @@ class _Gen:
                 w("if pnt == 0:")
                 with w.indent():
                     w("break")
+            elif tm == 3:
+                w("if fr == 0:")
+                with w.indent():
+                    w("break")
             w("amt = target - cur")
             if self.has_cpaid(p, k):
                 w(f"comm = {self.commission(p, k, 'target')} - c{p}_{k}")
@@ -422,6 +445,7 @@ class _Gen:
                         w(f"c{p}_{k} = 0")
 
     def rule_come(self, w: _Src, p: int, ru: int) -> None:
+        """A come rule: a new come bet while fewer than ``count`` stand on numbers."""
         a = self.a
         when = int(a["rwhen"][p, ru])
         if when == 2:
@@ -455,6 +479,7 @@ class _Gen:
         w(f"ot{p} += amt")
 
     def rule_odds(self, w: _Src, p: int, ru: int) -> None:
+        """An odds rule: odds behind every flat bet on a number, at the rule's multiple."""
         a = self.a
         muln, muld = a["rmuln"][p, ru], a["rmuld"][p, ru]
         n_pairs = int(a["rnpair"][p, ru])
@@ -518,6 +543,7 @@ class _Gen:
                         w(f"{s} = target")
 
     def commission(self, p: int, k: int, base: str) -> str:
+        """The commission on ``base`` for slot ``k`` (buy and lay), in whole table units."""
         a = self.a
         kind = int(a["commk"][p, k])
         vn, vd, unit = int(a["vn"][p]), int(a["vd"][p]), int(a["unit"][p])
@@ -556,6 +582,7 @@ class _Gen:
         return found[:4]
 
     def roll(self, w: _Src) -> None:
+        """The roll: settle every slot of every player, then move the progressions."""
         a, P = self.a, self.P
         w("o = np.int64(row[j])")
         w(f"po = pnt * {self.n_out} + o")
@@ -586,6 +613,7 @@ class _Gen:
                     w(f"hs{p} = b{p} + ot{p}")
 
     def settle(self, w: _Src, p: int, k: int) -> None:
+        """Settle slot ``k`` (off on the come-out where the rules say so)."""
         a = self.a
         n = self.ns(p, k)
         n_out = self.n_out
@@ -620,6 +648,7 @@ class _Gen:
                 w.depth -= 1
 
     def settle_normal(self, w: _Src, p: int, k: int) -> None:
+        """Settle slot ``k`` from its tables: win, lose or move."""
         a = self.a
         n = self.ns(p, k)
         res = a["res"][p, k, :n]

@@ -34,7 +34,7 @@ which they only lost, ``on_lose[level]``; a seven-out resets it when ``seven_out
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -90,6 +90,7 @@ class Bet:
 
     @property
     def kind(self) -> str:
+        """``odds``, ``come`` or ``fixed``: how the rule is applied."""
         if self.wager in ODDS_WAGERS:
             return "odds"
         if self.wager in COME_WAGERS:
@@ -97,6 +98,7 @@ class Bet:
         return "fixed"
 
     def describe(self) -> str:
+        """The rule in a few words, for messages."""
         what = self.wager
         if self.number is not None:
             what += f" {self.number}"
@@ -128,6 +130,7 @@ class Strategy:
 
     @classmethod
     def from_toml(cls, text: str, where: str = "strategy") -> Strategy:
+        """A strategy from a strategy file's text (``where`` names it in errors)."""
         try:
             raw = tomllib.loads(text, parse_float=Decimal)  # money read exactly
         except tomllib.TOMLDecodeError as exc:
@@ -136,6 +139,7 @@ class Strategy:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], where: str = "strategy") -> Strategy:
+        """A strategy from parsed TOML, checked key by key."""
         known = {"name", "game", "description", "bets", "progressions", "stop_loss",
                  "win_goal", "shooter_loss_limit", "rules", "table"}
         for key in raw:
@@ -203,6 +207,7 @@ class Strategy:
                 raise Malformed(where, "roulette rules are fixed wagers made before each spin")
 
     def progression(self, name: str) -> Progression:
+        """The progression named ``name``."""
         return next(p for p in self.progressions if p.name == name)
 
     @property
@@ -313,22 +318,3 @@ def _multiple(value: Any, where: str) -> Multiple:
             out[number] = parse_amount(_money_text(v), f"{where}.{k}")
         return out
     return parse_amount(_money_text(value), where)
-
-
-def load_strategy(spec: str) -> Strategy:
-    """A built-in strategy by name, or a strategy file by path."""
-    from croupier.sim.library import BUILT_IN
-
-    if spec in BUILT_IN:
-        return BUILT_IN[spec]
-    try:
-        with open(spec, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise Malformed("STRATEGY", f"no built-in strategy {spec!r} and no such file "
-                        f"({exc.strerror}); built-ins: {', '.join(sorted(BUILT_IN))}") from None
-    return Strategy.from_toml(text, spec)
-
-
-def strategies_for(specs: Sequence[str]) -> list[Strategy]:
-    return [load_strategy(s) for s in specs]

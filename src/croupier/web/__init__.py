@@ -65,77 +65,17 @@ def _asset(name: str) -> bytes:
 def offered(game: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
     """The wagers a table of ``game`` offers under ``profile_id`` with ``options``: their ids
     (with the clause permitting each), the pay table in force, the profile's settings the page
-    needs, and for roulette the wheel. Malformed if the profile, game or options are not."""
+    needs, and for roulette the wheel (the table's own offer, :meth:`Table.offer`). Malformed
+    if the profile, game or options are not."""
+    from croupier.games import game as game_named
+
     if profile_id not in PROFILE_IDS:
         raise Malformed("profile", f"unknown profile {profile_id!r}")
     profile = load_profile(profile_id)
-    if not profile.covers(game):
+    played = game_named(game)
+    if not profile.covers(played.name):
         raise Malformed("game", f"{profile_id} does not cover {game}")
-    if game == "roulette":
-        return _roulette_offer(profile_id, options)
-    return _craps_offer(profile_id, game, options)
-
-
-def _craps_offer(profile_id: str, game: str, options: dict[str, Any]) -> dict[str, Any]:
-    from croupier.craps.config import CrapsConfig
-
-    profile = load_profile(profile_id)
-    config = CrapsConfig.from_options(profile, options, mini=game == "mini-craps")
-    rules = config.rules
-    settings = rules.settings
-    wagers = dict(rules.wagers)
-    if not config.six_seven_eight:
-        wagers.pop("six_seven_eight", None)
-    if config.mini:
-        for wager_id in settings.get("craps_only", []):
-            wagers.pop(wager_id, None)
-    if not settings.get("free_odds", False):
-        wagers = {k: v for k, v in wagers.items() if not k.endswith("_odds")}
-    return {
-        "game": game, "profile": profile_id, "title": profile.title, "wagers": wagers,
-        "pays": {k: str(v) for k, v in config.pays.items()},
-        "off_on_come_out": list(settings.get("off_on_come_out", [])),
-        "clauses": {k: v for k, v in settings.items() if isinstance(v, str) and "clause" in k},
-        "unit": str(config.unit), "min_bet": str(config.min_bet),
-        "max_bet": None if config.max_bet is None else str(config.max_bet),
-        "vig": str(config.vig), "odds": None if config.odds is None else str(config.odds),
-    }
-
-
-def _roulette_offer(profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
-    from croupier.roulette.replay import read_options
-    from croupier.roulette.wheel import WHEELS
-
-    profile = load_profile(profile_id)
-    rules = profile.roulette
-    if rules is None:  # pragma: no cover - covers() said roulette
-        raise Malformed("game", f"{profile_id} does not cover roulette")
-    config = read_options(options, profile)
-    wheel = WHEELS[config.wheel]
-    wagers = dict(rules.wagers)
-    if not config.five_adjacent:
-        wagers.pop("five_adjacent", None)
-    if not config.seven_numbers:
-        wagers.pop("seven_numbers", None)
-    if "00" not in wheel.in_play:
-        wagers.pop("first_five", None)
-    pays = {k: str(v) for k, v in rules.pays.items()}
-    pays.update({k: str(v) for k, v in config.pays.items()})
-    return {
-        "game": "roulette", "profile": profile_id, "title": profile.title, "wagers": wagers,
-        "pays": pays,
-        "clauses": {k: v for k, v in rules.settings.items() if isinstance(v, str) and "clause" in k},
-        "unit": str(config.unit),
-        "min_bet": None if config.min_bet is None else str(config.min_bet),
-        "max_bet": None if config.max_bet is None else str(config.max_bet),
-        "zero_rule": config.zero_rule,
-        "wheel": {"id": wheel.id, "name": wheel.name, "layout": wheel.layout_id,
-                  "order": list(wheel.order), "in_play": sorted(wheel.in_play, key=_pocket_order)},
-    }
-
-
-def _pocket_order(pocket: Any) -> int:
-    return -1 if pocket == "00" else int(pocket)
+    return played.offer(profile, options)
 
 
 def _is_mounted(app: FastAPI) -> bool:

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from croupier.games import GAME_NAMES
+
 MONEY = r"^[0-9]{1,13}(\.[0-9]{1,2})?$"
 SIGNED_MONEY = r"^-?[0-9]{1,13}(\.[0-9]{1,2})?$"
 NAME = r"^[a-z][a-z0-9_-]{1,31}$"
@@ -46,7 +48,8 @@ class CashOut(Body):
 
 class NewTable(Body):
     id: str = Field(pattern=NAME)
-    game: Literal["craps", "mini-craps", "roulette"]
+    # The games of the registry (croupier.games); a profile that does not cover it is refused.
+    game: str = Field(max_length=32, json_schema_extra={"enum": list(GAME_NAMES)})
     profile: str = Field(max_length=32, examples=["nj-13-69f"])
     options: dict[str, Any] = Field(default_factory=dict)
     capacity: int | None = Field(default=None, ge=1, le=30)

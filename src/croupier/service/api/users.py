@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewUser
+from croupier.service.install import password_problem
 from croupier.service.ledger import ApiError
 
 router = APIRouter(prefix="/users", tags=["admin"])
@@ -16,6 +17,9 @@ router = APIRouter(prefix="/users", tags=["admin"])
 
 @router.post("", status_code=201)
 def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
+    problem = password_problem(body.username, body.password)
+    if problem:
+        raise ApiError(422, "malformed", f"password: {problem}")
     with svc.engine.begin() as conn:
         if queries.user_exists(conn, body.username):
             raise ApiError(409, "exists", f"there is already a user {body.username!r}")

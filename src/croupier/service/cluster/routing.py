@@ -82,6 +82,7 @@ class Router:
             row = conn.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
             if row is not None and table_id not in self.ledger.tables:
                 self.ledger.tables[table_id] = self.ledger._rebuild(conn, row)
+                self.ledger.heads[table_id] = self.ledger._head(conn, row)  # its chain's head
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send, url: str,
                        table_id: str) -> None:

@@ -1,30 +1,31 @@
-"""``croupier replay`` for roulette: read the options and actions, play them, build the result.
+"""Reading roulette table options and actions (a transcript's or a request's) into checked values.
 
-Everything the transcript gets wrong in itself is :class:`Malformed` and names the place;
-everything the rules refuse goes to ``rejected`` and changes nothing.
+Everything the input gets wrong in itself is :class:`Malformed` and names the place; whether
+the rules allow an action is the table's to say.
 
->>> from croupier.rules import load_profile
->>> doc = {"game": "roulette", "rules": "nj-casino-night", "players": {"ann": 100},
-...        "actions": [{"player": "ann", "bet": "dozen", "dozen": 2, "amount": 10},
-...                    {"spin": 13}]}
->>> replay_roulette(doc, load_profile("nj-casino-night"))["players"]
-{'ann': {'bankroll': '120.00', 'on_table': '0.00'}}
+>>> read_action({"player": "ann", "bet": "dozen", "dozen": 2, "amount": 10}, "a", {"ann"},
+...             "double-zero")
+PlaceBet(player='ann', wager='dozen', qualifier=2, amount=Decimal('10'))
+>>> read_action({"player": "ann", "bet": "dozen", "column": 2, "amount": 10}, "a", {"ann"},
+...             "double-zero")
+Traceback (most recent call last):
+...
+croupier.errors.Malformed: a.column: dozen takes no column; it takes dozen
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
+from collections.abc import Collection
 from typing import Any
 
-from croupier.errors import Malformed, Refusal
+from croupier.errors import Malformed
 from croupier.money import Odds, fmt, parse_amount, show_json
-from croupier.roulette.table import Action, PlaceBet, RemoveBet, RouletteTable, Spin, TableConfig
+from croupier.reading import check_keys, did_you_mean
+from croupier.roulette.table import Action, PlaceBet, RemoveBet, Spin, TableConfig
 from croupier.roulette.wagers import INDEX_DOMAIN, WAGERS, Qualifier, RouletteWager
 from croupier.roulette.wheel import WHEELS, Pocket, is_pocket
-from croupier.rules import GameRules, Profile
+from croupier.rules import Profile, RouletteRules
 from croupier.rules.citations import cite
-from croupier.transcript import read_players
-from croupier.transcript_common import actions_of, check_keys, refusal_json
 
 ZERO_RULES = ("full", "half")
 OPTION_KEYS = (
@@ -50,7 +51,7 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
         raise Malformed("options.zero_rule", f"unknown zero rule {show_json(zero_rule)}; "
                         f"expected one of {', '.join(ZERO_RULES)}")
     if zero_rule == "half" and not WHEELS[wheel].half_rule:
-        clause = rules.settings.get("zero_rule_clauses", {}).get(wheel, "")
+        clause = rules.zero_rule_clauses.get(wheel, "")
         raise Malformed("options.zero_rule", f'"half" is not allowed on a {WHEELS[wheel].name}: '
                         f"even-money wagers are lost on 0 ({clause})")
     flags = {}
@@ -79,13 +80,13 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
     )
 
 
-def _rules(profile: Profile) -> GameRules:
+def _rules(profile: Profile) -> RouletteRules:
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} has no roulette rules")
     return profile.roulette
 
 
-def _read_pays(raw: Any, rules: GameRules, profile_id: str) -> dict[str, Odds]:
+def _read_pays(raw: Any, rules: RouletteRules, profile_id: str) -> dict[str, Odds]:
     if not isinstance(raw, dict):
         raise Malformed("options.pays", "must be an object of pay-table entries")
     pays: dict[str, Odds] = {}
@@ -112,7 +113,8 @@ def _read_pocket(value: Any, where: str) -> Pocket:
 def _read_qualifier(raw: dict[str, Any], wager: RouletteWager, where: str) -> Qualifier:
     for key in QUALIFIER_KEYS:
         if key in raw and key != wager.qualifier:
-            raise Malformed(f"{where}.{key}", f"{wager.id} takes no {key}")
+            takes = f"; it takes {wager.qualifier}" if wager.qualifier else ""
+            raise Malformed(f"{where}.{key}", f"{wager.id} takes no {key}{takes}")
     kind = wager.qualifier
     if kind is None:
         return None
@@ -134,7 +136,7 @@ def _read_qualifier(raw: dict[str, Any], wager: RouletteWager, where: str) -> Qu
     return value
 
 
-def _read_player(raw: dict[str, Any], players: dict[str, Decimal], where: str) -> str:
+def _read_player(raw: dict[str, Any], players: Collection[str], where: str) -> str:
     player = raw.get("player")
     if not isinstance(player, str) or player not in players:
         raise Malformed(f"{where}.player", f"not a player at this table: {show_json(player)}")
@@ -143,7 +145,8 @@ def _read_player(raw: dict[str, Any], players: dict[str, Decimal], where: str) -
 
 def _read_wager(value: Any, where: str) -> RouletteWager:
     if not isinstance(value, str) or value not in WAGERS:
-        raise Malformed(where, f"unknown roulette wager {show_json(value)}")
+        raise Malformed(where, f"unknown roulette wager {show_json(value)}"
+                        f"{did_you_mean(value, WAGERS)}")
     return WAGERS[value]
 
 
@@ -151,7 +154,7 @@ def _check_keys(raw: dict[str, Any], allowed: set[str], where: str, what: str) -
     check_keys(raw, allowed, where, f"roulette {what}")
 
 
-def read_action(raw: Any, where: str, players: dict[str, Decimal], wheel: str) -> Action:
+def read_action(raw: Any, where: str, players: Collection[str], wheel: str) -> Action:
     """One action of the transcript, checked for form (not for the rules)."""
     if not isinstance(raw, dict):
         raise Malformed(where, "an action must be an object")
@@ -188,29 +191,3 @@ def read_action(raw: Any, where: str, players: dict[str, Decimal], wheel: str) -
         return RemoveBet(player, wager.id, qualifier)
     amount = parse_amount(raw.get("amount"), f"{where}.amount")
     return PlaceBet(player, wager.id, qualifier, amount)
-
-
-def replay_roulette(doc: dict[str, Any], profile: Profile) -> dict[str, Any]:
-    """Play a roulette transcript (header already checked) and return the result object."""
-    players = read_players(doc)
-    config = read_options(doc.get("options", {}), profile)
-    table = RouletteTable.open(profile.id, config, players)
-    events: list[dict[str, Any]] = [table.log[0].to_json()]
-    rejected: list[dict[str, Any]] = []
-    for index, raw in enumerate(actions_of(doc)):
-        action = read_action(raw, f"actions[{index}]", players, config.wheel)
-        try:
-            done = table.act(action)
-        except Refusal as refusal:
-            rejected.append(refusal_json(index, refusal))
-            continue
-        events.extend({"action": index, **event.to_json()} for event in done)
-    return {
-        "players": {
-            name: {"bankroll": fmt(table.bankrolls[name]), "on_table": fmt(table.on_table(name))}
-            for name in players
-        },
-        "rejected": rejected,
-        "state": {"last_number": table.last_number},
-        "events": events,
-    }

@@ -1,0 +1,154 @@
+"""The game registry: every game croupier plays, and everything that differs between them.
+
+No other module lists the games or asks a game's name: each asks its :class:`Game` here (its
+table class and events, how its options and actions are read, how the table is opened or
+rebuilt, what the server's procedures need to know).
+
+>>> [g.name for g in GAMES.values()]
+['craps', 'mini-craps', 'automated-craps', 'roulette']
+>>> from croupier.rules import load_profile
+>>> table = game("automated-craps").open(load_profile("nj-13-69f"), {}, {})
+>>> "fire" in table.offer()["wagers"], table.state_json()["shooter"]
+(False, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from croupier.craps import events as craps_events
+from croupier.craps.config import CrapsConfig, CrapsVariant
+from croupier.craps.reading import read_action as read_craps_action
+from croupier.craps.table import CrapsTable
+from croupier.errors import Malformed
+from croupier.events import SHARED_EVENTS, Event
+from croupier.money import show_json
+from croupier.reading import did_you_mean
+from croupier.roulette import events as roulette_events
+from croupier.roulette.reading import read_action as read_roulette_action
+from croupier.roulette.reading import read_options as read_roulette_options
+from croupier.roulette.table import RouletteTable
+from croupier.rules import Profile
+from croupier.table import Table
+
+Opener = Callable[[Profile, Mapping[str, Any], Mapping[str, Decimal]], Table]
+ActionReader = Callable[[Any, str, Collection[str], Any], Any]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: how to open its table and read its actions, and the facts the server needs."""
+
+    name: str
+    family: str
+    """Games of one family share a table class and its events (the craps games)."""
+    table_class: type
+    events: tuple[type[Event], ...]
+    """The game's own events; the shared ones (:data:`croupier.events.SHARED_EVENTS`) too."""
+    default_capacity: int
+    has_shooter: bool
+    """A player throws the dice (and the dice pass around the table)."""
+    uses_dice: bool
+    """Dice are equipment the table keeps (offered, selected, changed, inspected)."""
+    dealer_enters_results: bool
+    """The dealer may enter a physical result instead of the RNG's (not where a device
+    throws the dice, as at automated craps: there the RNG alone decides)."""
+    decisions: str
+    """What decides its wagers, in the plural: ``rolls`` or ``spins``."""
+    opener: Opener
+    action_reader: ActionReader
+
+    def open(self, profile: Profile, options: Mapping[str, Any],
+             players: Mapping[str, Decimal]) -> Table:
+        """A new table under ``profile`` with ``options`` (Malformed, naming ``options.KEY``,
+        for options the profile does not allow) and the players' starting chips."""
+        if not profile.covers(self.name):
+            raise Malformed("game", f"{self.name} is not a game that {profile.id} "
+                            f"({profile.title}) covers")
+        try:
+            return self.opener(profile, options, players)
+        except Malformed as exc:
+            raise exc if exc.where.startswith("options") else exc.under("options") from None
+
+    def rebuild(self, profile: Profile, options: Mapping[str, Any],
+                events: Iterable[Event]) -> Table:
+        """The table as its events leave it (opened empty, then every event folded in)."""
+        table = self.open(profile, options, {})
+        for event in events:
+            table.apply(event)
+        return table
+
+    def read_action(self, raw: Any, where: str, players: Collection[str], table: Table) -> Any:
+        """One action of this game, checked for form (Malformed naming the place)."""
+        return self.action_reader(raw, where, players, table)
+
+    def offer(self, profile: Profile, options: Mapping[str, Any]) -> dict[str, Any]:
+        """What a table of this game offers under ``profile`` with ``options``."""
+        return self.open(profile, options, {}).offer()
+
+    def all_events(self) -> tuple[type[Event], ...]:
+        return self.events + SHARED_EVENTS
+
+
+def _craps_opener(variant: CrapsVariant) -> Opener:
+    def open_craps(profile: Profile, options: Mapping[str, Any],
+                   players: Mapping[str, Decimal]) -> Table:
+        config = CrapsConfig.from_options(profile, dict(options), variant)
+        return CrapsTable(config, dict(players))
+    return open_craps
+
+
+def _open_roulette(profile: Profile, options: Mapping[str, Any],
+                   players: Mapping[str, Decimal]) -> Table:
+    return RouletteTable.open(profile.id, read_roulette_options(dict(options), profile), players)
+
+
+def _read_craps(raw: Any, where: str, players: Collection[str], table: Any) -> Any:
+    return read_craps_action(raw, where, players)
+
+
+def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -> Any:
+    return read_roulette_action(raw, where, players, table.wheel.id)
+
+
+CRAPS_EVENTS: tuple[type[Event], ...] = (
+    craps_events.TableOpened, craps_events.BetMade, craps_events.BetTakenDown,
+    craps_events.CalledOn, craps_events.Seated, craps_events.Rolled, craps_events.Moved,
+    craps_events.ShooterChanged,
+)
+ROULETTE_EVENTS: tuple[type[Event], ...] = (
+    roulette_events.TableOpened, roulette_events.BetPlaced, roulette_events.BetRemoved,
+    roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
+)
+
+
+def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> Game:
+    variant = CrapsVariant(name, full_game=full_game, shooter=not device)
+    return Game(name, "craps", CrapsTable, CRAPS_EVENTS, capacity, has_shooter=not device,
+                uses_dice=not device, dealer_enters_results=not device, decisions="rolls",
+                opener=_craps_opener(variant), action_reader=_read_craps)
+
+
+GAMES: dict[str, Game] = {g.name: g for g in (
+    _craps_game("craps", capacity=16, full_game=True, device=False),
+    # 13:69F-1.3(f): only seated players wager at mini-craps (the profile's seated_games).
+    _craps_game("mini-craps", capacity=9, full_game=False, device=False),
+    # Craps whose dice a device throws: no shooter, no fire bet (13:69F-1.2(a)), RNG dice only.
+    _craps_game("automated-craps", capacity=16, full_game=False, device=True),
+    Game("roulette", "roulette", RouletteTable, ROULETTE_EVENTS, 8, has_shooter=False,
+         uses_dice=False, dealer_enters_results=True, decisions="spins", opener=_open_roulette,
+         action_reader=_read_roulette),
+)}
+GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+REGISTRY = GAMES  # for modules that use the name GAMES for the names alone
+
+
+def game(name: object, where: str = "game") -> Game:
+    """The game named ``name``; Malformed (at ``where``) for any other name."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise Malformed(where, f"unknown game {show_json(name)}; expected one of "
+                        f"{', '.join(GAME_NAMES)}{did_you_mean(name, GAMES)}")
+    return GAMES[name]

@@ -1,0 +1,116 @@
+"""Reading what a person sends (a transcript's actions, a request's body) into checked values.
+
+Shared by every game's reader (:mod:`croupier.craps.reading`, :mod:`croupier.roulette.reading`)
+and used alike by ``croupier replay`` and the server. A malformed input raises
+:class:`~croupier.errors.Malformed` naming the place, and where a name is close to one that
+exists, the message asks "did you mean ...".
+
+>>> check_keys({"player": "a", "bet": "hop", "dise": [1, 3]}, {"player", "bet", "dice"},
+...            "actions[0]", "bet")
+Traceback (most recent call last):
+...
+croupier.errors.Malformed: actions[0].dise: not a field of a bet action; did you mean "dice"?
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from croupier.errors import Malformed, Refusal
+from croupier.money import parse_amount, show_json
+
+ANNOTATION_KEYS = ("comment", "note", "description")
+
+
+def did_you_mean(value: object, known: Iterable[str]) -> str:
+    """``; did you mean "x"?`` for the closest of ``known`` to ``value``, or ``""``."""
+    if not isinstance(value, str):
+        return ""
+    close = difflib.get_close_matches(value, sorted(known), n=1, cutoff=0.6)
+    return f'; did you mean "{close[0]}"?' if close else ""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def load_json(text: str) -> Any:
+    """Parse JSON with every non-integer number as an exact Decimal."""
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise Malformed(
+            "transcript", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    except ValueError as exc:
+        raise Malformed("transcript", f"not valid JSON: {exc}") from None
+
+
+def read_players(doc: dict[str, Any]) -> dict[str, Decimal]:
+    """The ``players`` object: name -> starting bankroll, in table order."""
+    raw = doc.get("players")
+    if not isinstance(raw, dict) or not raw:
+        raise Malformed("players", "must be an object naming at least one player")
+    players: dict[str, Decimal] = {}
+    for name, value in raw.items():
+        if not name:
+            raise Malformed("players", "a player's name may not be empty")
+        players[name] = parse_amount(value, f"players.{name}")
+    return players
+
+
+def action_verb(action: Any, verbs: tuple[str, ...], where: str) -> str:
+    """The one verb an action object carries (``bet``, ``roll``, ...)."""
+    if not isinstance(action, dict):
+        raise Malformed(where, "an action must be a JSON object")
+    present = [v for v in verbs if v in action]
+    if not present:
+        unknown = [k for k in action if not is_comment_key(k) and k != "player"]
+        hint = did_you_mean(unknown[0], verbs) if unknown else ""
+        raise Malformed(where, f"no action: expected one of {', '.join(verbs)}{hint}")
+    if len(present) > 1:
+        raise Malformed(where, f"more than one action: {', '.join(present)}")
+    return present[0]
+
+
+def actions_of(doc: dict[str, Any]) -> list[Any]:
+    """The ``actions`` list, which the contract requires (it may be empty).
+
+    Read after the options and players, so that a transcript with a bad option names the option.
+    """
+    actions = doc.get("actions")
+    if not isinstance(actions, list):
+        raise Malformed("actions", "required: the list of actions (it may be empty)")
+    return actions
+
+
+def is_comment_key(key: str) -> bool:
+    """Keys a person may add to annotate an action; they are ignored."""
+    return key.startswith("_") or key in ANNOTATION_KEYS
+
+
+def check_keys(action: dict[str, Any], allowed: set[str], where: str, verb: str) -> None:
+    """An action carries only its own fields (and comments): anything else is malformed."""
+    for key in action:
+        if key not in allowed and not is_comment_key(key):
+            raise Malformed(f"{where}.{key}",
+                            f"not a field of a {verb} action{did_you_mean(key, allowed)}")
+
+
+def read_player(value: Any, players: Iterable[str], where: str) -> str:
+    """A player's name that must be one of ``players``."""
+    if not isinstance(value, str):
+        raise Malformed(where, f"not a player's name: {show_json(value)}")
+    if value not in players:
+        raise Malformed(where, f"{show_json(value)} is not listed in players")
+    return value
+
+
+def refusal_json(index: int, refusal: Refusal) -> dict[str, Any]:
+    """A refused action as the replay result lists it."""
+    reason = refusal.reason + (f" ({refusal.clause})" if refusal.clause else "")
+    return {"index": index, "reason": reason, "clause": refusal.clause}

@@ -1,0 +1,218 @@
+"""Recomputing the hash chains, and the signed checkpoints that pin them.
+
+A checkpoint records each chain's head (a table's last event ``seq`` and hash, a wallet's last
+hash), the hash of the checkpoint before it, and the key that signs it; the signature covers
+its canonical form. Checkpoints are written every :data:`EVERY` events, at every verification
+(start-up included) and by ``croupier init``. The latest checkpoint's id and hash are also kept
+in a pin file next to the key (outside the database), so a ledger rolled back or cut short
+(events, entries or checkpoints deleted from the end) no longer reaches its pin.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.service import store
+from croupier.service.audit.canonical import (
+    FORMAT,
+    canonical,
+    entry_text,
+    event_text,
+    link,
+    table_genesis,
+    wallet_genesis,
+)
+from croupier.service.audit.keys import Signer, check_signature
+from croupier.service.audit.snapshot import Finding, Snapshot
+
+EVERY = 1000
+"""Events between two checkpoints written while serving."""
+
+
+@dataclass
+class Chains:
+    """The recomputed chains: every hash of each table (seq -> hash) and wallet (the set)."""
+
+    tables: dict[str, dict[int, str]] = field(default_factory=dict)
+    wallets: dict[str, set[str]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def recompute(snap: Snapshot) -> Chains:
+    """Every chain recomputed from its records; the first record of each whose stored hash
+    differs from the recomputed one, or whose place in the order is wrong, is named."""
+    out = Chains()
+    for t in snap.tables:
+        head = table_genesis(t["id"], t["game"], t["profile"], t["options"], t["capacity"])
+        hashes = out.tables[t["id"]] = {0: head}
+        flagged = False
+        for expected, e in enumerate(snap.events.get(t["id"], []), start=1):
+            head = link(head, event_text(e))
+            hashes[e["seq"]] = head
+            if flagged:
+                continue
+            if e["seq"] != expected:
+                what = f"expected event {expected} here: events are missing or renumbered"
+            elif e["hash"] != head:
+                what = f"its hash does not match its contents ({e['kind']}, {e['payload']})"
+            else:
+                continue
+            out.findings.append(Finding(f"table {t['id']}", e["seq"], what))
+            flagged = True
+    for w in snap.wallets:
+        head = wallet_genesis(w["player"])
+        seen = out.wallets[w["player"]] = {head}
+        flagged = False
+        for e in snap.entries.get(w["player"], []):
+            head = link(head, entry_text(e))
+            seen.add(head)
+            if e["hash"] != head and not flagged:
+                out.findings.append(Finding(f"wallet {w['player']}", e["id"], (
+                    f"its hash does not match its contents ({e['kind']} "
+                    f"{e['amount_cents']} cents, balance after {e['balance_after_cents']})")))
+                flagged = True
+        if (w["chain_head"] or wallet_genesis(w["player"])) != head and not flagged:
+            out.findings.append(Finding(f"wallet {w['player']}", None,
+                                        "the wallet's chain head is not its last entry's hash"))
+    return out
+
+
+def checkpoint_message(row: dict[str, Any]) -> str:
+    """What a checkpoint's signature covers."""
+    return canonical({"id": row["id"], "at": float(row["at"]), "heads": row["heads"],
+                      "prev": row["prev"], "key_id": row["key_id"], "reason": row["reason"]})
+
+
+def checkpoint_hash(row: dict[str, Any]) -> str:
+    return link(FORMAT, checkpoint_message(row))
+
+
+def check_checkpoints(snap: Snapshot, chains: Chains, trusted: dict[str, str],
+                      pin: dict[str, Any] | None) -> list[Finding]:
+    """Each checkpoint signed by a trusted key, linked to the one before, and every head it
+    signed still in the recomputed chains; the pinned checkpoint present and unchanged."""
+    findings: list[Finding] = []
+    prev = FORMAT
+    by_id: dict[int, str] = {}
+    for c in snap.checkpoints:
+        where = f"checkpoint {c['id']}"
+        public = trusted.get(c["key_id"])
+        if public is None:
+            findings.append(Finding(where, None, f"signed by key {c['key_id']}, not a trusted key"))
+        elif not check_signature(public, checkpoint_message(c), c["signature"]):
+            findings.append(Finding(where, None, "its signature does not verify"))
+        if c["prev"] != prev:
+            findings.append(Finding(where, None, "it does not follow the checkpoint before it"))
+        prev = by_id[c["id"]] = checkpoint_hash(c)
+        findings.extend(_heads_found(where, json.loads(c["heads"]), chains))
+    if pin is not None and by_id.get(int(pin["id"])) != pin["hash"]:
+        findings.append(Finding(f"checkpoint {pin['id']}", None, (
+            "the checkpoint pinned outside the database is missing or changed: the ledger was "
+            "rolled back, cut short or rewritten")))
+    return findings
+
+
+def _heads_found(where: str, heads: dict[str, Any], chains: Chains) -> list[Finding]:
+    findings: list[Finding] = []
+    for table_id, (seq, digest) in heads.get("tables", {}).items():
+        got = chains.tables.get(table_id, {}).get(int(seq))
+        if got != digest:
+            findings.append(Finding(f"table {table_id}", int(seq), (
+                f"{where} signed this table's chain up to here and it no longer matches: an "
+                f"event up to {seq} was changed, removed or its hashes rewritten")))
+    for player, digest in heads.get("wallets", {}).items():
+        if digest not in chains.wallets.get(player, set()):
+            findings.append(Finding(f"wallet {player}", None, (
+                f"{where} signed this wallet's chain and it no longer holds that point: an "
+                "entry was changed, removed or its hashes rewritten")))
+    return findings
+
+
+def heads(conn: Connection) -> dict[str, Any]:
+    """Every chain's head as it stands."""
+    last = sa.select(store.events.c.table_id, sa.func.max(store.events.c.seq).label("seq")) \
+        .group_by(store.events.c.table_id).subquery()
+    rows = conn.execute(sa.select(store.events.c.table_id, store.events.c.seq,
+                                  store.events.c.hash).join(last, sa.and_(
+        store.events.c.table_id == last.c.table_id, store.events.c.seq == last.c.seq))).all()
+    tables = {r.table_id: [r.seq, r.hash] for r in rows}
+    for t in conn.execute(sa.select(store.tables)).all():
+        if t.id not in tables:
+            tables[t.id] = [0, table_genesis(t.id, t.game, t.profile, t.options, t.capacity)]
+    wallets = {w.player: w.chain_head or wallet_genesis(w.player)
+               for w in conn.execute(sa.select(store.wallets)).all()}
+    return {"tables": tables, "wallets": wallets}
+
+
+_WRITE_LOCK = 0x63686B70  # "chkp": the advisory lock that orders checkpoint writers
+
+
+class Checkpointer:
+    """Writes signed checkpoints with one key, and pins the latest outside the database."""
+
+    def __init__(self, engine: Engine, signer: Signer, pin_path: Path | None,
+                 every: int = EVERY) -> None:
+        self.engine = engine
+        self.signer = signer
+        self.pin_path = pin_path
+        self.every = every
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    def count(self, events: int) -> None:
+        """``events`` more were committed: a checkpoint once :attr:`every` have been."""
+        with self._lock:
+            self._pending += events
+            due = self._pending >= self.every
+            if due:
+                self._pending = 0
+        if due:
+            self.write("every")
+
+    def write(self, reason: str) -> dict[str, Any]:
+        """A new checkpoint of every chain's head, signed; its row."""
+        with self._lock, self.engine.begin() as conn:
+            if not store.is_sqlite(self.engine):
+                # Several processes (cluster nodes) may write checkpoints on one PostgreSQL:
+                # one at a time, so two never take the same number.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _WRITE_LOCK})
+            last = conn.execute(sa.select(store.checkpoints).order_by(
+                store.checkpoints.c.id.desc()).limit(1)).first()
+            row: dict[str, Any] = {
+                "id": (last.id + 1) if last is not None else 1, "at": store.now(),
+                "heads": canonical(heads(conn)),
+                "prev": checkpoint_hash(dict(last._mapping)) if last is not None else FORMAT,
+                "key_id": self.signer.key_id, "reason": reason}
+            row["signature"] = self.signer.sign(checkpoint_message(row))
+            conn.execute(store.checkpoints.insert().values(**row))
+        self._pin(row)
+        return row
+
+    def _pin(self, row: dict[str, Any]) -> None:
+        if self.pin_path is None:
+            return
+        # A temporary file of this process's own: nodes sharing a key folder never write
+        # into each other's (the replace is atomic; the pin is any checkpoint still present).
+        tmp = self.pin_path.with_name(f"{self.pin_path.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(canonical({"id": row["id"], "hash": checkpoint_hash(row)}))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.pin_path)
+
+
+def read_pin(path: Path | None) -> dict[str, Any] | None:
+    """The pinned checkpoint (id and hash), or None when there is no pin file."""
+    if path is None or not path.exists():
+        return None
+    pin: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return pin

@@ -1,0 +1,227 @@
+"""Re-deriving every settlement and balance by playing the recorded outcomes through the engine.
+
+Each table is rebuilt through the service's own rebuild path
+(:func:`croupier.service.ledger.rebuild_table`). Before a recorded roll or spin is folded, the
+engine is asked what that outcome settles at the table as it then stands, and its answer must
+equal the recorded events one for one (the roll itself, every settlement, every move); an RNG
+draw's raw bytes must scale to the recorded outcome. Then the balances the events give must
+equal the seats, the house and the wallets the database holds, the wallets must equal their
+entries, every chip a table took in or paid out must match a wallet entry, and everything must
+add up to what was deposited. Sums are taken in Python's exact integers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from croupier.craps.events import Rolled
+from croupier.events import Event
+from croupier.money import fmt
+from croupier.roulette.events import Crowned
+from croupier.roulette.table import Spin
+from croupier.service import codec, store
+from croupier.service import events as sv
+from croupier.service.audit.snapshot import Finding, Snapshot
+from croupier.service.ledger import Decoded, rebuild_table
+from croupier.service.live import LiveTable
+from croupier.service.rng import scale_byte
+
+
+def describe(recorded: Event, derived: Event) -> str:
+    """What differs between a recorded event and the one the engine derives."""
+    if type(recorded) is not type(derived):
+        return f"recorded {recorded.kind} {recorded.to_json()}, the engine gives {derived.to_json()}"
+    parts = []
+    for f in dataclasses.fields(recorded):
+        a, b = getattr(recorded, f.name), getattr(derived, f.name)
+        if a != b:
+            parts.append(f"{f.name}: recorded {_show(a)}, the engine gives {_show(b)}")
+    return f"{recorded.kind}: " + "; ".join(parts)
+
+
+def _show(value: Any) -> str:
+    return fmt(value) if hasattr(value, "quantize") else repr(value)
+
+
+def _draw_outcome(raw: Iterable[int], sizes: list[int]) -> list[int] | None:
+    """The indices the raw bytes give under rejection sampling (None if too few bytes)."""
+    out: list[int] = []
+    it = iter(raw)
+    for n in sizes:
+        for b in it:
+            scaled = scale_byte(b, n)
+            if scaled is not None:
+                out.append(scaled)
+                break
+        else:
+            return None
+    return out
+
+
+def _derive(live: LiveTable, event: Event) -> list[Event] | None:
+    """The events the engine gives for a recorded outcome at the table as it stands."""
+    if isinstance(event, Rolled):
+        return live.craps().check_roll(*event.dice)
+    if isinstance(event, Crowned):
+        return live.roulette().check_spin(Spin(event.number))
+    return None
+
+
+def _check_draw(live: LiveTable, draw: sv.Drawn, event: Event) -> str | None:
+    """Whether an RNG draw's raw bytes scale to the outcome recorded with it."""
+    if isinstance(event, Rolled):
+        got = _draw_outcome(draw.raw, [6, 6])
+        expected: Any = tuple(d + 1 for d in got) if got is not None else None
+        recorded: Any = tuple(event.dice)
+    elif isinstance(event, Crowned):
+        order = list(live.roulette().wheel.order)
+        got = _draw_outcome(draw.raw, [len(order)])
+        expected = order[got[0]] if got is not None else None
+        recorded = event.number
+    else:
+        return None
+    if expected != recorded or tuple(draw.outcome) != (
+            recorded if isinstance(recorded, tuple) else (recorded,)):
+        return (f"the raw draw {list(draw.raw)} gives {expected!r} but {recorded!r} was "
+                "recorded")
+    return None
+
+
+@dataclass
+class Replayed:
+    """A table replayed: the table (None if its events cannot be played), what differs, and
+    the cents each player brought to it net (chips in less chips out)."""
+
+    live: LiveTable | None
+    findings: list[Finding] = field(default_factory=list)
+    moved: dict[str, int] = field(default_factory=dict)
+
+
+def _count_chips(moved: dict[str, int], event: Event) -> None:
+    if isinstance(event, sv.ChipsIn):
+        moved[event.player] = moved.get(event.player, 0) + store.cents(event.amount)
+    elif isinstance(event, sv.ChipsOut):
+        moved[event.player] = moved.get(event.player, 0) - store.cents(event.amount)
+
+
+def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
+                 ) -> Replayed:
+    """The table rebuilt from its events with every outcome re-derived; what differs."""
+    where = f"table {t['id']}"
+    out = Replayed(None)
+    findings = out.findings
+    current = [0]
+
+    def before(live: LiveTable, i: int, decoded: Decoded) -> None:
+        seq, _, event = decoded[i]
+        current[0] = seq
+        _count_chips(out.moved, event)
+        if i > 0 and isinstance(decoded[i - 1][2], sv.Drawn):
+            problem = _check_draw(live, decoded[i - 1][2], event)  # type: ignore[arg-type]
+            if problem:
+                findings.append(Finding(where, decoded[i - 1][0], problem))
+        derived = _derive(live, event)
+        if derived is None:
+            return
+        recorded = [e for _, _, e in decoded[i:i + len(derived)]]
+        for k, (rec, der) in enumerate(zip(recorded + [None] * len(derived), derived,
+                                           strict=False)):
+            if rec != der:
+                if rec is None:
+                    what = f"the engine gives {der.kind} {der.to_json()}, not recorded"
+                else:
+                    what = describe(rec, der)
+                findings.append(Finding(where, decoded[i + k][0] if rec is not None else seq,
+                                        what))
+                return
+
+    try:
+        out.live = rebuild_table(SimpleNamespace(**t), [(r["seq"], r["round"], r["payload"])
+                                                        for r in rows], last_round, before)
+    except Exception as exc:
+        findings.append(_unreadable(t, rows) or Finding(
+            where, current[0], f"the engine cannot play this event: {exc!r}"))
+    return out
+
+
+def _unreadable(t: dict[str, Any], rows: list[dict[str, Any]]) -> Finding | None:
+    """The first event that cannot be decoded, if any."""
+    for r in rows:
+        try:
+            codec.decode(t["game"], r["payload"])
+        except Exception as exc:
+            return Finding(f"table {t['id']}", r["seq"], f"the event cannot be read: {exc!r}")
+    return None
+
+
+def check_seats(t: dict[str, Any], live: LiveTable, seats: list[dict[str, Any]],
+                ) -> tuple[list[Finding], int]:
+    """The seats and the house the database holds against the replayed table; the cents at
+    the table (chips, wagers and the house's result)."""
+    where = f"table {t['id']}"
+    findings: list[Finding] = []
+    rows = {s["player"]: s for s in seats if s["table_id"] == t["id"]}
+    total = 0
+    for p in sorted(set(rows) | set(live.present())):
+        chips, on_table = store.cents(live.chips(p)), store.cents(live.on_table(p))
+        seat = rows.get(p)
+        held = (seat["chips_cents"], seat["on_table_cents"]) if seat else None
+        if held != (chips, on_table):
+            findings.append(Finding(where, None, (
+                f"seat {p}: the ledger holds {held} cents (chips, on the layout); the "
+                f"events give {(chips, on_table)}")))
+        total += chips + on_table
+    house = store.cents(live.house)
+    if house != t["house_cents"]:
+        findings.append(Finding(where, None, f"house: the ledger holds {t['house_cents']} "
+                                f"cents; the events give {house}"))
+    return findings, total + house
+
+
+def check_wallets(snap: Snapshot) -> tuple[list[Finding], int, int]:
+    """Each wallet against its entries; the wallets' total and what was deposited."""
+    findings: list[Finding] = []
+    total = deposits = 0
+    for w in snap.wallets:
+        where = f"wallet {w['player']}"
+        running = 0
+        for e in snap.entries.get(w["player"], []):
+            running += int(e["amount_cents"])
+            if e["kind"] == "deposit":
+                deposits += int(e["amount_cents"])
+            if running != e["balance_after_cents"] or running < 0:
+                findings.append(Finding(where, e["id"], (
+                    f"the entry says the balance became {e['balance_after_cents']} cents; "
+                    f"the entries give {running}")))
+                running = int(e["balance_after_cents"])
+        if running != w["balance_cents"]:
+            findings.append(Finding(where, None, f"balance {w['balance_cents']} cents but its "
+                                    f"entries give {running}"))
+        total += int(w["balance_cents"])
+    return findings, total, deposits
+
+
+def check_transfers(snap: Snapshot, moved: dict[str, dict[str, int]]) -> list[Finding]:
+    """Every chip a table took in or paid out (``moved``: table -> player -> net cents, from
+    the replay) matches the wallets' entries for that table."""
+    findings: list[Finding] = []
+    wallet_side: dict[tuple[str, str], int] = {}
+    for entries in snap.entries.values():
+        for e in entries:
+            if e["table_id"] is not None:
+                key = (e["table_id"], e["player"])
+                wallet_side[key] = wallet_side.get(key, 0) - int(e["amount_cents"])
+    for t in snap.tables:
+        if t["id"] not in moved:
+            continue  # its events cannot be played: named by the replay
+        table = moved[t["id"]]
+        for p in sorted(set(table) | {p for (tid, p) in wallet_side if tid == t["id"]}):
+            if table.get(p, 0) != wallet_side.get((t["id"], p), 0):
+                findings.append(Finding(f"table {t['id']}", None, (
+                    f"{p} brought {table.get(p, 0)} cents net to the table by its events, but "
+                    f"the wallet's entries say {wallet_side.get((t['id'], p), 0)}")))
+    return findings

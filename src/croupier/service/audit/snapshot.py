@@ -1,0 +1,67 @@
+"""Everything the audit reads, as plain rows: from the database, or from an exported bundle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.service import store
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the audit found wrong: where (a table or a wallet), which record, what."""
+
+    where: str
+    seq: int | None
+    what: str
+
+    def __str__(self) -> str:
+        at = f", event {self.seq}" if self.seq is not None and self.where.startswith("table") \
+            else (f", entry {self.seq}" if self.seq is not None else "")
+        return f"{self.where}{at}: {self.what}"
+
+    def json(self) -> dict[str, Any]:
+        return {"where": self.where, "seq": self.seq, "what": self.what}
+
+
+@dataclass
+class Snapshot:
+    """The ledger's rows (each a dict of its columns)."""
+
+    tables: list[dict[str, Any]] = field(default_factory=list)
+    events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    wallets: list[dict[str, Any]] = field(default_factory=list)
+    entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    rounds: dict[str, int] = field(default_factory=dict)
+    """Each table's last round number."""
+    checkpoints: list[dict[str, Any]] = field(default_factory=list)
+    keys: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _all(conn: Connection, query: Any) -> list[dict[str, Any]]:
+    return [dict(r._mapping) for r in conn.execute(query)]
+
+
+def read(conn: Connection) -> Snapshot:
+    """The ledger as it stands (one read transaction)."""
+    snap = Snapshot()
+    snap.tables = _all(conn, sa.select(store.tables).order_by(store.tables.c.created_at,
+                                                              store.tables.c.id))
+    for row in _all(conn, sa.select(store.events).order_by(store.events.c.table_id,
+                                                           store.events.c.seq)):
+        snap.events.setdefault(row["table_id"], []).append(row)
+    snap.wallets = _all(conn, sa.select(store.wallets).order_by(store.wallets.c.player))
+    for row in _all(conn, sa.select(store.wallet_entries).order_by(store.wallet_entries.c.id)):
+        snap.entries.setdefault(row["player"], []).append(row)
+    snap.seats = _all(conn, sa.select(store.seats))
+    snap.rounds = {r["table_id"]: int(r["last"] or 0) for r in _all(conn, sa.select(
+        store.rounds.c.table_id, sa.func.max(store.rounds.c.round).label("last"))
+        .group_by(store.rounds.c.table_id))}
+    snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
+    snap.keys = _all(conn, sa.select(store.ledger_keys))
+    return snap

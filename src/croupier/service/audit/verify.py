@@ -1,0 +1,152 @@
+"""The audit: the hash chains, the signed checkpoints, and the whole ledger replayed.
+
+``verify_ledger`` is what the server runs before it serves, what ``GET /audit/verify`` answers
+and what ``croupier audit verify`` prints; ``verify_snapshot`` does the work on rows, so an
+exported bundle is checked by the same code. Every finding names where it is (a table and the
+``seq`` of its event, or a wallet and its entry) and what differs; ``first`` is the first one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import Engine
+
+from croupier.service import store
+from croupier.service.audit import chain, replay
+from croupier.service.audit.keys import Signer, trusted_keys
+from croupier.service.audit.snapshot import Finding, Snapshot, read
+
+if TYPE_CHECKING:
+    from croupier.service.ledger import Ledger
+    from croupier.service.live import LiveTable
+
+
+@dataclass
+class Trust:
+    """The signing key the process holds (None: verify against the keys the ledger records)
+    and the pin file of the latest checkpoint."""
+
+    signer: Signer | None = None
+    pin_path: Path | None = None
+    checkpoint_every: int = chain.EVERY
+
+
+TRUST = Trust()
+
+
+def configure(signer: Signer | None, pin_path: Path | None,
+              every: int = chain.EVERY) -> None:
+    """Give this process its key (``croupier serve`` and the audit commands do)."""
+    TRUST.signer, TRUST.pin_path, TRUST.checkpoint_every = signer, pin_path, every
+
+
+@dataclass
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    deposits: int = 0
+    wallets: int = 0
+    tables: int = 0
+    events: int = 0
+
+    def json(self) -> dict[str, Any]:
+        return {"ok": not self.findings, "problems": [str(f) for f in self.findings],
+                "first": self.findings[0].json() if self.findings else None,
+                "findings": [f.json() for f in self.findings[:100]], "notes": self.notes,
+                "events": self.events, "deposits": _fmt(self.deposits),
+                "wallets": _fmt(self.wallets), "tables": _fmt(self.tables)}
+
+
+def _fmt(cents: int) -> str:
+    from croupier.service.audit.canonical import money
+
+    return money(cents)
+
+
+def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] | None,
+                    memory: dict[str, LiveTable] | None = None) -> Report:
+    """Everything checked on the rows of ``snap``; ``anchor_hex`` is the trusted public key
+    (None: trust the keys the ledger records, which only a key file or a bundle's given key
+    can vouch for)."""
+    report = Report(events=sum(len(v) for v in snap.events.values()))
+    chains = chain.recompute(snap)
+    report.findings.extend(chains.findings)
+    if anchor_hex is None:
+        report.notes.append("no signing key given: checkpoints checked against the keys the "
+                            "ledger records")
+        trusted = {k["key_id"]: k["public_key"] for k in snap.keys}
+    else:
+        trusted, key_problems = trusted_keys(snap.keys, anchor_hex)
+        report.findings.extend(Finding("keys", None, p) for p in key_problems)
+    if snap.checkpoints:
+        report.notes.append(f"{len(snap.checkpoints)} signed checkpoints, the latest "
+                            f"{snap.checkpoints[-1]['id']}")
+    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin))
+    moved = _replay(snap, report, memory or {})
+    wallet_findings, report.wallets, report.deposits = replay.check_wallets(snap)
+    report.findings.extend(wallet_findings)
+    report.findings.extend(replay.check_transfers(snap, moved))
+    if report.wallets + report.tables != report.deposits:
+        report.findings.append(Finding("ledger", None, (
+            f"chips do not balance: wallets {report.wallets} + tables {report.tables} cents "
+            f"!= deposits {report.deposits}")))
+    return report
+
+
+def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
+            ) -> dict[str, dict[str, int]]:
+    """Every table replayed; the chips each player moved to each table (net cents)."""
+    moved: dict[str, dict[str, int]] = {}
+    for t in snap.tables:
+        done = replay.replay_table(t, snap.events.get(t["id"], []), snap.rounds.get(t["id"]))
+        report.findings.extend(done.findings)
+        live = done.live
+        if live is None:
+            continue
+        moved[t["id"]] = done.moved
+        seat_findings, total = replay.check_seats(t, live, snap.seats)
+        report.findings.extend(seat_findings)
+        report.tables += total
+        mem = memory.get(t["id"])
+        if mem is not None and mem.seq == live.seq and mem.balances() != live.balances():
+            report.findings.append(Finding(f"table {t['id']}", None,
+                                           "memory differs from the ledger"))
+    return moved
+
+
+def verify_ledger(ledger: Ledger, checkpoint: bool = True) -> dict[str, Any]:
+    """The audit of a running ledger (a consistent read); a signed checkpoint after it when
+    it passes and this process holds the key."""
+    attach(ledger)
+    engine = ledger.engine
+    options = {} if store.is_sqlite(engine) else {"isolation_level": "REPEATABLE READ"}
+    with engine.connect().execution_options(**options) as conn:
+        snap = read(conn)
+    signer = TRUST.signer
+    report = verify_snapshot(snap, signer.public_hex if signer else None,
+                             chain.read_pin(TRUST.pin_path), ledger.tables)
+    if checkpoint and signer is not None and not report.findings:
+        row = writer(engine, signer).write("verify")
+        report.notes.append(f"checkpoint {row['id']} signed by key {row['key_id']}")
+    return report.json()
+
+
+_WRITERS: dict[tuple[int, str], chain.Checkpointer] = {}
+
+
+def writer(engine: Engine, signer: Signer) -> chain.Checkpointer:
+    """The one checkpoint writer of an engine and key in this process (so two never number a
+    checkpoint alike)."""
+    key = (id(engine), signer.key_id)
+    if key not in _WRITERS:
+        _WRITERS[key] = chain.Checkpointer(engine, signer, TRUST.pin_path, TRUST.checkpoint_every)
+    return _WRITERS[key]
+
+
+def attach(ledger: Ledger) -> None:
+    """Have the ledger write a signed checkpoint every so many events (needs the key)."""
+    if ledger.after_commit is None and TRUST.signer is not None:
+        ledger.after_commit = writer(ledger.engine, TRUST.signer).count

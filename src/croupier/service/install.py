@@ -1,0 +1,137 @@
+"""``croupier init``: a new ledger made on purpose, and the password policy.
+
+``init`` creates the data folder (mode 0700) and the database, runs the migrations, creates the
+signing key outside the database (``audit.keys``) and records it, and creates one admin whose
+password meets the policy (given, or generated and printed once). With ``--demo`` it also
+creates the demo: staff and players, wallets, a craps and a roulette table and inspected dice,
+with generated passwords (or one given that meets the policy). Run on a ledger that exists
+(one written by an older release, say) it upgrades it and adds the key if it has none; it
+never replaces or empties anything.
+
+>>> password_problem("alice", "short")
+'a password has at least 12 characters'
+>>> password_problem("alice-the-player", "alice-the-player")
+'a password is not the user name'
+>>> password_problem("alice", "a long enough passphrase") is None
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from croupier.service import preflight, store
+from croupier.service.audit import chain, keys
+from croupier.service.audit.keys import Signer
+
+MIN_PASSWORD = 12
+
+
+def password_problem(username: str, password: str) -> str | None:
+    """Why ``password`` does not meet the policy, or None if it does."""
+    if len(password) < MIN_PASSWORD:
+        return f"a password has at least {MIN_PASSWORD} characters"
+    if password.strip().lower() == username.lower():
+        return "a password is not the user name"
+    if len(set(password)) < 4:
+        return "a password has at least 4 different characters"
+    return None
+
+
+def new_password() -> str:
+    """A generated password (about 96 bits)."""
+    return secrets.token_urlsafe(12)
+
+
+class InitError(Exception):
+    """``init`` cannot go on; the message says why."""
+
+
+@dataclass
+class Initialised:
+    """What ``init`` did, for the command to print."""
+
+    created: bool
+    key_path: Path
+    key_created: bool
+    key_id: str
+    logins: dict[str, str] = field(default_factory=dict)
+    demo: bool = False
+
+
+def _sqlite_url(data_dir: Path) -> str:
+    preflight.private_files()
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = data_dir / preflight.DB_NAME
+    if path.exists():
+        preflight.sqlite_file(data_dir)  # an empty or damaged file is never taken over
+    return f"sqlite:///{path.resolve()}"
+
+
+def signer_for(engine: Engine, path: Path) -> tuple[Signer, bool]:
+    """The ledger's key: loaded from ``path``, or created there when the ledger has none.
+    A key file that belongs to another ledger is refused."""
+    with engine.connect() as conn:
+        known = {r.key_id for r in conn.execute(sa.select(store.ledger_keys.c.key_id))}
+    if path.exists():
+        signer = keys.load_key(path)
+        if known and signer.key_id not in known:
+            raise InitError(f"the key in {path} is not one of this ledger's keys")
+        created = False
+    elif known:
+        raise InitError(f"this ledger's signing key is not at {path}: give its path with "
+                        "--key-file (or CROUPIER_LEDGER_KEY); a ledger never gets a second "
+                        "first key")
+    else:
+        signer, created = keys.create_key(path), True
+    if signer.key_id not in known:
+        with engine.begin() as conn:
+            conn.execute(store.ledger_keys.insert().values(
+                **keys.introduction(signer, None, store.now())))
+    return signer, created
+
+
+def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str,
+         admin_password: str | None, demo: bool, demo_password: str | None) -> Initialised:
+    """Initialise (or upgrade and key) a ledger; see the module's docstring."""
+    for name, given in ((admin, admin_password), ("demo users", demo_password)):
+        problem = given is not None and password_problem(name, given)
+        if problem:
+            raise InitError(f"{problem} (the password given for {name})")
+    url = database or _sqlite_url(data_dir)
+    engine = store.make_engine(url)
+    try:
+        store.upgrade(engine)
+        path = keys.key_path(data_dir, key_file)
+        signer, key_created = signer_for(engine, path)
+        done = Initialised(False, path, key_created, signer.key_id, demo=demo)
+        if not preflight.initialised(engine):
+            done.created = True
+            done.logins = _first_users(engine, admin, admin_password, demo, demo_password)
+        chain.Checkpointer(engine, signer, pin_path(path)).write("init")
+        return done
+    finally:
+        engine.dispose()
+
+
+def _first_users(engine: Engine, admin: str, admin_password: str | None, demo: bool,
+                 demo_password: str | None) -> dict[str, str]:
+    from croupier.service import demo as demo_data
+    from croupier.service.auth import Auth
+
+    if demo:
+        return demo_data.seed(engine, demo_password or None) or {}
+    password = admin_password or new_password()
+    with engine.begin() as conn:
+        Auth(engine).create_user(conn, admin, password, "admin")
+    return {admin: password} if admin_password is None else {}
+
+
+def pin_path(key_path: Path) -> Path:
+    """The pin file of the latest checkpoint: beside the key, outside the database."""
+    return key_path.with_name(key_path.name + ".pin")

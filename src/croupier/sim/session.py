@@ -1,0 +1,474 @@
+"""Exact session analysis: a strategy's whole session as a finite Markov chain, solved.
+
+A session's state is everything the simulator keeps for a player between rolls: chips in hand,
+the table's point, whether the next roll is a new shooter's first, every wager's stake and
+state, the progressions' levels, the player's status. :func:`explore` builds the chain from
+the simulator's own step (the compiled kernel :func:`croupier.sim.kernel.play_chunk`, played
+one roll from a batch of states, once per outcome), so the analysis and ``simulate`` play the
+same game by construction. With a goal (a win goal) and the floor of ruin, the bankroll is
+bounded and so is the chain; a strategy whose chain exceeds the state limit is refused with
+the count.
+
+:func:`solve` then gives, from the starting state, the probability of each way a session ends
+(goal, ruin, stop loss) and the expected number of rolls to the end: exactly in rationals by
+sparse elimination when the chain is small, otherwise in double precision by a sparse LU
+factorisation, with an error bound (the residual times the largest expected number of rolls,
+which is the infinity norm of ``(I - Q)^-1``). :func:`distribution` gives the bankroll after N
+rolls (chips in hand plus wagers on the layout, the simulator's ``final``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse as sp  # type: ignore[import-untyped]
+import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
+
+from croupier.errors import Malformed
+from croupier.sim.compile import (
+    ACTIVE,
+    RUINED,
+    STATUS_NAMES,
+    STOP_LOSS,
+    T_NEW_SHOOTER,
+    WIN_GOAL,
+    Compiled,
+    cents,
+    compile_table,
+)
+from croupier.sim.engine import TABLE_ARGS
+from croupier.sim.kernel import play_chunk
+from croupier.sim.strategy import Strategy
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+MAX_STATES = 3_000_000
+EXACT_STATES = 600
+BATCH = 4096
+UNIT_ROUNDOFF = 2.0 ** -53
+
+
+class SessionRefused(Exception):
+    """The strategy cannot be analysed exactly (the reason says why)."""
+
+
+@dataclass
+class Layout:
+    """Where each part of a session's state sits in a state row."""
+
+    slots: int
+    counters: int
+
+    @property
+    def width(self) -> int:
+        """Columns of a state row: point, fresh, bank, status, handstart, on table, then the
+        stakes, wager states and commissions paid of every slot, then the levels."""
+        return 6 + 3 * self.slots + self.counters
+
+    def stake(self) -> slice:
+        """The stakes' columns."""
+        return slice(6, 6 + self.slots)
+
+
+@dataclass
+class Chain:
+    """The session's Markov chain: states, the outcome counts between them, how each ends."""
+
+    compiled: Compiled
+    start: int  # the starting bankroll in cents
+    layout: Layout
+    rows: I64  # (n, width) every reachable state, the starting state first
+    src: I64  # transitions: from state src[k] to dst[k] on count[k] of the n_outcomes outcomes
+    dst: I64
+    count: I64
+    absorbing: npt.NDArray[np.bool_]  # (n,) the session is over in this state
+    end_status: npt.NDArray[np.int8]  # (n,) how it ended (absorbing states)
+    worth: I64  # (n,) chips in hand plus wagers on the layout, in cents
+
+    @property
+    def n_outcomes(self) -> int:
+        """How many equally likely outcomes a roll (spin) has."""
+        return self.compiled.n_outcomes
+
+    @property
+    def size(self) -> int:
+        """The number of states."""
+        return int(self.rows.shape[0])
+
+
+def session_table(strategy: Strategy, goal: Decimal | None, rules: str | None) -> Compiled:
+    """The strategy compiled for one player, with ``goal`` as its win goal; refused where the
+    session's state is unbounded."""
+    if goal is not None:
+        strategy = dataclasses.replace(strategy, win_goal=goal)
+    if strategy.win_goal is None:
+        raise SessionRefused(f"strategy {strategy.name!r} has no win goal: without one the "
+                             "bankroll, and so the session's state, is unbounded (give --goal)")
+    return compile_table([strategy], rules)
+
+
+def _initial(c: Compiled, start: int, layout: Layout) -> I64:
+    row = np.zeros(layout.width, np.int64)
+    row[1] = _fresh_matters(c)
+    row[2] = start
+    row[3] = ACTIVE
+    row[4] = start if c.arrays["shooterlim"][0] > 0 else 0
+    return row
+
+
+def _fresh_matters(c: Compiled) -> int:
+    """Whether a rule waits for a new shooter (else the flag is kept at 0: fewer states)."""
+    return int((c.arrays["timing"][0, : int(c.arrays["nslots"][0])] == T_NEW_SHOOTER).any())
+
+
+def step(c: Compiled, start: int, layout: Layout, states: I64) -> tuple[I64, npt.NDArray[
+        np.bool_]]:
+    """Every state of ``states`` after each outcome: ``(m * n_outcomes, width)`` rows (state
+    by state, outcome by outcome), and whether each state ended the session instead of rolling
+    (the same for every outcome)."""
+    m, n_out, S, C = states.shape[0], c.n_outcomes, layout.slots, layout.counters
+    n = m * n_out
+
+    def cols(a: int, b: int) -> I64:
+        return np.repeat(states[:, a:b], n_out, axis=0)
+
+    outcomes = np.tile(np.arange(n_out, dtype=np.uint8), m).reshape(n, 1)
+    point = cols(0, 1).reshape(n)
+    fresh = cols(1, 2).reshape(n).astype(np.int8)
+    bank, status, handstart, ontable = cols(2, 3), cols(3, 4).astype(np.int8), cols(4, 5), \
+        cols(5, 6)
+    stake = cols(6, 6 + S).reshape(n, 1, S)
+    st = cols(6 + S, 6 + 2 * S).reshape(n, 1, S)
+    cpaid = cols(6 + 2 * S, 6 + 3 * S).reshape(n, 1, S)
+    level = cols(6 + 3 * S, 6 + 3 * S + C).reshape(n, 1, C) if C else np.zeros((n, 1, 1),
+                                                                                 np.int64)
+    rolls = np.zeros(n, np.int64)
+    tables = [c.arrays[name] for name in TABLE_ARGS]
+    play_chunk(outcomes, n, 0, 1, start, point, fresh, bank, stake, st, cpaid, level, status,
+               handstart, ontable, np.zeros((n, 1), np.int64), rolls, np.zeros(n, np.bool_),
+               np.full((n, 1), -1, np.int64), np.zeros((0, 1, 2), np.int64), 1, *tables)
+    out = np.empty((n, layout.width), np.int64)
+    out[:, 0] = point
+    out[:, 1] = fresh * _fresh_matters(c)
+    out[:, 2], out[:, 3], out[:, 5] = bank[:, 0], status[:, 0], ontable[:, 0]
+    out[:, 4] = handstart[:, 0] if c.arrays["shooterlim"][0] > 0 else 0
+    out[:, 6:6 + S] = stake[:, 0]
+    out[:, 6 + S:6 + 2 * S] = st[:, 0]
+    out[:, 6 + 2 * S:6 + 3 * S] = cpaid[:, 0]
+    if C:
+        out[:, 6 + 3 * S:] = level[:, 0, :C]
+    ended = rolls.reshape(m, n_out)[:, 0] == 0
+    return out, ended
+
+
+def _distinct(rows: I64) -> tuple[I64, I64]:
+    """The distinct rows of ``rows`` (as indexes of a first occurrence) and each row's one:
+    by a 64-bit hash, checked against the rows themselves (a collision falls back to sorting
+    the rows' bytes)."""
+    mult = np.random.default_rng(0).integers(1, 2**63, rows.shape[1], dtype=np.uint64) | 1
+    with np.errstate(over="ignore"):
+        h = (rows.view(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    if not (rows[first][inverse] == rows).all():
+        keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1] * 8))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+    return first, inverse
+
+
+class _States:
+    """The states found so far: rows in a growing array, and an index by their bytes."""
+
+    def __init__(self, first: I64, limit: int) -> None:
+        self.rows = np.zeros((1024, first.shape[0]), np.int64)
+        self.rows[0] = first
+        self.n = 1
+        self.index: dict[bytes, int] = {first.tobytes(): 0}
+        self.limit = limit
+
+    def add(self, row: I64) -> int:
+        """The number of ``row``, numbering it if it is new."""
+        key = row.tobytes()
+        got = self.index.get(key)
+        if got is not None:
+            return got
+        if self.n >= self.limit:
+            raise SessionRefused(
+                f"the session has more than {self.limit:,} states (bankroll x table x layout); "
+                "a smaller bankroll or goal, or fewer bets, would fit")
+        if self.n == self.rows.shape[0]:
+            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        self.rows[self.n] = row
+        self.index[key] = self.n
+        self.n += 1
+        return self.n - 1
+
+
+def explore(c: Compiled, start: int, max_states: int = MAX_STATES) -> Chain:
+    """Every state a session can reach from ``start`` cents, and the chain between them."""
+    if c.players != 1:
+        raise SessionRefused("one strategy at a time: players at one table share the dice, so "
+                             "their sessions are one chain of all their states together")
+    layout = Layout(int(c.arrays["nslots"][0]), int(c.arrays["nctr"][0]))
+    found = _States(_initial(c, start, layout), max_states)
+    srcs: list[I64] = []
+    dsts: list[I64] = []
+    counts: list[I64] = []
+    ended_at: dict[int, I64] = {}
+    done = 0
+    while done < found.n:
+        batch = np.arange(done, min(found.n, done + BATCH))
+        done = int(batch[-1]) + 1
+        after, ended = step(c, start, layout, found.rows[batch])
+        for i in np.flatnonzero(ended):
+            ended_at[int(batch[i])] = after[i * c.n_outcomes].copy()
+        live = np.flatnonzero(~ended)
+        if live.size == 0:
+            continue
+        flat = after.reshape(batch.size, c.n_outcomes, layout.width)[live].reshape(
+            -1, layout.width)
+        first, inverse = _distinct(flat)
+        ids = np.array([found.add(flat[f]) for f in first], np.int64)
+        src = np.repeat(batch[live], c.n_outcomes)
+        pair, count = np.unique(src * (1 << 32) + ids[inverse], return_counts=True)
+        srcs.append(pair >> 32)
+        dsts.append(pair & ((1 << 32) - 1))
+        counts.append(count.astype(np.int64))
+    return _chain(c, start, layout, found.rows[:found.n].copy(), srcs, dsts, counts, ended_at)
+
+
+def _chain(c: Compiled, start: int, layout: Layout, rows: I64, srcs: list[I64],
+           dsts: list[I64], counts: list[I64], ended_at: dict[int, I64]) -> Chain:
+    n = rows.shape[0]
+    absorbing = np.zeros(n, np.bool_)
+    end_status = np.zeros(n, np.int8)
+    worth = rows[:, 2] + rows[:, 5]
+    for i, final in ended_at.items():
+        absorbing[i] = True
+        end_status[i] = final[3]
+        worth[i] = final[2] + final[5]
+    empty = np.zeros(0, np.int64)
+    return Chain(c, start, layout, rows, np.concatenate(srcs) if srcs else empty,
+                 np.concatenate(dsts) if dsts else empty,
+                 np.concatenate(counts) if counts else empty, absorbing, end_status, worth)
+
+
+@dataclass
+class Solution:
+    """How the session ends, from its start: probabilities by status, expected rolls."""
+
+    ends: dict[str, Fraction | float]  # "win goal", "ruined", "stop-loss" -> probability
+    expected_rolls: Fraction | float
+    exact: bool
+    error_bound: float  # a bound on each probability's error (0 when exact)
+    rolls_error_bound: float  # a bound on the expected rolls' error (0 when exact)
+    transient: int  # states in which the session goes on
+
+
+def solve(chain: Chain, exact: bool | None = None) -> Solution:
+    """Absorption probabilities and the expected rolls to the end, from the starting state."""
+    trans = np.flatnonzero(~chain.absorbing)
+    if chain.absorbing[0]:
+        return Solution({STATUS_NAMES[int(chain.end_status[0])]: Fraction(1)}, Fraction(0),
+                        True, 0.0, 0.0, 0)
+    if exact is None:
+        exact = trans.size <= EXACT_STATES
+    ends = [s for s in (WIN_GOAL, RUINED, STOP_LOSS)
+            if (chain.absorbing & (chain.end_status == s)).any()]
+    if exact:
+        return _solve_exact(chain, trans, ends)
+    return _solve_float(chain, trans, ends)
+
+
+def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F64]:
+    """``36 I - C`` over the transient states (C: outcome counts between them) and, per end,
+    the counts of outcomes into it; the order puts the starting state first."""
+    n = chain.size
+    pos = np.full(n, -1, np.int64)
+    pos[trans] = np.arange(trans.size)
+    keep = pos[chain.src] >= 0
+    src, dst, cnt = pos[chain.src[keep]], chain.dst[keep], chain.count[keep]
+    inner = pos[dst] >= 0
+    m = trans.size
+    q = sp.csr_matrix((cnt[inner].astype(np.float64), (src[inner], pos[dst[inner]])),
+                      shape=(m, m))
+    rhs = np.zeros((m, len(ends) + 1), np.float64)
+    for e, status in enumerate(ends):
+        hit = ~inner & (chain.end_status[dst] == status)
+        np.add.at(rhs[:, e], src[hit], cnt[hit])
+    rhs[:, -1] = chain.n_outcomes  # one roll from every transient state
+    a = sp.identity(m, format="csr") * chain.n_outcomes - q
+    return a, rhs
+
+
+def _solve_float(chain: Chain, trans: I64, ends: list[int]) -> Solution:
+    a, rhs = _transient_system(chain, trans, ends)
+    lu = spla.splu(sp.csc_matrix(a))
+    x = lu.solve(rhs)
+    residual = np.abs(a @ x - rhs).max(axis=0) / chain.n_outcomes
+    t_max = float(x[:, -1].max())
+    # (I - Q)^-1 is non-negative with row sums t: its infinity norm is max t. Each solution's
+    # error is at most that norm times its residual (t's own error enlarges max t by at most
+    # the same factor, kept by the 2x).
+    bounds = 2 * t_max * residual
+    names = {s: STATUS_NAMES[s] for s in ends}
+    return Solution({names[s]: float(x[0, e]) for e, s in enumerate(ends)}, float(x[0, -1]),
+                    False, float(bounds[:-1].max(initial=0.0)), float(bounds[-1]),
+                    int(trans.size))
+
+
+def _solve_exact(chain: Chain, trans: I64, ends: list[int]) -> Solution:
+    """Sparse Gaussian elimination in rationals, states in order of bankroll (so the matrix is
+    nearly banded and fills in little). ``36 I - C`` is a non-singular M-matrix: no pivoting."""
+    a, rhs = _transient_system(chain, trans, ends)
+    m = a.shape[0]
+    order = np.lexsort((np.arange(m), chain.rows[trans, 2]))
+    at = np.empty(m, np.int64)
+    at[order] = np.arange(m)
+    coo = sp.coo_matrix(a)
+    rows: list[dict[int, Fraction]] = [{} for _ in range(m)]
+    for i, j, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(), strict=True):
+        rows[int(at[i])][int(at[j])] = Fraction(round(v))
+    b = [[Fraction(round(v)) for v in rhs[i]] for i in order.tolist()]
+    below: list[set[int]] = [set() for _ in range(m)]  # rows below the diagonal with column j
+    for i, row in enumerate(rows):
+        for j in row:
+            if j < i:
+                below[j].add(i)
+    for k in range(m):
+        pivot_row = rows[k]
+        pivot = pivot_row[k]
+        for i in sorted(below[k]):
+            row = rows[i]
+            entry = row.pop(k, None)
+            if entry is None:  # cancelled to zero by an earlier step
+                continue
+            factor = entry / pivot
+            for j, v in pivot_row.items():
+                if j == k:
+                    continue
+                new = row.get(j, Fraction(0)) - factor * v
+                if new:
+                    row[j] = new
+                    if j < i:
+                        below[j].add(i)
+                else:
+                    row.pop(j, None)
+            b[i] = [bi - factor * bk for bi, bk in zip(b[i], b[k], strict=True)]
+    x: list[list[Fraction]] = [[] for _ in range(m)]
+    for i in range(m - 1, -1, -1):
+        row = rows[i]
+        acc = list(b[i])
+        for j, v in row.items():
+            if j > i:
+                acc = [s - v * xj for s, xj in zip(acc, x[j], strict=True)]
+        x[i] = [s / row[i] for s in acc]
+    first = x[int(at[0])]
+    names = {s: STATUS_NAMES[s] for s in ends}
+    return Solution({names[s]: first[e] for e, s in enumerate(ends)}, first[-1], True, 0.0, 0.0,
+                    m)
+
+
+@dataclass
+class Distribution:
+    """The bankroll after N rolls (chips in hand plus wagers on the layout), by amount."""
+
+    rolls: int
+    by_worth: dict[int, Fraction | float]  # cents -> probability
+    exact: bool
+    error_bound: float  # on the sum of the probabilities' errors (0 when exact)
+
+    def mean(self) -> float:
+        """The mean bankroll, in cents."""
+        return float(sum(w * float(p) for w, p in self.by_worth.items()))
+
+    def quantile(self, q: float) -> int:
+        """The smallest bankroll with at least ``q`` of the probability at or below it."""
+        acc = 0.0
+        for w in sorted(self.by_worth):
+            acc += float(self.by_worth[w])
+            if acc >= q - 1e-12:
+                return w
+        return max(self.by_worth)
+
+
+def distribution(chain: Chain, rolls: int, exact: bool | None = None) -> Distribution:
+    """The bankroll after ``rolls`` rolls from the start (a session that ended keeps its final
+    bankroll): exactly with integer outcome counts, or in double precision."""
+    n = chain.size
+    if exact is None:
+        exact = n * max(rolls, 1) <= 400_000
+    loops = np.flatnonzero(chain.absorbing)
+    src = np.concatenate([chain.src, loops])
+    dst = np.concatenate([chain.dst, loops])
+    cnt = np.concatenate([chain.count, np.full(loops.size, chain.n_outcomes, np.int64)])
+    if exact:
+        return _distribution_exact(chain, rolls, src, dst, cnt)
+    p = sp.csr_matrix((cnt / chain.n_outcomes, (dst, src)), shape=(n, n))
+    v = np.zeros(n)
+    v[0] = 1.0
+    for _ in range(rolls):
+        v = p @ v
+    out: dict[int, Fraction | float] = {}
+    for w, prob in zip(chain.worth.tolist(), v.tolist(), strict=True):
+        if prob > 0:
+            out[w] = float(out.get(w, 0.0)) + prob
+    # each step adds at most (successors + 1) roundings of the unit total mass
+    bound = rolls * (chain.n_outcomes + 1) * UNIT_ROUNDOFF
+    return Distribution(rolls, out, False, bound)
+
+
+def _distribution_exact(chain: Chain, rolls: int, src: I64, dst: I64, cnt: I64,
+                        ) -> Distribution:
+    order = np.argsort(src, kind="stable")
+    src_l, dst_l, cnt_l = src[order].tolist(), dst[order].tolist(), cnt[order].tolist()
+    weights: dict[int, int] = {0: 1}  # state -> probability * n_outcomes ** step
+    by_src: dict[int, list[tuple[int, int]]] = {}
+    for s, d, k in zip(src_l, dst_l, cnt_l, strict=True):
+        by_src.setdefault(s, []).append((d, k))
+    for _ in range(rolls):
+        nxt: dict[int, int] = {}
+        for s, w in weights.items():
+            for d, k in by_src[s]:
+                nxt[d] = nxt.get(d, 0) + w * k
+        weights = nxt
+    total = chain.n_outcomes ** rolls
+    out: dict[int, Fraction | float] = {}
+    for s, w in weights.items():
+        worth = int(chain.worth[s])
+        out[worth] = out.get(worth, Fraction(0)) + Fraction(w, total)
+    return Distribution(rolls, out, True, 0.0)
+
+
+def gamblers_ruin(p: Fraction, bankroll: int, goal: int) -> Fraction:
+    """The chance of gaining ``goal`` units before losing ``bankroll``, one unit at even money
+    won with probability ``p`` a decision (the closed form)."""
+    r = (1 - p) / p
+    if r == 1:
+        return Fraction(bankroll, bankroll + goal)
+    return (1 - r ** bankroll) / (1 - r ** (bankroll + goal))
+
+
+def analyse(strategy: Strategy, bankroll: Decimal, goal: Decimal | None, rolls: int,
+            rules: str | None = None, exact: bool | None = None,
+            max_states: int = MAX_STATES) -> tuple[Chain, Solution, Distribution]:
+    """The whole analysis of one strategy's session."""
+    c = session_table(strategy, goal, rules)
+    if bankroll <= 0:
+        raise Malformed("--bankroll", "must be positive")
+    chain = explore(c, cents(bankroll), max_states)
+    return chain, solve(chain, exact), distribution(chain, rolls, exact)
+
+
+def statuses(ends: Iterable[str]) -> list[str]:
+    """The end statuses in report order."""
+    order = [STATUS_NAMES[s] for s in (WIN_GOAL, RUINED, STOP_LOSS)]
+    return [s for s in order if s in set(ends)]

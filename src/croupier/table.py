@@ -1,0 +1,63 @@
+"""The one interface every game's table implements (craps and roulette alike).
+
+A table is opened (:meth:`croupier.games.Game.open`) or rebuilt from its events
+(:meth:`croupier.games.Game.rebuild`); :meth:`Table.check` says what an action would do (its
+events, or the :class:`~croupier.errors.Refusal`) without changing anything; :meth:`Table.act`
+checks and then folds the events in with :meth:`Table.apply`, the only code that changes a
+table. The service, the replay and the analysis speak to a table only through this interface.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Protocol
+
+from croupier.events import Event
+
+
+class Table(Protocol):
+    """A table of any game."""
+
+    house: Decimal
+    """What the house has won (collected less paid): chips + stakes + house is constant."""
+    keep_log: bool
+    """Whether the table keeps its own event list (a server, whose ledger has it, does not)."""
+
+    def apply(self, event: Event) -> None:
+        """Fold one event (the game's own or a shared one) into the table."""
+
+    def check(self, action: Any) -> list[Event]:
+        """The events of ``action`` or the refusal; the table is unchanged either way."""
+
+    def act(self, action: Any) -> list[Event]:
+        """Check ``action`` and fold its events in."""
+
+    def seats(self) -> list[str]:
+        """The players at the table, in their order around it."""
+
+    def seated(self) -> list[str]:
+        """The players in a seat, where the game seats players (else empty)."""
+
+    def chips(self, player: str) -> Decimal:
+        """The chips in ``player``'s hand (0 for a player not at the table)."""
+
+    def on_table(self, player: str) -> Decimal:
+        """What ``player`` has on the layout."""
+
+    def layout(self) -> list[tuple[str, str, Decimal]]:
+        """Every wager on the layout: (player, wager key, stake)."""
+
+    def offer(self) -> dict[str, Any]:
+        """What the table offers: its wagers with their clauses, pay table, limits, clauses."""
+
+    def state_json(self) -> dict[str, Any]:
+        """Where the game stands (the replay result's ``state``)."""
+
+    def opening_json(self) -> dict[str, Any]:
+        """The opening event as the replay result lists it."""
+
+    def live_state(self) -> dict[str, Any]:
+        """Where the game stands, as the server shows it (the replay's state and more)."""
+
+    def has_seating(self) -> bool:
+        """Whether only seated players wager at this table."""

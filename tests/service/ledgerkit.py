@@ -1,0 +1,77 @@
+"""A real ledger built in-process for the audit tests: ``croupier init --demo`` in a folder,
+then rounds of craps and roulette played through the service's own actions and ledger (the
+code the HTTP routes call), with a seeded RNG so the ledger holds real draws."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.service import actions, install, store
+from croupier.service.actions import PlanFn
+from croupier.service.auth import User
+from croupier.service.ledger import Ledger
+from croupier.service.rng import SeededRng
+
+PASSWORD = "demo-pass-123"
+
+
+def users(engine: sa.Engine) -> dict[str, User]:
+    with engine.connect() as conn:
+        return {r.username: User(r.id, r.username, r.role)
+                for r in conn.execute(sa.select(store.users))}
+
+
+class Kit:
+    """A demo ledger in ``data_dir`` and a ledger object over it."""
+
+    def __init__(self, data_dir: Path, database: str | None = None) -> None:
+        install.init(data_dir, database, None, "admin", None, True, PASSWORD)
+        self.data_dir = data_dir
+        self.url = database or f"sqlite:///{(data_dir / 'croupier.db').resolve()}"
+        self.engine = store.make_engine(self.url)
+        self.ledger = Ledger(self.engine)
+        self.ledger.load()
+        self.users = users(self.engine)
+        self.rng = SeededRng(7)
+
+    def act(self, who: str, table: str, plan: PlanFn) -> dict[str, Any]:
+        reply = self.ledger.run(self.users[who], self.ledger.tables[table], uuid.uuid4().hex,
+                                uuid.uuid4().hex, plan)
+        assert reply.status in (200, 201, 202), reply.body
+        return reply.body
+
+    def deposit(self, player: str, amount: str) -> None:
+        self.ledger.deposit(self.users["admin"], uuid.uuid4().hex, uuid.uuid4().hex, player,
+                            Decimal(amount))
+
+    def play(self, craps_rounds: int, roulette_rounds: int) -> None:
+        """Buy-ins, then rounds: $1 wagers at craps (pass or field) and roulette (red)."""
+        led, u = self.ledger, self.users
+        craps, wheel = led.tables["craps-1"], led.tables["roulette-1"]
+        self.act("alice", "craps-1", actions.buy_in(led, u["alice"], craps, Decimal(500)))
+        self.act("bob", "roulette-1", actions.buy_in(led, u["bob"], wheel, Decimal(300)))
+        self.act("dealer", "craps-1", actions.offer_dice(
+            u["dealer"], craps, [f"NJ-{i:04d}" for i in range(1, 6)]))
+        self.act("dealer", "craps-1", actions.select_dice(u["dealer"], craps,
+                                                          ["NJ-0001", "NJ-0002"]))
+        pick = random.Random(3)
+        for _ in range(craps_rounds):
+            wager = "pass" if craps.craps().point is None and not any(
+                p == "alice" and label == "pass" for p, label in craps.craps().wagers) \
+                else "field"
+            self.act("alice", "craps-1", actions.bet(u["alice"], craps, {"wager": wager},
+                                                     Decimal(1), False))
+            dice = None if pick.random() < 0.5 else (pick.randint(1, 6), pick.randint(1, 6))
+            self.act("dealer", "craps-1", actions.roll(u["dealer"], craps, self.rng, dice))
+        for _ in range(roulette_rounds):
+            self.act("bob", "roulette-1", actions.bet(u["bob"], wheel, {"wager": "red"},
+                                                      Decimal(1), False))
+            self.act("dealer", "roulette-1", actions.no_more_bets(u["dealer"], wheel))
+            self.act("dealer", "roulette-1", actions.spin(u["dealer"], wheel, self.rng, None,
+                                                          None, False, False))

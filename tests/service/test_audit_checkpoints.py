@@ -1,0 +1,64 @@
+"""Issue 12, finding 4: checkpoints are signed every so many events while serving, a ledger
+cut short or rolled back no longer reaches the checkpoint pinned outside the database, and
+``GET /audit/verify`` on a running server names an edit made under it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from croupier.service.audit import verify
+from croupier.service.audit.keys import key_path, load_key
+from croupier.service.ledger import Ledger
+
+from .conftest import Server
+from .ledgerkit import Kit
+
+
+def test_checkpoints_while_serving_and_the_pin(tmp_path: Path) -> None:
+    kit = Kit(tmp_path / "data")
+    verify.configure(load_key(key_path(kit.data_dir)), kit.data_dir / "ledger.key.pin", every=25)
+    try:
+        assert kit.ledger.verify()["ok"]  # attaches the checkpoint writer
+        kit.play(30, 0)
+        with kit.engine.connect() as conn:
+            reasons = [r[0] for r in conn.execute(sa.text("SELECT reason FROM checkpoints"))]
+        assert reasons.count("every") >= 3, reasons
+        assert kit.ledger.verify()["ok"]
+        # Cut short: the last events of the table are removed (with the checkpoints after
+        # them, as a rollback to an older copy would).
+        with kit.engine.begin() as conn:
+            last = conn.execute(sa.text("SELECT max(seq) FROM events WHERE table_id = 'craps-1'"
+                                        )).scalar()
+            conn.execute(sa.text("DELETE FROM events WHERE table_id = 'craps-1' AND seq > :s"),
+                         {"s": last - 10})
+            conn.execute(sa.text("DELETE FROM checkpoints WHERE id = (SELECT max(id) FROM "
+                                 "checkpoints)"))
+        fresh = Ledger(kit.engine)
+        report = verify.verify_ledger(fresh, checkpoint=False)
+        problems = "\n".join(report["problems"])
+        assert "pinned outside the database is missing" in problems
+        assert "table craps-1, event" in problems and "no longer matches" in problems
+    finally:
+        verify.configure(None, None)
+        kit.engine.dispose()
+
+
+def test_verify_endpoint_names_an_edit_under_a_running_server(sqlite_server: Server) -> None:
+    s = sqlite_server
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+    s.ok("dealer", "/tables/craps-1/roll", {})
+    assert s.get("auditor", "/audit/verify").json()["ok"]
+    engine = sa.create_engine(f"sqlite:///{s.data_dir / 'croupier.db'}")
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE events SET payload = replace(payload, '\"5\"', '\"50\"') "
+                             "WHERE table_id = 'craps-1' AND kind = 'bet'"))
+        seq = conn.execute(sa.text("SELECT min(seq) FROM events WHERE table_id = 'craps-1' "
+                                   "AND kind = 'bet'")).scalar()
+    engine.dispose()
+    report = s.get("auditor", "/audit/verify").json()
+    assert not report["ok"]
+    assert report["first"]["where"] == "table craps-1" and report["first"]["seq"] == seq

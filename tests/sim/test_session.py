@@ -1,0 +1,96 @@
+"""Exact session analysis: against the gambler's-ruin closed form and against simulation."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from croupier.cli import main
+from croupier.sim.compile import RUINED, WIN_GOAL, compile_table
+from croupier.sim.engine import simulate
+from croupier.sim.library import BUILT_IN
+from croupier.sim.session import (
+    SessionRefused,
+    analyse,
+    distribution,
+    explore,
+    gamblers_ruin,
+    session_table,
+    solve,
+)
+
+PASS_WINS = Fraction(244, 495)  # the pass line's chance of winning a decision
+
+
+@pytest.mark.parametrize(("units", "goal"), [(1, 1), (3, 5), (9, 6)])
+def test_flat_pass_line_is_the_gamblers_ruin_closed_form(units: int, goal: int) -> None:
+    _, sol, _ = analyse(BUILT_IN["pass-line"], Decimal(10 * units), Decimal(10 * goal), 0)
+    assert sol.exact
+    assert sol.ends["win goal"] == gamblers_ruin(PASS_WINS, units, goal)
+    assert sol.ends["win goal"] + sol.ends["ruined"] == 1
+
+
+def test_float_agrees_with_exact_within_its_bound() -> None:
+    c = session_table(BUILT_IN["place-6-8"], Decimal(24), None)
+    chain = explore(c, 2400)
+    exact, approx = solve(chain, exact=True), solve(chain, exact=False)
+    assert exact.exact and not approx.exact
+    assert 0 < approx.error_bound < 1e-6
+    for name, value in exact.ends.items():
+        assert abs(float(value) - float(approx.ends[name])) <= approx.error_bound
+    assert abs(float(exact.expected_rolls) - float(approx.expected_rolls)) <= \
+        approx.rolls_error_bound
+    d_exact, d_float = distribution(chain, 30, exact=True), distribution(chain, 30, exact=False)
+    assert sum(d_exact.by_worth.values()) == 1
+    for w, p in d_exact.by_worth.items():
+        assert abs(float(p) - float(d_float.by_worth.get(w, 0.0))) <= d_float.error_bound + 1e-15
+
+
+@pytest.mark.parametrize("name", ["place-6-8", "place-6-8-press-regress"])
+def test_session_agrees_with_simulation(name: str) -> None:
+    bankroll, goal, rolls = Decimal(120), Decimal(120), 40
+    _, sol, dist = analyse(BUILT_IN[name], bankroll, goal, rolls, exact=False)
+    compiled = compile_table([dataclasses.replace(BUILT_IN[name], win_goal=goal)])
+    n = 16384
+    res = simulate(compiled, n, 20000, int(bankroll * 100), seed=11, specialised=False)
+    status = res.status[:, 0]
+    assert set(np.unique(status).tolist()) <= {RUINED, WIN_GOAL}, "a session did not end"
+    p = float(sol.ends["win goal"])
+    won = float((status == WIN_GOAL).mean())
+    assert abs(won - p) <= 4 * math.sqrt(p * (1 - p) / n), (won, p)
+    mean_rolls = float(res.rolls.mean())
+    se_rolls = float(res.rolls.std(ddof=1)) / math.sqrt(n)
+    assert abs(mean_rolls - float(sol.expected_rolls)) <= 4 * se_rolls
+    short = simulate(compiled, n, rolls, int(bankroll * 100), seed=12, specialised=False)
+    final = short.final[:, 0].astype(np.float64)
+    assert abs(final.mean() - dist.mean()) <= 4 * final.std(ddof=1) / math.sqrt(n)
+
+
+def test_refusals_say_why() -> None:
+    with pytest.raises(SessionRefused, match="no win goal"):
+        session_table(BUILT_IN["pass-line"], None, None)
+    two = compile_table([BUILT_IN["pass-line"], BUILT_IN["place-6-8"]])
+    with pytest.raises(SessionRefused, match="one strategy at a time"):
+        explore(two, 10000)
+    c = session_table(BUILT_IN["pass-odds-come"], Decimal(200), None)
+    with pytest.raises(SessionRefused, match="more than 5,000 states"):
+        explore(c, 20000, max_states=5000)
+
+
+def test_session_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["session", "pass-line", "--bankroll", "30", "--goal", "20", "--rolls", "3",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    won = gamblers_ruin(PASS_WINS, 3, 2)
+    assert out["ends"]["win goal"]["fraction"] == f"{won.numerator}/{won.denominator}"
+    assert out["exact"] and out["after_rolls"]["exact"]
+    total = sum(Fraction(v["fraction"]) for v in out["after_rolls"]["distribution"].values())
+    assert total == 1
+    assert main(["session", "pass-line"]) == 2
+    assert "no win goal" in capsys.readouterr().err
