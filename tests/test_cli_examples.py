@@ -16,6 +16,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # file: ({player: (bankroll, on_table)}, [indexes of the refused actions], state)
 EXPECTED: dict[str, tuple[dict[str, tuple[str, str]], list[int], dict[str, Any]]] = {
+    # gus 300 - 10 pass, lost to the come-out 2 = 290; - 10 pass - 30 odds = 250; the 10 is made:
+    # pass 1 to 1 (+20) and odds 2 to 1 (+90) = 360. The fire bet is refused (13:69F-1.2(a)).
+    # hana 300 - 5 field; the 2 pays 2 to 1 (+15) = 310; - 20 buy 4 - 1.00 commission = 289;
+    # the buy is off on the come-out 4 and loses on the seven-out.
+    "automated-craps-device.json": ({"gus": ("360.00", "0.00"), "hana": ("289.00", "0.00")}, [2],
+                                    {"point": None, "shooter": None}),
     # alice 500 - 10 pass - 25 odds = 465; the point 6 is made: pass 1 to 1 (+20 back) and the
     # odds 6 to 5 (+30 + 25 back) = 540. bob 200 - 12 place 8 - 4 horn = 184; the 6 loses the
     # horn, the place 8 stays up with 12.

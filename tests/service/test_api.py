@@ -22,9 +22,10 @@ def test_craps_round_ledger_and_recall(server: Server) -> None:
     assert s.ok("alice", "/tables/craps-1/buy-in", {"amount": "200"})["you"]["chips"] == "200.00"
     s.ok("bob", "/tables/craps-1/buy-in", {"amount": "100"})
     assert s.get("alice", "/wallets/alice").json()["balance"] == "800.00"
-    # No roll before the dice are offered and selected (13:47-20.25(e)3).
+    # No roll before the dice are offered and selected: 13:69F is silent, so the house's
+    # procedure (casino night's 13:47-20.25(e)3) is cited as the reading it is.
     r = s.post("dealer", "/tables/craps-1/roll", {})
-    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(e)3"
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "replay contract: Table procedures"
     s.ready_dice()
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10"})
     s.ok("bob", "/tables/craps-1/bets", {"wager": "dont_pass", "amount": "10"})
@@ -196,14 +197,15 @@ def test_void_late_bets_and_restart(server: Server) -> None:
                     "N.J.A.C. 13:47-20.25(e)3",
                     "N.J.A.C. 13:47-20.25(g)7",
                     "N.J.A.C. 13:47-20.25(g)8",
-                    "N.J.A.C. 13:69F-1.3(b)")
+                    "N.J.A.C. 13:69F-1.3(b)",
+                    "replay contract: Table procedures")
 def test_dice_equipment_and_shooters(server: Server) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ok("bob", "/tables/craps-1/buy-in", {"amount": "100"})
     serials = [f"NJ-{i:04d}" for i in range(1, 6)]
     r = s.post("dealer", "/tables/craps-1/dice/offer", {"serials": serials[:4]})
-    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(e)3"
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "replay contract: Table procedures"
     # An out-of-spec die cannot be put in play.
     assert s.post("supervisor", "/equipment/dice", {"serial": "BAD-1", "set_name": "b",
                                                      "table_id": "craps-1"}, key=None).status_code == 201

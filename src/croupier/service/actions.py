@@ -24,15 +24,14 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
-from croupier.service import equipment, store
+from croupier.service import equipment, procedures, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.ledger import ApiError, Ledger, Plan
-from croupier.service.live import CRAPS_SERVICE_CLAUSES, LiveTable, line_decided
+from croupier.service.live import LiveTable, line_decided
 from croupier.service.rng import Rng
 
 PlanFn = Callable[[Connection], Plan]
-ROOM = CRAPS_SERVICE_CLAUSES["room"]
 
 
 def _require_player_at(live: LiveTable, player: str) -> None:
@@ -65,7 +64,8 @@ def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> Plan
         # Where only seated players wager (mini-craps), the capacity is the seats.
         if (player not in present and len(present) >= live.capacity
                 and not live.engine.has_seating()):
-            raise Refusal(f"there is no room at table {live.id} ({live.capacity} places)", ROOM)
+            raise Refusal(f"there is no room at table {live.id} ({live.capacity} places)",
+                          procedures.clause(live.profile, "room"))
         balance = ledger.wallet_balance(conn, player, lock=True)
         if store.cents(amount) > balance:
             raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
@@ -142,12 +142,12 @@ def _craps_bet(live: LiveTable, engine: CrapsTable, player: str, spec: dict[str,
     # Where the profile permits late bets (13:69F-1.3(a)), a wager made while the dice are in
     # the air stands only when the dealer and the boxperson (floorperson at mini-craps)
     # confirm it; elsewhere all bets are made before the dice are thrown (13:47-20.25(h)1).
-    if not engine.config.rules.late_bets:
-        raise Refusal("all wagers are made before the dice are thrown", live.closed_clause())
+    procedures.check_late_bet(live.profile)
     engine.check_bet(player, wager_id, qualifier, amount)
     late_id = live.next_late
     return Plan([sv.LateBetAsked(late_id, player, wager_id, qualifier, amount,
-                                 live.closed_clause())], status=202, extra={"late_bet": late_id})
+                                 procedures.late_bet_clause(live.profile, live.game))],
+                status=202, extra={"late_bet": late_id})
 
 
 def _coupon_bet(live: LiveTable, engine: CrapsTable, player: str, wager_id: str,
@@ -163,7 +163,7 @@ def _coupon_bet(live: LiveTable, engine: CrapsTable, player: str, wager_id: str,
         raise Refusal(f"match play coupons are accepted only for {names} wagers", coupon_clause)
     if not live.betting_open:
         raise Refusal("a match play coupon is not taken while the dice are in the air",
-                      live.closed_clause())
+                      procedures.dice_out_clause(live.profile))
     if (player, wager_id) in engine.wagers:
         raise Refusal(f"a match play coupon is put down with a new {wager_id} wager, not added "
                       "to one already on the layout", coupon_clause)
@@ -270,10 +270,11 @@ def confirm_late(user: User, live: LiveTable, late_id: int) -> PlanFn:
         bet = live.late.get(late_id)
         if bet is None:
             raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
-        role = "dealer" if user.role == "dealer" else "boxperson"
+        role = procedures.confirming_role(live.game, user.role)
         if role in bet.confirmed:
             raise Refusal(f"the {role} has already confirmed late bet {late_id}; the other "
-                          "confirmation is still needed", live.closed_clause())
+                          "confirmation is still needed",
+                          procedures.late_bet_clause(live.profile, live.game))
         events: list[Event] = [sv.LateBetConfirmed(late_id, user.username, role)]
         if len(bet.confirmed) == 1:
             events.extend(live.craps().check_bet(bet.player, bet.wager, bet.qualifier, bet.amount))
@@ -289,12 +290,13 @@ def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) ->
                           "roll and no result is entered")
         if live.spec.has_shooter and (not engine.shooter or engine.shooter not in engine.order):
             raise Refusal("there is no shooter: the dice are offered to the players in turn",
-                          CRAPS_SERVICE_CLAUSES["offer"])
+                          procedures.clause(live.profile, "offer"))
         if live.spec.uses_dice and len(live.in_play) != 2:
             raise Refusal("no dice are in play: the stickperson offers at least five dice and "
-                          "the shooter selects two", equipment.OFFER_CLAUSE)
-        events: list[Event] = [sv.LateBetLapsed(b.late_id, "not confirmed by the dealer and the "
-                                                "boxperson before the dice came to rest")
+                          "the shooter selects two", procedures.clause(live.profile, "dice_offer"))
+        other = procedures.confirming_role(live.game, "supervisor")
+        events: list[Event] = [sv.LateBetLapsed(b.late_id, f"not confirmed by the dealer and the "
+                                                f"{other} before the dice came to rest")
                                for b in live.late.values()]
         if dice is None:
             draw = rng.dice()
@@ -309,7 +311,8 @@ def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) ->
         first = rolled[0]
         assert isinstance(first, Rolled)
         if live.change_called and line_decided(first):
-            events.append(sv.DiceChanged(live.in_play, equipment.CHANGE_CLAUSE))
+            events.append(sv.DiceChanged(live.in_play,
+                                         procedures.clause(live.profile, "dice_change")))
         return Plan(events, decision=True)
     return plan
 
@@ -351,7 +354,7 @@ def _die_status(conn: Connection, serial: str) -> tuple[Any, Any]:
 def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
     def plan(conn: Connection) -> Plan:
         engine = _dice_table(live)
-        clause = equipment.OFFER_CLAUSE
+        clause = procedures.clause(live.profile, "dice_offer")
         if len(set(serials)) != len(serials):
             raise ApiError(422, "malformed", "a die is listed twice")
         if len(serials) < equipment.DICE_OFFERED:
@@ -359,20 +362,21 @@ def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
                           clause)
         if live.in_play:
             raise Refusal("dice are in play: a change of dice takes place immediately after "
-                          "the next decision", equipment.CHANGE_CLAUSE)
+                          "the next decision", procedures.clause(live.profile, "dice_change"))
         if not engine.shooter:
-            raise Refusal("there is no player to offer the dice to", CRAPS_SERVICE_CLAUSES["offer"])
+            raise Refusal("there is no player to offer the dice to",
+                          procedures.clause(live.profile, "offer"))
         for serial in serials:
             die, latest = _die_status(conn, serial)
             if die is None or die.table_id != live.id or die.retired:
                 raise Refusal(f"die {serial} is not in this table's dice cup", clause)
             if latest is None:
                 raise Refusal(f"die {serial} has no inspection record: it cannot be put in play",
-                              equipment.CLAUSE)
+                              procedures.clause(live.profile, "dice_spec"))
             if not latest.passed:
                 failures = json.loads(latest.failures)
                 raise Refusal(f"die {serial} failed its last inspection and cannot be put in "
-                              f"play: {failures[0]}", equipment.CLAUSE)
+                              f"play: {failures[0]}", procedures.clause(live.profile, "dice_spec"))
         return Plan([sv.DiceOffered(tuple(serials), engine.shooter, clause)])
     return plan
 
@@ -383,9 +387,10 @@ def select_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
         if user.role == "player" and user.username != engine.shooter:
             raise ApiError(403, "forbidden", "only the shooter selects the dice")
         if not live.offered:
-            raise Refusal("no dice have been offered", equipment.OFFER_CLAUSE)
+            raise Refusal("no dice have been offered", procedures.clause(live.profile, "dice_offer"))
         if len(set(serials)) != 2 or not set(serials) <= set(live.offered):
-            raise Refusal("the shooter selects two of the dice offered", equipment.OFFER_CLAUSE)
+            raise Refusal("the shooter selects two of the dice offered",
+                          procedures.clause(live.profile, "dice_offer"))
         return Plan([sv.DiceSelected(engine.shooter, tuple(serials))])
     return plan
 
@@ -393,12 +398,12 @@ def select_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
 def refuse_dice(user: User, live: LiveTable) -> PlanFn:
     def plan(conn: Connection) -> Plan:
         engine = _dice_table(live)
-        clause = CRAPS_SERVICE_CLAUSES["refuse"]
+        clause = procedures.clause(live.profile, "refuse")
         if user.username != engine.shooter:
             raise Refusal(f"it is {engine.shooter or 'nobody'}'s turn to shoot", clause)
         if engine.hand_rolls > 0:
             raise Refusal("the shooter has begun to throw: the dice pass only on completion of a "
-                          "decision", CRAPS_SERVICE_CLAUSES["pass"])
+                          "decision", procedures.clause(live.profile, "pass_dice"))
         if len(engine.order) < 2:
             raise Refusal("there is no other player to pass the dice to", clause)
         nxt = _next_in_order(engine, user.username)
@@ -413,7 +418,7 @@ def pass_dice(user: User, live: LiveTable) -> PlanFn:
             raise ApiError(403, "forbidden", "only the shooter (or the dealer) passes the dice")
         if len(engine.order) < 2 or engine.shooter not in engine.order:
             raise Refusal("there is no other player to pass the dice to",
-                          CRAPS_SERVICE_CLAUSES["pass"])
+                          procedures.clause(live.profile, "pass_dice"))
         events = engine.check_pass_dice(_next_in_order(engine, engine.shooter))
         return Plan(events)
     return plan
@@ -428,7 +433,8 @@ def change_dice(user: User, live: LiveTable) -> PlanFn:
             raise Refusal("no dice are in play")
         if live.change_called:
             raise Refusal("a change of dice has already been called")
-        return Plan([sv.DiceChangeCalled(user.username, equipment.CHANGE_CLAUSE)])
+        return Plan([sv.DiceChangeCalled(user.username,
+                                         procedures.clause(live.profile, "dice_change"))])
     return plan
 
 

@@ -25,7 +25,6 @@ MIN_SIDE = Decimal("0.750")
 MAX_SIDE = Decimal("0.775")
 SPOT_TOLERANCE = Decimal("0.0004")
 DICE_OFFERED = 5
-OFFER_CLAUSE = "N.J.A.C. 13:47-20.25(e)3"
 CHANGE_CLAUSE = "N.J.A.C. 13:47-20.25(g)8"
 
 # What the inspector attests, and the clause of each.

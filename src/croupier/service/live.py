@@ -31,14 +31,6 @@ if TYPE_CHECKING:
 
 GAMES = GAME_NAMES  # the names the server opens tables of
 DEFAULT_CAPACITY = {name: g.default_capacity for name, g in REGISTRY.items()}
-CRAPS_SERVICE_CLAUSES = {
-    "room": "N.J.A.C. 13:47-20.25(f)",
-    "offer": "N.J.A.C. 13:47-20.25(g)1",
-    "refuse": "N.J.A.C. 13:47-20.25(g)7",
-    "pass": "N.J.A.C. 13:47-20.25(g)6",
-}
-
-
 @dataclass
 class LateBet:
     """A wager offered while the dice were in the air, waiting for its confirmations."""

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from croupier.errors import Malformed
 from croupier.money import parse_amount
-from croupier.service import actions, coupons
+from croupier.service import actions, coupons, procedures
 from croupier.service.api.act import act
 from croupier.service.api.deps import IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
@@ -42,9 +42,10 @@ async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Pl
     def make(live: Any) -> actions.PlanFn:
         if serial is None:
             return actions.bet(user, live, body.spec(), amount, False)
-        return coupons.redeeming(actions.bet(user, live, body.spec(), amount, True), serial,
-                                 user.username, body.wager, amount, table_id, live.profile,
-                                 lambda: live.round)
+        redeem = coupons.redeeming(actions.bet(user, live, body.spec(), amount, True), serial,
+                                   user.username, body.wager, amount, table_id, live.profile,
+                                   lambda: live.round)
+        return procedures.coupons_checked(redeem, live.profile, live.game)
 
     return await act(request, svc, body, user, table_id, key, make)
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 
 from croupier.money import parse_amount
-from croupier.service import coupons
+from croupier.service import coupons, procedures
 from croupier.service.api.deps import CouponIssuer, Current, Svc, forbid_unless
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.ledger import ApiError
@@ -21,6 +21,9 @@ READERS = ("cashier", "supervisor", "auditor", "admin")
 def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
     """Issue a match play coupon to a named player: serial, face value, expiry, wagers."""
     face = parse_amount(body.face_value, "face_value")
+    if body.table is not None:
+        live = svc.ledger.table(body.table)
+        procedures.check_coupons(live.profile, live.game)
     with svc.engine.begin() as conn:
         return coupons.issue(conn, user.username, body.player, face, list(body.wagers),
                              body.expires_in_days)

@@ -154,6 +154,8 @@ class NewCoupon(Body):
     wagers: list[GoodFor] = Field(default_factory=lambda: list(GOOD_FOR), min_length=1,
                                   max_length=2)
     expires_in_days: int = Field(default=30, ge=1, le=366)
+    table: str | None = Field(default=None, pattern=NAME, description="the table the coupon "
+                              "is issued for: refused where its profile takes no coupons")
 
 
 class VoidCoupon(Body):

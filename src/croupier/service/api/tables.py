@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import actions, controls
+from croupier.service import actions, controls, paytables
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
@@ -49,6 +49,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     if body.id in svc.ledger.tables:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
+    paytables.check_uniform(body.id, body.game, body.profile, body.options,
+                            list(svc.ledger.tables.values()))
     with svc.engine.begin() as conn:
         live = svc.ledger.create_table(conn, body.id, body.game, body.profile, body.options,
                                        body.capacity)
