@@ -67,6 +67,9 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/players/{player}/rounds"): frozenset({"player", "supervisor", "auditor",
                                                     "admin"}),
     ("GET", "/audit/verify"): OVERSIGHT,
+    ("GET", "/tables/{table_id}/rules"): EVERYONE,
+    ("GET", "/reports/tables/{table_id}"): OVERSIGHT,
+    ("GET", "/reports/event"): OVERSIGHT,
 }
 PARAMS = {"table_id": "no-such-table", "player": "alice", "username": "nobody-x",
           "serial": "MP-000000000000", "round_no": "1", "late_id": "1", "pending_id": "1"}

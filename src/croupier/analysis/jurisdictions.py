@@ -252,13 +252,49 @@ def register(subparsers: Any) -> None:
         "pay, whether it works on the come-out, its commission and free odds, and the rules "
         "of the whole table; each cell marked text, contract or interpretation.")
     rules.add_argument("--compare", action="store_true", help="the jurisdiction matrix")
+    rules.add_argument("--posted", action="store_true",
+                       help="the rules of the game posted at a table of --game under --rules "
+                       "with its --option values, and every notice its clauses require")
+    rules.add_argument("--game", default="craps", help="--posted: craps, mini-craps or roulette")
+    rules.add_argument("--rules", dest="profile", help="--posted: the rule profile")
+    rules.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="--posted: a table option (VALUE read as JSON if it parses, else "
+                       "as text), repeatable")
     fmt = rules.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="Markdown (docs/jurisdictions.md)")
     fmt.add_argument("--json", action="store_true", help="a JSON list of cells")
+    fmt.add_argument("--html", action="store_true", help="--posted: an HTML fragment")
     rules.set_defaults(func=cmd_rules)
 
 
+def cmd_posted(args: argparse.Namespace) -> int:
+    """``rules --posted``: the posted rules of one table (exit 2 on a malformed option)."""
+    from croupier.analysis.commands import _value, default_rules
+    from croupier.errors import Malformed
+    from croupier.rules.posted import posted_rules, to_html, to_json, to_markdown
+
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            print(f"croupier rules: --option {item!r}: write KEY=VALUE", file=sys.stderr)
+            return 2
+        options[key] = _value(text)
+    try:
+        doc = posted_rules(args.game, args.profile or default_rules(args.game), options)
+    except Malformed as e:
+        print(f"croupier rules: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(to_json(doc), indent=2))
+    else:
+        sys.stdout.write(to_html(doc) + "\n" if args.html else to_markdown(doc))
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
+    if args.posted:
+        return cmd_posted(args)
     if not args.compare:
         for pid in PROFILE_IDS:
             title, games = profile_summary(pid)

@@ -19,6 +19,8 @@ from croupier.service.api import (
     equipment,
     health,
     recall,
+    reports,
+    rules,
     streams,
     tables,
     users,
@@ -26,7 +28,8 @@ from croupier.service.api import (
 )
 
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
-           streams, docs)
+           streams, docs,
+           rules, reports)
 
 
 def include(app: FastAPI) -> None:

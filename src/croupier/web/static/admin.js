@@ -155,14 +155,65 @@ function diceCard(ctx) {
   return { root, load };
 }
 
+// The end-of-night report (GET /reports/...): the server's printable HTML shown in the console,
+// then printed from it; the CSV downloaded. Both need the bearer token, so they are fetched.
+async function fetchReport(ctx, path) {
+  const r = await fetch(path, { headers: { Authorization: `Bearer ${ctx.api.token}` } });
+  if (!r.ok) {
+    let error = { reason: `the report could not be made (HTTP ${r.status})` };
+    try { error = (await r.json()).error || error; } catch { /* not JSON */ }
+    throw Object.assign(new Error(error.reason), error);
+  }
+  return r.text();
+}
+
+function reportCard(ctx) {
+  const { h } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "report-msg" });
+  const view = h("div", { id: "report-view", class: "report-view" });
+  const which = h("select", { id: "report-table" });
+  const path = (format) => (which.value ? `/reports/tables/${encodeURIComponent(which.value)}` : "/reports/event") + `?format=${format}`;
+  const load = async () => {
+    const tables = await ctx.api.get("/tables");
+    which.replaceChildren(h("option", { value: "" }, "The whole event"), ...tables.map((t) => h("option", { value: t.id }, `Table ${t.id}`)));
+  };
+  const show = async () => {
+    try {
+      const page = new DOMParser().parseFromString(await fetchReport(ctx, path("html")), "text/html");
+      view.replaceChildren(...[...page.body.childNodes].map((n) => document.importNode(n, true)));
+      say(msg, null, "The report is below; print it, or download it as CSV");
+      return true;
+    } catch (err) { say(msg, err); return false; }
+  };
+  const print = async () => { if (await show()) window.print(); };
+  const csv = async () => {
+    try {
+      const url = URL.createObjectURL(new Blob([await fetchReport(ctx, path("csv"))], { type: "text/csv" }));
+      const a = h("a", { href: url, download: `${which.value || "event"}-report.csv` });
+      document.body.append(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      say(msg, null, "The report is downloaded as CSV");
+    } catch (err) { say(msg, err); }
+  };
+  const root = card(h, "admin-report", "End-of-night report",
+    h("div", { class: "report-actions" }, field(h, "Report of", which),
+      h("button", { type: "button", id: "report-show-btn", onclick: show }, "Show report"),
+      h("button", { type: "button", id: "report-print-btn", class: "primary", onclick: print }, "Print report"),
+      h("button", { type: "button", id: "report-csv-btn", onclick: csv }, "Download CSV")),
+    msg, view,
+    h("p", { class: "hint" }, "Drop, win, hold, theoretical win (exact house edges of the wagers played) against actual win, big wins, voids and adjustments."));
+  return { root, load };
+}
+
 export async function renderAdmin(ctx) {
   const root = $("admin");
   root.hidden = false;
   const users = await usersCard(ctx);
   const tables = tablesCard(ctx);
   const dice = diceCard(ctx);
-  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root);
-  await Promise.all([users.load(), tables.load(), dice.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
+  const report = reportCard(ctx);
+  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root, report.root);
+  await Promise.all([users.load(), tables.load(), dice.load(), report.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
 }
 
 const h2 = (ctx) => ctx.h("h2", { class: "admin-title" }, "Organiser console");

@@ -8,6 +8,7 @@ import { renderAdmin } from "./admin.js";
 import { drawCraps, specOf as crapsSpec, NAMES as CRAPS_NAMES } from "./craps.js";
 import { drawRoulette, drawWheel, specOf as rouletteSpec } from "./roulette.js";
 import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
+import { renderRules } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 const CHIPS = ["1", "5", "10", "25", "100"];
@@ -288,7 +289,7 @@ async function refresh(withHistory = false) {
   }
   renderTable();
   if (withHistory) {
-    await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet()]);
+    await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
   }
 }
 
@@ -412,7 +413,7 @@ async function openTable(id) {
   if (app.table.seq === 0) document.body.dataset.replayed = "true"; else delete document.body.dataset.replayed;
   app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => handleEvents([e]),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
-  await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet()]);
+  await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
 }
 
 const NARROW = matchMedia("(max-width: 640px)");

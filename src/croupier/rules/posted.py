@@ -1,0 +1,298 @@
+"""The rules of the game posted at a table, generated from its profile and options.
+
+A regulator reads a table's rules where the players do: the permitted wagers (by name, each
+with the clause permitting it), the limits, the pay table stated "x to 1" (13:69F-1.4(a),
+19:47-1.4(a), 13:47-20.25(i)1), the free-odds multiples, the commission (rate, base, and when
+it is collected on each number), the fire pay table, 6-7-8, the zero rule, and every notice a
+clause requires of the table, each citing its clause: the zero-rule option in effect at a
+double-zero wheel (13:47-20.32(g)), the notice at a double-zero wheel used as single zero
+(13:47-20.32(i)1).
+
+:func:`posted_rules` builds the document (pure: no database, no clock); :func:`to_json`,
+:func:`to_markdown` and :func:`to_html` render it.
+
+>>> doc = posted_rules("roulette", "nj-casino-night", {"wheel": "double-zero-as-single"})
+>>> [n.clause for n in doc.notices]
+['N.J.A.C. 13:47-20.32(i)1', 'N.J.A.C. 13:47-20.32(i)3', 'N.J.A.C. 13:47-20.32(f)']
+>>> posted_rules("craps", "nj-13-69f", {}).odds_multiples[0]
+('4', '3 times the flat bet')
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from croupier.errors import Malformed
+
+__all__ = ["Notice", "PostedRules", "WagerLine", "posted_rules", "to_html", "to_json",
+           "to_markdown"]
+
+BOX_NUMBERS = ("4", "5", "6", "8", "9", "10")
+# The notice 13:47-20.32(i)1 requires sits in a clause no rule-profile key names (the profile
+# names (i)2 and (i)3, which it acts on), so it is kept here, by wheel.
+WHEEL_NOTICE_CLAUSES = {("nj-casino-night", "double-zero-as-single"): "N.J.A.C. 13:47-20.32(i)1"}
+TIMING = {"placement": "when the bet is made", "win": "when the bet wins"}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice a clause requires posted at the table."""
+
+    clause: str
+    text: str
+
+
+@dataclass(frozen=True)
+class WagerLine:
+    """A permitted wager: its id, name, permitting clause and pay-table lines (the qualifier,
+    empty for the wager as a whole, and its odds "x to y")."""
+
+    id: str
+    name: str
+    clause: str
+    pays: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class PostedRules:
+    """The posted rules of one table; the values are sentences and "x to y" odds."""
+
+    table: str
+    game: str
+    profile: str
+    title: str
+    limits: tuple[tuple[str, str], ...]
+    wagers: tuple[WagerLine, ...]
+    odds_multiples: tuple[tuple[str, str], ...] = ()
+    commission: tuple[tuple[str, str], ...] = ()
+    fire: tuple[tuple[str, str], ...] = ()
+    six_seven_eight: str = ""
+    zero_rule: str = ""
+    notices: tuple[Notice, ...] = ()
+
+
+def posted_rules(game: str, profile_id: str, options: dict[str, Any], table: str = "",
+                 ) -> PostedRules:
+    """The posted rules of a ``game`` table under ``profile_id`` with ``options`` (checked as a
+    table's are when it opens; Malformed names the option at fault)."""
+    offer = _offer(game, profile_id, options)
+    if game == "roulette":
+        return _roulette(offer, options, table)
+    return _craps(offer, game, profile_id, options, table)
+
+
+# --- where the profile and the table's configuration are read (one place, for the merge) ----
+
+
+def _offer(game: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What the table offers: its wagers, pays, limits and clauses, as the browser table reads
+    them."""
+    from croupier.web import offered
+
+    return offered(game, profile_id, options)
+
+
+def _settings(profile_id: str, game: str) -> dict[str, Any]:
+    from croupier.rules import load_profile
+
+    profile = load_profile(profile_id)
+    rules = profile.roulette if game == "roulette" else profile.craps
+    if rules is None:  # pragma: no cover - _offer checked the profile covers the game
+        raise Malformed("game", f"{profile_id} does not cover {game}")
+    return dict(rules.settings)
+
+
+def _craps_config(game: str, profile_id: str, options: dict[str, Any]) -> Any:
+    """The table's CrapsConfig, as the game registry opens the table."""
+    from croupier.games import game as game_named
+    from croupier.rules import load_profile
+
+    table: Any = game_named(game).open(load_profile(profile_id), options, {})
+    return table.config
+
+
+def _names(game: str) -> dict[str, str]:
+    if game == "roulette":
+        from croupier.roulette.wagers import WAGERS as ROULETTE
+
+        return {k: w.name for k, w in ROULETTE.items()}
+    from croupier.craps.wagers import WAGERS as CRAPS
+
+    return {k: w.name for k, w in CRAPS.items()}
+
+
+def _odds_wording(profile_id: str) -> str:
+    from croupier.rules.citations import cite
+
+    return cite(profile_id, "odds_wording")
+
+
+# --- the parts of the document ----------------------------------------------------------------
+
+
+def _wagers(game: str, offer: dict[str, Any]) -> tuple[WagerLine, ...]:
+    names = _names(game)
+    pays: dict[str, str] = offer["pays"]
+    out = []
+    for wager_id, clause in offer["wagers"].items():
+        lines = tuple((key.partition(":")[2], text) for key, text in pays.items()
+                      if key.split(":")[0] == wager_id)
+        if not lines:
+            lines = (("", "paid as the wagers it is made of"),)
+        out.append(WagerLine(wager_id, names.get(wager_id, wager_id.replace("_", " ")), clause,
+                             lines))
+    return tuple(out)
+
+
+def _limits(offer: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    minimum = offer["min_bet"] if offer["min_bet"] is not None else offer["unit"]
+    maximum = offer["max_bet"] if offer["max_bet"] is not None else "no table maximum"
+    return (("chip unit", offer["unit"]), ("minimum wager", minimum), ("maximum wager", maximum))
+
+
+def _odds_multiples(config: Any) -> tuple[tuple[str, str], ...]:
+    if config.odds is None:
+        return ()
+    taken = tuple((n, f"{config.odds_limit_multiple(int(n))} times the flat bet")
+                  for n in BOX_NUMBERS)
+    laid = config.lay_odds_limit_multiple()
+    return (*taken, ("laid odds", f"to win at most {laid} times the flat bet"))
+
+
+def _commission(config: Any, wagers: dict[str, str], settings: dict[str, Any],
+                ) -> tuple[tuple[str, str], ...]:
+    if "buy" not in wagers and "lay" not in wagers:
+        return ()
+    rate = f"{config.vig * 100:f}".rstrip("0").rstrip(".") + "%"
+    lay_base = ("of what the lay bet could win" if settings.get("lay_commission_base") == "win"
+                else "of the amount laid")
+    timing = TIMING[config.vig_collected]
+    out = [("rate", rate)]
+    if "buy" in wagers:
+        out.append(("buy bets", f"{rate} of the amount bought ({settings.get('buy_commission_clause')})"))
+        out.extend((f"buy {n}", f"collected {timing}") for n in BOX_NUMBERS)
+    if "lay" in wagers:
+        out.append(("lay bets", f"{rate} {lay_base} ({settings.get('lay_commission_clause')})"))
+        out.extend((f"lay {n}", f"collected {timing}") for n in BOX_NUMBERS)
+    return tuple(out)
+
+
+def _craps(offer: dict[str, Any], game: str, profile_id: str, options: dict[str, Any],
+           table: str) -> PostedRules:
+    config = _craps_config(game, profile_id, options)
+    settings = _settings(profile_id, game)
+    wagers = _wagers(game, offer)
+    fire = tuple((f"{k.partition(':')[2]} different points made", v)
+                 for k, v in offer["pays"].items() if k.startswith("fire:"))
+    six_seven_eight = ""
+    if "six_seven_eight" in settings.get("optional", []) or "six_seven_eight" in offer["wagers"]:
+        six_seven_eight = ("offered" if "six_seven_eight" in offer["wagers"] else "not offered")
+    notices = [Notice(_odds_wording(profile_id),
+                      'Every payout is stated as odds "x to y": x won for every y wagered, the '
+                      "wager itself returned besides.")]
+    if "win" in settings.get("vig_collected", []) and offer["wagers"].keys() & {"buy", "lay"}:
+        notices.append(Notice(str(settings.get("buy_commission_clause", "")),
+                              f"The commission on buy and lay bets is collected "
+                              f"{TIMING[config.vig_collected]}, on every number."))
+    if fire:
+        notices.append(Notice(str(settings.get("fire_pays_clause", "")),
+                              f"The fire bet pays by pay table {config.fire_pay_table}, once, for "
+                              "the number of different points made before the seven-out."))
+    return PostedRules(
+        table=table, game=game, profile=profile_id, title=offer["title"],
+        limits=_limits(offer), wagers=wagers, odds_multiples=_odds_multiples(config),
+        commission=_commission(config, offer["wagers"], settings), fire=fire,
+        six_seven_eight=six_seven_eight, notices=tuple(notices))
+
+
+def _zero_rule(wheel: str, rule: str) -> str:
+    if wheel == "double-zero":
+        lost = ("half of the wager (the other half is returned)" if rule == "half"
+                else "the entire wager")
+        return (f"When the ball comes to rest in 0 or 00, wagers on red, black, odd, even, "
+                f"1 to 18 and 19 to 36 lose {lost}.")
+    if wheel == "double-zero-as-single":
+        return ("This double-zero wheel is used as a single-zero wheel. When the ball comes to "
+                "rest in 00 the dealer announces \"no spin\", the spin is void and the wheel is "
+                "spun again; no wager is taken on 00. When it comes to rest in 0, wagers on red, "
+                "black, odd, even, 1 to 18 and 19 to 36 are lost.")
+    return ("When the ball comes to rest in 0, wagers on red, black, odd, even, 1 to 18 and "
+            "19 to 36 are lost.")
+
+
+def _roulette(offer: dict[str, Any], options: dict[str, Any], table: str) -> PostedRules:
+    profile_id = offer["profile"]
+    settings = _settings(profile_id, "roulette")
+    wheel = str(options.get("wheel", "double-zero"))
+    rule = str(options.get("zero_rule", "full"))
+    zero_text = _zero_rule(wheel, rule)
+    notices = []
+    wheel_clause = WHEEL_NOTICE_CLAUSES.get((profile_id, wheel))
+    if wheel_clause:
+        notices.append(Notice(wheel_clause, zero_text))
+    zero_clause = str(settings.get("zero_rule_clauses", {}).get(wheel, ""))
+    notices.append(Notice(zero_clause, zero_text if wheel != "double-zero-as-single" else
+                          "Wagers on red, black, odd, even, 1 to 18 and 19 to 36 are lost when "
+                          "the ball comes to rest in 0."))
+    notices.append(Notice(str(settings.get("pays_clause", "")),
+                          'Every payout is stated as odds "x to y": x won for every y wagered, '
+                          "the wager itself returned besides."))
+    return PostedRules(
+        table=table, game="roulette", profile=profile_id, title=offer["title"],
+        limits=_limits(offer), wagers=_wagers("roulette", offer),
+        zero_rule=f"{wheel.replace('-', ' ')} wheel, {rule} zero rule: {zero_text}",
+        notices=tuple(notices))
+
+
+# --- renderers --------------------------------------------------------------------------------
+
+
+def to_json(doc: PostedRules) -> dict[str, Any]:
+    """The document as JSON-ready data (lists of pairs become lists of objects)."""
+    data = asdict(doc)
+    for key in ("limits", "odds_multiples", "commission", "fire"):
+        data[key] = [{"name": k, "value": v} for k, v in data[key]]
+    for wager in data["wagers"]:
+        wager["pays"] = [{"on": k, "odds": v} for k, v in wager["pays"]]
+    return data
+
+
+def _sections(doc: PostedRules) -> list[tuple[str, list[str]]]:
+    """The document as titled lists of lines (plain text), shared by the renderers."""
+    pairs = [("Limits", doc.limits), ("Free odds", doc.odds_multiples),
+             ("Commission", doc.commission), ("Fire bet pay table", doc.fire)]
+    out = [("Notices", [f"{n.text} ({n.clause})" for n in doc.notices])]
+    out.append(("Wagers", [
+        f"{w.name} ({w.clause}): " + "; ".join(f"{k}: {v}" if k else v for k, v in w.pays)
+        for w in doc.wagers]))
+    out.extend((title, [f"{k}: {v}" for k, v in items]) for title, items in pairs if items)
+    if doc.six_seven_eight:
+        out.append(("6-7-8", [f"The 6-7-8 wager is {doc.six_seven_eight} at this table."]))
+    if doc.zero_rule:
+        out.append(("Zero rule", [doc.zero_rule]))
+    return out
+
+
+def _heading(doc: PostedRules) -> str:
+    where = f"Table {doc.table}: " if doc.table else ""
+    return f"{where}{doc.game} under {doc.profile} ({doc.title})"
+
+
+def to_markdown(doc: PostedRules) -> str:
+    """The document as Markdown."""
+    lines = [f"# Rules of the game: {_heading(doc)}", ""]
+    for title, items in _sections(doc):
+        lines += [f"## {title}", "", *(f"- {i}" for i in items), ""]
+    return "\n".join(lines)
+
+
+def to_html(doc: PostedRules) -> str:
+    """The document as an HTML fragment (escaped), for a page or a panel."""
+    esc = html.escape
+    parts = [f"<h2>Rules of the game: {esc(_heading(doc))}</h2>"]
+    for title, items in _sections(doc):
+        parts.append(f"<h3>{esc(title)}</h3><ul>"
+                     + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
+    return f"<section class=\"posted-rules\">{''.join(parts)}</section>"

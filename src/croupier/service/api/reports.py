@@ -1,0 +1,117 @@
+"""``/reports``: the end-of-night report of a table and of the whole event (issue 14), as JSON,
+HTML (printable) or CSV, for the admin, auditor and supervisor.
+
+The figures are ``service/reports.py``'s, over the table's ledger events; the theoretical win
+takes each wager's exact house edge (``analysis/exact.py``) under the table's own profile and
+options, for the wagers actually settled there.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import HTMLResponse, Response
+
+from croupier.money import parse_amount
+from croupier.service import codec
+from croupier.service.api import queries
+from croupier.service.api.deps import Svc, TableId, require
+from croupier.service.auth import User
+from croupier.service.live import LiveTable
+from croupier.service.reports import Report, event_report, report_csv, report_html, table_report
+
+router = APIRouter(prefix="/reports", tags=["reports"])
+
+ReportReader = Annotated[User, Depends(require("admin", "auditor", "supervisor"))]
+Format = Literal["json", "html", "csv"]
+BigWin = Annotated[str, Query(max_length=16, pattern=r"^[0-9]{1,10}(\.[0-9]{1,2})?$",
+                              description="the smallest payout listed as a big win")]
+PAGE = 5000
+
+
+@lru_cache(maxsize=64)
+def _edges(game: str, profile: str, options_json: str) -> dict[str, Fraction]:
+    """The exact house edge of every wager a table offers, by the label its settlements carry:
+    a buy or lay bet at the table's commission timing, the fire bet at its pay table."""
+    from croupier.analysis.exact import analyse
+
+    options = json.loads(options_json, parse_float=Decimal)
+    timing = options.get("vig_collected", "placement")
+    fire = options.get("fire_pay_table", "A")
+    edges: dict[str, Fraction] = {}
+    for row in analyse(game, profile, options):
+        parts = row.wager.split(":")
+        if parts[0] in ("buy", "lay") and len(parts) == 3:
+            if parts[2] == timing:
+                edges[f"{parts[0]}:{parts[1]}"] = row.house_edge
+        elif parts[0] == "fire":
+            if parts[1] == fire:
+                edges["fire"] = row.house_edge
+        else:
+            edges[row.wager] = row.house_edge
+    return edges
+
+
+def _rows(svc: Any, live: LiveTable) -> list[dict[str, Any]]:
+    """Every event of the table, as ``GET /tables/{id}/events`` shows them."""
+    out: list[dict[str, Any]] = []
+    with svc.engine.connect() as conn:
+        while True:
+            page = queries.events_after(conn, live.id, out[-1]["seq"] if out else 0, PAGE)
+            out += [{"seq": r.seq, "round": r.round, "by": r.actor,
+                     **codec.decode(live.game, r.payload).to_json()} for r in page]
+            if len(page) < PAGE:
+                return out
+
+
+def _report(svc: Any, live: LiveTable, big_win: Decimal) -> Report:
+    options = json.dumps(live.options, sort_keys=True, default=str)
+    return table_report(live.id, _rows(svc, live), _edges(live.game, live.profile, options),
+                        big_win)
+
+
+def _figures(r: Report) -> dict[str, Any]:
+    hold = r.hold
+    return {"table": r.table, "drop": str(r.drop), "win": str(r.win),
+            "hold": None if hold is None else f"{hold.numerator}/{hold.denominator}",
+            "handle": str(r.handle),
+            "theoretical": f"{r.theoretical.numerator}/{r.theoretical.denominator}",
+            "big_wins": [{"table": b.table, "seq": b.seq, "player": b.player, "wager": b.wager,
+                          "paid": str(b.paid)} for b in r.big_wins],
+            "voids": r.voids, "adjustments": [{**a, "amount": str(a["amount"])}
+                                              for a in r.adjustments]}
+
+
+def _answer(tables: list[Report], fmt: str, title: str) -> Any:
+    if fmt == "csv":
+        return Response(report_csv(tables), media_type="text/csv; charset=utf-8")
+    if fmt == "html":
+        return HTMLResponse(report_html(tables, title=title))
+    return {"tables": [_figures(r) for r in tables], "event": _figures(event_report(tables))}
+
+
+@router.get("/tables/{table_id}", response_model=None)
+def table(table_id: TableId, user: ReportReader, svc: Svc,
+          format: Format = "json",
+          big_win: BigWin = "500.00") -> Any:
+    """One table's night: drop, win, hold, handle, theoretical against actual win, big wins,
+    voids and adjustments."""
+    live = svc.ledger.table(table_id)
+    report = _report(svc, live, parse_amount(big_win, "big_win"))
+    return _answer([report], format, f"End-of-night report: table {table_id}")
+
+
+@router.get("/event", response_model=None)
+def event(user: ReportReader, svc: Svc,
+          format: Format = "json",
+          big_win: BigWin = "500.00") -> Any:
+    """Every table's night and the event's total."""
+    limit = parse_amount(big_win, "big_win")
+    reports = [_report(svc, live, limit) for live in sorted(svc.ledger.tables.values(),
+                                                             key=lambda t: t.id)]
+    return _answer(reports, format, "End-of-night report: the event")
