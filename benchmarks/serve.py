@@ -399,8 +399,19 @@ def main() -> int:
                         help="log-ins per second in the second half of each run (0: none)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per database; the table shows each figure's median")
+    # Issue 15's scenarios (benchmarks/serve_cluster.py): several nodes on one PostgreSQL.
+    parser.add_argument("--nodes", type=int, default=0,
+                        help="also run the load against this many nodes on PostgreSQL")
+    parser.add_argument("--affinity", action="store_true",
+                        help="with --nodes: each player talks to its table's owner")
+    parser.add_argument("--failover-kills", type=int, default=0,
+                        help="kill -9 a table's owner this many times; time each fail-over")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
+    if args.nodes or args.failover_kills:
+        from serve_cluster import run_cluster
+
+        return run_cluster(args, _print_rows)
     rows = []
     for database in ([None] if not args.skip_sqlite else []) + (
             [args.postgres_url] if args.postgres_url else []):
@@ -418,15 +429,7 @@ def main() -> int:
             row[key] = statistics.median(values) if values else None
         row["ledger_ok"] = all(r["ledger_ok"] for r in runs)
         rows.append(row)
-    print(f"\n{'database':<11} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'bets':>7} "
-          f"{'rolls':>6} {'errors':>6} {'srv ms/bet':>10} {'cpu srv':>7} {'cpu cli':>7} "
-          f"{'cpu pg':>6} {'load':>5} ledger")
-    for r in rows:
-        print(f"{r['database']:<11} {r['bets_per_s']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} "
-              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} {r['server_ms_per_bet']:>10} "
-              f"{r['server_cpu']:>7} "
-              f"{r['clients_cpu']:>7} {r['postgres_cpu'] if r['postgres_cpu'] is not None else '-':>6} "
-              f"{r['load_before']:>5} {'ok' if r['ledger_ok'] else 'BAD'}")
+    _print_rows(rows)
     if args.login_rate:
         print(f"\nwith a log-in flood ({args.login_rate:g}/s asked) in the same run:")
         print(f"{'database':<11} {'logins/s':>8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
@@ -439,6 +442,18 @@ def main() -> int:
     if args.repeat > 1:
         print(f"(medians of {args.repeat} runs each; cpu = cores busy on average)")
     return 0
+
+
+def _print_rows(rows: list[dict[str, Any]]) -> None:
+    print(f"\n{'database':<11} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'bets':>7} "
+          f"{'rolls':>6} {'errors':>6} {'srv ms/bet':>10} {'cpu srv':>7} {'cpu cli':>7} "
+          f"{'cpu pg':>6} {'load':>5} ledger")
+    for r in rows:
+        print(f"{r['database']:<11} {r['bets_per_s']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} "
+              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} {r['server_ms_per_bet']:>10} "
+              f"{r['server_cpu']:>7} "
+              f"{r['clients_cpu']:>7} {r['postgres_cpu'] if r['postgres_cpu'] is not None else '-':>6} "
+              f"{r['load_before']:>5} {'ok' if r['ledger_ok'] else 'BAD'}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ ever serves one that exists, checked before it serves (see ``preflight`` and ``a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     Sub = argparse._SubParsersAction[argparse.ArgumentParser]
 
 HOST = "127.0.0.1"
@@ -62,7 +65,21 @@ def _register_serve(sub: Sub) -> None:
     for name in ("max-deposit", "max-wallet", "max-adjustment"):
         serve.add_argument(f"--{name}", default=None, metavar="DOLLARS",
                            help=f"the cage's limit ({name.replace('-', ' ')})")
+    _cluster_options(serve)
     serve.set_defaults(func=_serve)
+
+
+def _cluster_options(serve: argparse.ArgumentParser) -> None:
+    cluster = serve.add_argument_group(
+        "cluster", "several nodes on one PostgreSQL (multi-node mode needs --database "
+        "postgresql+psycopg://...; SQLite serves one node only)")
+    cluster.add_argument("--node-id", default=os.environ.get("CROUPIER_NODE_ID"),
+                         help="run as this node of a cluster: tables are leased, requests for "
+                              "another node's table forwarded to it (docs/cluster.md)")
+    cluster.add_argument("--advertise", default=None,
+                         help="this node's address for the others (default http://HOST:PORT)")
+    cluster.add_argument("--lease-ttl", type=float, default=3.0,
+                         help="seconds a table's lease lasts unless renewed (default 3)")
 
 
 def _register_init(sub: Sub) -> None:
@@ -137,15 +154,34 @@ def _serve(args: argparse.Namespace) -> int:
             if value is not None:
                 parse_limit(value, "--" + name.replace("_", "-"))
                 os.environ[env] = value
-        if args.demo and not _ledger_exists(args):
-            _print_init(install.init(args.data_dir, args.database, args.key_file, "admin", None,
-                                     True, args.demo_password), args)
-        engine = preflight.open_ledger(args.data_dir, args.database)
+        with _startup(args):
+            if args.demo and not _ledger_exists(args):
+                _print_init(install.init(args.data_dir, args.database, args.key_file, "admin",
+                                         None, True, args.demo_password), args)
+            engine = preflight.open_ledger(args.data_dir, args.database)
         signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
     except (InsecureRng, ValueError, preflight.NotReady, keys.KeyError_,
             install.InitError) as exc:
         return _fail("serve", exc)
     return _run_server(args, engine, signer, rng)
+
+
+@contextlib.contextmanager
+def _startup(args: argparse.Namespace) -> Iterator[None]:
+    """A cluster node (``--node-id``) starts under the cluster's start-up lock, so nodes
+    starting together initialise (``--demo``) and migrate one at a time; NotPostgres (a
+    ValueError) when its database is not PostgreSQL. A single node needs nothing."""
+    if not args.node_id:
+        yield
+        return
+    from croupier.service import cluster, store
+
+    engine = cluster.make_engine(store.database_url(args.data_dir, args.database))
+    try:
+        with cluster.startup(engine):
+            yield
+    finally:
+        engine.dispose()
 
 
 def _ledger_exists(args: argparse.Namespace) -> bool:
@@ -175,6 +211,14 @@ def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) ->
         app = create_app(engine, rng)
     except RuntimeError as exc:  # the start-up audit found the ledger changed
         return _fail("serve", f"refusing to serve: {exc}", 3)
+    node = None
+    if args.node_id:  # cluster hook: croupier.service.cluster (PostgreSQL only)
+        from croupier.service import cluster
+
+        node = cluster.attach(app, args.node_id,
+                              args.advertise or f"http://{args.host}:{args.port}", args.lease_ttl)
+        print(f"croupier: node {args.node_id} of a cluster (tables leased for "
+              f"{args.lease_ttl:g} s)", flush=True)
     # The tables were rebuilt from the ledger: move what start-up built out of the collector's
     # way, and collect the oldest generation less often, so no long pause hits a bet.
     gc.collect()
@@ -190,6 +234,8 @@ def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) ->
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    if node is not None:
+        node.close()  # hand the tables over at once rather than after their leases expire
     return 0
 
 

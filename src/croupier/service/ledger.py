@@ -116,6 +116,9 @@ class Ledger:
         self._sqlite_lock: threading.Lock | None = (
             threading.Lock() if store.is_sqlite(engine) else None)
         self._plain_lock = self._sqlite_lock or threading.Lock()
+        # Cluster hook (croupier.service.cluster): checks this node's lease of the tables
+        # inside every transaction that writes them, before anything is written (fencing).
+        self.fence: Callable[[Connection, list[LiveTable]], None] | None = None
         # Each table's chain head: the hash of its last event (see ``audit.canonical``).
         self.heads: dict[str, str] = {}
         self.limits = limits.Limits.from_env()
@@ -231,6 +234,8 @@ class Ledger:
             published: list[dict[str, Any]] = []
             try:
                 with self.engine.begin() as conn:
+                    if self.fence is not None:
+                        self.fence(conn, [live])
                     stored = self._stored(conn, user, key, fp)
                     if stored is not None:
                         return stored
@@ -281,6 +286,8 @@ class Ledger:
                 held.enter_context(self._sqlite_lock)
             try:
                 with self.engine.begin() as conn:
+                    if self.fence is not None:
+                        self.fence(conn, lives)
                     attempts = [self._attempt(conn, job) for job in jobs]
             except Exception:
                 failed = True

@@ -152,6 +152,9 @@ def heads(conn: Connection) -> dict[str, Any]:
     return {"tables": tables, "wallets": wallets}
 
 
+_WRITE_LOCK = 0x63686B70  # "chkp": the advisory lock that orders checkpoint writers
+
+
 class Checkpointer:
     """Writes signed checkpoints with one key, and pins the latest outside the database."""
 
@@ -177,6 +180,10 @@ class Checkpointer:
     def write(self, reason: str) -> dict[str, Any]:
         """A new checkpoint of every chain's head, signed; its row."""
         with self._lock, self.engine.begin() as conn:
+            if not store.is_sqlite(self.engine):
+                # Several processes (cluster nodes) may write checkpoints on one PostgreSQL:
+                # one at a time, so two never take the same number.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _WRITE_LOCK})
             last = conn.execute(sa.select(store.checkpoints).order_by(
                 store.checkpoints.c.id.desc()).limit(1)).first()
             row: dict[str, Any] = {
@@ -192,7 +199,9 @@ class Checkpointer:
     def _pin(self, row: dict[str, Any]) -> None:
         if self.pin_path is None:
             return
-        tmp = self.pin_path.with_name(self.pin_path.name + ".tmp")
+        # A temporary file of this process's own: nodes sharing a key folder never write
+        # into each other's (the replace is atomic; the pin is any checkpoint still present).
+        tmp = self.pin_path.with_name(f"{self.pin_path.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(canonical({"id": row["id"], "hash": checkpoint_hash(row)}))

@@ -1,0 +1,78 @@
+"""Several ``croupier serve`` nodes on one PostgreSQL (``croupier serve --node-id NAME``).
+
+Each table is owned by one node at a time through a lease with a fencing epoch
+(:mod:`.leases`, :mod:`.node`); requests reaching another node are forwarded to the owner
+(:mod:`.routing`); WebSocket watchers on every node are fed from the ledger through
+LISTEN/NOTIFY (:mod:`.feed`). A single node on SQLite never loads any of this.
+
+The hooks into the single-node server are: ``Ledger.fence`` (called inside every writing
+transaction), the app's hub replaced by :class:`~.feed.ClusterHub`, and :class:`~.routing.Router`
+in front of the app; :func:`attach` installs them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import sqlalchemy as sa
+from fastapi import FastAPI
+
+from croupier.service import store
+from croupier.service.cluster import leases
+from croupier.service.cluster.feed import Announcer, ClusterHub, Feed, conninfo
+from croupier.service.cluster.node import Node
+from croupier.service.cluster.routing import Router
+
+_STARTUP_LOCK = 0x63726F75  # "crou": one node at a time migrates and seeds the database
+
+
+class NotPostgres(ValueError):
+    """Cluster mode asked for on a database other than PostgreSQL."""
+
+
+def make_engine(url: str) -> sa.Engine:
+    """A PostgreSQL engine for a cluster node (SQLite is refused: one machine, one writer)."""
+    if not url.startswith("postgresql"):
+        raise NotPostgres("several nodes share one PostgreSQL database: --node-id needs "
+                          "--database postgresql+psycopg://...; SQLite serves one node only")
+    return store.make_engine(url)
+
+
+@contextlib.contextmanager
+def startup(engine: sa.Engine) -> Iterator[None]:
+    """Hold the cluster's start-up lock (nodes starting together migrate and seed one at a
+    time) and create the lease table."""
+    with engine.connect() as conn:
+        conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _STARTUP_LOCK})
+        conn.commit()
+        try:
+            yield
+            with conn.begin():
+                leases.create(conn)
+        finally:
+            conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _STARTUP_LOCK})
+            conn.commit()
+
+
+def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
+    """Make the app one node of a cluster: leases, fencing, forwarding and the shared feed."""
+    svc = app.state.services
+    ledger = svc.ledger
+    node = Node(svc.engine, ledger, node_id, url, ttl)
+    ledger.fence = node.fence
+    hub = ClusterHub(svc.engine)
+    if svc.hub.publish in ledger.listeners:  # the writer no longer feeds watchers directly
+        ledger.listeners.remove(svc.hub.publish)
+    if svc.hub.end_user in svc.auth.revoked:  # a revoked user's streams close on this node
+        svc.auth.revoked.remove(svc.hub.end_user)
+        svc.auth.revoked.append(hub.end_user)
+    svc.hub = hub
+    feed = Feed(svc.engine, ledger, hub)
+    announcer = Announcer(conninfo(svc.engine))
+    ledger.listeners.append(announcer.committed)
+    app.add_middleware(Router, node=node, ledger=ledger)
+    node.start()
+    announcer.start()
+    feed.start()
+    return node

@@ -1,0 +1,162 @@
+"""Table leases in PostgreSQL: which node owns a table, until when, under which fencing epoch.
+
+A lease is one row of ``table_leases`` (table id, owner node, the owner's address for forwarded
+requests, epoch, expiry). Expiry is kept on the database's clock (``clock_timestamp()``), so the
+nodes' clocks never have to agree. The epoch grows by one every time the lease is acquired (a
+new owner, or the same node again after losing it): it is the fencing token. Every transaction
+that writes a table's events first reads the lease row ``FOR KEY SHARE`` and compares owner
+and epoch with the writer's (:func:`fence`), so
+
+* a node that stalled past its lease and woke up is refused in the very transaction it tries to
+  write in, before anything reaches the ledger;
+* a take-over locks the row ``FOR UPDATE`` (the one mode that conflicts with ``FOR KEY SHARE``)
+  and so waits for the old owner's in-flight write to commit or roll back: the new owner
+  rebuilds the table from a ledger that holds every committed action.
+
+The owner's renewal only moves ``expires_at`` (an UPDATE that changes no key takes a lock that
+does not conflict with ``FOR KEY SHARE``), so renewing never waits for the owner's own writes;
+a busy table would otherwise starve its renewal, as share locks keep arriving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.service.ledger import ApiError
+
+CHANNEL = "croupier_table_events"
+"""The LISTEN/NOTIFY channel a node announces its tables' new events on (payload: table id)."""
+
+DDL = """
+CREATE TABLE IF NOT EXISTS table_leases (
+    table_id   varchar(64) PRIMARY KEY,
+    owner      varchar(64) NOT NULL,
+    owner_url  text        NOT NULL,
+    epoch      bigint      NOT NULL,
+    expires_at timestamptz NOT NULL
+)"""
+
+_CREATE = sa.text("""
+INSERT INTO table_leases (table_id, owner, owner_url, epoch, expires_at)
+VALUES (:t, '', '', 0, '-infinity') ON CONFLICT (table_id) DO NOTHING""")
+
+# FOR UPDATE: the one lock mode that conflicts with the writers' FOR KEY SHARE (an UPDATE that
+# changes no key, even INSERT ... ON CONFLICT DO UPDATE, does not wait for them).
+_LOCK = sa.text("""
+SELECT expires_at < clock_timestamp() AS expired FROM table_leases WHERE table_id = :t
+   FOR UPDATE""")
+
+_TAKE = sa.text("""
+UPDATE table_leases SET owner = :node, owner_url = :url, epoch = epoch + 1,
+       expires_at = clock_timestamp() + make_interval(secs => :ttl)
+ WHERE table_id = :t
+RETURNING epoch""")
+
+_RENEW = sa.text("""
+UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => :ttl)
+ WHERE owner = :node AND table_id = ANY(:tables)
+RETURNING table_id, epoch""")
+
+_RELEASE = sa.text("""
+UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second'
+ WHERE owner = :node AND table_id = :t AND epoch = :epoch""")
+
+_LOOKUP = sa.text("""
+SELECT owner, owner_url, epoch, expires_at < clock_timestamp() AS expired,
+       EXTRACT(EPOCH FROM expires_at - clock_timestamp()) AS left_s
+  FROM table_leases WHERE table_id = :t""")
+
+STALL_TIMEOUT_MS = 2000
+"""A writer that stops mid-transaction (SIGSTOP, a long pause) has that transaction aborted by
+PostgreSQL after this long idle, so the lease row it holds FOR KEY SHARE (and the wallet rows it
+locked) never keep another node from taking the table over."""
+
+# Read the lease under a key-share lock and bound how long this transaction may sit idle. (The
+# table is announced for streams after the commit, not here: a transaction that NOTIFYs holds a
+# database-wide lock through its commit, which serialised every table's commits.)
+_FENCE = sa.text(f"""
+SELECT owner, epoch,
+       set_config('idle_in_transaction_session_timeout', '{STALL_TIMEOUT_MS}', true)
+  FROM table_leases WHERE table_id = :t FOR KEY SHARE""")
+
+
+class Fenced(ApiError):
+    """A write by a node whose lease of the table is gone (stale epoch, or another owner):
+    nothing was written; the client retries with the same Idempotency-Key (503)."""
+
+    def __init__(self, table_id: str, holder: str | None, epoch: int | None) -> None:
+        super().__init__(503, "not_owner",
+                         f"this node no longer holds table {table_id} (lease now at epoch "
+                         f"{epoch}); nothing was changed: retry with the same Idempotency-Key")
+        self.table_id = table_id
+        self.holder = holder
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The lease row as another node sees it."""
+
+    owner: str
+    url: str
+    epoch: int
+    expired: bool
+    seconds_left: float
+
+
+def create(conn: Connection) -> None:
+    """The lease table (cluster mode only; one node never needs it). Several nodes may start at
+    once: the caller holds the start-up advisory lock."""
+    conn.exec_driver_sql(DDL)
+
+
+def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float) -> int | None:
+    """Take the lease if nobody holds it or it has expired; the new epoch, or None.
+
+    Waits at most a second for an in-flight write of the old owner (which holds the row
+    ``FOR KEY SHARE``); a longer wait means the table is busy with a live owner: try again
+    later."""
+    conn.execute(_CREATE, {"t": table_id})
+    conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
+    try:
+        with conn.begin_nested():
+            expired = conn.execute(_LOCK, {"t": table_id}).scalar()
+    except sa.exc.OperationalError:  # lock_timeout: the owner is writing
+        return None
+    if not expired:
+        return None
+    return int(conn.execute(_TAKE, {"t": table_id, "node": node, "url": url,
+                                    "ttl": ttl}).scalar_one())
+
+
+def renew(conn: Connection, node: str, tables: list[str], ttl: float) -> dict[str, int]:
+    """Extend this node's leases of ``tables``; the epoch of each one still held."""
+    if not tables:
+        return {}
+    conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
+    rows = conn.execute(_RENEW, {"node": node, "tables": tables, "ttl": ttl}).all()
+    return {str(r.table_id): int(r.epoch) for r in rows}
+
+
+def release(conn: Connection, table_id: str, node: str, epoch: int) -> None:
+    """Give a lease up (on shutdown): another node may take it at once."""
+    conn.execute(_RELEASE, {"t": table_id, "node": node, "epoch": epoch})
+
+
+def lookup(conn: Connection, table_id: str) -> Holder | None:
+    row = conn.execute(_LOOKUP, {"t": table_id}).first()
+    if row is None:
+        return None
+    return Holder(str(row.owner), str(row.owner_url), int(row.epoch), bool(row.expired),
+                  float(row.left_s))
+
+
+def fence(conn: Connection, table_id: str, node: str, epoch: int) -> None:
+    """Refuse (:class:`Fenced`) unless ``node`` holds the table's lease at ``epoch``; run in the
+    writing transaction, before its first write."""
+    row = conn.execute(_FENCE, {"t": table_id}).first()
+    if row is None or row.owner != node or int(row.epoch) != epoch:
+        raise Fenced(table_id, None if row is None else str(row.owner),
+                     None if row is None else int(row.epoch))

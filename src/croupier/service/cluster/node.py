@@ -1,0 +1,183 @@
+"""One node of a cluster: the leases it holds, kept alive, and the fencing check of its writes.
+
+A node serves a table only while it holds the table's lease. It takes a lease when a request
+for a table nobody holds (or whose lease expired) reaches it, then rebuilds the table from the
+ledger before serving anything, so it starts from every action the previous owner committed.
+A thread renews every held lease each ``ttl / 3`` seconds in one statement. A lease counts as
+held locally only until ``ttl`` minus a margin after the start of its last renewal (on the
+monotonic clock, which keeps running while the process is stopped), so a node that wakes up
+from a stall stops serving from memory before it even learns that another node took over; its
+writes are refused by the database in any case (:func:`~.leases.fence`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.service.cluster import leases
+from croupier.service.ledger import Ledger
+from croupier.service.live import LiveTable
+
+log = logging.getLogger("croupier.cluster")
+
+MARGIN = 0.5
+"""Seconds before the database's expiry at which a node stops counting a lease as its own."""
+
+HOLDER_CACHE = 1.0
+"""Seconds a node trusts what it read about another node's lease before reading it again."""
+
+
+@dataclass
+class Held:
+    epoch: int
+    deadline: float  # time.monotonic() after which the lease no longer counts as held
+
+
+class Node:
+    """The leases of this node (``node_id``, reachable by other nodes at ``url``)."""
+
+    def __init__(self, engine: Engine, ledger: Ledger, node_id: str, url: str,
+                 ttl: float = 3.0) -> None:
+        self.engine = engine
+        self.ledger = ledger
+        self.node_id = node_id
+        self.url = url
+        self.ttl = ttl
+        self._held: dict[str, Held] = {}
+        self._holders: dict[str, tuple[leases.Holder, float]] = {}
+        self._claims: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._renewer = threading.Thread(target=self._renew_loop, name="lease-renewer",
+                                         daemon=True)
+
+    # --- what this node holds -----------------------------------------------------------
+
+    def holds(self, table_id: str) -> bool:
+        held = self._held.get(table_id)
+        return held is not None and time.monotonic() < held.deadline
+
+    def held(self) -> dict[str, int]:
+        """The tables this node holds and their epochs."""
+        with self._lock:
+            return {t: h.epoch for t, h in self._held.items() if time.monotonic() < h.deadline}
+
+    def lose(self, table_id: str) -> None:
+        with self._lock:
+            if self._held.pop(table_id, None) is not None:
+                log.warning("node %s lost the lease of %s", self.node_id, table_id)
+
+    # --- claiming a table ---------------------------------------------------------------
+
+    def claim(self, table_id: str) -> leases.Holder | None:
+        """Make sure this node serves ``table_id`` if it can: None when it holds the lease
+        (taken now if free or expired, the table rebuilt), else the lease's live holder."""
+        if self.holds(table_id):
+            return None
+        with self._lock:
+            claim_lock = self._claims.setdefault(table_id, threading.Lock())
+        with claim_lock:
+            if self.holds(table_id):
+                return None
+            cached = self._holders.get(table_id)
+            if cached is not None and time.monotonic() < cached[1]:
+                return cached[0]
+            started = time.monotonic()
+            with self.engine.begin() as conn:
+                holder = leases.lookup(conn, table_id)
+                if holder is None or holder.expired:
+                    epoch = leases.acquire(conn, table_id, self.node_id, self.url, self.ttl)
+                else:
+                    epoch = None
+            if epoch is not None:
+                self._take(table_id, epoch, started)
+                return None
+            with self.engine.connect() as conn:
+                holder = leases.lookup(conn, table_id)
+            if holder is None or holder.expired:
+                # Taken and lost again meanwhile, or an owner writing through its expiry: the
+                # caller answers "retry".
+                return holder
+            self._holders[table_id] = (holder, time.monotonic() + min(HOLDER_CACHE,
+                                                                       holder.seconds_left))
+            return holder
+
+    def forget_holder(self, table_id: str) -> None:
+        """Another node did not answer: read its lease again next time."""
+        self._holders.pop(table_id, None)
+
+    def _take(self, table_id: str, epoch: int, started: float) -> None:
+        """The lease is ours (committed): rebuild the table from the ledger, then serve it."""
+        live = self.ledger.tables.get(table_id)
+        if live is not None:
+            with live.lock:
+                # The previous owner's last commit is in the ledger: the take-over waited for
+                # it (its write held the lease row FOR KEY SHARE).
+                self.ledger._reload(live)  # the ledger's own rebuild
+        with self._lock:
+            self._held[table_id] = Held(epoch, started + self.ttl - MARGIN)
+            self._holders.pop(table_id, None)
+        log.info("node %s holds %s at epoch %d", self.node_id, table_id, epoch)
+
+    # --- fencing (called by the ledger inside every writing transaction) ------------------
+
+    def fence(self, conn: Connection, lives: Iterable[LiveTable]) -> None:
+        for live in lives:
+            held = self._held.get(live.id)
+            if held is None:
+                raise leases.Fenced(live.id, None, None)
+            try:
+                leases.fence(conn, live.id, self.node_id, held.epoch)
+            except leases.Fenced:
+                self.lose(live.id)
+                raise
+
+    # --- renewal ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._renewer.start()
+
+    def close(self) -> None:
+        """Stop renewing and give every lease up, so another node takes the tables at once."""
+        self._stop.set()
+        with self._lock:
+            held, self._held = dict(self._held), {}
+        try:
+            with self.engine.begin() as conn:
+                for table_id, h in held.items():
+                    leases.release(conn, table_id, self.node_id, h.epoch)
+        except Exception:  # the database is gone: the leases expire by themselves
+            log.exception("could not release the leases")
+
+    def renew_once(self) -> None:
+        with self._lock:
+            mine = {t: h.epoch for t, h in self._held.items()}
+        if not mine:
+            return
+        started = time.monotonic()
+        with self.engine.begin() as conn:
+            still = leases.renew(conn, self.node_id, sorted(mine), self.ttl)
+        with self._lock:
+            for table_id, epoch in mine.items():
+                held = self._held.get(table_id)
+                if held is None or held.epoch != epoch:
+                    continue
+                if still.get(table_id) == epoch:
+                    held.deadline = started + self.ttl - MARGIN
+                else:
+                    del self._held[table_id]
+                    log.warning("node %s lost the lease of %s", self.node_id, table_id)
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(self.ttl / 3):
+            try:
+                self.renew_once()
+            except Exception as exc:  # keep trying; the leases lapse locally meanwhile
+                log.warning("node %s: lease renewal failed: %s", self.node_id,
+                            str(exc).splitlines()[0])

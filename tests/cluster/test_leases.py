@@ -1,0 +1,219 @@
+"""Leases and fencing on a real PostgreSQL, in process: acquire, renew, expire, take over, and
+a stale owner's write refused inside its own transaction (nothing reaches the ledger).
+
+These run in their own schema, so they never disturb the process tests' database.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import store
+from croupier.service.auth import User
+from croupier.service.cluster import leases
+from croupier.service.cluster.node import Node
+from croupier.service.ledger import Ledger, Plan
+from croupier.service.live import LiveTable
+
+from .conftest import postgres_url
+
+SCHEMA = "croupier_cluster_leases"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[sa.Engine]:
+    url = postgres_url()
+    admin = sa.create_engine(url)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
+        conn.exec_driver_sql(f"CREATE SCHEMA {SCHEMA}")
+    eng = sa.create_engine(url, connect_args={"options": f"-c search_path={SCHEMA}"})
+    store.upgrade(eng)
+    with eng.begin() as conn:
+        leases.create(conn)
+    try:
+        yield eng
+    finally:
+        eng.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
+        admin.dispose()
+
+
+def expire(engine: sa.Engine, table_id: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE table_leases SET expires_at = clock_timestamp() - "
+                             "interval '1 second' WHERE table_id = :t"), {"t": table_id})
+
+
+def test_acquire_renew_expire_take_over(engine: sa.Engine) -> None:
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-life", "a", "http://a", 30) == 1
+    with engine.begin() as conn:  # held and unexpired: nobody else gets it, not even a again
+        assert leases.acquire(conn, "t-life", "b", "http://b", 30) is None
+        assert leases.acquire(conn, "t-life", "a", "http://a", 30) is None
+        assert leases.renew(conn, "a", ["t-life"], 30) == {"t-life": 1}
+        assert leases.renew(conn, "b", ["t-life"], 30) == {}
+    expire(engine, "t-life")
+    with engine.begin() as conn:  # expired: taken over, and the epoch moves on
+        assert leases.acquire(conn, "t-life", "b", "http://b", 30) == 2
+        holder = leases.lookup(conn, "t-life")
+        assert holder is not None and (holder.owner, holder.url, holder.epoch) == ("b", "http://b", 2)
+        assert leases.renew(conn, "a", ["t-life"], 30) == {}
+        leases.release(conn, "t-life", "b", 2)
+    with engine.begin() as conn:  # released: the next node takes it at once
+        assert leases.acquire(conn, "t-life", "a", "http://a", 30) == 3
+
+
+def test_stale_epoch_is_fenced_in_the_writing_transaction(engine: sa.Engine) -> None:
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-fence", "a", "http://a", 30) == 1
+    expire(engine, "t-fence")
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-fence", "b", "http://b", 30) == 2
+    with pytest.raises(leases.Fenced), engine.begin() as conn:
+        leases.fence(conn, "t-fence", "a", 1)
+    with pytest.raises(leases.Fenced), engine.begin() as conn:
+        leases.fence(conn, "t-fence", "b", 1)  # the right node with an old epoch
+    with engine.begin() as conn:
+        leases.fence(conn, "t-fence", "b", 2)
+
+
+def test_take_over_waits_for_the_owners_write_in_flight(engine: sa.Engine) -> None:
+    """The old owner's transaction holds the lease row FOR KEY SHARE: a take-over commits only
+    after it, so the new owner rebuilds from a ledger that already holds that write."""
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-wait", "a", "http://a", 30) == 1
+    expire(engine, "t-wait")
+    in_fence = threading.Event()
+    release = threading.Event()
+
+    def owner_write() -> None:
+        with engine.begin() as conn:
+            leases.fence(conn, "t-wait", "a", 1)
+            in_fence.set()
+            while not release.wait(0.2):  # busy, not idle: the stall timeout does not apply
+                conn.exec_driver_sql("SELECT 1")
+
+    writer = threading.Thread(target=owner_write)
+    writer.start()
+    try:
+        assert in_fence.wait(5)
+        with engine.begin() as conn:  # waits up to its 1 s lock timeout, then gives up
+            started = time.monotonic()
+            assert leases.acquire(conn, "t-wait", "b", "http://b", 30) is None
+            assert time.monotonic() - started >= 0.9
+    finally:
+        release.set()
+        writer.join(5)
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-wait", "b", "http://b", 30) == 2
+
+
+def test_ledger_refuses_a_fenced_nodes_write(engine: sa.Engine) -> None:
+    """The hook in the ledger's write path: a node whose epoch is stale writes nothing, not
+    even the stored reply of its idempotency key."""
+    ledger = Ledger(engine)
+    with engine.begin() as conn:
+        live = ledger.create_table(conn, "t-ledger", "roulette", "nj-casino-night", {}, None)
+    ledger.tables[live.id] = live
+    stale = Node(engine, ledger, "a", "http://a", ttl=30)
+    ledger.fence = stale.fence
+    assert stale.claim("t-ledger") is None and stale.held() == {"t-ledger": 1}
+    expire(engine, "t-ledger")
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-ledger", "b", "http://b", 30) == 2
+    user = User(1, "admin", "admin")
+
+    def plan(_conn: sa.Connection) -> Plan:
+        from croupier.service import events as sv
+
+        return Plan([sv.Adjusted("alice", Decimal("5.00"), "test", "admin")])
+
+    with pytest.raises(leases.Fenced):
+        ledger.run(user, live, "fenced-key", "fp", plan)
+    assert stale.held() == {}
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(store.events).where(
+            store.events.c.table_id == "t-ledger")).scalar() == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(store.idempotency).where(
+            store.idempotency.c.key == "fenced-key")).scalar() == 0
+    assert isinstance(live, LiveTable) and live.seq == 0
+
+
+def test_renewal_never_waits_for_the_owners_writes(engine: sa.Engine) -> None:
+    """A busy table always has a write in flight: renewing must not queue behind it."""
+    with engine.begin() as conn:
+        assert leases.acquire(conn, "t-renew", "a", "http://a", 30) == 1
+    with engine.begin() as writing:
+        leases.fence(writing, "t-renew", "a", 1)
+        with engine.begin() as conn:
+            started = time.monotonic()
+            assert leases.renew(conn, "a", ["t-renew"], 30) == {"t-renew": 1}
+            assert time.monotonic() - started < 0.9  # not the 1 s lock timeout
+
+
+def test_a_node_stopping_hands_its_tables_over_at_once(engine: sa.Engine) -> None:
+    """SIGTERM (a rolling restart): the node releases its leases as it exits, so another node
+    takes its tables at once rather than after the lease would have expired (30 s here)."""
+    ledger = Ledger(engine)
+    with engine.begin() as conn:
+        live = ledger.create_table(conn, "t-handover", "roulette", "nj-casino-night", {}, None)
+    ledger.tables[live.id] = live
+    first = Node(engine, ledger, "a", "http://a", ttl=30)
+    assert first.claim("t-handover") is None and first.held() == {"t-handover": 1}
+    second = Node(engine, ledger, "b", "http://b", ttl=30)
+    holder = second.claim("t-handover")
+    assert holder is not None and holder.owner == "a"
+    first.close()
+    second.forget_holder("t-handover")
+    assert second.claim("t-handover") is None and second.held() == {"t-handover": 2}
+
+
+def test_a_table_taken_over_keeps_one_hash_chain(engine: sa.Engine) -> None:
+    """Two nodes write one table in turn (a fail-over and back): each takes the table over
+    with its chain head reloaded from the database, so every event links to the other
+    node's last one and the recomputed chain has no break."""
+    from croupier.service import events as sv
+    from croupier.service.audit import chain, snapshot
+
+    first_ledger, second_ledger = Ledger(engine), Ledger(engine)
+    with engine.begin() as conn:
+        live = first_ledger.create_table(conn, "t-chain", "roulette", "nj-casino-night", {},
+                                         None)
+    first_ledger.tables[live.id] = live
+    second_ledger.load()
+    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
+    second = Node(engine, second_ledger, "b", "http://b", ttl=30)
+    first_ledger.fence, second_ledger.fence = first.fence, second.fence
+    user = User(1, "admin", "admin")
+
+    def plan(_conn: sa.Connection) -> Plan:
+        return Plan([sv.BettingClosed("admin", "N.J.A.C. 13:47-20.32")])
+
+    def write(node: Node, ledger: Ledger) -> None:
+        assert node.claim("t-chain") is None
+        ledger.run(user, ledger.tables["t-chain"], None, "fp", plan)
+
+    write(first, first_ledger)
+    first.close()  # hands the table over
+    second.forget_holder("t-chain")
+    write(second, second_ledger)
+    write(second, second_ledger)
+    second.close()
+    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
+    first_ledger.fence = first.fence
+    write(first, first_ledger)  # its memory and head were one event behind: reloaded
+    first.close()
+    with engine.connect() as conn:
+        snap = snapshot.read(conn)
+    snap.tables = [t for t in snap.tables if t["id"] == "t-chain"]
+    assert [e["seq"] for e in snap.events["t-chain"]] == [1, 2, 3, 4]
+    assert chain.recompute(snap).findings == []
+    assert first_ledger.heads["t-chain"] == snap.events["t-chain"][-1]["hash"]
