@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.service.ledger import ApiError
+from croupier.service.errors import ApiError
 
 CHANNEL = "croupier_table_events"
 """The LISTEN/NOTIFY channel a node announces its tables' new events on (payload: table id)."""
