@@ -22,11 +22,28 @@ class Malformed(ValueError):
 
 
 @dataclass(frozen=True)
-class Refusal(Exception):
-    """An action the rules refuse: the reason in the regulation's terms, and the clause."""
-
+class _RefusalFields(Exception):
     reason: str
     clause: str = ""
+
+
+class Refusal(_RefusalFields):
+    """An action the rules refuse: the reason in the regulation's terms, and the clause.
+
+    Its fields are frozen; the exception's own bookkeeping (``__traceback__``, ``__context__``,
+    ...) is not, because web frameworks clear a handled exception's traceback by assignment.
+
+    >>> r = Refusal("no fire bet at automated craps", "N.J.A.C. 13:69F-1.2(a)")
+    >>> r.__traceback__ = None
+    >>> str(r)
+    'no fire bet at automated craps (N.J.A.C. 13:69F-1.2(a))'
+    """
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name.startswith("__") and name.endswith("__"):
+            object.__setattr__(self, name, value)
+        else:
+            super().__setattr__(name, value)
 
     def __str__(self) -> str:
         return f"{self.reason} ({self.clause})" if self.clause else self.reason
