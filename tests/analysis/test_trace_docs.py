@@ -71,10 +71,12 @@ def test_headings_take_their_status_from_their_items() -> None:
     assert {trace.row(f"13:47-20.25(b)2{i}").status for i in ("ii", "ix")} == {"physical"}
     assert trace.row("13:47-20.25(b)2i").status == "tested"
     assert dice.status == "tested" and dice.note.startswith("items: ")  # tested or physical
-    # (i)1's notice is posted (rules/posted.py), so (i) is tested; 1.5's (a) is still partial.
+    # (i)1's notice is posted (rules/posted.py), so (i) is tested; 1.5's (a), commission
+    # timing bet by bet, is tested now, and so is the heading.
     assert trace.row("13:47-20.32(i)").status == "tested"
-    assert trace.row("13:69F-1.5").status == "partial"
-    assert trace.row("13:69F-1.5").note.startswith("items: 1 tested, 1 partial")
+    assert trace.row("13:69F-1.5(a)").status == "tested"
+    assert trace.row("13:69F-1.5").status == "tested"
+    assert trace.row("13:69F-1.5").note.startswith("items: 2 tested")
 
 
 def test_equivalent_clauses_of_other_profiles_are_linked() -> None:
