@@ -36,8 +36,9 @@ standing bet (place, buy, lay, hardway) is counted until it first wins or loses 
 working. "Per bet resolved" leaves pushes out. A push is a decided bet that returned its stake:
 a don't pass meeting a come-out 12 is 3/220 per bet made and 27/1925 per bet resolved.
 Commission on buy and lay is the exact rate on the stake (or, for lay under nj-casino-night,
-on what the bet could win), per unit staked, without the table's rounding down to its unit;
-collected at placement it is paid once per decision. Buy and lay are listed under every
+on what the bet could win), per unit staked, without the table's rounding down to its unit
+(with --stake AMOUNT, as the table really takes it on that stake, rounded down: a buy of 19
+on 4 pays none); collected at placement it is paid once per decision. Buy and lay are listed under every
 commission timing the profile allows (buy:4:placement, buy:4:win), the fire bet under both
 pay tables (fire:A, fire:B) with the probabilities of 4, 5 and 6 different points. The
 standard deviation is of the net result per unit staked; "rolls" is the expected number of

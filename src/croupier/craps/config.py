@@ -153,28 +153,7 @@ class CrapsConfig:
         min_buy, min_lay = (_read_minimum(profile, options, name) for name in ("buy", "lay"))
         place_lose_off = _read_place_lose_off(profile, options)
 
-        pays = dict(rules.pays)
-        if variant.full_game and fire_table in rules.fire_tables:
-            pays.update(rules.fire_tables[fire_table])
-        if not rules.free_odds:
-            pays = {k: v for k, v in pays.items() if "_odds" not in k}
-        if not variant.full_game:
-            pays = {k: v for k, v in pays.items() if k.split(":")[0] not in rules.craps_only}
-        overrides = options.get("pays", {})
-        if not isinstance(overrides, dict):
-            raise Malformed("options.pays", "must be an object of pay-table entries")
-        for key, text in overrides.items():
-            where = f"options.pays.{key}"
-            if key not in pays:
-                raise Malformed(where, f"no such pay-table entry under {profile.id}")
-            proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
-            if proposed.ratio < pays[key].ratio:
-                raise Malformed(
-                    where,
-                    f"{proposed} is below the minimum payout {pays[key]} "
-                    f"({rules.clause('pays_clause')})",
-                )
-            pays[key] = proposed
+        pays = _read_pays(profile, variant, fire_table, options.get("pays", {}))
 
         return cls(profile=profile, rules=rules, variant=variant, unit=unit, min_bet=min_bet,
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
@@ -228,6 +207,36 @@ class CrapsConfig:
             return Decimal(THREE_FOUR_FIVE_LAY)
         assert isinstance(self.odds, Decimal)
         return self.odds
+
+
+def _read_pays(profile: Profile, variant: CrapsVariant, fire_table: str, overrides: Any,
+               ) -> dict[str, Odds]:
+    """The table's pay table: the profile's minimums (the fire pay table chosen, no free odds
+    or craps-only wagers where the table has none) with the table's ``pays`` over them."""
+    rules = profile.craps
+    assert rules is not None
+    pays = dict(rules.pays)
+    if variant.full_game and fire_table in rules.fire_tables:
+        pays.update(rules.fire_tables[fire_table])
+    if not rules.free_odds:
+        pays = {k: v for k, v in pays.items() if "_odds" not in k}
+    if not variant.full_game:
+        pays = {k: v for k, v in pays.items() if k.split(":")[0] not in rules.craps_only}
+    if not isinstance(overrides, dict):
+        raise Malformed("options.pays", "must be an object of pay-table entries")
+    for key, text in overrides.items():
+        where = f"options.pays.{key}"
+        if key not in pays:
+            raise Malformed(where, f"no such pay-table entry under {profile.id}")
+        proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
+        if proposed.ratio < pays[key].ratio:
+            raise Malformed(
+                where,
+                f"{proposed} is below the minimum payout {pays[key]} "
+                f"({rules.clause('pays_clause')})",
+            )
+        pays[key] = proposed
+    return pays
 
 
 def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
