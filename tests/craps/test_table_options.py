@@ -134,6 +134,9 @@ def test_a_buy_below_the_tables_minimum_is_refused_citing_1_5_a() -> None:
     t = table(options={"min_buy": 20})
     refusal = refused(t, Bet("ann", "buy", 4, D(19)))
     assert refusal.clause == "N.J.A.C. 13:69F-1.5(a)" and "minimum buy" in refusal.reason
+    assert "round down to nothing" in refusal.reason  # 5% of 19 = 0.95
+    high = refused(table(options={"min_buy": 100}), Bet("ann", "buy", 4, D(99)))
+    assert "minimum buy" in high.reason and "nothing" not in high.reason  # 5% of 99 = 4.95
     assert made(t.act(Bet("ann", "buy", 4, D(20)))).commission == D(1)
     # what stays after a reduction is held to the minimum too
     assert refused(t, TakeDown("ann", "buy", 4, D(1))).clause == "N.J.A.C. 13:69F-1.5(a)"

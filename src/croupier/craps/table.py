@@ -462,9 +462,10 @@ class CrapsTable:
         minimum = cfg.minimum_commissioned(d.id)
         if minimum is not None and stake < minimum:
             clause = cfg.rules.clause(f"{d.id}_commission_clause")
+            free = cfg.commission(d.id, qualifier, stake) == 0
+            why = " (its commission would round down to nothing)" if free else ""
             raise Refusal(f"a {d.name} of {fmt(stake)} is below this table's minimum {d.id} "
-                          f"bet of {fmt(minimum)} (the commission on a smaller one would round "
-                          "down to less than the table unit)", clause)
+                          f"bet of {fmt(minimum)}{why}", clause)
         if d.parts is not None:
             parts = d.parts(qualifier)
             units = sum(p.units for p in parts)
