@@ -8,6 +8,8 @@ from decimal import Decimal as D
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.analysis.exact import analyse
 from croupier.cli import main
@@ -62,3 +64,25 @@ def test_the_command_line_takes_a_stake(capsys: pytest.CaptureFixture[str]) -> N
     assert "--stake ten" in capsys.readouterr().err
     assert main(["edge", "--stake", "19"]) == 0
     assert "at a stake of 19.00" in capsys.readouterr().out.splitlines()[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(stake=st.integers(1, 400), wager=st.sampled_from(["buy", "lay"]),
+       number=st.sampled_from([4, 5, 6, 8, 9, 10]), timing=st.sampled_from(["placement", "win"]),
+       rules=st.sampled_from(["nj-13-69f", "nj-casino-night"]))
+def test_rounding_down_never_costs_the_player_more_than_the_exact_rate(
+        stake: int, wager: str, number: int, timing: str, rules: str) -> None:
+    """The commission is rounded down, never up: at any stake the edge is at most the exact
+    rate's, and equal to it exactly when the rate's commission is a whole number of units."""
+    from croupier.analysis.exact import analyse_craps_wager
+    from croupier.craps.config import CrapsConfig
+    from croupier.rules import load_profile
+
+    if rules == "nj-casino-night":
+        timing = "placement"  # (j), (k): paid when the bet is made
+    cfg = CrapsConfig.from_options(load_profile(rules), {})
+    exact = analyse_craps_wager(cfg, wager, number, timing=timing).house_edge
+    at = analyse_craps_wager(cfg, wager, number, timing=timing, stake=D(stake)).house_edge
+    assert 0 <= at <= exact
+    owed = cfg.commission_base(wager, number, Fraction(stake)) * Fraction(cfg.vig)
+    assert (at == exact) == (owed.denominator == 1)
