@@ -42,3 +42,49 @@ def test_a_key_given_twice_is_malformed_at_its_place(text: str, place: str) -> N
 def test_the_same_key_in_different_objects_is_fine() -> None:
     doc = load_json('{"a": {"x": 1}, "b": [{"x": 2}, {"x": 3}]}')
     assert doc == {"a": {"x": 1}, "b": [{"x": 2}, {"x": 3}]}
+
+
+def _refusals(rules: str, actions: list[dict[str, object]], game: str = "craps",
+              options: dict[str, object] | None = None) -> list[dict[str, object]]:
+    from croupier.transcript import replay
+
+    doc = {"game": game, "rules": rules, "players": {"a": 50, "b": 50},
+           "options": options or {}, "actions": actions}
+    rejected: list[dict[str, object]] = replay(doc)["rejected"]
+    return rejected
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(b)")
+@pytest.mark.parametrize(("rules", "chips"), [
+    ("nj-13-69f", "N.J.A.C. 13:69F-1.3(b)"),
+    ("nj-casino-night", "replay contract: No credit"),
+    ("nj-19-47", "replay contract: No credit"),
+])
+def test_every_craps_refusal_cites_a_clause(rules: str, chips: str) -> None:
+    """A refusal says why citing the table's own profile (or the contract reading it applies):
+    on credit, outside the limits, a wager not on the layout, more taken down than is up."""
+    rejected = _refusals(rules, [
+        {"player": "a", "bet": "field", "amount": 60},
+        {"player": "a", "bet": "field", "amount": 3},
+        {"player": "a", "bet": "field", "amount": 101},
+        {"player": "a", "remove": "hard", "number": 6},
+        {"player": "a", "bet": "field", "amount": 10},
+        {"player": "a", "reduce": "field", "amount": 20},
+        {"player": "a", "on": "place_win", "number": 6},
+    ], options={"min_bet": 5, "max_bet": 100})
+    assert [r["index"] for r in rejected] == [0, 1, 2, 3, 5, 6]
+    assert rejected[0]["clause"] == chips
+    assert {r["clause"] for r in rejected[1:3]} | {rejected[4]["clause"]} == {
+        "replay contract: Limits"}
+    assert all(r["clause"] for r in rejected)
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(f)")
+def test_seating_and_shooter_refusals_cite_a_clause() -> None:
+    seating = _refusals("nj-13-69f", [{"player": "a", "stand": True},
+                                      {"player": "a", "sit": True},
+                                      {"player": "a", "sit": True}], game="mini-craps")
+    assert [(r["index"], r["clause"]) for r in seating] == [
+        (0, "N.J.A.C. 13:69F-1.3(f)"), (2, "N.J.A.C. 13:69F-1.3(f)")]
+    shooter = _refusals("nj-13-69f", [{"shooter": "b"}], game="automated-craps")
+    assert shooter[0]["clause"] == "replay contract: Shooters"
