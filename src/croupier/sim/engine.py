@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.sim.compile import Compiled
-from croupier.sim.kernel import fill_outcomes, play_chunk
+from croupier.sim.kernel import Tables, fill_outcomes, play_chunk, tables_of
 from croupier.sim.specialise import kernel_for
 
 BLOCK = 1024
@@ -27,14 +27,7 @@ ROLL_CHUNK = 1024
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
-TABLE_ARGS = (
-    "nslots", "nrules", "nctr", "res", "won", "cn", "cd", "nxt", "dst", "remove", "numidx",
-    "ostate", "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr",
-    "rkind", "rslot", "rwhen", "rskippt", "rskipcov", "rcpass", "rcpass_st", "rccome", "rdown",
-    "rcount", "rmaxsame", "rmaxline", "rctr", "ramt", "rnpair", "rflat", "rodds", "rmuln",
-    "rmuld", "winnext", "losenext", "reset7", "stoploss", "wingoal", "shooterlim", "minstake",
-    "vn", "vd", "unit", "placement", "pt", "seven",
-)
+TABLE_ARGS = Tables._fields
 
 
 @dataclass
@@ -122,7 +115,8 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     hist[:, :, 0] = bankroll
     rng = block_stream(seed, block)
     buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
-    tables = [a[name] for name in TABLE_ARGS]
+    tables = tables_of(a)
+    from_start = np.zeros(n_sess, np.int64)
     kernel = kernel_for(compiled) if specialised else None
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
@@ -134,7 +128,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
         if kernel is not None:
             kernel(*state)
         else:
-            play_chunk(*state, *tables)
+            play_chunk(*state, from_start, tables)
         if progress is not None:
             progress(n_sess * min(ROLL_CHUNK, rolls - r0))
     return Results(final=bank + ontable, bank=bank, wagered=wagered, rolls=n_rolls,
