@@ -12,12 +12,23 @@ The kernel knows no wager: what a wager does on an outcome comes from the tables
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 from numba import njit
 
 ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def no_refcount(fn: F) -> F:
+    """``njit`` (cached, without the GIL) and without numba's reference counting, for a
+    kernel's outer loop that allocates nothing: the helpers it inlines take the tables as one
+    :class:`Tables` record, and counting each of its arrays at each call costs two orders of
+    magnitude."""
+    options = cast(dict[str, Any], {"cache": True, "nogil": True, "_nrt": False})
+    return cast(F, njit(**options)(fn))
 
 
 @njit(cache=True, nogil=True)
@@ -151,7 +162,7 @@ def _commission(base: int, kind: int, cpn: int, cpd: int, vn: int, vd: int, unit
     return (base * vn // (vd * unit)) * unit
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def limit_status(worth: int, start: int, p: int, t: Tables) -> int:
     """Player ``p``'s status from its stop loss and win goal, with ``worth`` on hand and down."""
     if t.stoploss[p] > 0 and worth <= start - t.stoploss[p]:
@@ -161,7 +172,7 @@ def limit_status(worth: int, start: int, p: int, t: Tables) -> int:
     return ACTIVE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def take_down_all(i: int, p: int, bank: Any, ontable: Any, stake: Any, st: Any, cpaid: Any,
                   t: Tables) -> None:
     """Take down every wager of player ``p`` a strategy may take down (a player who stops)."""
@@ -174,7 +185,7 @@ def take_down_all(i: int, p: int, bank: Any, ontable: Any, stake: Any, st: Any, 
             cpaid[i, p, k] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _count_group(i: int, p: int, stake: Any, group: int, t: Tables) -> int:
     """How many of player ``p``'s wagers of group ``group`` are down."""
     n = 0
@@ -184,7 +195,7 @@ def _count_group(i: int, p: int, stake: Any, group: int, t: Tables) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _count_line(i: int, p: int, stake: Any, t: Tables) -> int:
     """How many of player ``p``'s line bets (pass, come and the like) are down."""
     n = 0
@@ -194,13 +205,13 @@ def _count_line(i: int, p: int, stake: Any, t: Tables) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake: Any,
                   st: Any, t: Tables) -> int:
     """A fixed rule's target stake (-1: the rule does nothing this roll)."""
     if not cond:
         return 0 if t.rdown[p, ru] != 0 else -1
-    target = t.ramt[p, ru, lev]
+    target: int = t.ramt[p, ru, lev]
     if t.rskippt[p, ru] != 0 and pnt == t.rskippt[p, ru]:
         target = 0
     if t.rskipcov[p, ru] != 0:
@@ -213,7 +224,7 @@ def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake
     return target
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int, bank: Any,
                 stake: Any, st: Any, cpaid: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Bring a fixed rule's wager to its target; (short of money, least money left over)."""
@@ -259,7 +270,7 @@ def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int
     return False, NO_PURCHASE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: Any,
                stake: Any, st: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Make a come bet while fewer than the rule's count stand on numbers."""
@@ -289,7 +300,7 @@ def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: An
     return False, slack
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable: Any,
                t: Tables) -> tuple[bool, int]:
     """Odds behind every flat bet on a number, at the rule's multiple."""
@@ -326,7 +337,7 @@ def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable:
     return short, least
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any, cpaid: Any,
                 level: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Player ``p``'s bet rules before a roll, in order: (whether a bet the rules call for was
@@ -353,7 +364,7 @@ def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: An
     return short, least
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any, st: Any,
                  cpaid: Any, ontable: Any, wagered: Any, t: Tables) -> int:
     """Settle one slot on outcome ``o``: 1 won, -1 lost (for its progression), else 0."""
@@ -400,7 +411,7 @@ def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def settle_player(i: int, p: int, o: int, pnt: int, sev: int, bank: Any, stake: Any, st: Any,
                   cpaid: Any, level: Any, ontable: Any, wagered: Any, t: Tables) -> None:
     """Settle every wager of player ``p`` on outcome ``o`` (slots in order), then move the
@@ -427,15 +438,15 @@ def settle_player(i: int, p: int, o: int, pnt: int, sev: int, bank: Any, stake: 
         level[i, p, c] = lv
 
 
-@njit(cache=True, nogil=True)
-def _record(i: int, r: int, stride: int, bank: Any, hist: Any) -> None:
+@njit(cache=True, nogil=True, inline="always")
+def record_hist(i: int, r: int, stride: int, bank: Any, hist: Any) -> None:
     """Record session ``i``'s chips in hand after roll ``r`` (every ``stride``-th roll)."""
     if i < hist.shape[0] and (r + 1) % stride == 0:
         for p in range(bank.shape[1]):
             hist[i, p, (r + 1) // stride] = bank[i, p]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any,
                cpaid: Any, level: Any, status: Any, handstart: Any, ontable: Any,
                endroll: Any, t: Tables) -> bool:
@@ -460,7 +471,7 @@ def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: 
     return alive
 
 
-@njit(cache=True, nogil=True)
+@no_refcount
 def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
                point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
                status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
@@ -473,6 +484,8 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
     every wager on the layout is settled from its (state, outcome) tables, the progressions
     move, and the point follows. ``fresh`` marks a session whose next roll is a new shooter's
     first (the only time a fire bet may be made).
+
+    Compiled by :func:`no_refcount`: nothing here allocates.
     """
     n_players = bank.shape[1]
     n_roll = min(outcomes.shape[1], total_rolls - r_begin)
@@ -480,13 +493,13 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
         for j in range(first[i], n_roll):
             r = r_begin + j
             if done[i]:
-                _record(i, r, stride, bank, hist)
+                record_hist(i, r, stride, bank, hist)
                 continue
             pnt = point[i]
             if not decide_all(i, r, start, pnt, fresh[i], bank, stake, st, cpaid, level,
                               status, handstart, ontable, endroll, t):
                 done[i] = True
-                _record(i, r, stride, bank, hist)
+                record_hist(i, r, stride, bank, hist)
                 continue
             o = outcomes[i, j]
             sev = t.seven[pnt, o]
@@ -498,4 +511,4 @@ def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start
             point[i] = t.pt[pnt, o]
             fresh[i] = sev  # after a seven-out the next roll is a new shooter's first
             rolls[i] += 1
-            _record(i, r, stride, bank, hist)
+            record_hist(i, r, stride, bank, hist)

@@ -1,0 +1,445 @@
+"""Whole-layout state tables: a player's layout as one integer, a roll as one table lookup.
+
+A player's *layout* is everything the strategy keeps between rolls apart from money in hand:
+the table's point, whether the next roll is a new shooter's first (where a rule waits for
+one), every wager's stake, state (a come bet's number, the fire bet's points made, ...) and
+commission paid, and the progressions' levels. Where the strategy's layouts are finitely many
+(flat bets, odds, come bets, place bets, bounded progressions), :func:`layout_tables` numbers
+every layout reachable from the empty one and precomputes, from the generic kernel's own step
+(:func:`croupier.sim.kernel.apply_rules`, :func:`~croupier.sim.kernel.take_down_all` and
+:func:`~croupier.sim.kernel.settle_player`, which read the tables compiled from the wager
+definitions), for every layout:
+
+* the layout after the strategy's bet rules, the money they take from (or give back to) the
+  player's hand, and the least bankroll with which every bet they call for is affordable;
+* the layout and money after taking every wager down (a stop loss or win goal);
+* per outcome, the layout after the roll, the money it pays back and the stakes it decides.
+
+:func:`play_layouts` then plays a roll with a few lookups per player. The bankroll stays
+outside the layout: the limits are checked against it every roll, and a player who cannot
+afford what the rules call for (below the layout's least bankroll) leaves the tables for the
+rest of the session: the whole session's state is decoded into the generic kernel's arrays and
+:func:`croupier.sim.kernel.play_chunk` plays on from that roll. So the results are the generic
+kernel's, to the cent, by construction; the tests check it against the reference engine too.
+
+A strategy with more than :data:`MAX_LAYOUTS` layouts per player is left to the other kernels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from croupier.sim.compile import T_NEW_SHOOTER, Compiled
+from croupier.sim.kernel import (
+    ACTIVE,
+    NO_PURCHASE,
+    Tables,
+    apply_rules,
+    limit_status,
+    no_refcount,
+    record_hist,
+    settle_player,
+    tables_of,
+    take_down_all,
+)
+
+I64 = npt.NDArray[np.int64]
+MAX_LAYOUTS = 40_000
+BATCH = 2048
+ENOUGH = 1 << 52  # the bankroll the tables are computed with: more than any stake
+
+# the columns of LayoutTables.decide
+RULES, RULES_CASH, NEED, ON_TABLE, DOWN, DOWN_CASH = range(6)
+# the columns of LayoutTables.step
+NEXT, CREDIT, DECIDED = range(3)
+
+_LOCK = threading.Lock()
+_CACHE: dict[str, LayoutTables | None] = {}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Where each part of a layout sits in a layout row: point, fresh, then per slot (padded
+    to the table's widest player) the stakes, wager states and commissions paid, then the
+    progressions' levels."""
+
+    slots: int
+    counters: int
+
+    @property
+    def width(self) -> int:
+        """The columns of a layout row."""
+        return 2 + 3 * self.slots + self.counters
+
+
+@dataclass
+class LayoutTables:
+    """Every player's layouts, numbered together (player ``p``'s from ``first[p]``)."""
+
+    first: I64  # (P + 1,) the first layout number of each player; the empty layout is first
+    decide: I64  # (N, 6) per layout: the columns RULES ... DOWN_CASH
+    step: I64  # (N, n_outcomes, 3) per layout and outcome: NEXT, CREDIT, DECIDED
+    rows: I64  # (N, width) each layout, to decode it into the generic kernel's arrays
+    shape: Shape
+
+    @property
+    def size(self) -> int:
+        """How many layouts, all players together."""
+        return int(self.rows.shape[0])
+
+
+# --- one step of many layouts, by the generic kernel's own functions -----------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _load(row: Any, p: int, slots: int, counters: int, stake: Any, st: Any, cpaid: Any,
+          level: Any, bank: Any, ontable: Any, wagered: Any) -> None:
+    """Put one layout row in player ``p``'s place of one-session arrays, with ENOUGH in hand."""
+    on = 0
+    for k in range(slots):
+        stake[0, p, k] = row[2 + k]
+        st[0, p, k] = row[2 + slots + k]
+        cpaid[0, p, k] = row[2 + 2 * slots + k]
+        on += row[2 + k]
+    for c in range(counters):
+        level[0, p, c] = row[2 + 3 * slots + c]
+    bank[0, p] = ENOUGH
+    ontable[0, p] = on
+    wagered[0, p] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(out: Any, point: int, fresh: int, p: int, slots: int, counters: int, stake: Any,
+           st: Any, cpaid: Any, level: Any) -> None:
+    """Player ``p``'s layout from one-session arrays into the row ``out``."""
+    out[0] = point
+    out[1] = fresh
+    for k in range(slots):
+        out[2 + k] = stake[0, p, k]
+        out[2 + slots + k] = st[0, p, k]
+        out[2 + 2 * slots + k] = cpaid[0, p, k]
+    for c in range(counters):
+        out[2 + 3 * slots + c] = level[0, p, c]
+
+
+@no_refcount
+def step_layouts(rows: Any, p: int, slots: int, counters: int, fresh_matters: int, t: Tables,
+                 after_rules: Any, after_down: Any, decide: Any, after_roll: Any,
+                 step: Any, scratch: Scratch) -> None:
+    """For each layout row of player ``p``: the layout after its bet rules and after taking
+    everything down (``decide``'s cash and need columns filled, the layout numbers left to the
+    caller), and after each outcome (``step``'s credit and decided columns).
+
+    Compiled by :func:`croupier.sim.kernel.no_refcount`: the scratch arrays come from the
+    caller."""
+    stake, st, cpaid, level, bank, ontable, wagered = scratch
+    width = rows.shape[1]
+    n_out = t.pt.shape[1]
+    for n in range(rows.shape[0]):
+        row = rows[n]
+        pnt, fr = row[0], row[1]
+        _load(row, p, slots, counters, stake, st, cpaid, level, bank, ontable, wagered)
+        short, least = apply_rules(0, p, pnt, fr, bank, stake, st, cpaid, level, ontable, t)
+        if short:
+            raise ValueError("a stake beyond the tables' bankroll")
+        decide[n, RULES_CASH] = bank[0, p] - ENOUGH
+        decide[n, NEED] = 0 if least == NO_PURCHASE else ENOUGH - least
+        decide[n, ON_TABLE] = row[2:2 + slots].sum()
+        _store(after_rules[n], pnt, fr, p, slots, counters, stake, st, cpaid, level)
+        _load(row, p, slots, counters, stake, st, cpaid, level, bank, ontable, wagered)
+        take_down_all(0, p, bank, ontable, stake, st, cpaid, t)
+        decide[n, DOWN_CASH] = bank[0, p] - ENOUGH
+        _store(after_down[n], pnt, fr, p, slots, counters, stake, st, cpaid, level)
+        for o in range(n_out):
+            _load(row, p, slots, counters, stake, st, cpaid, level, bank, ontable, wagered)
+            sev = t.seven[pnt, o]
+            settle_player(0, p, o, pnt, sev, bank, stake, st, cpaid, level, ontable, wagered, t)
+            step[n, o, CREDIT] = bank[0, p] - ENOUGH
+            step[n, o, DECIDED] = wagered[0, p]
+            _store(after_roll[n * n_out + o], t.pt[pnt, o], sev * fresh_matters, p, slots,
+                   counters, stake, st, cpaid, level)
+    assert width == 2 + 3 * slots + counters
+
+
+# --- numbering the layouts -------------------------------------------------------------------
+
+
+class Scratch(NamedTuple):
+    """One session's arrays for :func:`step_layouts` to play a layout in."""
+
+    stake: Any
+    st: Any
+    cpaid: Any
+    level: Any
+    bank: Any
+    ontable: Any
+    wagered: Any
+
+    @staticmethod
+    def make(players: int, shape: Shape) -> Scratch:
+        """Zeroed arrays for ``players`` players of layouts of ``shape``."""
+        s, c = shape.slots, max(shape.counters, 1)
+        def z(*dims: int) -> I64:
+            return np.zeros(dims, np.int64)
+
+        return Scratch(z(1, players, s), z(1, players, s), z(1, players, s), z(1, players, c),
+                       z(1, players), z(1, players), z(1, players))
+
+
+class _Numbering:
+    """The layouts found so far, numbered in the order found, indexed by a 64-bit hash of the
+    row (every match is checked against the row itself)."""
+
+    def __init__(self, width: int, limit: int) -> None:
+        self.rows = np.zeros((1024, width), np.int64)
+        self.n = 0
+        self.mult = np.random.default_rng(0).integers(1, 2**63, width, dtype=np.uint64) | 1
+        self.keys = np.zeros(0, np.uint64)  # sorted hashes of the rows found
+        self.ids = np.zeros(0, np.int64)  # their numbers
+        self.limit = limit
+
+    def _hash(self, rows: I64) -> npt.NDArray[np.uint64]:
+        with np.errstate(over="ignore"):
+            h: npt.NDArray[np.uint64] = (rows.view(np.uint64) * self.mult).sum(
+                axis=1, dtype=np.uint64)
+        return h
+
+    def numbers(self, rows: I64) -> I64 | None:
+        """The number of every row of ``rows``, numbering the new ones (None: over the limit,
+        or two different layouts with one hash)."""
+        h = self._hash(rows)
+        uniq, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        pos = np.searchsorted(self.keys, uniq)
+        known = pos < self.keys.shape[0]
+        known[known] = self.keys[pos[known]] == uniq[known]
+        ids = np.empty(uniq.shape[0], np.int64)
+        ids[known] = self.ids[pos[known]]
+        new = np.flatnonzero(~known)
+        if self.n + new.size > self.limit:
+            return None
+        ids[new] = self.n + np.arange(new.size)
+        while self.n + new.size > self.rows.shape[0]:
+            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        self.rows[self.n:self.n + new.size] = rows[first[new]]
+        self.n += new.size
+        keys = np.concatenate([self.keys, uniq[new]])
+        order = np.argsort(keys, kind="stable")
+        self.keys = keys[order]
+        self.ids = np.concatenate([self.ids, ids[new]])[order]
+        out = ids[inverse]
+        if not (self.rows[out] == rows).all():
+            return None
+        return out
+
+
+def fresh_matters(compiled: Compiled, p: int) -> int:
+    """Whether player ``p`` has a rule that waits for a new shooter (else the layout does not
+    keep the flag: half the layouts)."""
+    a = compiled.arrays
+    return int((a["timing"][p, : int(a["nslots"][p])] == T_NEW_SHOOTER).any())
+
+
+def _player(compiled: Compiled, t: Tables, p: int, shape: Shape,
+            limit: int) -> tuple[I64, I64, I64] | None:
+    """Player ``p``'s layouts (rows), decide and step tables, numbered from 0."""
+    n_out = compiled.n_outcomes
+    fm = fresh_matters(compiled, p)
+    numbering = _Numbering(shape.width, limit)
+    empty = np.zeros((1, shape.width), np.int64)
+    empty[0, 1] = fm
+    numbering.numbers(empty)
+    decides: list[I64] = []
+    steps: list[I64] = []
+    scratch = Scratch.make(compiled.players, shape)
+    done = 0
+    while done < numbering.n:
+        batch = numbering.rows[done:min(numbering.n, done + BATCH)].copy()
+        m = batch.shape[0]
+        done += m
+        after_rules = np.zeros_like(batch)
+        after_down = np.zeros_like(batch)
+        after_roll = np.zeros((m * n_out, shape.width), np.int64)
+        decide = np.zeros((m, 6), np.int64)
+        step = np.zeros((m, n_out, 3), np.int64)
+        step_layouts(batch, p, shape.slots, shape.counters, fm, t, after_rules, after_down,
+                     decide, after_roll, step, scratch)
+        ids = numbering.numbers(np.concatenate([after_rules, after_down, after_roll]))
+        if ids is None:
+            return None
+        decide[:, RULES] = ids[:m]
+        decide[:, DOWN] = ids[m:2 * m]
+        step[:, :, NEXT] = ids[2 * m:].reshape(m, n_out)
+        decides.append(decide)
+        steps.append(step)
+    return numbering.rows[:numbering.n].copy(), np.concatenate(decides), np.concatenate(steps)
+
+
+def build_layout_tables(compiled: Compiled, limit: int = MAX_LAYOUTS) -> LayoutTables | None:
+    """Every player's layout tables, or None if a player has more than ``limit`` layouts."""
+    a = compiled.arrays
+    t = tables_of(a)
+    shape = Shape(int(a["res"].shape[1]), int(a["winnext"].shape[1]))
+    rows: list[I64] = []
+    decides: list[I64] = []
+    steps: list[I64] = []
+    first = [0]
+    for p in range(compiled.players):
+        got = _player(compiled, t, p, shape, limit)
+        if got is None:
+            return None
+        r, d, s = got
+        offset = first[-1]
+        d[:, RULES] += offset
+        d[:, DOWN] += offset
+        s[:, :, NEXT] += offset
+        rows.append(r)
+        decides.append(d)
+        steps.append(s)
+        first.append(offset + r.shape[0])
+    return LayoutTables(np.array(first, np.int64), np.concatenate(decides),
+                        np.ascontiguousarray(np.concatenate(steps)), np.concatenate(rows), shape)
+
+
+def _digest(compiled: Compiled) -> str:
+    h = hashlib.sha256()
+    for name in sorted(compiled.arrays):
+        arr = np.ascontiguousarray(compiled.arrays[name])
+        h.update(f"{name}{arr.dtype}{arr.shape}".encode())
+        h.update(arr.tobytes())
+    return h.hexdigest()
+
+
+def layout_tables(compiled: Compiled) -> LayoutTables | None:
+    """The layout tables of ``compiled`` (built once per process and table), or None where a
+    strategy's layouts are too many."""
+    key = _digest(compiled)
+    with _LOCK:
+        if key not in _CACHE:
+            _CACHE[key] = build_layout_tables(compiled)
+        return _CACHE[key]
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rules_apply(i: int, p: int, start: int, bank: Any, handstart: Any, lay: int,
+                 decide: Any, t: Tables) -> int:
+    """What player ``p`` does before the roll: 0 nothing, 1 the rules, 2 stop (limit reached),
+    3 the rules but short of money."""
+    worth = bank[i, p] + decide[lay, ON_TABLE]
+    if limit_status(worth, start, p, t) != ACTIVE:
+        return 2
+    if t.shooterlim[p] > 0 and worth <= handstart[i, p] - t.shooterlim[p]:
+        return 0
+    return 1 if bank[i, p] >= decide[lay, NEED] else 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _leave_tables(i: int, pnt: Any, fr: Any, layout: Any, rows: Any, slots: int, counters: int,
+                  point: Any, fresh: Any, stake: Any, st: Any, cpaid: Any, level: Any,
+                  ontable: Any) -> None:
+    """Decode session ``i``'s layouts into the generic kernel's arrays."""
+    point[i] = pnt
+    fresh[i] = fr
+    for p in range(layout.shape[1]):
+        row = rows[layout[i, p]]
+        on = 0
+        for k in range(slots):
+            stake[i, p, k] = row[2 + k]
+            st[i, p, k] = row[2 + slots + k]
+            cpaid[i, p, k] = row[2 + 2 * slots + k]
+            on += row[2 + k]
+        for c in range(counters):
+            level[i, p, c] = row[2 + 3 * slots + c]
+        ontable[i, p] = on
+
+
+@no_refcount
+def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
+                 point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any,
+                 level: Any, status: Any, handstart: Any, ontable: Any, wagered: Any,
+                 rolls: Any, done: Any, endroll: Any, hist: Any, stride: int, layout: Any,
+                 generic: Any, first: Any, decide: Any, step: Any, rows: Any, slots: int,
+                 counters: int, t: Tables) -> None:
+    """Play a chunk as :func:`croupier.sim.kernel.play_chunk` does, from the layout tables.
+
+    ``layout[i, p]`` is player ``p``'s layout number in session ``i``. A session some player of
+    which cannot afford what the rules call for is decoded into the generic arrays, marked in
+    ``generic`` and left, with ``first[i]`` the chunk's roll the generic kernel takes it from;
+    a session already generic gets ``first[i] = 0``, every other ``first[i]`` = the chunk's
+    length (nothing left for the generic kernel). Compiled by
+    :func:`croupier.sim.kernel.no_refcount`.
+    """
+    n_players = bank.shape[1]
+    n_roll = min(outcomes.shape[1], total_rolls - r_begin)
+    for i in range(n_sess):
+        if generic[i]:
+            first[i] = 0
+            continue
+        first[i] = n_roll
+        pnt = np.int64(point[i])
+        fr = np.int64(fresh[i])
+        for j in range(n_roll):
+            r = r_begin + j
+            if done[i]:
+                record_hist(i, r, stride, bank, hist)
+                continue
+            short = False
+            for p in range(n_players):
+                if status[i, p] == ACTIVE and _rules_apply(i, p, start, bank, handstart,
+                                                           layout[i, p], decide, t) == 3:
+                    short = True
+            if short:
+                _leave_tables(i, pnt, fr, layout, rows, slots, counters, point, fresh, stake,
+                              st, cpaid, level, ontable)
+                generic[i] = True
+                first[i] = j
+                break
+            alive = False
+            for p in range(n_players):
+                lay = layout[i, p]
+                if status[i, p] == ACTIVE:
+                    what = _rules_apply(i, p, start, bank, handstart, lay, decide, t)
+                    if what == 2:
+                        status[i, p] = limit_status(bank[i, p] + decide[lay, ON_TABLE], start,
+                                                    p, t)
+                        endroll[i, p] = r
+                        bank[i, p] += decide[lay, DOWN_CASH]
+                        lay = decide[lay, DOWN]
+                    elif what == 1:
+                        bank[i, p] += decide[lay, RULES_CASH]
+                        lay = decide[lay, RULES]
+                    layout[i, p] = lay
+                alive = alive or status[i, p] == ACTIVE or decide[lay, ON_TABLE] != 0
+            if not alive:
+                done[i] = True
+                record_hist(i, r, stride, bank, hist)
+                continue
+            o = outcomes[i, j]
+            sev = t.seven[pnt, o]
+            for p in range(n_players):
+                lay = layout[i, p]
+                bank[i, p] += step[lay, o, CREDIT]
+                wagered[i, p] += step[lay, o, DECIDED]
+                lay = step[lay, o, NEXT]
+                layout[i, p] = lay
+                if sev != 0:
+                    handstart[i, p] = bank[i, p] + decide[lay, ON_TABLE]
+            pnt = t.pt[pnt, o]
+            fr = sev
+            rolls[i] += 1
+            record_hist(i, r, stride, bank, hist)
+        if not generic[i]:
+            point[i] = pnt
+            fresh[i] = fr
+            for p in range(n_players):
+                ontable[i, p] = decide[layout[i, p], ON_TABLE]
