@@ -96,10 +96,11 @@ def _layout_player(lt: LayoutTables, tables: Tables, players: int,
     layout = np.repeat(lt.first[None, :players], n_sess, axis=0)
     generic = np.zeros(n_sess, np.bool_)
     first = np.zeros(n_sess, np.int64)
+    saved = np.zeros((players, 6), np.int64)  # scratch: a session's players at a chunk's start
 
     def play(state: ChunkState) -> None:
-        cast(Any, play_layouts)(*state, layout, generic, first, lt.decide, lt.step, lt.rows,
-                     lt.shape.slots, lt.shape.counters, tables)
+        cast(Any, play_layouts)(*state, layout, generic, first, saved, lt.decide, lt.step,
+                                lt.play, lt.rows, lt.shape.slots, lt.shape.counters, tables)
         if generic.any():
             cast(Any, play_chunk)(*state, first, tables)
 

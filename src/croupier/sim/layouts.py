@@ -40,17 +40,18 @@ from croupier.sim.compile import T_NEW_SHOOTER, Compiled
 from croupier.sim.kernel import (
     ACTIVE,
     NO_PURCHASE,
+    STOP_LOSS,
+    WIN_GOAL,
     Tables,
     apply_rules,
-    limit_status,
     no_refcount,
-    record_hist,
     settle_player,
     tables_of,
     take_down_all,
 )
 
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 MAX_LAYOUTS = 40_000
 BATCH = 2048
 ENOUGH = 1 << 52  # the bankroll the tables are computed with: more than any stake
@@ -85,7 +86,8 @@ class LayoutTables:
 
     first: I64  # (P + 1,) the first layout number of each player; the empty layout is first
     decide: I64  # (N, 6) per layout: the columns RULES ... DOWN_CASH
-    step: I64  # (N, n_outcomes, 3) per layout and outcome: NEXT, CREDIT, DECIDED
+    step: I32  # (N, n_outcomes, 3) per layout and outcome: NEXT, CREDIT, DECIDED
+    play: I32  # (N, n_outcomes, 3) the same for the rules' decision and then the roll
     rows: I64  # (N, width) each layout, to decode it into the generic kernel's arrays
     shape: Shape
 
@@ -304,8 +306,15 @@ def build_layout_tables(compiled: Compiled, limit: int = MAX_LAYOUTS) -> LayoutT
         decides.append(d)
         steps.append(s)
         first.append(offset + r.shape[0])
-    return LayoutTables(np.array(first, np.int64), np.concatenate(decides),
-                        np.ascontiguousarray(np.concatenate(steps)), np.concatenate(rows), shape)
+    decide = np.concatenate(decides)
+    step = np.concatenate(steps)
+    # the rules' decision and the roll in one lookup (an active player's usual roll)
+    play = step[decide[:, RULES]]
+    play[:, :, CREDIT] += decide[:, RULES_CASH, None]
+    if max(np.abs(step).max(), np.abs(play).max()) >= 2**31:
+        return None  # the tables hold 32-bit entries (half the memory): not for these stakes
+    return LayoutTables(np.array(first, np.int64), decide, step.astype(np.int32),
+                        play.astype(np.int32), np.concatenate(rows), shape)
 
 
 def _digest(compiled: Compiled) -> str:
@@ -331,25 +340,9 @@ def layout_tables(compiled: Compiled) -> LayoutTables | None:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rules_apply(i: int, p: int, start: int, bank: Any, handstart: Any, lay: int,
-                 decide: Any, t: Tables) -> int:
-    """What player ``p`` does before the roll: 0 nothing, 1 the rules, 2 stop (limit reached),
-    3 the rules but short of money."""
-    worth = bank[i, p] + decide[lay, ON_TABLE]
-    if limit_status(worth, start, p, t) != ACTIVE:
-        return 2
-    if t.shooterlim[p] > 0 and worth <= handstart[i, p] - t.shooterlim[p]:
-        return 0
-    return 1 if bank[i, p] >= decide[lay, NEED] else 3
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _leave_tables(i: int, pnt: Any, fr: Any, layout: Any, rows: Any, slots: int, counters: int,
-                  point: Any, fresh: Any, stake: Any, st: Any, cpaid: Any, level: Any,
-                  ontable: Any) -> None:
+def _leave_tables(i: int, layout: Any, rows: Any, slots: int, counters: int, stake: Any,
+                  st: Any, cpaid: Any, level: Any, ontable: Any) -> None:
     """Decode session ``i``'s layouts into the generic kernel's arrays."""
-    point[i] = pnt
-    fresh[i] = fr
     for p in range(layout.shape[1]):
         row = rows[layout[i, p]]
         on = 0
@@ -363,83 +356,132 @@ def _leave_tables(i: int, pnt: Any, fr: Any, layout: Any, rows: Any, slots: int,
         ontable[i, p] = on
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _one_player(i: int, p: int, n_roll: int, r_begin: int, start: int, stride: int,
+                outcomes: Any, point: Any, fresh: Any, bank: Any, status: Any,
+                handstart: Any, wagered: Any, endroll: Any, hist: Any, layout: Any,
+                decide: Any, step: Any, play: Any, t: Tables) -> tuple[int, int, Any, Any]:
+    """Player ``p`` of session ``i`` through the chunk, its state in locals: (the roll at which
+    the player cannot afford the rules, else the chunk's length; the rolls the player was in
+    play for, a prefix of the chunk; the point and fresh flag after them).
+
+    Players at a table share only the dice, and a player out of play (stopped, nothing down)
+    changes nothing after, so each plays the chunk on its own: the session goes on while any
+    player is in play."""
+    lay = layout[i, p]
+    b = bank[i, p]
+    stat = status[i, p]
+    hs = handstart[i, p]
+    wg = wagered[i, p]
+    pnt = np.int64(point[i])
+    fr = np.int64(fresh[i])
+    played = 0
+    loss, goal, shooter = t.stoploss[p], t.wingoal[p], t.shooterlim[p]
+    rec = i < hist.shape[0]
+    out = False
+    for j in range(n_roll):
+        r = r_begin + j
+        fused = False
+        if not out:
+            if stat == ACTIVE:
+                worth = b + decide[lay, ON_TABLE]
+                if loss > 0 and worth <= start - loss:
+                    stat = STOP_LOSS
+                elif goal > 0 and worth >= start + goal:
+                    stat = WIN_GOAL
+                if stat != ACTIVE:
+                    endroll[i, p] = r
+                    b += decide[lay, DOWN_CASH]
+                    lay = decide[lay, DOWN]
+                elif not (shooter > 0 and worth <= hs - shooter):
+                    if b < decide[lay, NEED]:
+                        return j, played, pnt, fr
+                    fused = True  # the rules and the roll in one lookup
+            if not fused and stat != ACTIVE and decide[lay, ON_TABLE] == 0:
+                out = True
+            else:
+                o = outcomes[i, j]
+                sev = t.seven[pnt, o]
+                if fused:
+                    b += play[lay, o, CREDIT]
+                    wg += play[lay, o, DECIDED]
+                    lay = play[lay, o, NEXT]
+                else:
+                    b += step[lay, o, CREDIT]
+                    wg += step[lay, o, DECIDED]
+                    lay = step[lay, o, NEXT]
+                if sev != 0:
+                    hs = b + decide[lay, ON_TABLE]
+                pnt = t.pt[pnt, o]
+                fr = sev
+                played += 1
+        if rec and (r + 1) % stride == 0:
+            hist[i, p, (r + 1) // stride] = b
+    layout[i, p] = lay
+    bank[i, p] = b
+    status[i, p] = stat
+    handstart[i, p] = hs
+    wagered[i, p] = wg
+    return n_roll, played, pnt, fr
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: Any,
+          wagered: Any, endroll: Any, back: bool) -> None:
+    """Save session ``i``'s players' state in ``saved`` (or, ``back``, restore it)."""
+    for p in range(bank.shape[1]):
+        if back:
+            layout[i, p], bank[i, p], status[i, p] = saved[p, 0], saved[p, 1], saved[p, 2]
+            handstart[i, p], wagered[i, p], endroll[i, p] = saved[p, 3], saved[p, 4], saved[p, 5]
+        else:
+            saved[p, 0], saved[p, 1], saved[p, 2] = layout[i, p], bank[i, p], status[i, p]
+            saved[p, 3], saved[p, 4], saved[p, 5] = handstart[i, p], wagered[i, p], endroll[i, p]
+
+
 @no_refcount
 def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
                  point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any,
                  level: Any, status: Any, handstart: Any, ontable: Any, wagered: Any,
                  rolls: Any, done: Any, endroll: Any, hist: Any, stride: int, layout: Any,
-                 generic: Any, first: Any, decide: Any, step: Any, rows: Any, slots: int,
-                 counters: int, t: Tables) -> None:
+                 generic: Any, first: Any, saved: Any, decide: Any, step: Any, play: Any,
+                 rows: Any, slots: int, counters: int, t: Tables) -> None:
     """Play a chunk as :func:`croupier.sim.kernel.play_chunk` does, from the layout tables.
 
     ``layout[i, p]`` is player ``p``'s layout number in session ``i``. A session some player of
-    which cannot afford what the rules call for is decoded into the generic arrays, marked in
-    ``generic`` and left, with ``first[i]`` the chunk's roll the generic kernel takes it from;
-    a session already generic gets ``first[i] = 0``, every other ``first[i]`` = the chunk's
-    length (nothing left for the generic kernel). Compiled by
+    which cannot afford what the rules call for goes back to its state at the chunk's start,
+    is decoded into the generic arrays and marked in ``generic``; ``first[i]`` is 0 for every
+    generic session (the generic kernel plays the whole chunk), the chunk's length for the
+    others. ``saved`` is scratch room, (players, 6). Compiled by
     :func:`croupier.sim.kernel.no_refcount`.
     """
     n_players = bank.shape[1]
     n_roll = min(outcomes.shape[1], total_rolls - r_begin)
     for i in range(n_sess):
+        first[i] = 0
         if generic[i]:
-            first[i] = 0
+            continue
+        _keep(i, saved, layout, bank, status, handstart, wagered, endroll, False)
+        most = 0
+        end_pnt, end_fr = point[i], fresh[i]
+        short = False
+        for p in range(n_players):
+            j, played, pnt, fr = _one_player(i, p, n_roll, r_begin, start, stride, outcomes,
+                                             point, fresh, bank, status, handstart, wagered,
+                                             endroll, hist, layout, decide, step, play, t)
+            if j < n_roll:
+                short = True
+                break
+            if played > most:
+                most, end_pnt, end_fr = played, pnt, fr
+        if short:
+            _keep(i, saved, layout, bank, status, handstart, wagered, endroll, True)
+            _leave_tables(i, layout, rows, slots, counters, stake, st, cpaid, level, ontable)
+            generic[i] = True
             continue
         first[i] = n_roll
-        pnt = np.int64(point[i])
-        fr = np.int64(fresh[i])
-        for j in range(n_roll):
-            r = r_begin + j
-            if done[i]:
-                record_hist(i, r, stride, bank, hist)
-                continue
-            short = False
-            for p in range(n_players):
-                if status[i, p] == ACTIVE and _rules_apply(i, p, start, bank, handstart,
-                                                           layout[i, p], decide, t) == 3:
-                    short = True
-            if short:
-                _leave_tables(i, pnt, fr, layout, rows, slots, counters, point, fresh, stake,
-                              st, cpaid, level, ontable)
-                generic[i] = True
-                first[i] = j
-                break
-            alive = False
-            for p in range(n_players):
-                lay = layout[i, p]
-                if status[i, p] == ACTIVE:
-                    what = _rules_apply(i, p, start, bank, handstart, lay, decide, t)
-                    if what == 2:
-                        status[i, p] = limit_status(bank[i, p] + decide[lay, ON_TABLE], start,
-                                                    p, t)
-                        endroll[i, p] = r
-                        bank[i, p] += decide[lay, DOWN_CASH]
-                        lay = decide[lay, DOWN]
-                    elif what == 1:
-                        bank[i, p] += decide[lay, RULES_CASH]
-                        lay = decide[lay, RULES]
-                    layout[i, p] = lay
-                alive = alive or status[i, p] == ACTIVE or decide[lay, ON_TABLE] != 0
-            if not alive:
-                done[i] = True
-                record_hist(i, r, stride, bank, hist)
-                continue
-            o = outcomes[i, j]
-            sev = t.seven[pnt, o]
-            for p in range(n_players):
-                lay = layout[i, p]
-                bank[i, p] += step[lay, o, CREDIT]
-                wagered[i, p] += step[lay, o, DECIDED]
-                lay = step[lay, o, NEXT]
-                layout[i, p] = lay
-                if sev != 0:
-                    handstart[i, p] = bank[i, p] + decide[lay, ON_TABLE]
-            pnt = t.pt[pnt, o]
-            fr = sev
-            rolls[i] += 1
-            record_hist(i, r, stride, bank, hist)
-        if not generic[i]:
-            point[i] = pnt
-            fresh[i] = fr
-            for p in range(n_players):
-                ontable[i, p] = decide[layout[i, p], ON_TABLE]
+        rolls[i] += most
+        point[i] = end_pnt
+        fresh[i] = end_fr
+        done[i] = done[i] or most < n_roll
+        for p in range(n_players):
+            ontable[i, p] = decide[layout[i, p], ON_TABLE]
