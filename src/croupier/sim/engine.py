@@ -96,7 +96,8 @@ def _layout_player(lt: LayoutTables, tables: Tables, players: int,
     layout = np.repeat(lt.first[None, :players], n_sess, axis=0)
     generic = np.zeros(n_sess, np.bool_)
     first = np.zeros(n_sess, np.int64)
-    saved = np.zeros((players, 6), np.int64)  # scratch: a session's players at a chunk's start
+    # scratch: two sessions' players at the chunk's start, and their rolls in play, point, fresh
+    saved = (np.zeros((2, players, 6), np.int64), np.zeros((2, players, 3), np.int64))
 
     def play(state: ChunkState) -> None:
         cast(Any, play_layouts)(*state, layout, generic, first, saved, lt.decide, lt.step,

@@ -284,8 +284,10 @@ def _player(compiled: Compiled, t: Tables, p: int, shape: Shape,
     return numbering.rows[:numbering.n].copy(), np.concatenate(decides), np.concatenate(steps)
 
 
-def build_layout_tables(compiled: Compiled, limit: int = MAX_LAYOUTS) -> LayoutTables | None:
-    """Every player's layout tables, or None if a player has more than ``limit`` layouts."""
+def build_layout_tables(compiled: Compiled, limit: int | None = None) -> LayoutTables | None:
+    """Every player's layout tables, or None if a player has more than ``limit`` layouts
+    (default :data:`MAX_LAYOUTS`)."""
+    limit = MAX_LAYOUTS if limit is None else limit
     a = compiled.arrays
     t = tables_of(a)
     shape = Shape(int(a["res"].shape[1]), int(a["winnext"].shape[1]))
@@ -356,73 +358,95 @@ def _leave_tables(i: int, layout: Any, rows: Any, slots: int, counters: int, sta
         ontable[i, p] = on
 
 
+# a player's state through a chunk: layout, chips in hand, status, hand start, stakes decided,
+# point, fresh, rolls in play, out of play, the roll it could not afford the rules (-1: none)
+Run = tuple[Any, Any, Any, Any, Any, Any, Any, Any, bool, Any]
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _one_player(i: int, p: int, n_roll: int, r_begin: int, start: int, stride: int,
-                outcomes: Any, point: Any, fresh: Any, bank: Any, status: Any,
-                handstart: Any, wagered: Any, endroll: Any, hist: Any, layout: Any,
-                decide: Any, step: Any, play: Any, t: Tables) -> tuple[int, int, Any, Any]:
-    """Player ``p`` of session ``i`` through the chunk, its state in locals: (the roll at which
-    the player cannot afford the rules, else the chunk's length; the rolls the player was in
-    play for, a prefix of the chunk; the point and fresh flag after them).
+def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any, point: Any,
+           fresh: Any, layout: Any) -> Run:
+    """Player ``p`` of session ``i`` at the chunk's start (``i < 0``: nobody, out of play)."""
+    if i < 0:
+        z = np.int64(0)
+        return z, z, z, z, z, z, z, z, True, np.int64(-1)
+    return (np.int64(layout[i, p]), bank[i, p], np.int64(status[i, p]), handstart[i, p],
+            wagered[i, p], np.int64(point[i]), np.int64(fresh[i]), np.int64(0), False,
+            np.int64(-1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, outcomes: Any, endroll: Any,
+          decide: Any, step: Any, play: Any, t: Tables) -> Run:
+    """Player ``p`` of session ``i`` before and through roll ``j`` (``r`` of the session)."""
+    lay, b, stat, hs, wg, pnt, fr, played, out, short = run
+    if out or short >= 0:
+        return run
+    fused = False
+    if stat == ACTIVE:
+        worth = b + decide[lay, ON_TABLE]
+        loss, goal = t.stoploss[p], t.wingoal[p]
+        if loss > 0 and worth <= start - loss:
+            stat = np.int64(STOP_LOSS)
+        elif goal > 0 and worth >= start + goal:
+            stat = np.int64(WIN_GOAL)
+        if stat != ACTIVE:
+            endroll[i, p] = r
+            b += decide[lay, DOWN_CASH]
+            lay = np.int64(decide[lay, DOWN])
+        elif not (t.shooterlim[p] > 0 and worth <= hs - t.shooterlim[p]):
+            if b < decide[lay, NEED]:
+                return lay, b, stat, hs, wg, pnt, fr, played, out, np.int64(j)
+            fused = True  # the rules and the roll in one lookup
+    if not fused and stat != ACTIVE and decide[lay, ON_TABLE] == 0:
+        return lay, b, stat, hs, wg, pnt, fr, played, True, short
+    o = outcomes[i, j]
+    sev = np.int64(t.seven[pnt, o])
+    table = play if fused else step
+    b += table[lay, o, CREDIT]
+    wg += table[lay, o, DECIDED]
+    lay = np.int64(table[lay, o, NEXT])
+    if sev != 0:
+        hs = b + decide[lay, ON_TABLE]
+    return lay, b, stat, hs, wg, np.int64(t.pt[pnt, o]), sev, played + 1, out, short
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _finish(i: int, p: int, run: Run, bank: Any, status: Any, handstart: Any, wagered: Any,
+            layout: Any) -> None:
+    """Store player ``p``'s state of session ``i`` at the chunk's end."""
+    if i >= 0:
+        layout[i, p], bank[i, p], status[i, p] = run[0], run[1], run[2]
+        handstart[i, p], wagered[i, p] = run[3], run[4]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _two_sessions(i: int, i2: int, p: int, n_roll: int, r_begin: int, start: int,
+                  stride: int, outcomes: Any, point: Any, fresh: Any, bank: Any, status: Any,
+                  handstart: Any, wagered: Any, endroll: Any, hist: Any, layout: Any,
+                  decide: Any, step: Any, play: Any, t: Tables) -> tuple[Run, Run]:
+    """Player ``p`` through the chunk in sessions ``i`` and ``i2`` at once (``i2 < 0``: only
+    ``i``): the two chains of lookups overlap in the processor.
 
     Players at a table share only the dice, and a player out of play (stopped, nothing down)
-    changes nothing after, so each plays the chunk on its own: the session goes on while any
-    player is in play."""
-    lay = layout[i, p]
-    b = bank[i, p]
-    stat = status[i, p]
-    hs = handstart[i, p]
-    wg = wagered[i, p]
-    pnt = np.int64(point[i])
-    fr = np.int64(fresh[i])
-    played = 0
-    loss, goal, shooter = t.stoploss[p], t.wingoal[p], t.shooterlim[p]
-    rec = i < hist.shape[0]
-    out = False
+    changes nothing after, so each plays the chunk on its own; the session goes on while any
+    player is in play (the rolls in play are a prefix of the chunk)."""
+    a = _start(i, p, bank, status, handstart, wagered, point, fresh, layout)
+    b = _start(i2, p, bank, status, handstart, wagered, point, fresh, layout)
+    rec_a = i < hist.shape[0]
+    rec_b = 0 <= i2 < hist.shape[0]
     for j in range(n_roll):
         r = r_begin + j
-        fused = False
-        if not out:
-            if stat == ACTIVE:
-                worth = b + decide[lay, ON_TABLE]
-                if loss > 0 and worth <= start - loss:
-                    stat = STOP_LOSS
-                elif goal > 0 and worth >= start + goal:
-                    stat = WIN_GOAL
-                if stat != ACTIVE:
-                    endroll[i, p] = r
-                    b += decide[lay, DOWN_CASH]
-                    lay = decide[lay, DOWN]
-                elif not (shooter > 0 and worth <= hs - shooter):
-                    if b < decide[lay, NEED]:
-                        return j, played, pnt, fr
-                    fused = True  # the rules and the roll in one lookup
-            if not fused and stat != ACTIVE and decide[lay, ON_TABLE] == 0:
-                out = True
-            else:
-                o = outcomes[i, j]
-                sev = t.seven[pnt, o]
-                if fused:
-                    b += play[lay, o, CREDIT]
-                    wg += play[lay, o, DECIDED]
-                    lay = play[lay, o, NEXT]
-                else:
-                    b += step[lay, o, CREDIT]
-                    wg += step[lay, o, DECIDED]
-                    lay = step[lay, o, NEXT]
-                if sev != 0:
-                    hs = b + decide[lay, ON_TABLE]
-                pnt = t.pt[pnt, o]
-                fr = sev
-                played += 1
-        if rec and (r + 1) % stride == 0:
-            hist[i, p, (r + 1) // stride] = b
-    layout[i, p] = lay
-    bank[i, p] = b
-    status[i, p] = stat
-    handstart[i, p] = hs
-    wagered[i, p] = wg
-    return n_roll, played, pnt, fr
+        a = _roll(i, p, j, r, a, start, outcomes, endroll, decide, step, play, t)
+        b = _roll(i2, p, j, r, b, start, outcomes, endroll, decide, step, play, t)
+        if (r + 1) % stride == 0:
+            if rec_a:
+                hist[i, p, (r + 1) // stride] = a[1]
+            if rec_b:
+                hist[i2, p, (r + 1) // stride] = b[1]
+    _finish(i, p, a, bank, status, handstart, wagered, layout)
+    _finish(i2, p, b, bank, status, handstart, wagered, layout)
+    return a, b
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -438,6 +462,23 @@ def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: An
             saved[p, 3], saved[p, 4], saved[p, 5] = handstart[i, p], wagered[i, p], endroll[i, p]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _close(i: int, runs: Any, n_roll: int, n_players: int, point: Any, fresh: Any,
+           rolls: Any, done: Any, ontable: Any, layout: Any, decide: Any) -> None:
+    """Session ``i``'s point, fresh flag, rolls and on-table amounts after the chunk; ``runs``
+    holds each player's (rolls in play, point, fresh)."""
+    most = 0
+    for p in range(n_players):
+        if runs[p, 0] > most:
+            most = runs[p, 0]
+            point[i] = runs[p, 1]
+            fresh[i] = runs[p, 2]
+    rolls[i] += most
+    done[i] = done[i] or most < n_roll
+    for p in range(n_players):
+        ontable[i, p] = decide[layout[i, p], ON_TABLE]
+
+
 @no_refcount
 def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
                  point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any,
@@ -451,37 +492,51 @@ def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, sta
     which cannot afford what the rules call for goes back to its state at the chunk's start,
     is decoded into the generic arrays and marked in ``generic``; ``first[i]`` is 0 for every
     generic session (the generic kernel plays the whole chunk), the chunk's length for the
-    others. ``saved`` is scratch room, (players, 6). Compiled by
+    others. ``saved`` is scratch room, (2, players, 6) and (2, players, 3). Compiled by
     :func:`croupier.sim.kernel.no_refcount`.
     """
     n_players = bank.shape[1]
     n_roll = min(outcomes.shape[1], total_rolls - r_begin)
-    for i in range(n_sess):
-        first[i] = 0
-        if generic[i]:
-            continue
-        _keep(i, saved, layout, bank, status, handstart, wagered, endroll, False)
-        most = 0
-        end_pnt, end_fr = point[i], fresh[i]
-        short = False
+    keep, runs = saved
+    i = 0
+    while i < n_sess:
+        # the next two sessions still on the tables
+        while i < n_sess and generic[i]:
+            first[i] = 0
+            i += 1
+        if i >= n_sess:
+            break
+        i2 = i + 1
+        while i2 < n_sess and generic[i2]:
+            first[i2] = 0
+            i2 += 1
+        pair = (i, i2 if i2 < n_sess else -1)
+        for s in range(2):
+            if pair[s] >= 0:
+                _keep(pair[s], keep[s], layout, bank, status, handstart, wagered, endroll,
+                      False)
+        short_a = short_b = False
         for p in range(n_players):
-            j, played, pnt, fr = _one_player(i, p, n_roll, r_begin, start, stride, outcomes,
-                                             point, fresh, bank, status, handstart, wagered,
-                                             endroll, hist, layout, decide, step, play, t)
-            if j < n_roll:
-                short = True
-                break
-            if played > most:
-                most, end_pnt, end_fr = played, pnt, fr
-        if short:
-            _keep(i, saved, layout, bank, status, handstart, wagered, endroll, True)
-            _leave_tables(i, layout, rows, slots, counters, stake, st, cpaid, level, ontable)
-            generic[i] = True
-            continue
-        first[i] = n_roll
-        rolls[i] += most
-        point[i] = end_pnt
-        fresh[i] = end_fr
-        done[i] = done[i] or most < n_roll
-        for p in range(n_players):
-            ontable[i, p] = decide[layout[i, p], ON_TABLE]
+            a, b = _two_sessions(pair[0], pair[1], p, n_roll, r_begin, start, stride,
+                                 outcomes, point, fresh, bank, status, handstart, wagered,
+                                 endroll, hist, layout, decide, step, play, t)
+            runs[0, p, 0], runs[0, p, 1], runs[0, p, 2] = a[7], a[5], a[6]
+            runs[1, p, 0], runs[1, p, 1], runs[1, p, 2] = b[7], b[5], b[6]
+            short_a = short_a or a[9] >= 0
+            short_b = short_b or b[9] >= 0
+        short = (short_a, short_b)
+        for s in range(2):
+            k = pair[s]
+            if k < 0:
+                continue
+            if short[s]:
+                _keep(k, keep[s], layout, bank, status, handstart, wagered, endroll, True)
+                _leave_tables(k, layout, rows, slots, counters, stake, st, cpaid, level,
+                              ontable)
+                generic[k] = True
+                first[k] = 0
+            else:
+                first[k] = n_roll
+                _close(k, runs[s], n_roll, n_players, point, fresh, rolls, done, ontable,
+                       layout, decide)
+        i = i2 + 1
