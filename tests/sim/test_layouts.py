@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -108,17 +109,35 @@ def test_pass_line_tables_come_from_the_wager_definition() -> None:
     assert lt.rows[on_four, 0] == 1  # the table's point is 4
     assert lt.step[bet, four, DECIDED] == 0
     # the rules and the roll in one lookup agree with the two lookups
-    assert (lt.play[empty] == lt.step[bet] + np.array([0, -1000, 0])).all()
+    assert (lt.play[empty, :, :3] == lt.step[bet] + np.array([0, -1000, 0])).all()
+    assert (lt.play[empty, :, 3] == 1000).all()  # the least bankroll that makes the bet
     # every layout's amount on the table is its stakes' sum
     slots = lt.shape.slots
     assert (lt.decide[:, ON_TABLE] == lt.rows[:, 2:2 + slots].sum(axis=1)).all()
 
 
-def test_too_many_layouts_play_on_the_specialised_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_layouts_play_on_the_specialised_kernel(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
     compiled = compile_table([BUILT_IN["pass-line"]])
     assert build_layout_tables(compiled, limit=10) is None
     monkeypatch.setattr(layouts, "MAX_LAYOUTS", 10)
     monkeypatch.setattr(layouts, "_CACHE", {})
+    monkeypatch.setenv("CROUPIER_KERNEL_DIR", str(tmp_path))
     assert layouts.layout_tables(compiled) is None
+    assert list(tmp_path.glob("layouts-*.npz"))  # the verdict is kept on disk too
     _same(simulate(compiled, 40, 300, 5000, 9, n_hist=40),
           simulate(compiled, 40, 300, 5000, 9, n_hist=40, kernel="generic"))
+
+
+def test_tables_kept_on_disk_are_the_tables_built(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    compiled = compile_table([BUILT_IN["place-6-8-press-regress"]])
+    monkeypatch.setenv("CROUPIER_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(layouts, "_CACHE", {})
+    built = layouts.layout_tables(compiled)
+    monkeypatch.setattr(layouts, "_CACHE", {})
+    read = layouts.layout_tables(compiled)
+    assert built is not None and read is not None and read is not built
+    for name in ("first", "decide", "step", "play", "rows"):
+        np.testing.assert_array_equal(getattr(built, name), getattr(read, name))
+    assert read.shape == built.shape

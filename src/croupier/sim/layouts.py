@@ -27,15 +27,21 @@ A strategy with more than :data:`MAX_LAYOUTS` layouts per player is left to the 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import inspect
+import os
+import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from croupier.sim import kernel
 from croupier.sim.compile import T_NEW_SHOOTER, Compiled
 from croupier.sim.kernel import (
     ACTIVE,
@@ -49,6 +55,7 @@ from croupier.sim.kernel import (
     tables_of,
     take_down_all,
 )
+from croupier.sim.specialise import cache_dir as _cache_dir
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
@@ -58,8 +65,8 @@ ENOUGH = 1 << 52  # the bankroll the tables are computed with: more than any sta
 
 # the columns of LayoutTables.decide
 RULES, RULES_CASH, NEED, ON_TABLE, DOWN, DOWN_CASH = range(6)
-# the columns of LayoutTables.step
-NEXT, CREDIT, DECIDED = range(3)
+# the columns of LayoutTables.step and .play (play has the layout's least bankroll too)
+NEXT, CREDIT, DECIDED, LEAST = range(4)
 
 _LOCK = threading.Lock()
 _CACHE: dict[str, LayoutTables | None] = {}
@@ -87,7 +94,8 @@ class LayoutTables:
     first: I64  # (P + 1,) the first layout number of each player; the empty layout is first
     decide: I64  # (N, 6) per layout: the columns RULES ... DOWN_CASH
     step: I32  # (N, n_outcomes, 3) per layout and outcome: NEXT, CREDIT, DECIDED
-    play: I32  # (N, n_outcomes, 3) the same for the rules' decision and then the roll
+    play: I32  # (N, n_outcomes, 4) the same for the rules' decision and then the roll, and
+    # the least bankroll the rules need
     rows: I64  # (N, width) each layout, to decode it into the generic kernel's arrays
     shape: Shape
 
@@ -311,8 +319,10 @@ def build_layout_tables(compiled: Compiled, limit: int | None = None) -> LayoutT
     decide = np.concatenate(decides)
     step = np.concatenate(steps)
     # the rules' decision and the roll in one lookup (an active player's usual roll)
-    play = step[decide[:, RULES]]
+    play = np.zeros((step.shape[0], step.shape[1], 4), np.int64)
+    play[:, :, :3] = step[decide[:, RULES]]
     play[:, :, CREDIT] += decide[:, RULES_CASH, None]
+    play[:, :, LEAST] = decide[:, NEED, None]  # where the usual roll finds it: one lookup
     if max(np.abs(step).max(), np.abs(play).max()) >= 2**31:
         return None  # the tables hold 32-bit entries (half the memory): not for these stakes
     return LayoutTables(np.array(first, np.int64), decide, step.astype(np.int32),
@@ -328,14 +338,60 @@ def _digest(compiled: Compiled) -> str:
     return h.hexdigest()
 
 
+def _code_version() -> str:
+    """A hash of the code the tables are computed with (the kernel's step and this module)."""
+    h = hashlib.sha256()
+    for module in (kernel, sys.modules[__name__]):
+        h.update(Path(inspect.getfile(module)).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cached_file(key: str) -> Path:
+    return _cache_dir() / f"layouts-{key[:32]}-{_code_version()}.npz"
+
+
+def _read_cached(path: Path) -> LayoutTables | None:
+    with np.load(path) as z:
+        if "none" in z:
+            return None
+        slots, counters = (int(x) for x in z["shape"])
+        return LayoutTables(z["first"], z["decide"], z["step"], z["play"], z["rows"],
+                            Shape(slots, counters))
+
+
+def _write_cached(path: Path, lt: LayoutTables | None) -> None:
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(tmp, "wb") as f:
+        if lt is None:
+            np.savez(f, none=np.zeros(0))
+        else:
+            np.savez(f, first=lt.first, decide=lt.decide, step=lt.step, play=lt.play,
+                     rows=lt.rows, shape=np.array([lt.shape.slots, lt.shape.counters]))
+    os.replace(tmp, path)
+
+
 def layout_tables(compiled: Compiled) -> LayoutTables | None:
-    """The layout tables of ``compiled`` (built once per process and table), or None where a
-    strategy's layouts are too many."""
+    """The layout tables of ``compiled`` (None where a strategy's layouts are too many):
+    built once and kept in this process and on disk, next to the specialised kernels, under a
+    hash of the compiled table and of the code that computes them."""
     key = _digest(compiled)
     with _LOCK:
-        if key not in _CACHE:
-            _CACHE[key] = build_layout_tables(compiled)
-        return _CACHE[key]
+        if key in _CACHE:
+            return _CACHE[key]
+        path: Path | None = None
+        try:
+            path = _cached_file(key)
+            if path.exists():
+                _CACHE[key] = _read_cached(path)
+                return _CACHE[key]
+        except (OSError, ValueError, KeyError):
+            pass  # no cache directory, or a damaged file: build them again
+        lt = build_layout_tables(compiled)
+        _CACHE[key] = lt
+        if path is not None:
+            with contextlib.suppress(OSError):
+                _write_cached(path, lt)
+        return lt
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -376,37 +432,45 @@ def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, outcomes: Any, endroll: Any,
-          decide: Any, step: Any, play: Any, t: Tables) -> Run:
-    """Player ``p`` of session ``i`` before and through roll ``j`` (``r`` of the session)."""
+def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, limits: tuple[Any, Any, Any],
+          outcomes: Any, endroll: Any, decide: Any, step: Any, play: Any, t: Tables) -> Run:
+    """Player ``p`` of session ``i`` before and through roll ``j`` (``r`` of the session);
+    ``limits``: the player's stop loss, win goal and shooter loss limit (0: none)."""
     lay, b, stat, hs, wg, pnt, fr, played, out, short = run
     if out or short >= 0:
         return run
+    o = outcomes[i, j]
+    loss, goal, shooter = limits
     fused = False
     if stat == ACTIVE:
-        worth = b + decide[lay, ON_TABLE]
-        loss, goal = t.stoploss[p], t.wingoal[p]
-        if loss > 0 and worth <= start - loss:
-            stat = np.int64(STOP_LOSS)
-        elif goal > 0 and worth >= start + goal:
-            stat = np.int64(WIN_GOAL)
+        waits = False
+        if loss > 0 or goal > 0 or shooter > 0:
+            worth = b + decide[lay, ON_TABLE]
+            if loss > 0 and worth <= start - loss:
+                stat = np.int64(STOP_LOSS)
+            elif goal > 0 and worth >= start + goal:
+                stat = np.int64(WIN_GOAL)
+            waits = shooter > 0 and worth <= hs - shooter
         if stat != ACTIVE:
             endroll[i, p] = r
             b += decide[lay, DOWN_CASH]
             lay = np.int64(decide[lay, DOWN])
-        elif not (t.shooterlim[p] > 0 and worth <= hs - t.shooterlim[p]):
-            if b < decide[lay, NEED]:
+        elif not waits:
+            if b < play[lay, o, LEAST]:
                 return lay, b, stat, hs, wg, pnt, fr, played, out, np.int64(j)
             fused = True  # the rules and the roll in one lookup
     if not fused and stat != ACTIVE and decide[lay, ON_TABLE] == 0:
         return lay, b, stat, hs, wg, pnt, fr, played, True, short
-    o = outcomes[i, j]
     sev = np.int64(t.seven[pnt, o])
-    table = play if fused else step
-    b += table[lay, o, CREDIT]
-    wg += table[lay, o, DECIDED]
-    lay = np.int64(table[lay, o, NEXT])
-    if sev != 0:
+    if fused:
+        b += play[lay, o, CREDIT]
+        wg += play[lay, o, DECIDED]
+        lay = np.int64(play[lay, o, NEXT])
+    else:
+        b += step[lay, o, CREDIT]
+        wg += step[lay, o, DECIDED]
+        lay = np.int64(step[lay, o, NEXT])
+    if sev != 0 and shooter > 0:
         hs = b + decide[lay, ON_TABLE]
     return lay, b, stat, hs, wg, np.int64(t.pt[pnt, o]), sev, played + 1, out, short
 
@@ -435,11 +499,12 @@ def _two_sessions(i: int, i2: int, p: int, n_roll: int, r_begin: int, start: int
     b = _start(i2, p, bank, status, handstart, wagered, point, fresh, layout)
     rec_a = i < hist.shape[0]
     rec_b = 0 <= i2 < hist.shape[0]
+    limits = (np.int64(t.stoploss[p]), np.int64(t.wingoal[p]), np.int64(t.shooterlim[p]))
     for j in range(n_roll):
         r = r_begin + j
-        a = _roll(i, p, j, r, a, start, outcomes, endroll, decide, step, play, t)
-        b = _roll(i2, p, j, r, b, start, outcomes, endroll, decide, step, play, t)
-        if (r + 1) % stride == 0:
+        a = _roll(i, p, j, r, a, start, limits, outcomes, endroll, decide, step, play, t)
+        b = _roll(i2, p, j, r, b, start, limits, outcomes, endroll, decide, step, play, t)
+        if (rec_a or rec_b) and (r + 1) % stride == 0:
             if rec_a:
                 hist[i, p, (r + 1) // stride] = a[1]
             if rec_b:

@@ -748,7 +748,9 @@ def source_for(compiled: Compiled) -> str:
     return _Gen(compiled).generate()
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
+    """A writable directory for generated kernels and tables (``CROUPIER_KERNEL_DIR``, else
+    the user's cache, else a temporary directory)."""
     env = os.environ.get("CROUPIER_KERNEL_DIR")
     base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     candidates = [base if env else base / "croupier" / "kernels",
@@ -774,7 +776,7 @@ def kernel_for(compiled: Compiled) -> Kernel:
         if fn is not None:
             return fn
         name = f"croupier_kernel_{digest}"
-        path = _cache_dir() / f"{name}.py"
+        path = cache_dir() / f"{name}.py"
         if not path.exists() or path.read_text() != src:
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(src)
