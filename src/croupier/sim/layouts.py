@@ -433,9 +433,12 @@ def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any,
 
 @njit(cache=True, nogil=True, inline="always")
 def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, limits: tuple[Any, Any, Any],
-          outcomes: Any, endroll: Any, decide: Any, step: Any, play: Any, t: Tables) -> Run:
+          track: Any, outcomes: Any, endroll: Any, decide: Any, step: Any, play: Any,
+          t: Tables) -> Run:
     """Player ``p`` of session ``i`` before and through roll ``j`` (``r`` of the session);
-    ``limits``: the player's stop loss, win goal and shooter loss limit (0: none)."""
+    ``limits``: the player's stop loss, win goal and shooter loss limit (0: none); ``track``:
+    follow the point (the first player does, for the session, and one with a shooter loss
+    limit)."""
     lay, b, stat, hs, wg, pnt, fr, played, out, short = run
     if out or short >= 0:
         return run
@@ -461,7 +464,6 @@ def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, limits: tuple[An
             fused = True  # the rules and the roll in one lookup
     if not fused and stat != ACTIVE and decide[lay, ON_TABLE] == 0:
         return lay, b, stat, hs, wg, pnt, fr, played, True, short
-    sev = np.int64(t.seven[pnt, o])
     if fused:
         b += play[lay, o, CREDIT]
         wg += play[lay, o, DECIDED]
@@ -470,9 +472,12 @@ def _roll(i: int, p: int, j: int, r: int, run: Run, start: int, limits: tuple[An
         b += step[lay, o, CREDIT]
         wg += step[lay, o, DECIDED]
         lay = np.int64(step[lay, o, NEXT])
-    if sev != 0 and shooter > 0:
-        hs = b + decide[lay, ON_TABLE]
-    return lay, b, stat, hs, wg, np.int64(t.pt[pnt, o]), sev, played + 1, out, short
+    if track:  # the point, for the hand's start at a seven-out and for the session's point
+        fr = np.int64(t.seven[pnt, o])
+        if fr != 0 and shooter > 0:
+            hs = b + decide[lay, ON_TABLE]
+        pnt = np.int64(t.pt[pnt, o])
+    return lay, b, stat, hs, wg, pnt, fr, played + 1, out, short
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -500,10 +505,12 @@ def _two_sessions(i: int, i2: int, p: int, n_roll: int, r_begin: int, start: int
     rec_a = i < hist.shape[0]
     rec_b = 0 <= i2 < hist.shape[0]
     limits = (np.int64(t.stoploss[p]), np.int64(t.wingoal[p]), np.int64(t.shooterlim[p]))
+    track = p == 0 or limits[2] > 0
     for j in range(n_roll):
         r = r_begin + j
-        a = _roll(i, p, j, r, a, start, limits, outcomes, endroll, decide, step, play, t)
-        b = _roll(i2, p, j, r, b, start, limits, outcomes, endroll, decide, step, play, t)
+        a = _roll(i, p, j, r, a, start, limits, track, outcomes, endroll, decide, step, play, t)
+        b = _roll(i2, p, j, r, b, start, limits, track, outcomes, endroll, decide, step, play,
+                  t)
         if (rec_a or rec_b) and (r + 1) % stride == 0:
             if rec_a:
                 hist[i, p, (r + 1) // stride] = a[1]
@@ -528,16 +535,23 @@ def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: An
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _close(i: int, runs: Any, n_roll: int, n_players: int, point: Any, fresh: Any,
-           rolls: Any, done: Any, ontable: Any, layout: Any, decide: Any) -> None:
+def _close(i: int, runs: Any, n_roll: int, n_players: int, outcomes: Any, point: Any,
+           fresh: Any, rolls: Any, done: Any, ontable: Any, layout: Any, decide: Any,
+           t: Tables) -> None:
     """Session ``i``'s point, fresh flag, rolls and on-table amounts after the chunk; ``runs``
-    holds each player's (rolls in play, point, fresh)."""
+    holds each player's rolls in play (and the first player's point and fresh flag after
+    them)."""
     most = 0
     for p in range(n_players):
-        if runs[p, 0] > most:
-            most = runs[p, 0]
-            point[i] = runs[p, 1]
-            fresh[i] = runs[p, 2]
+        most = max(most, runs[p, 0])
+    # the first player followed the point while in play; the rest of the way, if any, here
+    pnt, fr = runs[0, 1], runs[0, 2]
+    for j in range(runs[0, 0], most):
+        o = outcomes[i, j]
+        fr = np.int64(t.seven[pnt, o])
+        pnt = np.int64(t.pt[pnt, o])
+    point[i] = pnt
+    fresh[i] = fr
     rolls[i] += most
     done[i] = done[i] or most < n_roll
     for p in range(n_players):
@@ -602,6 +616,6 @@ def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, sta
                 first[k] = 0
             else:
                 first[k] = n_roll
-                _close(k, runs[s], n_roll, n_players, point, fresh, rolls, done, ontable,
-                       layout, decide)
+                _close(k, runs[s], n_roll, n_players, outcomes, point, fresh, rolls, done,
+                       ontable, layout, decide, t)
         i = i2 + 1
