@@ -239,18 +239,18 @@ def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: Craps
                 raise StrategyRefused(strategy.name, i, bet, exc) from None
 
 
-def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
-    """Slots, states and the generated transition and payoff tables for one craps player."""
+def _craps_slots(strategy: Strategy) -> list[Slot]:
+    """Every slot the strategy's bets can put a wager in, with every state it can reach (a
+    come bet travels from the come box to its number), in settling order."""
     labels: dict[str, Slot] = {}
     order: list[str] = []
+    queue: list[tuple[str, Any]] = []
 
     def slot(label: str, wager: str, q: Any) -> Slot:
         if label not in labels:
             labels[label] = Slot(label, wager, q)
             order.append(label)
         return labels[label]
-
-    queue: list[tuple[str, Any]] = []
 
     def add_state(label: str, state: Any) -> None:
         s = labels[label]
@@ -262,21 +262,16 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
         d = WAGERS[bet.wager]
         if bet.kind == "odds":
             base = d.odds_of or ""
-            if base in ("pass", "dont_pass"):
-                slot(d.id, d.id, None)
-                for n in POINTS:
-                    add_state(d.id, n)
-            else:
-                for n in POINTS:
-                    lab = f"{d.id}:{n}"
-                    slot(lab, d.id, n)
-                    add_state(lab, n)
+            on_point = base in ("pass", "dont_pass")  # one odds bet, on the table's point
+            for n in POINTS:
+                lab = d.id if on_point else f"{d.id}:{n}"
+                slot(lab, d.id, None if on_point else n)
+                add_state(lab, n)
             continue
         q = _qualifier(bet, d, bet.wager)
         lab = d.label(q, None)
         slot(lab, d.id, q)
         add_state(lab, d.initial_state(q, None))
-    # come bets travel: the come box's moves create come:N slots
     while queue:
         lab, state = queue.pop(0)
         s = labels[lab]
@@ -289,6 +284,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
                 to = d.label(s.qualifier, out.state) if d.travels else lab
                 slot(to, d.id, s.qualifier)
                 add_state(to, out.state)
+
     # order: odds first (they look at their flat bet before it is settled), boxes last
     def rank(label: str) -> int:
         s = labels[label]
@@ -299,118 +295,122 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
             return 2
         return 1
 
-    ordered = sorted(order, key=lambda lab: (rank(lab), order.index(lab)))
-    slots = [labels[lab] for lab in ordered]
-    index = {s.label: k for k, s in enumerate(slots)}
-    pays = config.pays
+    return [labels[lab] for lab in sorted(order, key=lambda lab: (rank(lab), order.index(lab)))]
+
+
+Outcome = tuple[int, int, Fraction, int, int]
+
+
+def _craps_outcome(s: Slot, k: int, state: Any, dice: tuple[int, int], slots: list[Slot],
+                   index: dict[str, int], pays: Any) -> Outcome:
+    """What slot ``k`` in ``state`` does on ``dice``: (0 nothing, 1 decided, 2 moves; won; the
+    credit per unit of stake; the state and slot it moves to)."""
+    d = WAGERS[s.wager]
+    d1, d2 = dice
 
     def ratio(key: str, stays: bool) -> Fraction:
         odds: Odds = pays[key]
         return Fraction(odds.win, odds.stake) + (0 if stays else 1)
 
-    res, won, cn, cd, nxt, dst = [], [], [], [], [], []
-    remove, numidx, ostate = [], [], []
+    if d.parts is not None:  # a bet of several parts (the whirl): each part's share
+        parts = d.parts(s.qualifier)
+        units = sum(p.units for p in parts)
+        win, credit = 0, Fraction(0)
+        for part in parts:
+            out = WAGERS[part.wager].decide(part.qualifier, None, d1, d2)
+            if isinstance(out, Win):
+                win = 1
+                credit += Fraction(part.units, units) * ratio(out.key, False)
+        return 1, win, credit, 0, k
+    out = d.decide(s.qualifier, state, d1, d2)
+    if isinstance(out, Win):
+        return 1, 1, ratio(out.key, d.stays_up), 0, k
+    if isinstance(out, Lose):
+        return 1, 0, Fraction(0), 0, k
+    if isinstance(out, Move):
+        to_slot = index[d.label(s.qualifier, out.state) if d.travels else s.label]
+        return 2, 0, Fraction(0), slots[to_slot].states.index(out.state), to_slot
+    return 0, 0, Fraction(0), 0, k
+
+
+def _removable(d: WagerDef, state: Any) -> int:
+    """Whether a strategy may take the wager down in ``state``."""
+    if d.removal is Removal.ANY_TIME:
+        return 1
+    if d.removal is Removal.UNTIL_POINT:
+        return 1 if state is None else 0
+    return 0  # don't bets and fire bets are never taken down by a strategy
+
+
+def _craps_tables(slots: list[Slot], index: dict[str, int], pays: Any,
+                  tables: PlayerTables) -> None:
+    """Fill the per-(slot, state, outcome) tables and the per-(slot, state) ones."""
     for k, s in enumerate(slots):
         d = WAGERS[s.wager]
-        r_s, w_s, n_s, d_s, x_s, t_s = [], [], [], [], [], []
-        for state in s.states:
-            r_o, w_o, n_o, d_o, x_o, t_o = [], [], [], [], [], []
-            for d1, d2 in OUTCOMES:
-                code, win, credit, to_state, to_slot = 0, 0, Fraction(0), 0, k
-                if d.parts is not None:
-                    parts = d.parts(s.qualifier)
-                    units = sum(p.units for p in parts)
-                    code = 1
-                    for part in parts:
-                        pd = WAGERS[part.wager]
-                        out = pd.decide(part.qualifier, None, d1, d2)
-                        if isinstance(out, Win):
-                            win = 1
-                            credit += Fraction(part.units, units) * ratio(out.key, False)
-                else:
-                    out = d.decide(s.qualifier, state, d1, d2)
-                    if isinstance(out, Win):
-                        code, win, credit = 1, 1, ratio(out.key, d.stays_up)
-                    elif isinstance(out, Lose):
-                        code = 1
-                    elif isinstance(out, Move):
-                        code = 2
-                        to = d.label(s.qualifier, out.state) if d.travels else s.label
-                        to_slot = index[to]
-                        to_state = slots[to_slot].states.index(out.state)
-                r_o.append(code)
-                w_o.append(win)
-                n_o.append(credit.numerator)
-                d_o.append(credit.denominator)
-                x_o.append(to_state)
-                t_o.append(to_slot)
-            r_s.append(r_o)
-            w_s.append(w_o)
-            n_s.append(n_o)
-            d_s.append(d_o)
-            x_s.append(x_o)
-            t_s.append(t_o)
-        res.append(r_s)
-        won.append(w_s)
-        cn.append(n_s)
-        cd.append(d_s)
-        nxt.append(x_s)
-        dst.append(t_s)
-        rm = []
-        for state in s.states:
-            if d.removal is Removal.ANY_TIME:
-                rm.append(1)
-            elif d.removal is Removal.UNTIL_POINT:
-                rm.append(1 if state is None else 0)
-            else:
-                rm.append(0)  # don't bets and fire bets are never taken down by a strategy
-        remove.append(rm)
-        numidx.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
-                       for st in s.states])
-        ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
+        per_state = [[_craps_outcome(s, k, state, dice, slots, index, pays) for dice in OUTCOMES]
+                     for state in s.states]
+        tables.res.append([[o[0] for o in row] for row in per_state])
+        tables.won.append([[o[1] for o in row] for row in per_state])
+        tables.cn.append([[o[2].numerator for o in row] for row in per_state])
+        tables.cd.append([[o[2].denominator for o in row] for row in per_state])
+        tables.nxt.append([[o[3] for o in row] for row in per_state])
+        tables.dst.append([[o[4] for o in row] for row in per_state])
+        tables.remove.append([_removable(d, state) for state in s.states])
+        tables.numidx.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
+                              for st in s.states])
+        tables.ostate.append([s.states.index(n) if n in s.states else -1
+                              for n in (None, *POINTS)])
 
+
+def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
+                     config: CrapsConfig) -> dict[str, list[int]]:
+    """Per slot: stays up after a win, off on the come-out and the bet it stands behind,
+    commission kind and base, timing, group (one per wager) and line bet; no progression."""
     off = config.rules.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
-    vig = Fraction(config.vig)
-    slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],
-                                      "cpn": [], "cpd": [], "timing": [], "group": [],
-                                      "line": [], "ctr": []}
+    timings = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
+               Timing.NEW_SHOOTER: T_NEW_SHOOTER}
+    ints: dict[str, list[int]] = {name: [] for name in (
+        "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr")}
     for s in slots:
         d = WAGERS[s.wager]
-        slot_int["stays"].append(int(d.stays_up))
-        slot_int["off"].append(int(d.id in off))
         parent = -1
         if d.odds_of is not None:
             plabel = d.odds_of if d.odds_of in ("pass", "dont_pass") else f"{d.odds_of}:{s.qualifier}"
             parent = index.get(plabel, -1)
-        slot_int["parent"].append(parent)
         commk, cpn, cpd = 0, 0, 1
         if d.commission is not None:
             commk = 1
             if d.commission == "lay" and config.rules.lay_commission_base == "win":
                 commk = 2
-                odds = pays[f"lay:{s.qualifier}"]
+                odds = config.pays[f"lay:{s.qualifier}"]
                 cpn, cpd = odds.win, odds.stake
-        slot_int["commk"].append(commk)
-        slot_int["cpn"].append(cpn)
-        slot_int["cpd"].append(cpd)
-        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
-                  Timing.NEW_SHOOTER: T_NEW_SHOOTER}.get(d.timing, T_ANY)
-        slot_int["timing"].append(timing)
-        slot_int["group"].append(wager_ids.index(d.id))
-        slot_int["line"].append(int(d.id in ("pass", "come")))
-        slot_int["ctr"].append(-1)
+        for name, value in (("stays", int(d.stays_up)), ("off", int(d.id in off)),
+                            ("parent", parent), ("commk", commk), ("cpn", cpn), ("cpd", cpd),
+                            ("timing", timings.get(d.timing, T_ANY)),
+                            ("group", wager_ids.index(d.id)),
+                            ("line", int(d.id in ("pass", "come"))), ("ctr", -1)):
+            ints[name].append(value)
+    return ints
 
+
+def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
+    """Slots, states and the generated transition and payoff tables for one craps player."""
+    slots = _craps_slots(strategy)
+    index = {s.label: k for k, s in enumerate(slots)}
     counters, rules = _compile_rules(strategy, slots, index, config)
-    for rule in rules:
-        for k in rule["counted"]:
-            slot_int["ctr"][k] = rule["ctr"]
+    vig = Fraction(config.vig)
     scalars = {
         "vn": vig.numerator, "vd": vig.denominator, "unit": cents(config.unit),
         "placement": int(config.vig_collected == "placement"),
     }
-    return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, remove, numidx, ostate,
-                        rules, counters, scalars)
+    tables = PlayerTables(slots, [], [], [], [], [], [], _craps_slot_ints(slots, index, config),
+                          [], [], [], rules, counters, scalars)
+    _craps_tables(slots, index, config.pays, tables)
+    for rule in rules:
+        for k in rule["counted"]:
+            tables.slot_int["ctr"][k] = rule["ctr"]
+    return tables
 
 
 def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
