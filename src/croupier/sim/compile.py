@@ -126,9 +126,13 @@ def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
     try:
-        return CrapsConfig.from_options(profile, dict(strategy.table))
+        config = CrapsConfig.from_options(profile, dict(strategy.table))
     except Malformed as exc:
         raise exc.under(f"{strategy.name}.table") from None
+    if config.vig_on_win:  # the kernel keeps one commission timing per table
+        raise Malformed(f"{strategy.name}.table.vig_on_win", "the simulator collects every "
+                        "commission at the table's one time (vig_collected)")
+    return config
 
 
 def _qualifier(bet: Bet, d: WagerDef, where: str) -> Any:
@@ -366,7 +370,7 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
                      config: CrapsConfig) -> dict[str, list[int]]:
     """Per slot: stays up after a win, off on the come-out and the bet it stands behind,
     commission kind and base, timing, group (one per wager) and line bet; no progression."""
-    off = config.rules.off_on_come_out
+    off = config.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
     timings = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
                Timing.NEW_SHOOTER: T_NEW_SHOOTER}
