@@ -7,8 +7,8 @@ Scenarios: the pass line alone; pass + 3x odds + two come bets with 3x odds; pla
 six players with six different strategies at one table; the pass line with a $5 fire bet on every
 new shooter. For each: rolls per second, the
 median of ``--reps`` repetitions, for crapssim (its ``Table.run``) and for croupier (steady
-state: the kernel specialised to the strategies is generated, compiled and cached before
-timing; one thread unless ``--threads``), their ratio, and
+state: the layout tables, or the kernel specialised to the strategies, are built, compiled and
+cached before timing; one thread unless ``--threads``), their ratio, and
 croupier as a percentage of the raw bound: numpy's PCG64 drawing the same number of two-dice
 rolls (``Generator.integers(1, 7, size=(n, 2))``; the uint8 draw, the faster, is the bound),
 timed in the same run. A separate whole-process figure runs ``croupier simulate`` in a fresh
