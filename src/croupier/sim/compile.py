@@ -90,8 +90,8 @@ class PlayerTables:
     dst: list[list[list[int]]]
     slot_int: dict[str, list[int]]
     remove: list[list[int]]
-    numidx: list[list[int]]
-    ostate: list[list[int]]
+    point_of_state: list[list[int]]
+    odds_state: list[list[int]]
     rules: list[dict[str, Any]]
     counters: list[tuple[list[int], list[int], int]]
     scalars: dict[str, int]
@@ -360,9 +360,9 @@ def _craps_tables(slots: list[Slot], index: dict[str, int], pays: Any,
         tables.nxt.append([[o[3] for o in row] for row in per_state])
         tables.dst.append([[o[4] for o in row] for row in per_state])
         tables.remove.append([_removable(d, state) for state in s.states])
-        tables.numidx.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
+        tables.point_of_state.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
                               for st in s.states])
-        tables.ostate.append([s.states.index(n) if n in s.states else -1
+        tables.odds_state.append([s.states.index(n) if n in s.states else -1
                               for n in (None, *POINTS)])
 
 
@@ -375,22 +375,25 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
     timings = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
                Timing.NEW_SHOOTER: T_NEW_SHOOTER}
     ints: dict[str, list[int]] = {name: [] for name in (
-        "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr")}
+        "stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
+        "timing", "group", "line", "ctr")}
     for s in slots:
         d = WAGERS[s.wager]
         parent = -1
         if d.odds_of is not None:
             plabel = d.odds_of if d.odds_of in ("pass", "dont_pass") else f"{d.odds_of}:{s.qualifier}"
             parent = index.get(plabel, -1)
-        commk, cpn, cpd = 0, 0, 1
+        commission_kind, commission_num, commission_den = 0, 0, 1
         if d.commission is not None:
-            commk = 1
+            commission_kind = 1
             if d.commission == "lay" and config.rules.lay_commission_base == "win":
-                commk = 2
+                commission_kind = 2
                 odds = config.pays[f"lay:{s.qualifier}"]
-                cpn, cpd = odds.win, odds.stake
+                commission_num, commission_den = odds.win, odds.stake
         for name, value in (("stays", int(d.stays_up)), ("off", int(d.id in off)),
-                            ("parent", parent), ("commk", commk), ("cpn", cpn), ("cpd", cpd),
+                            ("parent", parent), ("commission_kind", commission_kind),
+                            ("commission_num", commission_num),
+                            ("commission_den", commission_den),
                             ("timing", timings.get(d.timing, T_ANY)),
                             ("group", wager_ids.index(d.id)),
                             ("line", int(d.id in ("pass", "come"))), ("ctr", -1)):
@@ -433,8 +436,9 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
         amounts = [cents(a) for a in bet.amounts] or [0]
         amounts += [amounts[-1]] * (nlev - len(amounts))
         rule: dict[str, Any] = {
-            "kind": FIXED, "slot": -1, "when": when_code[bet.when], "skippt": 0,
-            "skipcov": int(bet.skip_covered), "cpass": -1, "cpass_st": -1, "ccome": -1,
+            "kind": FIXED, "slot": -1, "when": when_code[bet.when], "skip_point": 0,
+            "skip_covered": int(bet.skip_covered), "covering_pass": -1,
+            "covering_pass_state": -1, "covering_come": -1,
             "down": int(bet.down_when_idle), "count": bet.count, "maxsame": bet.max_same,
             "maxline": bet.max_line, "ctr": ctr, "amounts": amounts, "pairs": [],
             "muln": [0] * 7, "muld": [1] * 7, "counted": [],
@@ -476,13 +480,13 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                                                          or q not in POINTS):
                 raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
             if bet.skip_point:
-                rule["skippt"] = POINT_INDEX[q]
+                rule["skip_point"] = POINT_INDEX[q]
             if bet.skip_covered:
                 if "pass" in index:
-                    rule["cpass"] = index["pass"]
-                    rule["cpass_st"] = slots[index["pass"]].states.index(q)
+                    rule["covering_pass"] = index["pass"]
+                    rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
                 if f"come:{q}" in index:
-                    rule["ccome"] = index[f"come:{q}"]
+                    rule["covering_come"] = index[f"come:{q}"]
         rules.append(rule)
     return counters, rules
 
@@ -566,8 +570,8 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
         nxt.append([[0] * len(pockets)])
         dst.append([[k] * len(pockets)])
     n = len(slots)
-    slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commk": [0] * n,
-                "cpn": [0] * n, "cpd": [1] * n, "timing": [T_ANY] * n,
+    slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commission_kind": [0] * n,
+                "commission_num": [0] * n, "commission_den": [1] * n, "timing": [T_ANY] * n,
                 "group": list(range(n)), "line": [0] * n, "ctr": [-1] * n}
     counters, rules = _compile_rules(strategy, slots, index, None)
     for rule in rules:
@@ -652,12 +656,14 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
         "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
         "nxt": np.zeros((P, S, NS, n_out), np.int16), "dst": np.zeros((P, S, NS, n_out), np.int16),
-        "remove": np.zeros((P, S, NS), np.int8), "numidx": np.zeros((P, S, NS), np.int8),
-        "ostate": np.full((P, S, 7), -1, np.int8),
+        "remove": np.zeros((P, S, NS), np.int8), "point_of_state": np.zeros((P, S, NS), np.int8),
+        "odds_state": np.full((P, S, 7), -1, np.int8),
         "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),
-        "rwhen": np.zeros((P, R), np.int64), "rskippt": np.zeros((P, R), np.int64),
-        "rskipcov": np.zeros((P, R), np.int64), "rcpass": np.full((P, R), -1, np.int64),
-        "rcpass_st": np.full((P, R), -1, np.int64), "rccome": np.full((P, R), -1, np.int64),
+        "rwhen": np.zeros((P, R), np.int64), "rskip_point": np.zeros((P, R), np.int64),
+        "rskip_covered": np.zeros((P, R), np.int64),
+        "rcovering_pass": np.full((P, R), -1, np.int64),
+        "rcovering_pass_state": np.full((P, R), -1, np.int64),
+        "rcovering_come": np.full((P, R), -1, np.int64),
         "rdown": np.zeros((P, R), np.int64), "rcount": np.zeros((P, R), np.int64),
         "rmaxsame": np.zeros((P, R), np.int64), "rmaxline": np.zeros((P, R), np.int64),
         "rctr": np.full((P, R), -1, np.int64), "ramt": np.zeros((P, R, L), np.int64),
@@ -671,10 +677,10 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
         "placement": np.zeros(P, np.int64),
     }
-    for name in ("stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line",
-                 "ctr"):
+    for name in ("stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
+                 "timing", "group", "line", "ctr"):
         a[name] = np.full((P, S), -1 if name in ("parent", "ctr") else 0, np.int64)
-    a["cpd"][:] = 1
+    a["commission_den"][:] = 1
     for p, (pt, strat) in enumerate(zip(players, strategies, strict=True)):
         ns = len(pt.slots)
         a["nslots"][p], a["nrules"][p], a["nctr"][p] = ns, len(pt.rules), len(pt.counters)
@@ -688,13 +694,14 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
             a["nxt"][p, k, :n_st] = pt.nxt[k]
             a["dst"][p, k, :n_st] = pt.dst[k]
             a["remove"][p, k, :n_st] = pt.remove[k]
-            a["numidx"][p, k, :n_st] = pt.numidx[k]
-            a["ostate"][p, k] = pt.ostate[k]
+            a["point_of_state"][p, k, :n_st] = pt.point_of_state[k]
+            a["odds_state"][p, k] = pt.odds_state[k]
             for name, values in pt.slot_int.items():
                 a[name][p, k] = values[k]
         for r, rule in enumerate(pt.rules):
-            for name in ("kind", "slot", "when", "skippt", "skipcov", "cpass", "cpass_st",
-                         "ccome", "down", "count", "maxsame", "maxline", "ctr"):
+            for name in ("kind", "slot", "when", "skip_point", "skip_covered", "covering_pass",
+                         "covering_pass_state", "covering_come", "down", "count", "maxsame",
+                         "maxline", "ctr"):
                 a["r" + name][p, r] = rule[name]
             amounts = rule["amounts"]
             a["ramt"][p, r, :len(amounts)] = amounts

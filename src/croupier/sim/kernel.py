@@ -80,11 +80,12 @@ class Tables(NamedTuple):
     Per player ``p`` and slot ``k`` (a wager the player may have on the layout), state ``t`` and
     outcome ``o``: ``res[p, k, t, o]`` what happens (0 nothing, 1 decided, 2 moves), ``won``,
     the credit ``cn / cd`` per unit of stake, ``nxt``/``dst`` the state and slot a move goes to;
-    ``remove`` whether a strategy may take the wager down, ``numidx`` the point number a state
-    stands on, ``ostate`` an odds slot's state per number. Per slot: ``stays`` (up after a win),
-    ``off`` (off on the come-out) and its ``parent``, the commission kind ``commk`` and its
-    base ratio ``cpn / cpd``, ``timing``, ``group`` and ``line`` (for the counts of a rule) and
-    the progression counter ``ctr``. The ``r*`` arrays are the rules, in order (kind, slot,
+    ``remove`` whether a strategy may take the wager down, ``point_of_state`` the point number a state
+    stands on, ``odds_state`` an odds slot's state per number. Per slot: ``stays`` (up after a win),
+    ``off`` (off on the come-out) and its ``parent``, the ``commission_kind`` (0 none, 1 on
+    the stake, 2 on the win: the base is ``commission_num / commission_den`` of the stake),
+    ``timing``, ``group`` and ``line`` (for the counts of a rule) and the progression counter
+    ``ctr``. The ``r*`` arrays are the rules, in order (kind, slot,
     when, skip the point, skip a covered number, come-bet count and limits, amounts per level,
     flat/odds pairs and the odds multiples); ``winnext``/``losenext``/``reset7`` move the
     progressions; then the limits, the vig ``vn / vd`` in ``unit`` and its timing, and the
@@ -101,14 +102,14 @@ class Tables(NamedTuple):
     nxt: Any
     dst: Any
     remove: Any
-    numidx: Any
-    ostate: Any
+    point_of_state: Any
+    odds_state: Any
     stays: Any
     off: Any
     parent: Any
-    commk: Any
-    cpn: Any
-    cpd: Any
+    commission_kind: Any
+    commission_num: Any
+    commission_den: Any
     timing: Any
     group: Any
     line: Any
@@ -116,11 +117,11 @@ class Tables(NamedTuple):
     rkind: Any
     rslot: Any
     rwhen: Any
-    rskippt: Any
-    rskipcov: Any
-    rcpass: Any
-    rcpass_st: Any
-    rccome: Any
+    rskip_point: Any
+    rskip_covered: Any
+    rcovering_pass: Any
+    rcovering_pass_state: Any
+    rcovering_come: Any
     rdown: Any
     rcount: Any
     rmaxsame: Any
@@ -156,9 +157,12 @@ NO_PURCHASE = np.iinfo(np.int64).max
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _commission(base: int, kind: int, cpn: int, cpd: int, vn: int, vd: int, unit: int) -> int:
+def _commission(base: int, kind: int, base_num: int, base_den: int, vn: int, vd: int,
+                unit: int) -> int:
+    """The commission on a stake of ``base`` (for kind 2, on what it wins: ``base_num / base_den``
+    of it): the vig ``vn / vd`` in whole table units, rounded down."""
     if kind == 2:
-        base = base * cpn // cpd
+        base = base * base_num // base_den
     return (base * vn // (vd * unit)) * unit
 
 
@@ -212,12 +216,12 @@ def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake
     if not cond:
         return 0 if t.rdown[p, ru] != 0 else -1
     target: int = t.ramt[p, ru, lev]
-    if t.rskippt[p, ru] != 0 and pnt == t.rskippt[p, ru]:
+    if t.rskip_point[p, ru] != 0 and pnt == t.rskip_point[p, ru]:
         target = 0
-    if t.rskipcov[p, ru] != 0:
-        kp = t.rcpass[p, ru]
-        kc = t.rccome[p, ru]
-        if kp >= 0 and stake[i, p, kp] > 0 and st[i, p, kp] == t.rcpass_st[p, ru]:
+    if t.rskip_covered[p, ru] != 0:
+        kp = t.rcovering_pass[p, ru]
+        kc = t.rcovering_come[p, ru]
+        if kp >= 0 and stake[i, p, kp] > 0 and st[i, p, kp] == t.rcovering_pass_state[p, ru]:
             target = 0
         if kc >= 0 and stake[i, p, kc] > 0:
             target = 0
@@ -245,9 +249,10 @@ def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int
             return False, NO_PURCHASE
         amt = target - cur
         comm = 0
-        if t.commk[p, k] != 0 and t.placement[p] != 0:
-            comm = _commission(target, t.commk[p, k], t.cpn[p, k], t.cpd[p, k], t.vn[p],
-                               t.vd[p], t.unit[p]) - cpaid[i, p, k]
+        if t.commission_kind[p, k] != 0 and t.placement[p] != 0:
+            comm = _commission(target, t.commission_kind[p, k], t.commission_num[p, k],
+                               t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p]) \
+                - cpaid[i, p, k]
             if comm < 0:
                 comm = 0
         slack = bank[i, p] - (amt + comm)
@@ -312,7 +317,7 @@ def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable:
         fs = stake[i, p, f]
         if fs == 0:
             continue
-        ni = t.numidx[p, f, st[i, p, f]]
+        ni = t.point_of_state[p, f, st[i, p, f]]
         if ni == 0:
             continue
         target = fs * t.rmuln[p, ru, ni] // t.rmuld[p, ru, ni]
@@ -328,7 +333,7 @@ def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable:
             stake[i, p, k] = target
             ontable[i, p] += amt
             if cur == 0:
-                st[i, p, k] = t.ostate[p, k, ni]
+                st[i, p, k] = t.odds_state[p, k, ni]
         elif target < cur:
             amt = cur - target
             bank[i, p] += amt
@@ -395,9 +400,9 @@ def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any
     wagered[i, p] += s
     credit = s * t.cn[p, k, sti, o] // t.cd[p, k, sti, o]
     if t.won[p, k, sti, o] != 0:
-        if t.commk[p, k] != 0:
-            credit -= _commission(s, t.commk[p, k], t.cpn[p, k], t.cpd[p, k], t.vn[p],
-                                  t.vd[p], t.unit[p])
+        if t.commission_kind[p, k] != 0:
+            credit -= _commission(s, t.commission_kind[p, k], t.commission_num[p, k],
+                                  t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p])
         bank[i, p] += credit
         if t.stays[p, k] == 0:
             stake[i, p, k] = 0
