@@ -135,6 +135,19 @@ def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     return config
 
 
+def odds_on_the_point(d: WagerDef) -> bool:
+    """Whether odds of kind ``d`` stand behind a bet on the table's point (pass, don't pass),
+    not behind come bets on their own numbers: the wager definitions say so, the flat bet
+    does not travel."""
+    return d.odds_of is not None and not WAGERS[d.odds_of].travels
+
+
+def is_line_bet(d: WagerDef) -> bool:
+    """A right-way bet that odds stand behind (pass, come): what a rule's ``max_line``
+    counts."""
+    return not d.dont and any(w.odds_of == d.id for w in WAGERS.values())
+
+
 def _qualifier(bet: Bet, d: WagerDef, where: str) -> Any:
     if d.qualifier == "number":
         if bet.number not in d.domain:
@@ -228,7 +241,7 @@ def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: Craps
                                 "a whole number of cents")
             t = CrapsTable(config, {"p": BIG})
             try:
-                if flat_id in ("pass", "dont_pass"):
+                if odds_on_the_point(d):
                     t.bet("p", flat_id, None, flat)
                     t.roll(*_dice_for(number))
                     t.check_bet("p", d.id, None, Decimal(target.numerator) / target.denominator)
@@ -265,8 +278,7 @@ def _craps_slots(strategy: Strategy) -> list[Slot]:
     for bet in strategy.bets:
         d = WAGERS[bet.wager]
         if bet.kind == "odds":
-            base = d.odds_of or ""
-            on_point = base in ("pass", "dont_pass")  # one odds bet, on the table's point
+            on_point = odds_on_the_point(d)  # one odds bet, on the table's point
             for n in POINTS:
                 lab = d.id if on_point else f"{d.id}:{n}"
                 slot(lab, d.id, None if on_point else n)
@@ -381,7 +393,7 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
         d = WAGERS[s.wager]
         parent = -1
         if d.odds_of is not None:
-            plabel = d.odds_of if d.odds_of in ("pass", "dont_pass") else f"{d.odds_of}:{s.qualifier}"
+            plabel = d.odds_of if odds_on_the_point(d) else f"{d.odds_of}:{s.qualifier}"
             parent = index.get(plabel, -1)
         commission_kind, commission_num, commission_den = 0, 0, 1
         if d.commission is not None:
@@ -396,7 +408,7 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
                             ("commission_den", commission_den),
                             ("timing", timings.get(d.timing, T_ANY)),
                             ("group", wager_ids.index(d.id)),
-                            ("line", int(d.id in ("pass", "come"))), ("ctr", -1)):
+                            ("line", int(is_line_bet(d))), ("ctr", -1)):
             ints[name].append(value)
     return ints
 
@@ -458,7 +470,7 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                 r = _odds_ratio(bet, n, config, d)
                 rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
             base = d.odds_of or ""
-            if base in ("pass", "dont_pass"):
+            if odds_on_the_point(d):
                 if base in index:
                     rule["pairs"].append((index[base], index[d.id]))
             else:
