@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from croupier.errors import Malformed
+from croupier.games import game
 from croupier.money import parse_amount
 
 EPILOG = """STRATEGY is a built-in name (see --list) or a strategy file (TOML, see
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print(table_text(summary))
-        roll = "spins" if compiled.game == "roulette" else "rolls"
+        roll = game(compiled.game).decisions
         print(f"\n{summary['rolls']} {roll} in {elapsed:.2f} s "
               f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M {roll}/s)")
     return 0

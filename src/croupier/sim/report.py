@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from croupier.games import game
 from croupier.sim.compile import STATUS_NAMES, Compiled
 from croupier.sim.engine import Results
 
@@ -125,8 +126,9 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
 
 
 def table_text(summary: dict[str, Any]) -> str:
-    """The summary as a terminal table (roulette counts spins, craps rolls)."""
-    roll = "spin" if summary.get("game") == "roulette" else "roll"
+    """The summary as a terminal table (roulette counts spins, craps rolls: the game
+    registry's word for its decisions)."""
+    roll = game(summary.get("game", "craps")).decisions.removesuffix("s")
     lines = [f"{summary['strategy']} under {summary['rules']}: {summary['sessions']} sessions "
              f"of up to {summary['rolls_per_session']} {roll}s, bankroll {summary['bankroll']}, "
              f"seed {summary['seed']}; {summary['rolls']} {roll}s played"]
