@@ -50,7 +50,11 @@ def register(sub: Sub) -> None:
 def _register_serve(sub: Sub) -> None:
     serve = sub.add_parser("serve", help="run the live tables (HTTP API on 127.0.0.1:8000)")
     serve.add_argument("--host", default=HOST, help=f"address to listen on (default {HOST})")
-    serve.add_argument("--port", type=int, default=PORT, help=f"port (default {PORT})")
+    serve.add_argument("--port", type=port_number, default=PORT,
+                       help=f"port, 1 to 65535 (default {PORT}); bound before anything else")
+    serve.add_argument("--access-log", choices=("on", "off"), default="on",
+                       help="one line per request on standard error: time, request id, "
+                            "method, path (no query secrets), status, duration (default on)")
     _where(serve)
     serve.add_argument("--demo", action="store_true",
                        help="when there is no ledger yet, make a DEMO one first (croupier init "
@@ -67,6 +71,17 @@ def _register_serve(sub: Sub) -> None:
                            help=f"the cage's limit ({name.replace('-', ' ')})")
     _cluster_options(serve)
     serve.set_defaults(func=_serve)
+
+
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535 (argparse reports anything else as a usage error)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535")
+    return port
 
 
 def _cluster_options(serve: argparse.ArgumentParser) -> None:
@@ -141,29 +156,41 @@ def _fail(command: str, message: object, code: int = 2) -> int:
 # --- serve --------------------------------------------------------------------------------
 
 def _serve(args: argparse.Namespace) -> int:
+    """Check the options, bind the port, and only then touch the ledger or print anything:
+    a port in use or a bad option fails before any side effect."""
     from croupier.service import install, preflight
     from croupier.service.audit import keys
     from croupier.service.limits import ENV, parse_limit
+    from croupier.service.listen import CannotListen, listen
     from croupier.service.rng import InsecureRng, make_rng
 
-    preflight.private_files()
     try:
         rng = make_rng(args.insecure_test_rng_seed, args.test_mode)
-        for name, env in ENV.items():
+        for name in ENV:
             value = getattr(args, name)
             if value is not None:
                 parse_limit(value, "--" + name.replace("_", "-"))
-                os.environ[env] = value
-        with _startup(args):
-            if args.demo and not _ledger_exists(args):
-                _print_init(install.init(args.data_dir, args.database, args.key_file, "admin",
-                                         None, True, args.demo_password), args)
-            engine = preflight.open_ledger(args.data_dir, args.database)
-        signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
-    except (InsecureRng, ValueError, preflight.NotReady, keys.KeyError_,
-            install.InitError) as exc:
+    except (InsecureRng, ValueError) as exc:
         return _fail("serve", exc)
-    return _run_server(args, engine, signer, rng)
+    try:
+        sock = listen(args.host, args.port)
+    except CannotListen as exc:
+        return _fail("serve", exc, 1)
+    with sock:
+        preflight.private_files()
+        for name, env in ENV.items():
+            if getattr(args, name) is not None:
+                os.environ[env] = getattr(args, name)
+        try:
+            with _startup(args):
+                if args.demo and not _ledger_exists(args):
+                    _print_init(install.init(args.data_dir, args.database, args.key_file,
+                                             "admin", None, True, args.demo_password), args)
+                engine = preflight.open_ledger(args.data_dir, args.database)
+            signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
+        except (ValueError, preflight.NotReady, keys.KeyError_, install.InitError) as exc:
+            return _fail("serve", exc)
+        return _run_server(args, engine, signer, rng, sock)
 
 
 @contextlib.contextmanager
@@ -196,7 +223,8 @@ def _ledger_exists(args: argparse.Namespace) -> bool:
         engine.dispose()
 
 
-def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) -> int:
+def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
+                sock: Any) -> int:
     import gc
 
     import uvicorn
@@ -233,7 +261,13 @@ def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) ->
           f"(browser table at /, API docs at /docs)", flush=True)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    from croupier.service.listen import access_log_to_stderr
+
+    if args.access_log == "on":
+        access_log_to_stderr()
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
     if node is not None:
         node.close()  # hand the tables over at once rather than after their leases expire
     return 0
