@@ -300,7 +300,7 @@ def test_recall_command(sqlite_server: Server) -> None:
     s.ready_dice()
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "5"})
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
-    run = [sys.executable, "-m", "croupier", "recall", "--data-dir", str(s.data_dir)]
+    run = [sys.executable, "-m", "croupier", "recall", "--json", "--data-dir", str(s.data_dir)]
     out = subprocess.run([*run, "craps-1", "1"], capture_output=True, text=True, check=True)
     record = json.loads(out.stdout)
     assert record["outcome"]["total"] == 7 and record["settlements"][0]["result"] == "win"

@@ -37,10 +37,15 @@ def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
 def register(sub: Sub) -> None:
     _register_serve(sub)
     _register_init(sub)
-    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds, as JSON")
+    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds",
+                         epilog="exit status: 0 printed, 1 no such round or player, 2 no "
+                                "ledger, or neither TABLE ROUND nor --player")
     rec.add_argument("table", nargs="?", help="the table id")
     rec.add_argument("round", nargs="?", type=int, help="the round number")
     rec.add_argument("--player", help="a player's last ten rounds instead")
+    rec.add_argument("--json", action="store_true",
+                     help="the records as JSON (times as seconds since the epoch) instead of "
+                          "tables with ISO-8601 times")
     _where(rec, key=False)
     rec.set_defaults(func=_recall)
     _register_users(sub)
@@ -311,23 +316,39 @@ def _print_init(done: Any, args: argparse.Namespace) -> None:
 # --- recall, users ------------------------------------------------------------------------
 
 def _recall(args: argparse.Namespace) -> int:
-    from croupier.service import recall, store
+    """A round or a player's rounds: tables with ISO times, or ``--json``. Exit 1 for an
+    unknown round or player, 2 for no ledger or no question."""
+    from croupier.service import recall, recall_text, store
 
+    if not args.player and (not args.table or args.round is None):
+        return _fail("recall", "give TABLE ROUND, or --player NAME")
     url = store.database_url(args.data_dir, args.database)
     if args.database is None and not (args.data_dir / "croupier.db").exists():
-        return _fail("recall", f"no ledger in {args.data_dir}")
+        return _fail("recall", f"no ledger in {args.data_dir} (croupier init makes one)")
     engine = store.make_engine(url)
     with engine.connect() as conn:
         if args.player:
-            result: object = recall.player_rounds(conn, args.player)
-        elif args.table and args.round is not None:
-            result = recall.round_record(conn, args.table, args.round)
-            if result is None:
-                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
+            rounds = recall.player_rounds(conn, args.player)
+            if not rounds and not _user_exists(conn, args.player):
+                return _fail("recall", f"there is no player {args.player!r}", 1)
+            result: object = rounds
+            text = recall_text.player_text(args.player, rounds)
         else:
-            return _fail("recall", "give TABLE ROUND, or --player NAME")
-    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+            record = recall.round_record(conn, args.table, args.round)
+            if record is None:
+                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
+            result, text = record, recall_text.round_text(record)
+    sys.stdout.write((json.dumps(result, indent=2) if args.json else text) + "\n")
     return 0
+
+
+def _user_exists(conn: Any, name: str) -> bool:
+    import sqlalchemy as sa
+
+    from croupier.service import store
+
+    return conn.execute(sa.select(store.users.c.id).where(
+        store.users.c.username == name)).first() is not None
 
 
 def _open(command: str, args: argparse.Namespace) -> Any:
