@@ -1,7 +1,7 @@
 """Roulette on a phone (390 x 844): the splits, corners, streets and six-number lines between
 the numbers are too narrow for a thumb, so a tap on a number lists every inside wager covering
-it as buttons of at least 44 x 44 px, measured here; and the real server logs each request
-with the id its answer carries.
+it as buttons of at least 44 x 44 px, measured here; the dealer spins and rolls from a phone;
+and the real server logs each request with the id its answer carries.
 
 These share the seeded server of the other browser tests and use a table of their own.
 """
@@ -75,6 +75,45 @@ def test_inside_bets_on_a_phone_are_chosen_by_number(server: Server, login: Any)
     assert [c for c in zero if c[1] < 44 or c[2] < 44] == []
     alice.keyboard.press("Escape")
     assert alice.locator("#popover").is_hidden() and _chips(alice) == Decimal("90.00")
+    # The dealer spins from a phone too; the player's phone shows the decision and pays.
+    dealer = login("dealer", TABLE, **PHONE)
+    assert min(_size(dealer.locator("#spin-rng"))) >= 44
+    dealer.click("#spin-rng")
+    dealer.wait_for_selector("#dealer-msg.ok >> text=the ball rests in")
+    events = server.get("dealer", f"/tables/{TABLE}/events?limit=1000")
+    number = [e for e in events if e["type"] == "crown"][-1]["number"]
+    # Split 17 to 1, corner 8 to 1 (N.J.A.C. 13:47-20.32(f)): stake and winnings come back.
+    expected = Decimal("90.00") + (90 if number in (17, 20) else 0) + (
+        45 if number in (17, 18, 20, 21) else 0)
+    alice.wait_for_selector(f"#bankroll-chips:text-is('{expected:.2f}')")
+    alice.wait_for_selector(f"#decision >> text=ball rests in {number}")
+    assert alice.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def _last_roll(server: Server) -> dict[str, Any] | None:
+    rolls = [e for e in server.get("dealer", "/tables/craps-1/events?limit=1000")
+             if e["type"] == "roll"]
+    return max(rolls, key=lambda e: int(e["seq"])) if rolls else None
+
+
+def test_the_dealer_rolls_craps_from_a_phone(server: Server, login: Any) -> None:
+    server.post("bob", "/tables/craps-1/buy-in", {"amount": "20"})  # a player, a shooter
+    server.post("bob", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+    table = server.get("dealer", "/tables/craps-1")
+    dealer = login("dealer", "craps-1", **PHONE)
+    if not table["dice_in_play"]:
+        dealer.click("#offer-dice")
+        dealer.click("#select-dice")
+        dealer.wait_for_selector("text=In play:")
+    assert min(_size(dealer.locator("#roll-rng"))) >= 44
+    before = _last_roll(server)
+    dealer.click("#roll-rng")
+    dealer.wait_for_selector("#dealer-msg.ok")
+    roll = _last_roll(server)
+    assert roll is not None and (before is None or roll["seq"] > before["seq"])
+    d1, d2 = roll["dice"]
+    dealer.wait_for_selector(f"#decision >> text=Roll {roll['round']}: {d1} + {d2} = {d1 + d2}")
+    assert dealer.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_the_server_logs_each_request_with_the_id_errors_carry(server: Server) -> None:
