@@ -9,6 +9,7 @@ These share the seeded server of the other browser tests and use a table of thei
 from __future__ import annotations
 
 import re
+import time
 from decimal import Decimal
 from typing import Any
 
@@ -116,7 +117,8 @@ def test_the_dealer_rolls_craps_from_a_phone(server: Server, login: Any) -> None
     assert dealer.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_the_server_logs_each_request_with_the_id_errors_carry(server: Server) -> None:
+def test_the_server_logs_each_request_with_the_id_errors_carry(server: Server,
+                                                               login: Any) -> None:
     assert server.log is not None
     answer = httpx.get(f"{server.url}/tables/nowhere?token=not-for-the-log",
                        headers={"Authorization": f"Bearer {server.token('auditor')}"})
@@ -124,6 +126,18 @@ def test_the_server_logs_each_request_with_the_id_errors_carry(server: Server) -
     rid = answer.headers["x-request-id"]
     assert answer.json()["error"]["request_id"] == rid
     line = re.compile(rf"^\S+Z {rid} GET /tables/nowhere\?token=\*\*\* 404 \d+\.\dms$", re.M)
-    text = server.log.read_text()
+    # The line is written once the answer is sent: give the server a moment to write it.
+    for _ in range(50):
+        text = server.log.read_text()
+        if line.search(text):
+            break
+        time.sleep(0.1)
     assert line.search(text), text[-2000:]
     assert "not-for-the-log" not in text
+    # The page names the request of an internal error, for the staff to find in the log.
+    page = login("auditor", "craps-1")
+    worded = page.evaluate("""async () => (await import('/static/messages.js')).explain(
+        {code: 'internal', clause: '', request_id: '5f0c2a9e4b1d4e7a',
+         reason: 'internal error; nothing was changed by this request'})""")
+    assert worded == ("Internal error; nothing was changed by this request (request "
+                      "5f0c2a9e4b1d4e7a: quote it to the staff).")

@@ -4,7 +4,8 @@ Every HTTP request gets a request id (the client's ``X-Request-ID`` when it is a
 letters, digits, ``.``, ``_`` and ``-``; otherwise a new random one). Every response carries it
 in ``X-Request-ID``; every JSON error body carries it too, as ``error.request_id``, so a person
 reading a refusal on the screen and an operator reading the log speak of the same request.
-When the request is done, one line goes to the ``croupier.access`` logger::
+When the request is done, one line goes to the ``croupier.access`` logger, stamped with the
+time the request came in::
 
     2026-11-30T14:05:09.123Z 5f0c2a9e4b1d4e7a POST /tables/craps-1/bets 409 3.1ms
 
@@ -144,15 +145,14 @@ class AccessLog:
             return
         rid = _id_for(scope)
         scope.setdefault("state", {})["request_id"] = rid
-        began = time.perf_counter()
+        stamp, began = _stamp(), time.perf_counter()  # the line says when the request came
         if scope["type"] == "websocket":
             status = await self._websocket(scope, receive, send)
         else:
             status = await self._http(scope, receive, send, rid)
         took = (time.perf_counter() - began) * 1000
         method = "WS" if scope["type"] == "websocket" else scope["method"]
-        log.info("%s %s %s %s %d %.1fms", _stamp(), rid, method, safe_target(scope), status,
-                 took)
+        log.info("%s %s %s %s %d %.1fms", stamp, rid, method, safe_target(scope), status, took)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send, rid: str) -> int:
         exchange = _Exchange(send, rid)
