@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -103,3 +104,15 @@ def test_a_clients_own_request_id_is_kept_when_it_is_a_plain_token(client: TestC
     for bad in ("short", "has space in it", "x" * 65, "evil\u00e9id-123"):
         answer = client.get("/ok", headers={"X-Request-ID": bad.encode("utf-8")})
         assert re.fullmatch(r"[0-9a-f]{16}", answer.headers["x-request-id"]), bad
+
+
+def test_an_error_half_written_when_the_app_fails_becomes_a_500_with_the_id() -> None:
+    async def failing(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 409,
+                    "headers": [(b"content-type", b"application/json")]})
+        raise RuntimeError("after the start of an error answer, before its body")
+
+    answer = TestClient(access.AccessLog(failing), raise_server_exceptions=False).get("/x")
+    assert answer.status_code == 500
+    assert answer.json()["error"]["request_id"] == answer.headers["x-request-id"]
+    assert answer.json()["error"]["code"] == "internal"

@@ -86,6 +86,7 @@ class _Exchange:
         self.status = 0
         self.held: Message | None = None
         self.chunks: list[bytes] = []
+        self.started = False  # whether any of the answer has gone to the client
 
     async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
@@ -113,13 +114,9 @@ class _Exchange:
             start = {**start, "headers": [
                 *[(n, v) for n, v in start["headers"] if n.lower() != b"content-length"],
                 (b"content-length", str(len(body)).encode())]}
-        self.held = None
+        self.held, self.started = None, True
         await self.send(start)
         await self.send({"type": "http.response.body", "body": body, "more_body": more})
-
-    @property
-    def started(self) -> bool:
-        return self.status != 0
 
 
 def _is_json(headers: list[tuple[bytes, bytes]]) -> bool:
