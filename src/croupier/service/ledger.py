@@ -35,6 +35,7 @@ from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+from croupier.service.statements import Statements
 
 log = logging.getLogger("croupier.service")
 
@@ -87,19 +88,15 @@ def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
     return {"seq": seq, "round": round_no, **event.to_json()}
 
 
-# The hot path's statements, built once (building SQLAlchemy expressions per call costs more
-# than running them on SQLite).
-_SELECT_STORED = sa.select(store.idempotency.c.fingerprint, store.idempotency.c.status,
-                           store.idempotency.c.body).where(
-    store.idempotency.c.user_id == sa.bindparam("u"), store.idempotency.c.key == sa.bindparam("k"))
-_INSERT_STORED = store.idempotency.insert()
-_INSERT_EVENTS = store.events.insert()
-_INSERT_SEATS = store.seats.insert()
-_UPDATE_SEATS = store.seats.update().where(
-    store.seats.c.table_id == sa.bindparam("t"), store.seats.c.player == sa.bindparam("p")).values(
-    chips_cents=sa.bindparam("c"), on_table_cents=sa.bindparam("o"))
-_UPDATE_HOUSE = store.tables.update().where(store.tables.c.id == sa.bindparam("t")).values(
-    house_cents=sa.bindparam("h"))
+_EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload,
+                          store.events.c.hash).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
+).order_by(store.events.c.seq)
+_LAST_ROUND = sa.select(sa.func.max(store.rounds.c.round)).where(
+    store.rounds.c.table_id == sa.bindparam("t"))
+_HOUSE = sa.select(store.tables.c.house_cents).where(store.tables.c.id == sa.bindparam("t"))
+_SEATS = sa.select(store.seats.c.player, store.seats.c.chips_cents,
+                   store.seats.c.on_table_cents).where(store.seats.c.table_id == sa.bindparam("t"))
 
 
 class Ledger:
@@ -107,6 +104,7 @@ class Ledger:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.sql = Statements(engine)  # the hot path's statements, in the driver's own SQL
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Listener] = []
         self._for_update = not store.is_sqlite(engine)
@@ -175,22 +173,23 @@ class Ledger:
     def _stored(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
         if key is None:
             return None
-        row = conn.execute(_SELECT_STORED, {"u": user.id, "k": key}).first()
+        row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
             return None
-        if row.fingerprint != fp:
+        stored_fp, status, body = row
+        if stored_fp != fp:
             raise ApiError(422, "idempotency_key_reused",
                            "this idempotency key was used for a different request")
-        return Reply(row.status, json.loads(row.body), replayed=True, text=row.body)
+        return Reply(int(status), json.loads(body), replayed=True, text=str(body))
 
     def _remember(self, conn: Connection, user: User, key: str | None, fp: str,
                   reply: Reply) -> Reply:
         """Store the reply under its idempotency key; the reply with its encoded body."""
         text = json.dumps(reply.body, separators=(",", ":"))
         if key is not None:
-            conn.execute(_INSERT_STORED, {
+            self.sql.many(conn, self.sql.insert_stored, [{
                 "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
-                "body": text, "at": store.now()})
+                "body": text, "at": store.now()}])
         return dataclasses.replace(reply, text=text)
 
     # --- wallets ------------------------------------------------------------------------
@@ -345,6 +344,50 @@ class Ledger:
                 live.replace_with(self._rebuild(conn, row))
                 self.heads[live.id] = self._head(conn, row)
 
+    def catch_up(self, live: LiveTable) -> None:
+        """Bring a table this node already has in memory up to the ledger (a cluster node
+        taking a table over): fold only the events written since ``live.seq``, rather than
+        rebuilding the table from its first event. Falls back to the full rebuild when a void
+        is among them (a void rebuilds without the voided events) or when the result does not
+        match the seats and house result the ledger holds."""
+        with self.engine.connect() as conn:
+            caught_up = self._fold_since(conn, live)
+        if not caught_up:
+            self._reload(live)
+
+    def _fold_since(self, conn: Connection, live: LiveTable) -> bool:
+        """Fold the table's events after ``live.seq``; False if a full rebuild is needed."""
+        rows = conn.execute(_EVENTS_AFTER, {"t": live.id, "s": live.seq}).all()
+        decoded = [(r.seq, r.round, codec.decode(live.game, r.payload)) for r in rows]
+        if any(isinstance(e, sv.Voided) for _, _, e in decoded):
+            return False
+        for seq, round_no, event in decoded:
+            if round_no != live.round:  # the rounds decided meanwhile
+                live.round, live.round_first_seq, live.participants = round_no, seq, set()
+            live.fold(event, seq, round_no)
+        last_round = conn.execute(_LAST_ROUND, {"t": live.id}).scalar()
+        if last_round is not None and last_round >= live.round:  # the last one was decided
+            live.round, live.round_first_seq, live.participants = last_round + 1, live.seq + 1, set()
+        live.raised = []  # recorded when they were raised
+        live.seat_rows, live.house_written = None, None  # written by another node since
+        if rows:
+            self.heads[live.id] = str(rows[-1].hash)
+        if self._matches_ledger(conn, live):
+            return True
+        log.warning("table %s did not catch up with its ledger: rebuilt", live.id)
+        return False
+
+    @staticmethod
+    def _matches_ledger(conn: Connection, live: LiveTable) -> bool:
+        """Whether the table's chips, wagers and house result are the ledger's."""
+        house = conn.execute(_HOUSE, {"t": live.id}).scalar()
+        seats = {r.player: (int(r.chips_cents), int(r.on_table_cents))
+                 for r in conn.execute(_SEATS, {"t": live.id})}
+        if house is None or int(house) != store.cents(live.house):
+            return False
+        return all(seats.get(p) == (store.cents(live.chips(p)), store.cents(live.on_table(p)))
+                   for p in live.present())
+
     def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
                ) -> tuple[Reply, list[dict[str, Any]]]:
         before = live.balances() if plan.decision else {}
@@ -381,8 +424,7 @@ class Ledger:
         if raised and live.is_craps and live.in_play and not live.change_called:
             add(sv.DiceChangeCalled(monitoring.MONITOR_ACTOR, CHANGE_CLAUSE),
                 monitoring.MONITOR_ACTOR)
-        if rows:
-            conn.execute(_INSERT_EVENTS, rows)
+        self.sql.many(conn, self.sql.insert_events, rows)
         if plan.rebuild:
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
             live.replace_with(self._rebuild(conn, row))
@@ -411,18 +453,16 @@ class Ledger:
             live.seat_rows = set(self._seat_players(conn, live.id))
         new = [p for p in players if p not in live.seat_rows]
         old = [p for p in players if p in live.seat_rows]
-        if new:
-            conn.execute(_INSERT_SEATS, [
-                {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
-                 "on_table_cents": store.cents(live.on_table(p))} for p in new])
-            live.seat_rows.update(new)
-        if old:
-            conn.execute(_UPDATE_SEATS, [
-                {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
-                 "o": store.cents(live.on_table(p))} for p in old])
+        self.sql.many(conn, self.sql.insert_seats, [
+            {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
+             "on_table_cents": store.cents(live.on_table(p))} for p in new])
+        live.seat_rows.update(new)
+        self.sql.many(conn, self.sql.update_seats, [
+            {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
+             "o": store.cents(live.on_table(p))} for p in old])
         house = store.cents(live.house)
         if house != live.house_written:
-            conn.execute(_UPDATE_HOUSE, {"t": live.id, "h": house})
+            self.sql.many(conn, self.sql.update_house, [{"t": live.id, "h": house}])
             live.house_written = house
 
     def _write_round(self, conn: Connection, live: LiveTable, round_no: int, first_seq: int,
