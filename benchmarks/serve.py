@@ -265,6 +265,32 @@ def _dealer(base: str, seconds: float, start_at: float, out: Any) -> None:
     out.put(rolls)
 
 
+def _watch(base: str, watchers: int, seconds: float, start_at: float, out: Any) -> None:
+    """``watchers`` WebSocket watchers spread over the tables, live from now on (no replay);
+    puts ("delivered", the events they received in the window)."""
+    from websockets.asyncio.client import connect
+
+    token = _login(base, "auditor")["Authorization"].removeprefix("Bearer ")
+    ws_base = base.replace("http://", "ws://")
+
+    async def one(n: int) -> int:
+        got = 0
+        async with connect(f"{ws_base}/tables/bench-{n % TABLES}/stream") as ws:
+            await ws.send(json.dumps({"token": token}))
+            while time.time() < start_at + seconds:
+                try:
+                    await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                got += time.time() >= start_at
+        return got
+
+    async def run() -> int:
+        return sum(await asyncio.gather(*(one(n) for n in range(watchers))))
+
+    out.put(("delivered", asyncio.run(run())))
+
+
 def _cpu(pids: list[int]) -> float:
     """User + system CPU seconds of these processes so far (Linux /proc)."""
     total = 0
@@ -335,7 +361,8 @@ def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
 
 
 def measure(database: str | None, players: int, seconds: float, procs: int,
-            rate: float = 0.0, login_rate: float = 0.0, src: str | None = None) -> dict[str, Any]:
+            rate: float = 0.0, login_rate: float = 0.0, src: str | None = None,
+            watchers: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, _own_schema(database) as url:
         proc, base = _start(Path(tmp), url, src)
         try:
@@ -353,6 +380,9 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
                                                         start_at, out, rate, procs))
                        for i in range(procs)]
             workers.append(ctx.Process(target=_dealer, args=(base, total, start_at, out)))
+            if watchers:
+                workers.append(ctx.Process(target=_watch, args=(base, watchers, total, start_at,
+                                                                out)))
             if login_rate:
                 workers.append(ctx.Process(target=_login_flood, args=(
                     base, login_rate, start_at + seconds, seconds, out)))
@@ -382,6 +412,7 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
     refused = sum(r[2] for r in clients)
     rolls = sum(r for r in results if isinstance(r, int))
     logins = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "logins")
+    delivered = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "delivered")
     n = len(timed)
     p50, p99 = _percentiles(quiet)
     f50, f99 = _percentiles(flooded) if login_rate else (None, None)
@@ -398,7 +429,7 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
         "server_ms_per_bet": round(1000 * server_cpu / n, 3) if n else None,
         "clients_cpu": round(sum(r[3] for r in clients) / total, 2),
         "postgres_cpu": round(pg_cpu / total, 2) if database else None,
-        "load_before": round(load0, 2),
+        "load_before": round(load0, 2), "delivered": delivered,
     }
 
 
