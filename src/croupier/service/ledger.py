@@ -35,7 +35,7 @@ from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
-from croupier.service.statements import Statements
+from croupier.service.statements import Statements, Writes
 
 log = logging.getLogger("croupier.service")
 
@@ -88,6 +88,8 @@ def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
     return {"seq": seq, "round": round_no, **event.to_json()}
 
 
+_WRITES = "croupier.writes"
+"""Where a transaction's pending rows wait on its connection (``Connection.info``)."""
 _EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload,
                           store.events.c.hash).where(
     store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
@@ -173,7 +175,10 @@ class Ledger:
     def _stored(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
         if key is None:
             return None
-        row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
+        pending = conn.info.get(_WRITES)
+        row = pending.stored_row(user.id, key) if pending is not None else None
+        if row is None:
+            row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
             return None
         stored_fp, status, body = row
@@ -187,9 +192,9 @@ class Ledger:
         """Store the reply under its idempotency key; the reply with its encoded body."""
         text = json.dumps(reply.body, separators=(",", ":"))
         if key is not None:
-            self.sql.many(conn, self.sql.insert_stored, [{
+            self._writes(conn).stored[(user.id, key)] = {
                 "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
-                "body": text, "at": store.now()}])
+                "body": text, "at": store.now()}
         return dataclasses.replace(reply, text=text)
 
     # --- wallets ------------------------------------------------------------------------
@@ -222,7 +227,9 @@ class Ledger:
             balance = self._move_wallet(conn, player, store.cents(amount), "deposit", None, None,
                                         user.username)
             reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
-            return self._remember(conn, user, key, fp, reply)
+            reply = self._remember(conn, user, key, fp, reply)
+            self._flush(conn)
+            return reply
 
     # --- running an action --------------------------------------------------------------
 
@@ -233,18 +240,14 @@ class Ledger:
             published: list[dict[str, Any]] = []
             try:
                 with self.engine.begin() as conn:
+                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                     if self.fence is not None:
                         self.fence(conn, [live])
-                    stored = self._stored(conn, user, key, fp)
-                    if stored is not None:
-                        return stored
-                    try:
-                        plan = self._within_limits(plan_fn(conn))
-                    except Refusal as refusal:
-                        reply = Reply(409, refusal_body(refusal))
-                        return self._remember(conn, user, key, fp, reply)
-                    reply, published = self._write(conn, user, live, plan)
-                    reply = self._remember(conn, user, key, fp, reply)
+                    attempt = self._attempt(conn, Job(user, live, key, fp, plan_fn))
+                    if isinstance(attempt, Exception):
+                        raise attempt
+                    reply, published, _ = attempt
+                    self._flush(conn)
             except BaseException:
                 self._reload(live)
                 raise
@@ -285,9 +288,11 @@ class Ledger:
                 held.enter_context(self._sqlite_lock)
             try:
                 with self.engine.begin() as conn:
+                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                     if self.fence is not None:
                         self.fence(conn, lives)
                     attempts = [self._attempt(conn, job) for job in jobs]
+                    self._flush(conn)
             except Exception:
                 failed = True
                 for live in lives:
@@ -424,8 +429,9 @@ class Ledger:
         if raised and live.is_craps and live.in_play and not live.change_called:
             add(sv.DiceChangeCalled(monitoring.MONITOR_ACTOR, CHANGE_CLAUSE),
                 monitoring.MONITOR_ACTOR)
-        self.sql.many(conn, self.sql.insert_events, rows)
+        self._writes(conn).events.extend(rows)
         if plan.rebuild:
+            self._flush(conn)  # the rebuild reads this action's events back
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
             live.replace_with(self._rebuild(conn, row))
             touched = set(live.present()) | {p for p in self._seat_players(conn, live.id)}
@@ -433,7 +439,7 @@ class Ledger:
             self._move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
         if plan.decision:
             touched |= {w["player"] for w in layout} | set(live.present())
-        self._write_seats(conn, live, touched)
+        self._writes(conn).seat(live, touched)
         if plan.decision:
             self._write_round(conn, live, round_no, first_seq, plan, before, layout, at)
             live.end_round(live.seq + 1)
@@ -446,6 +452,24 @@ class Ledger:
     def _seat_players(self, conn: Connection, table_id: str) -> list[str]:
         return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
             store.seats.c.table_id == table_id))]
+
+    @staticmethod
+    def _writes(conn: Connection) -> Writes:
+        """The rows this transaction writes at its end (:meth:`_flush`)."""
+        writes: Writes = conn.info.setdefault(_WRITES, Writes())
+        return writes
+
+    def _flush(self, conn: Connection) -> None:
+        """Write the transaction's pending rows, one statement per kind (the events, the
+        stored replies, each table's seats and house result), before it commits: a batch of
+        bets costs a few round trips to the database rather than four per bet."""
+        writes: Writes | None = conn.info.pop(_WRITES, None)
+        if writes is None:
+            return
+        self.sql.many(conn, self.sql.insert_events, writes.events)
+        self.sql.many(conn, self.sql.insert_stored, list(writes.stored.values()))
+        for live, players in writes.seats.values():
+            self._write_seats(conn, live, players)
 
     def _write_seats(self, conn: Connection, live: LiveTable, players: Iterable[str]) -> None:
         players = sorted(players)

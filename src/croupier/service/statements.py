@@ -11,7 +11,7 @@ values (int, str, float, None) go through them, which every driver takes as they
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -65,6 +65,25 @@ class Statements:
                 cursor.executemany(sql, rows)
         finally:
             cursor.close()
+
+
+class Writes:
+    """The rows a transaction writes at its end, one statement per kind: the events in order,
+    the stored replies by (user id, key), the seats touched per table."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.stored: dict[tuple[int, str], dict[str, Any]] = {}
+        self.seats: dict[str, tuple[Any, set[str]]] = {}
+
+    def seat(self, live: Any, players: Iterable[str]) -> None:
+        """The seats of ``players`` at table ``live`` to write (their values at the end)."""
+        self.seats.setdefault(live.id, (live, set()))[1].update(players)
+
+    def stored_row(self, user_id: int, key: str) -> tuple[Any, ...] | None:
+        """A reply stored earlier in this transaction, as the stored-reply query gives it."""
+        row = self.stored.get((user_id, key))
+        return None if row is None else (row["fingerprint"], row["status"], row["body"])
 
 
 def _sql(dialect: sa.Dialect, statement: ClauseElement) -> str:
