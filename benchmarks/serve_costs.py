@@ -50,8 +50,10 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
         with engine.begin() as conn:
             players = [auth.create_user(conn, f"p{i:02d}", "bench-pass-1234", "player")
                        for i in range(PLAYERS)]
-        dealer = next(User(r.id, r.username, r.role) for r in engine.connect().execute(
-            store.users.select().where(store.users.c.username == "dealer")))
+        with engine.connect() as conn:
+            row = conn.execute(store.users.select().where(
+                store.users.c.username == "dealer")).one()
+        dealer = User(row.id, row.username, row.role)
         craps, rng = led.tables["craps-1"], SeededRng(1)
 
         def run(who: User, plan: actions.PlanFn) -> Any:
