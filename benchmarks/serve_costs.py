@@ -1,8 +1,8 @@
 """Issue 15's capacity model: the CPU a roll costs and what a stream subscriber costs, apart.
 
-* **A roll**, in-process on SQLite (the route's work without HTTP): 25 players each make a $1
+* **A roll**, in-process on SQLite (the route's work without HTTP): 12 players each make a $1
   field bet (one group commit, as the server batches them), then the dealer rolls, settling
-  the 25 wagers in the roll's one transaction. Median CPU per roll and per bet of the batch.
+  the 12 wagers in the roll's one transaction. Median CPU per roll and per bet of the batch.
 * **A stream subscriber**, over real sockets: one SQLite server under the same paced load
   (``--rate`` bets/s, the dealer rolling every 0.25 s) twice, without and with ``--watchers``
   WebSocket watchers spread over its tables; the server's extra CPU divided by the events the
@@ -34,7 +34,7 @@ from croupier.service import actions, install, ledger, store  # noqa: E402
 from croupier.service.auth import Auth, User  # noqa: E402
 from croupier.service.rng import SeededRng  # noqa: E402
 
-PLAYERS = 25
+PLAYERS = 12  # a demo craps table seats 16
 
 
 def roll_cost(rounds: int) -> tuple[float, float, int]:
@@ -99,10 +99,10 @@ def subscriber_cost(rate: float, watchers: int, seconds: float, players: int) ->
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--rate", type=float, default=300.0)
-    parser.add_argument("--watchers", type=int, default=40)
-    parser.add_argument("--seconds", type=float, default=6.0)
-    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--rate", type=float, default=200.0)
+    parser.add_argument("--watchers", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--players", type=int, default=20)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     roll, bet, events = roll_cost(args.rounds)
