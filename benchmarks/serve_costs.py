@@ -28,11 +28,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-
-from croupier.service import actions, install, ledger, store  # noqa: E402
-from croupier.service.auth import Auth, User  # noqa: E402
-from croupier.service.rng import SeededRng  # noqa: E402
 
 PLAYERS = 12  # a demo craps table seats 16
 
@@ -40,6 +35,13 @@ PLAYERS = 12  # a demo craps table seats 16
 def roll_cost(rounds: int) -> tuple[float, float, int]:
     """Median CPU seconds per roll (settling PLAYERS field bets) and per bet of a batch, and
     the events a roll writes."""
+    # Imported here, not at the top: the client processes of the other half re-import this
+    # module, and must start within the seconds before their window opens.
+    sys.path.insert(0, str(ROOT / "src"))
+    from croupier.service import actions, install, ledger, store
+    from croupier.service.auth import Auth, User
+    from croupier.service.rng import SeededRng
+
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         install.init(folder, None, None, "admin", None, True, "bench-pass-1234")
@@ -56,7 +58,7 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
         dealer = User(row.id, row.username, row.role)
         craps, rng = led.tables["craps-1"], SeededRng(1)
 
-        def run(who: User, plan: actions.PlanFn) -> Any:
+        def run(who: Any, plan: Any) -> Any:
             reply = led.run(who, craps, uuid.uuid4().hex, uuid.uuid4().hex, plan)
             assert reply.status in (200, 202), reply.body
             return reply
@@ -105,8 +107,6 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=20)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    # The servers first: setting up the in-process ledger changes this process's environment,
-    # which a server started afterwards would inherit.
     result = subscriber_cost(args.rate, args.watchers, args.seconds, args.players)
     print(json.dumps(result))
     print(f"a stream subscriber: {result['us_per_event_per_watcher']} us of server CPU per "
