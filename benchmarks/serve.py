@@ -66,15 +66,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start(data_dir: Path, database: str | None) -> tuple[subprocess.Popen[bytes], str]:
+def _start(data_dir: Path, database: str | None, src: str | None = None,
+           ) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on a free port; ``src``: the source tree it runs (default: this one)."""
     port = _free_port()
-    profile = os.environ.get("CROUPIER_BENCH_PROFILE")  # a file: cProfile the server into it
-    cmd = [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
-           "-m", "croupier", "serve", "--port", str(port), "--data-dir",
+    cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir",
            str(data_dir), "--demo", "--demo-password", PASSWORD]
     if database:
         cmd += ["--database", database]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": src} if src else None
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -264,6 +265,32 @@ def _dealer(base: str, seconds: float, start_at: float, out: Any) -> None:
     out.put(rolls)
 
 
+def _watch(base: str, watchers: int, seconds: float, start_at: float, out: Any) -> None:
+    """``watchers`` WebSocket watchers spread over the tables, live from now on (no replay);
+    puts ("delivered", the events they received in the window)."""
+    from websockets.asyncio.client import connect
+
+    token = _login(base, "auditor")["Authorization"].removeprefix("Bearer ")
+    ws_base = base.replace("http://", "ws://")
+
+    async def one(n: int) -> int:
+        got = 0
+        async with connect(f"{ws_base}/tables/bench-{n % TABLES}/stream") as ws:
+            await ws.send(json.dumps({"token": token}))
+            while time.time() < start_at + seconds:
+                try:
+                    await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                got += time.time() >= start_at
+        return got
+
+    async def run() -> int:
+        return sum(await asyncio.gather(*(one(n) for n in range(watchers))))
+
+    out.put(("delivered", asyncio.run(run())))
+
+
 def _cpu(pids: list[int]) -> float:
     """User + system CPU seconds of these processes so far (Linux /proc)."""
     total = 0
@@ -310,6 +337,21 @@ def _own_schema(database: str | None) -> Iterator[str | None]:
         engine.dispose()
 
 
+@contextlib.contextmanager
+def _sampled(pid: int, seconds: float) -> Iterator[None]:
+    """With CROUPIER_BENCH_PYSPY=FILE (and py-spy on the PATH): sample the server's stacks over
+    the measured window into FILE (py-spy's raw folded format), to see where a bet's time goes."""
+    out = os.environ.get("CROUPIER_BENCH_PYSPY")
+    spy = subprocess.Popen(["py-spy", "record", "-p", str(pid), "-d", str(int(seconds)), "-r",
+                            "200", "-f", "raw", "-o", out, "--nonblocking"],
+                           stdout=subprocess.DEVNULL) if out else None
+    try:
+        yield
+    finally:
+        if spy is not None:
+            spy.wait(60)
+
+
 def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
     xs = sorted(latencies)
     if not xs:
@@ -319,9 +361,10 @@ def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
 
 
 def measure(database: str | None, players: int, seconds: float, procs: int,
-            rate: float = 0.0, login_rate: float = 0.0) -> dict[str, Any]:
+            rate: float = 0.0, login_rate: float = 0.0, src: str | None = None,
+            watchers: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, _own_schema(database) as url:
-        proc, base = _start(Path(tmp), url)
+        proc, base = _start(Path(tmp), url, src)
         try:
             seats = _setup(base, players)
             if login_rate:
@@ -337,6 +380,9 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
                                                         start_at, out, rate, procs))
                        for i in range(procs)]
             workers.append(ctx.Process(target=_dealer, args=(base, total, start_at, out)))
+            if watchers:
+                workers.append(ctx.Process(target=_watch, args=(base, watchers, total, start_at,
+                                                                out)))
             if login_rate:
                 workers.append(ctx.Process(target=_login_flood, args=(
                     base, login_rate, start_at + seconds, seconds, out)))
@@ -346,7 +392,8 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
             while time.time() < start_at:
                 time.sleep(0.01)
             server0, pg0, load0 = _cpu([proc.pid]), _cpu(_postgres_pids()), os.getloadavg()[0]
-            time.sleep(total)
+            with _sampled(proc.pid, total):
+                time.sleep(total)
             server_cpu, pg_cpu = _cpu([proc.pid]) - server0, _cpu(_postgres_pids()) - pg0
             results = [out.get(timeout=total + 120) for _ in workers]
             for w in workers:
@@ -365,6 +412,7 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
     refused = sum(r[2] for r in clients)
     rolls = sum(r for r in results if isinstance(r, int))
     logins = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "logins")
+    delivered = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "delivered")
     n = len(timed)
     p50, p99 = _percentiles(quiet)
     f50, f99 = _percentiles(flooded) if login_rate else (None, None)
@@ -381,7 +429,7 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
         "server_ms_per_bet": round(1000 * server_cpu / n, 3) if n else None,
         "clients_cpu": round(sum(r[3] for r in clients) / total, 2),
         "postgres_cpu": round(pg_cpu / total, 2) if database else None,
-        "load_before": round(load0, 2),
+        "load_before": round(load0, 2), "delivered": delivered,
     }
 
 
@@ -404,9 +452,20 @@ def main() -> int:
                         help="also run the load against this many nodes on PostgreSQL")
     parser.add_argument("--affinity", action="store_true",
                         help="with --nodes: each player talks to its table's owner")
-    parser.add_argument("--failover-kills", type=int, default=0,
+    parser.add_argument("--failover-kills", type=int, default=None,
                         help="kill -9 a table's owner this many times; time each fail-over")
+    parser.add_argument("--table", action="store_true",
+                        help="issue 15's table in one run: one node on SQLite and PostgreSQL, "
+                             "unpaced and paced (--rate, default 1000), two nodes, fail-over "
+                             "over --failover-kills (default 10) kills")
+    parser.add_argument("--before", metavar="SRC",
+                        help="with --table: also run the one-node rows on this source tree "
+                             "(e.g. a checkout of an older commit's src), alternating")
     args = parser.parse_args()
+    if args.table:
+        from serve_table import run_table
+
+        return run_table(args)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
     if args.nodes or args.failover_kills:
         from serve_cluster import run_cluster

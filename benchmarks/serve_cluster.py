@@ -164,7 +164,8 @@ def _measure_nodes(database: str, nodes: int, players: int, seconds: float, proc
                 proc.send_signal(signal.SIGTERM)
             for proc, _ in started:
                 proc.wait(30)
-    lat = sorted(x for r in results if isinstance(r, tuple) for x in r[0])
+    clients = [r for r in results if isinstance(r, tuple) and len(r) == 4]
+    lat = sorted(dt for r in clients for _, dt in r[0])
     count = len(lat)
     return {
         "database": f"postgresql x{nodes}" + (" affine" if affinity else ""),
@@ -173,11 +174,11 @@ def _measure_nodes(database: str, nodes: int, players: int, seconds: float, proc
         "p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
         "p99_ms": round(1000 * lat[min(count - 1, int(count * 0.99))], 2) if lat else None,
         "rolls": sum(r for r in results if isinstance(r, int)),
-        "errors": sum(r[1] for r in results if isinstance(r, tuple)),
-        "refused": sum(r[2] for r in results if isinstance(r, tuple)),
+        "errors": sum(r[1] for r in clients),
+        "refused": sum(r[2] for r in clients),
         "ledger_ok": verify.get("ok"), "server_cpu": round(srv / seconds, 2),
         "server_ms_per_bet": round(1000 * srv / count, 3) if count else None,
-        "clients_cpu": round(sum(r[3] for r in results if isinstance(r, tuple)) / seconds, 2),
+        "clients_cpu": round(sum(r[3] for r in clients) / seconds, 2),
         "postgres_cpu": round(pg / seconds, 2), "load_before": round(load0, 2),
     }
 

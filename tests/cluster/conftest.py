@@ -8,9 +8,8 @@ costs seconds); each test plays its own table.
 
 from __future__ import annotations
 
-import os
+import contextlib
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,36 +21,16 @@ from typing import Any
 import httpx
 import pytest
 
-PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
+import serverkit
+from serverkit import free_port, reset_postgres
+
 PASSWORD = "demo-pass-123"
 TTL = 3.0
 RETRY_FOR = 20.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def reset_postgres(url: str) -> None:
-    """An empty schema for the module's cluster."""
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-        conn.exec_driver_sql("CREATE SCHEMA public")
-    engine.dispose()
-
-
 def postgres_url() -> str:
-    url = os.environ.get(PG_ENV)
-    if not url:
-        if os.environ.get("CI"):
-            pytest.fail(f"{PG_ENV} is not set in CI (.ci/services/postgres.sh sets it)")
-        pytest.skip(f"{PG_ENV} is not set: several nodes need a shared PostgreSQL")
-    return url
+    return serverkit.postgres_url(": several nodes need a shared PostgreSQL")
 
 
 class Node:
@@ -212,13 +191,13 @@ def init_ledger(url: str, data_dir: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+@contextlib.contextmanager
+def running_cluster(names: tuple[str, ...], log_dir: Path) -> Iterator[Cluster]:
+    """Nodes ``names`` on an empty test database with a demo ledger, stopped afterwards."""
     url = postgres_url()
     reset_postgres(url)
-    log_dir = tmp_path_factory.mktemp("cluster")
     init_ledger(url, log_dir)
-    nodes = [Node(name, url, log_dir) for name in ("n1", "n2", "n3")]
+    nodes = [Node(name, url, log_dir) for name in names]
     try:
         for node in nodes:
             node.launch()
@@ -228,6 +207,12 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     finally:
         for node in nodes:
             node.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    with running_cluster(("n1", "n2", "n3"), tmp_path_factory.mktemp("cluster")) as c:
+        yield c
 
 
 @pytest.fixture

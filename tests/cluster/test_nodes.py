@@ -1,9 +1,10 @@
-"""Three real nodes on one PostgreSQL: every node serves every table, a stalled owner fenced
-off (SIGSTOP/SIGCONT), streams across nodes and a fail-over, kill -9 of the owner mid-burst.
+"""Three real nodes on one PostgreSQL: every node serves every table, a rolling restart under
+load, a stalled owner fenced off (SIGSTOP/SIGCONT), streams across nodes and a fail-over, kill
+-9 of the owner mid-burst.
 
 The nodes are started once (a start costs seconds) and the tests run in this order: three
-nodes serve the first two tests, the stream test kills one, the last test runs on the two left
-and kills the owner.
+nodes serve the first three tests (the second restarts each of them), the stream test kills
+one, the last test runs on the two left and kills the owner.
 
 Each test plays its own table and checks the ledger afterwards: every acknowledged event is
 in it exactly as acknowledged, every bet in it was acknowledged exactly once, and
@@ -23,30 +24,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from .conftest import TTL, Cluster, Node
-
-BETS = ({"wager": "field", "amount": "1"}, {"wager": "any_craps", "amount": "1"},
-        {"wager": "place_win", "number": 6, "amount": "6"}, {"wager": "hard", "number": 8,
-                                                            "amount": "1"})
-
-
-def check_ledger(c: Cluster, node: Node, table: str, acked: list[dict[str, Any]],
-                 bet_keys: int) -> list[dict[str, Any]]:
-    """The table's ledger holds exactly what was acknowledged; the whole ledger verifies."""
-    ledger = c.ledger_events(node, table)
-    assert [e["seq"] for e in ledger] == list(range(1, len(ledger) + 1))
-    by_seq = {e["seq"]: e for e in ledger}
-    for reply in acked:
-        for event in reply["events"]:
-            stored = by_seq.get(event["seq"])
-            assert stored is not None, f"acknowledged event {event} is not in the ledger"
-            assert {k: stored[k] for k in event} == event
-    bets = [e for e in ledger if e["type"] == "bet" and e["actor"] in ("alice", "bob")]
-    acked_bets = {e["seq"] for r in acked for e in r["events"] if e["type"] == "bet"}
-    assert len(bets) == bet_keys == len(acked_bets), "a bet lost or applied twice"
-    report = c.get(node, "auditor", "/audit/verify")
-    assert report["ok"], report["problems"]
-    return ledger
+from .conftest import TTL, Cluster
+from .load import BETS, Burst, check_ledger
 
 
 def test_bets_and_rolls_through_every_node(nodes: Cluster) -> None:
@@ -70,6 +49,46 @@ def test_bets_and_rolls_through_every_node(nodes: Cluster) -> None:
     assert again.headers.get("Idempotent-Replay") == "true" and again.json() == first.json()
     acked.append(first.json())
     check_ledger(c, c.nodes[1], table, acked, bet_keys=13)
+
+
+def wait_for_answers(burst: Burst, count: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while burst.answered < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert burst.answered >= count, f"only {burst.answered} bets answered after {seconds} s"
+
+
+def test_rolling_restart_under_load(nodes: Cluster) -> None:
+    """Every node stopped (SIGTERM) and started again, one at a time, the table's owner first,
+    while players and a dealer play through a client that talks to any node and retries on the
+    next (as behind a load balancer): no request fails beyond its retries, every acknowledged
+    answer is in the ledger exactly once, and the ledger verifies. A node stopped normally
+    hands its tables over as it exits, so the table moves at once."""
+    c, table = nodes, "rolling"
+    c.new_craps_table(table)
+    for who in ("alice", "bob", "dealer", "auditor"):
+        c.token(who)
+    burst = Burst(c, table, bettors=4, pause=0.1)  # a ledger small enough to start fast
+    loader = threading.Thread(target=lambda: asyncio.run(burst.run()))
+    loader.start()
+    owners = []
+    try:
+        wait_for_answers(burst, 5, 20)
+        first = c.owner(table)
+        for node in sorted(c.nodes, key=lambda n: n is not first):
+            owners.append(c.owner(table).name)
+            node.stop()  # SIGTERM: requests in flight are answered, the leases released
+            node.launch()
+            node.wait_ready()
+            wait_for_answers(burst, burst.answered + 5, 20)
+    finally:
+        burst.stop.set()
+        loader.join(60)
+    assert not loader.is_alive()
+    assert burst.failed == [], burst.failed
+    assert len(set(owners)) >= 2  # the table moved as its owners restarted
+    print(f"\nrolling restart: {burst.bet_keys} bets acknowledged, {len(burst.acked)} answers")
+    check_ledger(c, c.nodes[0], table, burst.acked, burst.bet_keys)
 
 
 def test_stalled_owner_is_fenced_off(nodes: Cluster) -> None:
@@ -165,61 +184,6 @@ def test_stream_on_another_node_across_fail_over(nodes: Cluster) -> None:
     assert [e["seq"] for e in seen] == [e["seq"] for e in ledger]
     for event, stored in zip(seen, ledger, strict=True):
         assert {k: stored[k] for k in event} == event
-
-
-class Burst:
-    """Players and a dealer on every node; each request retried with its key until answered."""
-
-    def __init__(self, c: Cluster, table: str) -> None:
-        self.c = c
-        self.table = table
-        self.stop = threading.Event()
-        self.acked: list[dict[str, Any]] = []
-        self.bet_keys = 0
-        self.first_bet_after: float | None = None
-        self.killed_at: float | None = None
-
-    async def _send(self, client: httpx.AsyncClient, first: int, who: str, path: str,
-                    body: Any) -> tuple[int, dict[str, Any], bool]:
-        key, nodes = uuid.uuid4().hex, self.c.nodes
-        for attempt in range(400):
-            node = nodes[(first + attempt) % len(nodes)]
-            try:
-                r = await client.post(node.base + path, json=body,
-                                      headers=self.c.headers(who, key))
-            except httpx.HTTPError:
-                await asyncio.sleep(0.05)
-                continue
-            if r.status_code != 503:
-                return r.status_code, r.json(), r.headers.get("Idempotent-Replay") == "true"
-            await asyncio.sleep(0.1)
-        raise AssertionError(f"{path} never answered")
-
-    async def _bettor(self, client: httpx.AsyncClient, n: int) -> None:
-        while not self.stop.is_set():
-            status, body, replayed = await self._send(
-                client, n, ("alice", "bob")[n % 2], f"/tables/{self.table}/bets", BETS[n % 4])
-            if status == 200:
-                self.acked.append(body)
-                self.bet_keys += 1
-                if self.killed_at is not None and self.first_bet_after is None and not replayed:
-                    self.first_bet_after = time.monotonic() - self.killed_at
-            await asyncio.sleep(0.02)
-
-    async def _dealer(self, client: httpx.AsyncClient) -> None:
-        n = 0
-        while not self.stop.is_set():
-            await asyncio.sleep(0.15)
-            status, body, _ = await self._send(client, n, "dealer", f"/tables/{self.table}/roll",
-                                               {})
-            n += 1
-            if status == 200:
-                self.acked.append(body)
-
-    async def run(self) -> None:
-        async with httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=1.0)) as client:
-            await asyncio.gather(self._dealer(client), *(self._bettor(client, n)
-                                                        for n in range(6)))
 
 
 def test_kill_owner_mid_burst(nodes: Cluster) -> None:

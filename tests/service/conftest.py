@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,25 +20,11 @@ from typing import Any
 import httpx
 import pytest
 
+from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import it here
+from serverkit import free_port, postgres_url, reset_postgres
+
 PASSWORD = "demo-pass-123"
-PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
 STAFF = ("admin", "dealer", "supervisor", "auditor")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def reset_postgres(url: str) -> None:
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
-        conn.exec_driver_sql("CREATE SCHEMA public")
-    engine.dispose()
 
 
 class Server:
@@ -145,11 +129,7 @@ BACKENDS = ["sqlite", "postgresql"]
 def make_server(backend: str, tmp_path: Path, seed: int = 1) -> Server:
     database = None
     if backend == "postgresql":
-        url = os.environ.get(PG_ENV)
-        if not url:
-            if os.environ.get("CI"):
-                pytest.fail(f"{PG_ENV} is not set in CI (.ci/services/postgres.sh sets it)")
-            pytest.skip(f"{PG_ENV} is not set")
+        url = postgres_url("")
         reset_postgres(url)
         database = url
     return Server(tmp_path, database, seed)

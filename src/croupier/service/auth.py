@@ -42,8 +42,9 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.engine import Connection, Engine
+from starlette.concurrency import run_in_threadpool
 
-from croupier.service import store
+from croupier.service import store, tokens
 
 ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
 MAX_FAILED_LOGINS = 3
@@ -133,6 +134,10 @@ class Auth:
         self.engine = engine
         self.revoked: list[Callable[[str], None]] = []
         """Called with a username whose sessions just ended (open streams close)."""
+        # The look-up every request makes, on connections of its own (:mod:`.tokens`).
+        self._lookup = tokens.TokenLookup(engine, _USER_BY_TOKEN)
+        self._async_lookup = (None if store.is_sqlite(engine)
+                              else tokens.AsyncTokenLookup(engine, _USER_BY_TOKEN))
 
     def create_user(self, conn: Connection, username: str, password: str, role: str) -> User:
         if role not in ROLES:
@@ -215,9 +220,22 @@ class Auth:
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
-        with self.engine.connect() as conn:
-            row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token), "now": store.now()}).first()
-        return None if row is None else User(row.id, row.username, row.role)
+        found = self._lookup.row(token_hash(token), store.now())
+        if found is None:  # that path is busy or failed: through the pool
+            with self.engine.connect() as conn:
+                row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token),
+                                                    "now": store.now()}).first()
+            found = tuple(row) if row is not None else False
+        return None if found is False else User(int(found[0]), str(found[1]), str(found[2]))
+
+    async def user_for_async(self, token: str) -> User | None:
+        """:meth:`user_for` from the event loop: on PostgreSQL without blocking it."""
+        if self._async_lookup is None:  # SQLite answers in microseconds
+            return self.user_for(token)
+        found = await self._async_lookup.row(token_hash(token), store.now())
+        if found is None:
+            return await run_in_threadpool(self.user_for, token)
+        return None if found is False else User(int(found[0]), str(found[1]), str(found[2]))
 
     def logout(self, token: str) -> None:
         with self.engine.begin() as conn:

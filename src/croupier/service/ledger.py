@@ -35,6 +35,7 @@ from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+from croupier.service.statements import Statements, Writes
 
 log = logging.getLogger("croupier.service")
 
@@ -87,19 +88,17 @@ def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
     return {"seq": seq, "round": round_no, **event.to_json()}
 
 
-# The hot path's statements, built once (building SQLAlchemy expressions per call costs more
-# than running them on SQLite).
-_SELECT_STORED = sa.select(store.idempotency.c.fingerprint, store.idempotency.c.status,
-                           store.idempotency.c.body).where(
-    store.idempotency.c.user_id == sa.bindparam("u"), store.idempotency.c.key == sa.bindparam("k"))
-_INSERT_STORED = store.idempotency.insert()
-_INSERT_EVENTS = store.events.insert()
-_INSERT_SEATS = store.seats.insert()
-_UPDATE_SEATS = store.seats.update().where(
-    store.seats.c.table_id == sa.bindparam("t"), store.seats.c.player == sa.bindparam("p")).values(
-    chips_cents=sa.bindparam("c"), on_table_cents=sa.bindparam("o"))
-_UPDATE_HOUSE = store.tables.update().where(store.tables.c.id == sa.bindparam("t")).values(
-    house_cents=sa.bindparam("h"))
+_WRITES = "croupier.writes"
+"""Where a transaction's pending rows wait on its connection (``Connection.info``)."""
+_EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload,
+                          store.events.c.hash).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
+).order_by(store.events.c.seq)
+_LAST_ROUND = sa.select(sa.func.max(store.rounds.c.round)).where(
+    store.rounds.c.table_id == sa.bindparam("t"))
+_HOUSE = sa.select(store.tables.c.house_cents).where(store.tables.c.id == sa.bindparam("t"))
+_SEATS = sa.select(store.seats.c.player, store.seats.c.chips_cents,
+                   store.seats.c.on_table_cents).where(store.seats.c.table_id == sa.bindparam("t"))
 
 
 class Ledger:
@@ -107,6 +106,7 @@ class Ledger:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.sql = Statements(engine)  # the hot path's statements, in the driver's own SQL
         self.tables: dict[str, LiveTable] = {}
         self.listeners: list[Listener] = []
         self._for_update = not store.is_sqlite(engine)
@@ -175,22 +175,26 @@ class Ledger:
     def _stored(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
         if key is None:
             return None
-        row = conn.execute(_SELECT_STORED, {"u": user.id, "k": key}).first()
+        pending = conn.info.get(_WRITES)
+        row = pending.stored_row(user.id, key) if pending is not None else None
+        if row is None:
+            row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
             return None
-        if row.fingerprint != fp:
+        stored_fp, status, body = row
+        if stored_fp != fp:
             raise ApiError(422, "idempotency_key_reused",
                            "this idempotency key was used for a different request")
-        return Reply(row.status, json.loads(row.body), replayed=True, text=row.body)
+        return Reply(int(status), json.loads(body), replayed=True, text=str(body))
 
     def _remember(self, conn: Connection, user: User, key: str | None, fp: str,
                   reply: Reply) -> Reply:
         """Store the reply under its idempotency key; the reply with its encoded body."""
         text = json.dumps(reply.body, separators=(",", ":"))
         if key is not None:
-            conn.execute(_INSERT_STORED, {
+            self._writes(conn).stored[(user.id, key)] = {
                 "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
-                "body": text, "at": store.now()})
+                "body": text, "at": store.now()}
         return dataclasses.replace(reply, text=text)
 
     # --- wallets ------------------------------------------------------------------------
@@ -223,7 +227,9 @@ class Ledger:
             balance = self._move_wallet(conn, player, store.cents(amount), "deposit", None, None,
                                         user.username)
             reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
-            return self._remember(conn, user, key, fp, reply)
+            reply = self._remember(conn, user, key, fp, reply)
+            self._flush(conn)
+            return reply
 
     # --- running an action --------------------------------------------------------------
 
@@ -234,18 +240,14 @@ class Ledger:
             published: list[dict[str, Any]] = []
             try:
                 with self.engine.begin() as conn:
+                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                     if self.fence is not None:
                         self.fence(conn, [live])
-                    stored = self._stored(conn, user, key, fp)
-                    if stored is not None:
-                        return stored
-                    try:
-                        plan = self._within_limits(plan_fn(conn))
-                    except Refusal as refusal:
-                        reply = Reply(409, refusal_body(refusal))
-                        return self._remember(conn, user, key, fp, reply)
-                    reply, published = self._write(conn, user, live, plan)
-                    reply = self._remember(conn, user, key, fp, reply)
+                    attempt = self._attempt(conn, Job(user, live, key, fp, plan_fn))
+                    if isinstance(attempt, Exception):
+                        raise attempt
+                    reply, published, _ = attempt
+                    self._flush(conn)
             except BaseException:
                 self._reload(live)
                 raise
@@ -286,9 +288,11 @@ class Ledger:
                 held.enter_context(self._sqlite_lock)
             try:
                 with self.engine.begin() as conn:
+                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                     if self.fence is not None:
                         self.fence(conn, lives)
                     attempts = [self._attempt(conn, job) for job in jobs]
+                    self._flush(conn)
             except Exception:
                 failed = True
                 for live in lives:
@@ -345,6 +349,50 @@ class Ledger:
                 live.replace_with(self._rebuild(conn, row))
                 self.heads[live.id] = self._head(conn, row)
 
+    def catch_up(self, live: LiveTable) -> None:
+        """Bring a table this node already has in memory up to the ledger (a cluster node
+        taking a table over): fold only the events written since ``live.seq``, rather than
+        rebuilding the table from its first event. Falls back to the full rebuild when a void
+        is among them (a void rebuilds without the voided events) or when the result does not
+        match the seats and house result the ledger holds."""
+        with self.engine.connect() as conn:
+            caught_up = self._fold_since(conn, live)
+        if not caught_up:
+            self._reload(live)
+
+    def _fold_since(self, conn: Connection, live: LiveTable) -> bool:
+        """Fold the table's events after ``live.seq``; False if a full rebuild is needed."""
+        rows = conn.execute(_EVENTS_AFTER, {"t": live.id, "s": live.seq}).all()
+        decoded = [(r.seq, r.round, codec.decode(live.game, r.payload)) for r in rows]
+        if any(isinstance(e, sv.Voided) for _, _, e in decoded):
+            return False
+        for seq, round_no, event in decoded:
+            if round_no != live.round:  # the rounds decided meanwhile
+                live.round, live.round_first_seq, live.participants = round_no, seq, set()
+            live.fold(event, seq, round_no)
+        last_round = conn.execute(_LAST_ROUND, {"t": live.id}).scalar()
+        if last_round is not None and last_round >= live.round:  # the last one was decided
+            live.round, live.round_first_seq, live.participants = last_round + 1, live.seq + 1, set()
+        live.raised = []  # recorded when they were raised
+        live.seat_rows, live.house_written = None, None  # written by another node since
+        if rows:
+            self.heads[live.id] = str(rows[-1].hash)
+        if self._matches_ledger(conn, live):
+            return True
+        log.warning("table %s did not catch up with its ledger: rebuilt", live.id)
+        return False
+
+    @staticmethod
+    def _matches_ledger(conn: Connection, live: LiveTable) -> bool:
+        """Whether the table's chips, wagers and house result are the ledger's."""
+        house = conn.execute(_HOUSE, {"t": live.id}).scalar()
+        seats = {r.player: (int(r.chips_cents), int(r.on_table_cents))
+                 for r in conn.execute(_SEATS, {"t": live.id})}
+        if house is None or int(house) != store.cents(live.house):
+            return False
+        return all(seats.get(p) == (store.cents(live.chips(p)), store.cents(live.on_table(p)))
+                   for p in live.present())
+
     def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
                ) -> tuple[Reply, list[dict[str, Any]]]:
         before = live.balances() if plan.decision else {}
@@ -381,9 +429,9 @@ class Ledger:
         if raised and live.is_craps and live.in_play and not live.change_called:
             add(sv.DiceChangeCalled(monitoring.MONITOR_ACTOR, CHANGE_CLAUSE),
                 monitoring.MONITOR_ACTOR)
-        if rows:
-            conn.execute(_INSERT_EVENTS, rows)
+        self._writes(conn).events.extend(rows)
         if plan.rebuild:
+            self._flush(conn)  # the rebuild reads this action's events back
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
             live.replace_with(self._rebuild(conn, row))
             touched = set(live.present()) | {p for p in self._seat_players(conn, live.id)}
@@ -391,7 +439,7 @@ class Ledger:
             self._move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
         if plan.decision:
             touched |= {w["player"] for w in layout} | set(live.present())
-        self._write_seats(conn, live, touched)
+        self._writes(conn).seat(live, touched)
         if plan.decision:
             self._write_round(conn, live, round_no, first_seq, plan, before, layout, at)
             live.end_round(live.seq + 1)
@@ -405,24 +453,40 @@ class Ledger:
         return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
             store.seats.c.table_id == table_id))]
 
+    @staticmethod
+    def _writes(conn: Connection) -> Writes:
+        """The rows this transaction writes at its end (:meth:`_flush`)."""
+        writes: Writes = conn.info.setdefault(_WRITES, Writes())
+        return writes
+
+    def _flush(self, conn: Connection) -> None:
+        """Write the transaction's pending rows, one statement per kind (the events, the
+        stored replies, each table's seats and house result), before it commits: a batch of
+        bets costs a few round trips to the database rather than four per bet."""
+        writes: Writes | None = conn.info.pop(_WRITES, None)
+        if writes is None:
+            return
+        self.sql.many(conn, self.sql.insert_events, writes.events)
+        self.sql.many(conn, self.sql.insert_stored, list(writes.stored.values()))
+        for live, players in writes.seats.values():
+            self._write_seats(conn, live, players)
+
     def _write_seats(self, conn: Connection, live: LiveTable, players: Iterable[str]) -> None:
         players = sorted(players)
         if live.seat_rows is None:
             live.seat_rows = set(self._seat_players(conn, live.id))
         new = [p for p in players if p not in live.seat_rows]
         old = [p for p in players if p in live.seat_rows]
-        if new:
-            conn.execute(_INSERT_SEATS, [
-                {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
-                 "on_table_cents": store.cents(live.on_table(p))} for p in new])
-            live.seat_rows.update(new)
-        if old:
-            conn.execute(_UPDATE_SEATS, [
-                {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
-                 "o": store.cents(live.on_table(p))} for p in old])
+        self.sql.many(conn, self.sql.insert_seats, [
+            {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
+             "on_table_cents": store.cents(live.on_table(p))} for p in new])
+        live.seat_rows.update(new)
+        self.sql.many(conn, self.sql.update_seats, [
+            {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
+             "o": store.cents(live.on_table(p))} for p in old])
         house = store.cents(live.house)
         if house != live.house_written:
-            conn.execute(_UPDATE_HOUSE, {"t": live.id, "h": house})
+            self.sql.many(conn, self.sql.update_house, [{"t": live.id, "h": house}])
             live.house_written = house
 
     def _write_round(self, conn: Connection, live: LiveTable, round_no: int, first_seq: int,

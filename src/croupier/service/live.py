@@ -18,6 +18,8 @@ from croupier.craps.table import CrapsTable
 from croupier.dice import POINTS
 from croupier.events import CouponIn, CouponOut, Event, Opened
 from croupier.games import GAME_NAMES, REGISTRY, Game
+from croupier.integrity.dice import dice_bank
+from croupier.integrity.model import MonitorConfig
 from croupier.money import fmt
 from croupier.roulette.events import Crowned, NoSpin
 from croupier.roulette.table import RouletteTable
@@ -80,6 +82,11 @@ class LiveTable:
         # The fairness monitors observe each decided roll or spin as it is folded; the alerts
         # the last fold raised wait in ``raised`` for the ledger to record them.
         self.monitors = TableMonitors(table_id, getattr(self.engine, "wheel", None))
+        if isinstance(self.engine, CrapsTable):
+            # The dice monitors' thresholds are calibrated once per process (tens of ms): now,
+            # while the table is opened or rebuilt, rather than inside its first roll's
+            # transaction with every bet queued behind it.
+            dice_bank(MonitorConfig())
         self.raised: list[Alert] = []
 
     # --- what the table knows ---------------------------------------------------------

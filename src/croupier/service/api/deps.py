@@ -52,7 +52,7 @@ async def current_user(svc: Svc, creds: Credentials) -> User:
     """The user of the bearer token (401 without a valid one)."""
     if creds is None:
         raise ApiError(401, "unauthorized", "log in first: Authorization: Bearer <token>")
-    user = svc.auth.user_for(creds.credentials)
+    user = await svc.auth.user_for_async(creds.credentials)
     if user is None:
         raise ApiError(401, "unauthorized", "the token is unknown, expired or locked")
     return user

@@ -118,8 +118,10 @@ class Node:
         if live is not None:
             with live.lock:
                 # The previous owner's last commit is in the ledger: the take-over waited for
-                # it (its write held the lease row FOR KEY SHARE).
-                self.ledger._reload(live)  # the ledger's own rebuild
+                # it (its write held the lease row FOR KEY SHARE). Only the events since this
+                # node last saw the table are folded (a full rebuild took seconds on a busy
+                # table, most of a fail-over's time).
+                self.ledger.catch_up(live)
         with self._lock:
             self._held[table_id] = Held(epoch, started + self.ttl - MARGIN)
             self._holders.pop(table_id, None)
