@@ -118,14 +118,17 @@ def check(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]
     from croupier.analysis.compliance import Problems, check_documents
 
     try:
-        make_engine_table(game, profile, {"pays": pays})
         report = check_documents([("change", {"game": game, "rules": profile, "pays": pays})])
     except Problems as exc:
         return [(str(p), "") for p in exc.problems]
-    except Malformed as exc:
-        return [(str(exc), "")]
-    return [(f"{e.key}: {e.reason}", e.clause) for t in report.tables for e in t.entries
-            if e.verdict != "ok"]
+    found = [(f"{e.key}: {e.reason}", e.clause) for t in report.tables for e in t.entries
+             if e.verdict != "ok"]
+    if not found:
+        try:  # and what a table of the game would refuse to open with
+            make_engine_table(game, profile, {"pays": pays})
+        except Malformed as exc:
+            found.append((str(exc), ""))
+    return found
 
 
 def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:
