@@ -19,6 +19,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -74,7 +75,7 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
 
 def open_table(ledger: Ledger, table_id: str, game: str, profile: str,
                options: dict[str, Any], capacity: int | None,
-               also: Any = None) -> LiveTable:
+               also: Callable[[Connection], None] | None = None) -> LiveTable:
     """Create a table that takes the house's pay table (refused if its own ``pays`` differ);
     ``also(conn)`` runs in the same transaction. A Refusal raised inside is re-raised outside
     the transaction (so nothing is written)."""
