@@ -209,6 +209,13 @@ def invalidate() -> None:
         _cache.clear()
 
 
+def fresh(engine: Engine) -> bool:
+    """Whether the cached changes may be used without reading the database."""
+    with _cache_lock:
+        hit = _cache.get(id(engine))
+    return hit is not None and time.monotonic() - hit[0] < CACHE_SECONDS
+
+
 def cached(engine: Engine) -> dict[int, Change]:
     """The changes, read at most once every :data:`CACHE_SECONDS`."""
     now = time.monotonic()

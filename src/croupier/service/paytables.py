@@ -115,6 +115,8 @@ async def take_due_change(engine: Engine, committer: Committer, live: LiveTable)
     """Before an action at ``live``: if a change of its pay table is in effect and the table
     stands between rounds, apply it (checked once more first) as a ``pay_table_applied``
     event; mid-round it waits for the round's end. No query while nothing is due."""
+    if not schedule.fresh(engine):  # the once-a-second read, off the event loop
+        await run_in_threadpool(schedule.cached, engine)
     change = schedule.pending(engine, live)
     if change is None or not schedule.at_boundary(live):
         return
