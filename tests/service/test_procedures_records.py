@@ -178,15 +178,31 @@ def test_a_table_created_while_a_change_applies_gets_exactly_one(srv: Server) ->
 
 # --- item 11: the equipment register, custody, layouts, procedures -------------------------
 
+def _bet_refused(s: Server, table: str, body: dict[str, Any]) -> str:
+    s.ok("bob", f"/tables/{table}/buy-in", {"amount": "10"})
+    r = s.post("bob", f"/tables/{table}/bets", {**body, "amount": "5"})
+    assert r.status_code == 409, r.text
+    clause: str = r.json()["error"]["clause"]
+    return clause
+
+
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1ii")
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(e)15i")
 def test_layout_wagers_only_where_an_approved_layout_is_recorded(srv: Server) -> None:
     s = srv
-    # Without a layout recorded: the wagers are not offered, and asking for one is refused.
-    r = _new_table(s, "wheel-a", game="roulette", profile="nj-casino-night", five_adjacent=True)
-    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.32(e)1ii"
+    # Without a layout recorded: asking for the wager is refused; the table opened states an
+    # approved layout showing neither, and the engine refuses both wagers there.
+    for option in ({"five_adjacent": True}, {"approved_layout": ["seven_numbers"]}):
+        r = _new_table(s, "wheel-a", game="roulette", profile="nj-casino-night", **option)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["clause"] in ("N.J.A.C. 13:47-20.32(e)1ii",
+                                               "N.J.A.C. 13:47-20.32(e)15i")
     made = _new_table(s, "wheel-a", game="roulette", profile="nj-casino-night").json()
-    assert made["options"]["five_adjacent"] is False and made["options"]["seven_numbers"] is False
+    assert made["options"]["approved_layout"] == []
+    assert _bet_refused(s, "wheel-a", {"wager": "five_adjacent", "center": 17}) == \
+        "N.J.A.C. 13:47-20.32(e)1ii"
+    assert _bet_refused(s, "wheel-a", {"wager": "seven_numbers"}) == \
+        "N.J.A.C. 13:47-20.32(e)15i"
     # Registered but not approved: still not offered. Approved and placed: offered.
     item = {"id": "layout-b", "type": "layout", "description": "layout with a wheel replica",
             "table": "wheel-b", "wagers": ["five_adjacent"]}
@@ -199,14 +215,16 @@ def test_layout_wagers_only_where_an_approved_layout_is_recorded(srv: Server) ->
                  {"passed": True, "findings": "replica and grid as approved"}, key=None)
     assert shown["in_service"] is True and shown["approvals"][0]["by"] == "supervisor"
     opened = _new_table(s, "wheel-b", game="roulette", profile="nj-casino-night").json()
-    assert opened["options"]["five_adjacent"] is True
-    assert opened["options"]["seven_numbers"] is False
+    assert opened["options"]["approved_layout"] == ["five_adjacent"]
+    s.ok("bob", "/tables/wheel-b/buy-in", {"amount": "10"})
+    s.ok("bob", "/tables/wheel-b/bets", {"wager": "five_adjacent", "center": 17, "amount": "5"})
+    assert _bet_refused(s, "wheel-b", {"wager": "seven_numbers"}) == "N.J.A.C. 13:47-20.32(e)15i"
     # Failed at its latest inspection: out of service, the next table there offers neither.
     s.ok("admin", "/equipment/items/layout-b/placing", {"table": "wheel-c"}, key=None)
     s.ok("admin", "/equipment/items/layout-b/inspections",
          {"passed": False, "findings": "replica worn"}, key=None)
     later = _new_table(s, "wheel-c", game="roulette", profile="nj-casino-night").json()
-    assert later["options"]["five_adjacent"] is False
+    assert later["options"]["approved_layout"] == []
     assert s.get("auditor", "/equipment/items/layout-b").json()["in_service"] is False
     assert s.get("alice", "/equipment/items").status_code == 403
 

@@ -6,7 +6,8 @@ reference) and inspections (passed or not, what was found) follow as records. A 
 records the optional wagers its design shows (``five_adjacent``: the wheel replica of
 13:47-20.32(e)1ii; ``seven_numbers``: the area of (e)15ii); a roulette table offers those
 wagers only where such a layout is placed at it, approved, in service and not failed at its
-latest inspection (:func:`approved_layout_wagers`).
+latest inspection (:func:`approved_layout_wagers`): the table opens with the engine's
+``approved_layout`` option stated from the register (:func:`layout_options`).
 
 A die's custody runs from receipt to cancellation: ``received`` (from its provider),
 ``stored`` (in the house's locked store), ``issued`` (to a table's dice cup, 13:47-20.25(e)2),
@@ -33,8 +34,6 @@ from croupier.service import register, store
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
 LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
-LAYOUT_CLAUSES = {"five_adjacent": "N.J.A.C. 13:47-20.32(e)1ii",
-                  "seven_numbers": "N.J.A.C. 13:47-20.32(e)15i"}
 ITEM_KINDS = ("equipment_registered", "equipment_approved", "equipment_inspected",
               "equipment_placed", "equipment_retired")
 CUSTODY_KIND = "dice_custody"
@@ -210,37 +209,27 @@ def custody_step(conn: Connection, actor: str, serial: str, step: str,
 
 # --- the layout a roulette table opens with -----------------------------------------------
 
-def _engine_takes_layouts() -> bool:
-    """Whether the roulette engine reads an ``approved_layouts`` option (the engine's own
-    check of the optional wagers against the recorded layout); until it does, the service
-    sets the wagers' own options from the register."""
-    from croupier.roulette.reading import OPTION_KEYS
-
-    return "approved_layouts" in OPTION_KEYS
-
-
 def layout_options(engine: Engine, table_id: str, game: str, profile: str,
                    options: dict[str, Any]) -> dict[str, Any]:
-    """A roulette table's options with its optional layout wagers set from the register:
-    each offered only where an approved layout in service at the table shows it (refused if
-    the options ask for one that none shows)."""
+    """A roulette table's options with its approved layout stated from the register: the
+    engine's ``approved_layout`` option lists the wagers needing one (the profile's
+    ``approved_layout_clauses``) that an approved layout in service at the table shows, so the
+    engine takes those wagers only there. Options asking for a wager (or a layout) that no such
+    layout shows are refused, citing the profile's clause for it."""
     rules = load_profile(profile).roulette
-    if game != "roulette" or rules is None:
+    if game != "roulette" or rules is None or not rules.approved_layout_clauses:
         return options
     with engine.connect() as conn:
         shown = approved_layout_wagers(conn, table_id)
-    out = dict(options)
-    for wager in LAYOUT_WAGERS:
-        if not rules.permits(wager):
-            continue
-        if out.get(wager) is True and wager not in shown:
+    stated = options.get("approved_layout")
+    claimed = set(stated) if isinstance(stated, list) else set()
+    for wager, clause in sorted(rules.approved_layout_clauses.items()):
+        if wager not in shown and (options.get(wager) is True or wager in claimed):
             raise Refusal(f"{wager.replace('_', ' ')} wagers are offered only on an approved "
                           f"layout that shows them: none is recorded in service at table "
-                          f"{table_id}", LAYOUT_CLAUSES[wager])
-        out.setdefault(wager, wager in shown)
-    if _engine_takes_layouts():
-        out["approved_layouts"] = sorted(shown)
-    return out
+                          f"{table_id}", clause)
+    return {**options, "approved_layout": sorted(w for w in shown
+                                                 if w in rules.approved_layout_clauses)}
 
 
 DEMO_ITEMS = (
