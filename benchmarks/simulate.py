@@ -1,27 +1,35 @@
 """croupier's simulation kernel against crapssim, side by side in one run.
 
     .venv/bin/python benchmarks/simulate.py [--reps 5] [--quick] [--json] [--threads 1]
+                                            [--compare-with CHECKOUT]
 
 Scenarios: the pass line alone; pass + 3x odds + two come bets with 3x odds; place 6 and 8;
 six players with six different strategies at one table; the pass line with a $5 fire bet on every
 new shooter. For each: rolls per second, the
 median of ``--reps`` repetitions, for crapssim (its ``Table.run``) and for croupier (steady
-state: the kernel specialised to the strategies is generated, compiled and cached before
-timing; one thread unless ``--threads``), their ratio, and
+state: the layout tables, or the kernel specialised to the strategies, are built, compiled and
+cached before timing; one thread unless ``--threads``), their ratio, and
 croupier as a percentage of the raw bound: numpy's PCG64 drawing the same number of two-dice
 rolls (``Generator.integers(1, 7, size=(n, 2))``; the uint8 draw, the faster, is the bound),
 timed in the same run. A separate whole-process figure runs ``croupier simulate`` in a fresh
 interpreter (imports, numba cache load, compile of the strategy, the run itself).
+
+``--compare-with CHECKOUT`` (another checkout of croupier, e.g. ``git worktree add
+/tmp/sim-before main``) first times croupier's side of every scenario with that checkout's
+code, in a child process of the same run (its ``src`` on ``PYTHONPATH``), and prints it as the
+"before" column next to this checkout's.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -96,6 +104,39 @@ def whole_process(strategy: str, sessions: int, rolls: int) -> float:
     return sessions * rolls / (time.perf_counter() - t0)
 
 
+def scenarios_for(quick: bool) -> list[tuple[str, list[str], int, int, int]]:
+    """(title, strategies, crapssim rolls, croupier sessions, croupier rolls) per scenario."""
+    scale = 4 if quick else 1
+    return [
+        ("pass line", ["pass-line"], 20000 // scale, 16384 // scale, 2000),
+        ("pass + 3x odds + 2 come", ["pass-odds-come"], 6000 // scale, 8192 // scale, 1000),
+        ("place 6 and 8", ["place-6-8"], 20000 // scale, 16384 // scale, 1000),
+        ("six players, six strategies", SIX, 1500 // scale, 4096 // scale, 1000),
+        ("pass + fire bet", ["pass-fire"], 20000 // scale, 16384 // scale, 2000),
+    ]
+
+
+def croupier_only(args: argparse.Namespace) -> dict[str, float]:
+    """Croupier's rolls per second per scenario (the median of ``--reps``), nothing else."""
+    out: dict[str, float] = {}
+    for title, names, _, sessions, rolls in scenarios_for(args.quick):
+        time_croupier(names, 8, 10, 0)
+        out[title] = statistics.median(time_croupier(names, sessions, rolls, 200 + k,
+                                                     args.threads)[0]
+                                       for k in range(args.reps))
+    return out
+
+
+def time_before(checkout: str, args: argparse.Namespace) -> dict[str, float]:
+    """:func:`croupier_only` with the code of another checkout, in a child process."""
+    env = dict(os.environ, PYTHONPATH=str(Path(checkout).resolve() / "src"))
+    cmd = [sys.executable, __file__, "--croupier-only", "--reps", str(args.reps), "--threads",
+           str(args.threads)] + (["--quick"] if args.quick else [])
+    got = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+    result: dict[str, float] = json.loads(got.stdout)
+    return result
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--reps", type=int, default=5)
@@ -103,15 +144,17 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--threads", type=int, default=1, help="croupier's threads (blocks of "
                     "sessions at once; the same results)")
+    ap.add_argument("--compare-with", metavar="CHECKOUT",
+                    help="time croupier's side with this checkout's code too (before)")
+    ap.add_argument("--croupier-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.croupier_only:
+        print(json.dumps(croupier_only(args)))
+        return 0
     scale = 4 if args.quick else 1
-    scenarios = [
-        ("pass line", ["pass-line"], 20000 // scale, 16384 // scale, 2000),
-        ("pass + 3x odds + 2 come", ["pass-odds-come"], 6000 // scale, 8192 // scale, 1000),
-        ("place 6 and 8", ["place-6-8"], 20000 // scale, 16384 // scale, 1000),
-        ("six players, six strategies", SIX, 1500 // scale, 4096 // scale, 1000),
-        ("pass + fire bet", ["pass-fire"], 20000 // scale, 16384 // scale, 2000),
-    ]
+    load_start = os.getloadavg()
+    before = time_before(args.compare_with, args) if args.compare_with else {}
+    scenarios = scenarios_for(args.quick)
     # warm: compile (or load from the numba cache) before timing
     for _, names, _, _, _ in scenarios:
         time_croupier(names, 8, 10, 0)
@@ -125,25 +168,48 @@ def main() -> int:
         raw8 = statistics.median(time_raw(n_rolls, np.uint8) for _ in range(args.reps))
         raw64 = statistics.median(time_raw(n_rolls, np.int64) for _ in range(args.reps))
         bound = max(raw8, raw64)
-        rows.append({"scenario": title, "crapssim_rolls_per_s": cs, "croupier_rolls_per_s": cr,
-                     "ratio": cr / cs, "raw_bound_rolls_per_s": bound,
-                     "raw_int64_rolls_per_s": raw64, "croupier_pct_of_raw": 100 * cr / bound})
+        row = {"scenario": title, "crapssim_rolls_per_s": cs, "croupier_rolls_per_s": cr,
+               "ratio": cr / cs, "raw_bound_rolls_per_s": bound,
+               "raw_int64_rolls_per_s": raw64, "croupier_pct_of_raw": 100 * cr / bound}
+        if title in before:
+            row["before_rolls_per_s"] = before[title]
+            row["before_pct_of_raw"] = 100 * before[title] / bound
+            row["before_ratio"] = before[title] / cs
+        rows.append(row)
     wp = whole_process("pass-line", 2048 // scale, 2000)
+    load = {"start": load_start, "end": os.getloadavg()}
     if args.json:
-        print(json.dumps({"scenarios": rows, "whole_process_pass_line_rolls_per_s": wp},
-                         indent=2))
+        print(json.dumps({"scenarios": rows, "whole_process_pass_line_rolls_per_s": wp,
+                          "load_average": load}, indent=2))
         return 0
-    print(f"{'scenario':30s} {'crapssim':>11s} {'croupier':>13s} {'ratio':>8s} "
-          f"{'raw bound':>13s} {'% of raw':>9s}")
-    for r in rows:
-        print(f"{r['scenario']:30s} {r['crapssim_rolls_per_s']:11,.0f} "
-              f"{r['croupier_rolls_per_s']:13,.0f} {r['ratio']:7,.0f}x "
-              f"{r['raw_bound_rolls_per_s']:13,.0f} {r['croupier_pct_of_raw']:8.1f}%")
+    print_table(rows, bool(before))
     print(f"\nrolls/s are medians of {args.reps} repetitions; raw bound: numpy PCG64 two dice "
           "per roll (uint8; int64 draws are slower), same roll count, same run.")
+    if before:
+        print(f"before: croupier's side with the code of {args.compare_with}, same run.")
+    print("load average (1, 5, 15 min) at start: "
+          + ", ".join(f"{x:.2f}" for x in load["start"]) + "; at end: "
+          + ", ".join(f"{x:.2f}" for x in load["end"]))
     print(f"whole process (fresh interpreter, `croupier simulate pass-line`, "
           f"{2048 // scale} x 2000 rolls): {wp:,.0f} rolls/s")
     return 0
+
+
+def print_table(rows: list[dict[str, Any]], with_before: bool) -> None:
+    """The scenarios as a text table (before and after where there is a before)."""
+    head = f"{'scenario':30s} {'crapssim':>10s} "
+    if with_before:
+        head += f"{'before':>13s} {'ratio':>7s} {'% raw':>6s} "
+    head += f"{'croupier':>13s} {'ratio':>7s} {'raw bound':>13s} {'% raw':>6s}"
+    print(head)
+    for r in rows:
+        line = f"{r['scenario']:30s} {r['crapssim_rolls_per_s']:10,.0f} "
+        if with_before:
+            line += (f"{r['before_rolls_per_s']:13,.0f} {r['before_ratio']:6,.0f}x "
+                     f"{r['before_pct_of_raw']:5.1f}% ")
+        line += (f"{r['croupier_rolls_per_s']:13,.0f} {r['ratio']:6,.0f}x "
+                 f"{r['raw_bound_rolls_per_s']:13,.0f} {r['croupier_pct_of_raw']:5.1f}%")
+        print(line)
 
 
 if __name__ == "__main__":

@@ -58,10 +58,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 EXIT_CODES = """\
 exit status (README.md has the table):
-  0  done: well formed, compliant, every set ok, a pass
-  1  check: not compliant; recall: no such round; serve: could not start; an internal error
-  2  malformed input (one line per problem on standard error, naming the place)
-  3  integrity: an alert; rng-test: a fail
+  0  done: well formed, compliant, every set ok, a pass, verified, printed
+  1  check: not compliant; recall: no such round or player; serve: cannot listen (a port in
+     use); users: no such user; audit: problems found; an internal error
+  2  malformed input or options (one line per problem on standard error, naming the place);
+     no ledger, or one that cannot be used
+  3  integrity: an alert; rng-test: a fail; serve: the ledger failed its start-up audit
   4  integrity: no alert, but too little data to judge a set
 """
 

@@ -38,16 +38,58 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 
 
+class _Object(dict[str, Any]):
+    """A JSON object as parsed, remembering the first key it was given twice."""
+
+    twice: str | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object()
+    for key, value in pairs:
+        if key in obj and obj.twice is None:
+            obj.twice = key
+        obj[key] = value
+    return obj
+
+
+def _first_duplicate(value: Any, where: str) -> str | None:
+    """The place of the first key given twice in one object (JSON leaves its meaning open:
+    which of two amounts would be meant?), or None. Iterative: nesting is already bounded."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        node, place = stack.pop()
+        if isinstance(node, _Object):
+            if node.twice is not None:
+                return f"{place}.{node.twice}" if place else node.twice
+            stack.extend((v, f"{place}.{k}" if place else k)
+                         for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((v, f"{place}[{i}]") for i, v in reversed(list(enumerate(node))))
+    return None
+
+
 def load_json(text: str) -> Any:
-    """Parse JSON with every non-integer number as an exact Decimal."""
+    """Parse JSON with every non-integer number as an exact Decimal.
+
+    A key given twice in one object is malformed, named by its place; so is nesting deeper
+    than the parser's recursion limit (no transcript nests more than a few levels).
+    """
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant,
+                         object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise Malformed(
             "transcript", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise Malformed("transcript", "not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise Malformed("transcript", f"not valid JSON: {exc}") from None
+    duplicate = _first_duplicate(doc, "")
+    if duplicate is not None:
+        raise Malformed(duplicate, "a key given twice in one object")
+    return doc
 
 
 def read_players(doc: dict[str, Any]) -> dict[str, Decimal]:

@@ -159,6 +159,12 @@ def test_a_minimum_buy_where_no_buy_bet_is_permitted_is_malformed() -> None:
         table("nj-19-47", {"min_buy": 20})
 
 
+def test_a_minimum_lay_above_the_table_maximum_is_malformed() -> None:
+    with pytest.raises(Malformed, match=r"options.min_lay: above the table maximum 100"):
+        table("nj-13-69f", {"min_lay": 120, "max_bet": 100})
+    assert table("nj-13-69f", {"min_lay": 100, "max_bet": 100}).config.min_lay == D(100)
+
+
 # --- item 7: readings as options ---------------------------------------------------------------
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1v", "N.J.A.C. 19:47-1.2(a)5")

@@ -59,7 +59,7 @@ def test_the_contracts_default_takes_both_and_opens_as_before() -> None:
 
 @pytest.mark.parametrize(("value", "where"), [
     (["straight"], "options.approved_layout[0]"), ("five_adjacent", "options.approved_layout"),
-    ([5], "options.approved_layout"),
+    ([5], "options.approved_layout"), (["five_adjacent", "five_adjacent"], "options.approved_layout[1]"),
 ])
 def test_approved_layout_names_only_the_wagers_that_need_one(value: Any, where: str) -> None:
     with pytest.raises(Malformed) as caught:

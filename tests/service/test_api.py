@@ -35,7 +35,8 @@ def test_craps_round_ledger_and_recall(server: Server) -> None:
     assert r.status_code == 409
     assert r.json()["error"] == {"code": "refused", "clause": "N.J.A.C. 13:69F-1.2(a)1",
                                  "reason": "a Pass Bet is made only immediately prior to a come "
-                                           "out roll; the point is 6"}
+                                           "out roll; the point is 6",
+                                 "request_id": r.headers["X-Request-ID"]}
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass_odds", "amount": "50"})
     done = s.ok("dealer", "/tables/craps-1/roll", {"dice": [4, 2]})
     kinds = [e["type"] for e in done["events"]]
@@ -95,7 +96,8 @@ def test_idempotency_and_structured_errors(server: Server) -> None:
               s.get("alice", "/tables/nope")):
         assert r.status_code in (404, 422), r.text
         body = r.json()
-        assert set(body["error"]) == {"code", "reason", "clause"}
+        assert set(body["error"]) == {"code", "reason", "clause", "request_id"}
+        assert body["error"]["request_id"] == r.headers["X-Request-ID"]
         assert "Traceback" not in r.text
     assert _balances(s, "craps-1")["alice"] == {"chips": "95.00", "on_table": "5.00"}
 
@@ -301,7 +303,7 @@ def test_recall_command(sqlite_server: Server) -> None:
     s.ready_dice()
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "5"})
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
-    run = [sys.executable, "-m", "croupier", "recall", "--data-dir", str(s.data_dir)]
+    run = [sys.executable, "-m", "croupier", "recall", "--json", "--data-dir", str(s.data_dir)]
     out = subprocess.run([*run, "craps-1", "1"], capture_output=True, text=True, check=True)
     record = json.loads(out.stdout)
     assert record["outcome"]["total"] == 7 and record["settlements"][0]["result"] == "win"

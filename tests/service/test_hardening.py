@@ -58,6 +58,17 @@ def test_strict_bodies_and_no_server_errors(sqlite_server: Server) -> None:
                         ("roulette-1", {"wager": "red", "amount": "5", "dice": [1, 2]})):
         r = s.post("alice", f"/tables/{table}/bets", body)
         assert r.status_code == 422 and r.json()["error"]["code"] == "malformed", (body, r.text)
+    # A key given twice (the framework would let the last win and bet 50), a body that is not
+    # JSON, and one nested past the parser: each 422 naming the place, before any route runs.
+    headers = {**s.headers("alice", "twice"), "Content-Type": "application/json"}
+    for raw, reason in ((b'{"wager": "field", "amount": "5", "amount": "50"}',
+                         "body.amount: a key given twice in one object"),
+                        (b'{"wager": "field", "amount": ', "body: not valid JSON (line 1"),
+                        (b'{"a": ' + b"[" * 5000 + b"]" * 5000 + b"}", "body: nested too deeply"),
+                        (b'{"wager": "field", "amount": "5\xff"}', "body: not UTF-8 text")):
+        r = httpx.post(s.base + "/tables/craps-1/bets", content=raw, headers=headers)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["reason"].startswith(reason), r.text
     assert _chips(s, "craps-1", "alice") == {"chips": "50.00", "on_table": "0.00"}
     assert _chips(s, "roulette-1", "alice") == {"chips": "50.00", "on_table": "0.00"}
     # Finding 11: each a 422 or a clean close, never a 500.

@@ -114,6 +114,8 @@ def test_every_route_for_every_role(sqlite_server: Server) -> None:
             else:
                 assert r.status_code == 403, (method, path, role, r.status_code, r.text)
                 assert r.json()["error"]["code"] == "forbidden"
+                article = "an" if role[0] in "aeiou" else "a"
+                assert r.json()["error"]["reason"].startswith(f"{article} {role} may not"), r.text
                 forbidden += 1
     assert forbidden >= 150
     assert s.get("auditor", "/audit/verify").json()["ok"]

@@ -21,5 +21,5 @@ def test_there_are_examples() -> None:
 def test_example_strategy_plays(path: Path) -> None:
     strategy = load_strategy(str(path))
     assert strategy.name.endswith("-example")
-    res = simulate(compile_table([strategy]), 16, 200, 100_000, seed=1, specialised=False)
+    res = simulate(compile_table([strategy]), 16, 200, 100_000, seed=1, kernel="generic")
     assert (res.wagered > 0).all()

@@ -58,7 +58,7 @@ def test_session_agrees_with_simulation(name: str) -> None:
     _, sol, dist = analyse(BUILT_IN[name], bankroll, goal, rolls, exact=False)
     compiled = compile_table([dataclasses.replace(BUILT_IN[name], win_goal=goal)])
     n = 16384
-    res = simulate(compiled, n, 20000, int(bankroll * 100), seed=11, specialised=False)
+    res = simulate(compiled, n, 20000, int(bankroll * 100), seed=11, kernel="generic")
     status = res.status[:, 0]
     assert set(np.unique(status).tolist()) <= {RUINED, WIN_GOAL}, "a session did not end"
     p = float(sol.ends["win goal"])
@@ -67,7 +67,7 @@ def test_session_agrees_with_simulation(name: str) -> None:
     mean_rolls = float(res.rolls.mean())
     se_rolls = float(res.rolls.std(ddof=1)) / math.sqrt(n)
     assert abs(mean_rolls - float(sol.expected_rolls)) <= 4 * se_rolls
-    short = simulate(compiled, n, rolls, int(bankroll * 100), seed=12, specialised=False)
+    short = simulate(compiled, n, rolls, int(bankroll * 100), seed=12, kernel="generic")
     final = short.final[:, 0].astype(np.float64)
     assert abs(final.mean() - dist.mean()) <= 4 * final.std(ddof=1) / math.sqrt(n)
 

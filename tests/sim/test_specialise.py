@@ -46,8 +46,8 @@ def test_specialised_equals_generic_on_random_tables(seed: int) -> None:
     bankroll = rng.choice([8000, 30000, 200000])
     sessions, rolls = 1024 + 37, 1100  # a partial block and a partial chunk
     args = (compiled, sessions, rolls, bankroll, 1000 + seed)
-    fast = simulate(*args, n_hist=50, stride=rng.choice([1, 7]))
-    slow = simulate(*args, n_hist=50, stride=fast.stride, specialised=False)
+    fast = simulate(*args, n_hist=50, stride=rng.choice([1, 7]), kernel="specialised")
+    slow = simulate(*args, n_hist=50, stride=fast.stride, kernel="generic")
     _same(fast, slow)
     threaded = simulate(*args, n_hist=50, stride=fast.stride, threads=2)
     _same(fast, threaded)

@@ -42,6 +42,7 @@ def _free_port() -> int:
 class Server:
     url: str
     tokens: dict[str, str]
+    log: Path | None = None  # the server's standard output and error (the access log)
 
     def token(self, user: str) -> str:
         if user not in self.tokens:
@@ -86,7 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not start within 60 s")
             time.sleep(0.2)
-        yield Server(url, {})
+        yield Server(url, {}, data / "server.log")
     finally:
         proc.terminate()
         try:

@@ -150,7 +150,8 @@ class CrapsConfig:
 
         declined = _declined(profile, options)
         vig_on_win = _read_vig_on_win(profile, options.get("vig_on_win", []), vig_collected)
-        min_buy, min_lay = (_read_minimum(profile, options, name) for name in ("buy", "lay"))
+        min_buy, min_lay = (_read_minimum(profile, options, name, max_bet)
+                            for name in ("buy", "lay"))
         place_lose_off = _read_place_lose_off(profile, options)
 
         pays = _read_pays(profile, variant, fire_table, options.get("pays", {}))
@@ -287,8 +288,10 @@ def _read_vig_on_win(profile: Profile, raw: Any, vig_collected: str) -> frozense
     return frozenset(raw)
 
 
-def _read_minimum(profile: Profile, options: dict[str, Any], wager_id: str) -> Decimal | None:
-    """``min_buy`` or ``min_lay``: an amount, where the profile permits the wager."""
+def _read_minimum(profile: Profile, options: dict[str, Any], wager_id: str,
+                  max_bet: Decimal | None) -> Decimal | None:
+    """``min_buy`` or ``min_lay``: an amount, where the profile permits the wager, that the
+    table maximum leaves room for (a minimum above it would refuse every such wager)."""
     rules = profile.craps
     assert rules is not None
     name = f"min_{wager_id}"
@@ -297,7 +300,11 @@ def _read_minimum(profile: Profile, options: dict[str, Any], wager_id: str) -> D
     if not rules.permits(wager_id):
         raise Malformed(f"options.{name}", f"{profile.id} permits no {wager_id} bets "
                         f"({rules.clause('permitted_clause')})")
-    return parse_amount(options[name], f"options.{name}")
+    minimum = parse_amount(options[name], f"options.{name}")
+    if max_bet is not None and minimum > max_bet:
+        raise Malformed(f"options.{name}", f"above the table maximum {max_bet}: no {wager_id} "
+                        "bet could be made")
+    return minimum
 
 
 def _read_place_lose_off(profile: Profile, options: dict[str, Any]) -> bool:

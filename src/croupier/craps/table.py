@@ -59,6 +59,8 @@ from croupier.money import ZERO, describe, fmt, is_multiple, to_decimal
 from croupier.rules.citations import cite
 
 _NO_CLAUSE = ""
+# The texts set no table limits: a refusal for one cites the contract's reading.
+LIMITS = "replay contract: Limits"
 
 
 @dataclass
@@ -418,7 +420,8 @@ class CrapsTable:
         if amount + commission > ps.bankroll + covered:
             need = amount + commission
             raise Refusal(f"{player} has {fmt(ps.bankroll + covered)} in chips and the wager "
-                          f"needs {fmt(need)}: no wager is taken on credit")
+                          f"needs {fmt(need)}: no wager is taken on credit",
+                          cite(cfg.profile_id, "chips"))
         return [BetMade(player, key, wager_id, qualifier, state, amount, commission)]
 
     def _check_timing(self, d: WagerDef, player: str, qualifier: Qualifier, clause: str) -> None:
@@ -455,10 +458,10 @@ class CrapsTable:
                           f"{fmt(unit)}", payable)
         if stake < cfg.min_bet:
             raise Refusal(f"a stake of {fmt(stake)} is below the table minimum "
-                          f"{fmt(cfg.min_bet)}")
+                          f"{fmt(cfg.min_bet)}", LIMITS)
         if cfg.max_bet is not None and stake > cfg.max_bet:
             raise Refusal(f"a stake of {fmt(stake)} is above the table maximum "
-                          f"{fmt(cfg.max_bet)}")
+                          f"{fmt(cfg.max_bet)}", LIMITS)
         minimum = cfg.minimum_commissioned(d.id)
         if minimum is not None and stake < minimum:
             clause = cfg.rules.clause(f"{d.id}_commission_clause")
@@ -514,7 +517,7 @@ class CrapsTable:
         """A buy or lay bet's commission: the rate on its base, rounded down to the unit."""
         return self.config.commission(d.commission or "", qualifier, stake)
 
-    def find(self, player: str, wager_id: str, qualifier: Qualifier) -> Wager:
+    def find(self, player: str, wager_id: str, qualifier: Qualifier, clause: str = "") -> Wager:
         """The player's wager an action names; for come bets a number picks one on the layout."""
         d = WAGERS[wager_id]
         if d.travels:
@@ -530,13 +533,13 @@ class CrapsTable:
             found = self.wagers.get((player, d.key(qualifier, None)))
         if found is None:
             key = d.key(qualifier, qualifier if d.travels else None)
-            raise Refusal(f"{player} has no {d.name} ({key}) on the layout")
+            raise Refusal(f"{player} has no {d.name} ({key}) on the layout", clause)
         return found
 
     def check_take_down(self, player: str, wager_id: str, qualifier: Qualifier,
                         amount: Decimal | None) -> list[Event]:
         cfg = self.config
-        wager = self.find(player, wager_id, qualifier)
+        wager = self.find(player, wager_id, qualifier, cfg.rules.clause("removal_clause"))
         d = wager.definition
         if d.removal is Removal.NEVER:
             raise Refusal(f"a {d.name} may not be removed or reduced",
@@ -547,7 +550,7 @@ class CrapsTable:
         whole = amount is None or amount == wager.stake
         if amount is not None and amount > wager.stake:
             raise Refusal(f"cannot take {fmt(amount)} down from a {d.name} of "
-                          f"{fmt(wager.stake)}")
+                          f"{fmt(wager.stake)}", LIMITS)
         remaining = ZERO if whole else wager.stake - (amount or ZERO)
         if not whole:
             self.check_stake(d, wager.qualifier, wager.state, remaining)
@@ -581,7 +584,8 @@ class CrapsTable:
 
     def check_call(self, player: str, wager_id: str, qualifier: Qualifier, on: bool,
                    ) -> list[Event]:
-        wager = self.find(player, wager_id, qualifier)
+        wager = self.find(player, wager_id, qualifier,
+                          self.config.rules.clause("off_on_come_out_clause"))
         if wager.wager_id not in self._off_on_come_out:
             word = "on" if on else "off"
             raise Refusal(f"a {wager.definition.name} cannot be called {word}: only wagers that "
@@ -596,10 +600,10 @@ class CrapsTable:
                           rules.clause("seating_clause"))
         ps = self.players[player]
         if seated and ps.seated:
-            raise Refusal(f"{player} is already seated")
+            raise Refusal(f"{player} is already seated", rules.clause("seating_clause"))
         if not seated:
             if not ps.seated:
-                raise Refusal(f"{player} is not seated")
+                raise Refusal(f"{player} is not seated", rules.clause("seating_clause"))
             if self.on_table(player) > 0:
                 raise Refusal(f"{player} has a wager down and must remain seated until the "
                               "completion of the round of play", rules.clause("seating_clause"))
@@ -607,7 +611,8 @@ class CrapsTable:
 
     def check_pass_dice(self, to: str) -> list[Event]:
         if not self.config.variant.shooter:
-            raise Refusal(f"there is no shooter at {self.config.game}: a device throws the dice")
+            raise Refusal(f"there is no shooter at {self.config.game}: a device throws the dice",
+                          cite(self.config.profile_id, "pass_dice"))
         if self.point is not None:
             raise Refusal(f"the dice pass only on completion of a decision; the point is "
                           f"{self.point}", cite(self.config.profile_id, "pass_dice"))

@@ -97,7 +97,9 @@ def _read_approved_layout(raw: Any, rules: RouletteRules, profile_id: str,
             raise Malformed(f"{where}[{i}]", f"{show_json(wager_id)} is no wager {profile_id} "
                             f"offers only on an approved layout; expected one of "
                             f"{', '.join(needing) or '(none)'}")
-    return tuple(sorted(set(raw)))
+        if wager_id in raw[:i]:
+            raise Malformed(f"{where}[{i}]", f"{show_json(wager_id)} is named twice")
+    return tuple(sorted(raw))
 
 
 def _rules(profile: Profile) -> RouletteRules:

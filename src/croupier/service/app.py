@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 
 from croupier.service import api, store
-from croupier.service.api import errors, guard
+from croupier.service.api import access, errors, guard
 from croupier.service.api.deps import Services
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.auth import ROLES, AddressThrottle, Auth
@@ -42,7 +42,7 @@ def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
     """The app over a migrated database; tables are rebuilt from their events.
 
     The start-up steps, in order: load and verify the ledger, wire the event stream, build
-    the services, then the error answers, the request guard (size limit, security headers),
+    the services, then the error answers, the request guard (size limit, security headers), the access log,
     the routes and the browser table."""
     ledger = start_ledger(engine)
     hub = Hub()
@@ -56,6 +56,7 @@ def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
     app.state.services = svc
     errors.install(app)
     guard.install(app)
+    access.install(app)  # outside the guard: its refusals carry the request id too
     api.include(app)
     # The browser table (``/`` and ``/static``) ships in the package, served by the same app.
     from croupier.web import mount

@@ -37,10 +37,15 @@ def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
 def register(sub: Sub) -> None:
     _register_serve(sub)
     _register_init(sub)
-    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds, as JSON")
+    rec = sub.add_parser("recall", help="print a round, or a player's last ten rounds",
+                         epilog="exit status: 0 printed, 1 no such round or player, 2 no "
+                                "ledger, or neither TABLE ROUND nor --player")
     rec.add_argument("table", nargs="?", help="the table id")
     rec.add_argument("round", nargs="?", type=int, help="the round number")
     rec.add_argument("--player", help="a player's last ten rounds instead")
+    rec.add_argument("--json", action="store_true",
+                     help="the records as JSON (times as seconds since the epoch) instead of "
+                          "tables with ISO-8601 times")
     _where(rec, key=False)
     rec.set_defaults(func=_recall)
     _register_users(sub)
@@ -50,7 +55,11 @@ def register(sub: Sub) -> None:
 def _register_serve(sub: Sub) -> None:
     serve = sub.add_parser("serve", help="run the live tables (HTTP API on 127.0.0.1:8000)")
     serve.add_argument("--host", default=HOST, help=f"address to listen on (default {HOST})")
-    serve.add_argument("--port", type=int, default=PORT, help=f"port (default {PORT})")
+    serve.add_argument("--port", type=port_number, default=PORT,
+                       help=f"port, 1 to 65535 (default {PORT}); bound before anything else")
+    serve.add_argument("--access-log", choices=("on", "off"), default="on",
+                       help="one line per request on standard error: time, request id, "
+                            "method, path (no query secrets), status, duration (default on)")
     _where(serve)
     serve.add_argument("--demo", action="store_true",
                        help="when there is no ledger yet, make a DEMO one first (croupier init "
@@ -67,6 +76,17 @@ def _register_serve(sub: Sub) -> None:
                            help=f"the cage's limit ({name.replace('-', ' ')})")
     _cluster_options(serve)
     serve.set_defaults(func=_serve)
+
+
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535 (argparse reports anything else as a usage error)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535")
+    return port
 
 
 def _cluster_options(serve: argparse.ArgumentParser) -> None:
@@ -141,29 +161,41 @@ def _fail(command: str, message: object, code: int = 2) -> int:
 # --- serve --------------------------------------------------------------------------------
 
 def _serve(args: argparse.Namespace) -> int:
+    """Check the options, bind the port, and only then touch the ledger or print anything:
+    a port in use or a bad option fails before any side effect."""
     from croupier.service import install, preflight
     from croupier.service.audit import keys
     from croupier.service.limits import ENV, parse_limit
+    from croupier.service.listen import CannotListen, listen
     from croupier.service.rng import InsecureRng, make_rng
 
-    preflight.private_files()
     try:
         rng = make_rng(args.insecure_test_rng_seed, args.test_mode)
-        for name, env in ENV.items():
+        for name in ENV:
             value = getattr(args, name)
             if value is not None:
                 parse_limit(value, "--" + name.replace("_", "-"))
-                os.environ[env] = value
-        with _startup(args):
-            if args.demo and not _ledger_exists(args):
-                _print_init(install.init(args.data_dir, args.database, args.key_file, "admin",
-                                         None, True, args.demo_password), args)
-            engine = preflight.open_ledger(args.data_dir, args.database)
-        signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
-    except (InsecureRng, ValueError, preflight.NotReady, keys.KeyError_,
-            install.InitError) as exc:
+    except (InsecureRng, ValueError) as exc:
         return _fail("serve", exc)
-    return _run_server(args, engine, signer, rng)
+    try:
+        sock = listen(args.host, args.port)
+    except CannotListen as exc:
+        return _fail("serve", exc, 1)
+    with sock:
+        preflight.private_files()
+        for name, env in ENV.items():
+            if getattr(args, name) is not None:
+                os.environ[env] = getattr(args, name)
+        try:
+            with _startup(args):
+                if args.demo and not _ledger_exists(args):
+                    _print_init(install.init(args.data_dir, args.database, args.key_file,
+                                             "admin", None, True, args.demo_password), args)
+                engine = preflight.open_ledger(args.data_dir, args.database)
+            signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
+        except (ValueError, preflight.NotReady, keys.KeyError_, install.InitError) as exc:
+            return _fail("serve", exc)
+        return _run_server(args, engine, signer, rng, sock)
 
 
 @contextlib.contextmanager
@@ -196,7 +228,8 @@ def _ledger_exists(args: argparse.Namespace) -> bool:
         engine.dispose()
 
 
-def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) -> int:
+def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
+                sock: Any) -> int:
     import gc
 
     import uvicorn
@@ -233,7 +266,13 @@ def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any) ->
           f"(browser table at /, API docs at /docs)", flush=True)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    from croupier.service.listen import access_log_to_stderr
+
+    if args.access_log == "on":
+        access_log_to_stderr()
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
     if node is not None:
         node.close()  # hand the tables over at once rather than after their leases expire
     return 0
@@ -277,23 +316,39 @@ def _print_init(done: Any, args: argparse.Namespace) -> None:
 # --- recall, users ------------------------------------------------------------------------
 
 def _recall(args: argparse.Namespace) -> int:
-    from croupier.service import recall, store
+    """A round or a player's rounds: tables with ISO times, or ``--json``. Exit 1 for an
+    unknown round or player, 2 for no ledger or no question."""
+    from croupier.service import recall, recall_text, store
 
+    if not args.player and (not args.table or args.round is None):
+        return _fail("recall", "give TABLE ROUND, or --player NAME")
     url = store.database_url(args.data_dir, args.database)
     if args.database is None and not (args.data_dir / "croupier.db").exists():
-        return _fail("recall", f"no ledger in {args.data_dir}")
+        return _fail("recall", f"no ledger in {args.data_dir} (croupier init makes one)")
     engine = store.make_engine(url)
     with engine.connect() as conn:
         if args.player:
-            result: object = recall.player_rounds(conn, args.player)
-        elif args.table and args.round is not None:
-            result = recall.round_record(conn, args.table, args.round)
-            if result is None:
-                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
+            rounds = recall.player_rounds(conn, args.player)
+            if not rounds and not _user_exists(conn, args.player):
+                return _fail("recall", f"there is no player {args.player!r}", 1)
+            result: object = rounds
+            text = recall_text.player_text(args.player, rounds)
         else:
-            return _fail("recall", "give TABLE ROUND, or --player NAME")
-    sys.stdout.write(json.dumps(result, indent=2) + "\n")
+            record = recall.round_record(conn, args.table, args.round)
+            if record is None:
+                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
+            result, text = record, recall_text.round_text(record)
+    sys.stdout.write((json.dumps(result, indent=2) if args.json else text) + "\n")
     return 0
+
+
+def _user_exists(conn: Any, name: str) -> bool:
+    import sqlalchemy as sa
+
+    from croupier.service import store
+
+    return conn.execute(sa.select(store.users.c.id).where(
+        store.users.c.username == name)).first() is not None
 
 
 def _open(command: str, args: argparse.Namespace) -> Any:

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from croupier.errors import Malformed
+from croupier.games import game
 from croupier.money import parse_amount
 
 EPILOG = """STRATEGY is a built-in name (see --list) or a strategy file (TOML, see
@@ -36,6 +37,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plot", metavar="DIR", help="write charts into DIR")
     p.add_argument("--plot-format", choices=("png", "svg"), default="png", help="chart format (default png)")
     p.add_argument("--paths", type=int, default=20, help="bankroll paths kept for --plot")
+    p.add_argument("--chart", metavar="FILE", help="one chart comparing the strategies (a,b,c "
+                   "share the dice): survival and final bankroll; .svg or .png")
+    p.add_argument("--trace", metavar="SESSION", type=int, help="follow session SESSION (0 is "
+                   "the first) roll by roll: every bet, roll, settlement and bankroll, under "
+                   "the same seed; nothing else is simulated")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--workers", type=int, help="run on a local Dask cluster of N workers")
@@ -46,8 +52,9 @@ def register(subparsers: Any) -> None:
 class Bar:
     """A progress bar on stderr, redrawn at most ten times a second."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, total: int, enabled: bool, unit: str = "rolls") -> None:
         self.total, self.done, self.enabled = max(total, 1), 0, enabled
+        self.unit = unit
         self.start = self.last = time.perf_counter()
 
     def __call__(self, n: int) -> None:
@@ -62,7 +69,7 @@ class Bar:
         frac = min(1.0, self.done / self.total)
         rate = self.done / max(now - self.start, 1e-9)
         bar = "#" * int(frac * 30)
-        sys.stderr.write(f"\rsimulate [{bar:<30}] {frac:6.1%} {rate / 1e6:8.1f} M rolls/s")
+        sys.stderr.write(f"\rsimulate [{bar:<30}] {frac:6.1%} {rate / 1e6:8.1f} M {self.unit}/s")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -88,14 +95,19 @@ def run(args: argparse.Namespace) -> int:
             raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
         if args.sessions < 1 or args.rolls < 1:
             raise Malformed("--sessions/--rolls", "must be at least 1")
+        if args.chart and not args.chart.lower().endswith((".svg", ".png")):
+            raise Malformed("--chart", f"{args.chart}: name an .svg or a .png file")
         bankroll = int(parse_amount(args.bankroll, "--bankroll") * 100)
         compiled = compile_table(strategies_for(args.strategy.split(",")), args.rules)
     except (Malformed, StrategyRefused, KeyError) as exc:
         print(f"croupier simulate: {exc}", file=sys.stderr)
         return 2
+    if args.trace is not None:
+        return _trace(compiled, args, bankroll)
     stride = max(1, -(-args.rolls // 1000))
     n_hist = args.paths if args.plot else 0
-    bar = Bar(args.sessions * args.rolls, not args.no_progress)
+    bar = Bar(args.sessions * args.rolls, not args.no_progress,
+              "spins" if compiled.game == "roulette" else "rolls")
     t0 = time.perf_counter()
     if args.workers or args.cluster:
         from distributed import Client, LocalCluster
@@ -124,11 +136,36 @@ def run(args: argparse.Namespace) -> int:
         files = write_plots(args.plot, compiled, res, args.rolls, bankroll, args.plot_format)
         if not args.json:
             print(f"charts: {', '.join(files)}", file=sys.stderr)
+    if args.chart:
+        _chart(args, compiled, res, bankroll)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print(table_text(summary))
-        roll = "spins" if compiled.game == "roulette" else "rolls"
+        roll = game(compiled.game).decisions
         print(f"\n{summary['rolls']} {roll} in {elapsed:.2f} s "
               f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M {roll}/s)")
     return 0
+
+
+def _trace(compiled: Any, args: argparse.Namespace, bankroll: int) -> int:
+    """``--trace N``: print session N roll by roll (the reference engine on its dice)."""
+    from decimal import Decimal
+
+    from croupier.sim.trace import trace_session
+
+    if args.trace < 0:
+        print("croupier simulate: --trace: a session number, 0 or more", file=sys.stderr)
+        return 2
+    trace = trace_session(compiled, args.trace, args.rolls, Decimal(bankroll) / 100, args.seed)
+    sys.stdout.write("\n".join(trace.lines) + "\n")
+    return 0
+
+
+def _chart(args: argparse.Namespace, compiled: Any, res: Any, bankroll: int) -> None:
+    """``--chart FILE``: the strategies compared on one chart (the name checked before)."""
+    from croupier.sim.report import write_comparison
+
+    written = write_comparison(args.chart, compiled, res, args.rolls, bankroll)
+    if not args.json:
+        print(f"chart: {written}", file=sys.stderr)

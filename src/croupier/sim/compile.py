@@ -90,8 +90,8 @@ class PlayerTables:
     dst: list[list[list[int]]]
     slot_int: dict[str, list[int]]
     remove: list[list[int]]
-    numidx: list[list[int]]
-    ostate: list[list[int]]
+    point_of_state: list[list[int]]
+    odds_state: list[list[int]]
     rules: list[dict[str, Any]]
     counters: list[tuple[list[int], list[int], int]]
     scalars: dict[str, int]
@@ -133,6 +133,19 @@ def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
         raise Malformed(f"{strategy.name}.table.vig_on_win", "the simulator collects every "
                         "commission at the table's one time (vig_collected)")
     return config
+
+
+def odds_on_the_point(d: WagerDef) -> bool:
+    """Whether odds of kind ``d`` stand behind a bet on the table's point (pass, don't pass),
+    not behind come bets on their own numbers: the wager definitions say so, the flat bet
+    does not travel."""
+    return d.odds_of is not None and not WAGERS[d.odds_of].travels
+
+
+def is_line_bet(d: WagerDef) -> bool:
+    """A right-way bet that odds stand behind (pass, come): what a rule's ``max_line``
+    counts."""
+    return not d.dont and any(w.odds_of == d.id for w in WAGERS.values())
 
 
 def _qualifier(bet: Bet, d: WagerDef, where: str) -> Any:
@@ -228,7 +241,7 @@ def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: Craps
                                 "a whole number of cents")
             t = CrapsTable(config, {"p": BIG})
             try:
-                if flat_id in ("pass", "dont_pass"):
+                if odds_on_the_point(d):
                     t.bet("p", flat_id, None, flat)
                     t.roll(*_dice_for(number))
                     t.check_bet("p", d.id, None, Decimal(target.numerator) / target.denominator)
@@ -243,18 +256,18 @@ def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: Craps
                 raise StrategyRefused(strategy.name, i, bet, exc) from None
 
 
-def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
-    """Slots, states and the generated transition and payoff tables for one craps player."""
+def _craps_slots(strategy: Strategy) -> list[Slot]:
+    """Every slot the strategy's bets can put a wager in, with every state it can reach (a
+    come bet travels from the come box to its number), in settling order."""
     labels: dict[str, Slot] = {}
     order: list[str] = []
+    queue: list[tuple[str, Any]] = []
 
     def slot(label: str, wager: str, q: Any) -> Slot:
         if label not in labels:
             labels[label] = Slot(label, wager, q)
             order.append(label)
         return labels[label]
-
-    queue: list[tuple[str, Any]] = []
 
     def add_state(label: str, state: Any) -> None:
         s = labels[label]
@@ -265,22 +278,16 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
     for bet in strategy.bets:
         d = WAGERS[bet.wager]
         if bet.kind == "odds":
-            base = d.odds_of or ""
-            if base in ("pass", "dont_pass"):
-                slot(d.id, d.id, None)
-                for n in POINTS:
-                    add_state(d.id, n)
-            else:
-                for n in POINTS:
-                    lab = f"{d.id}:{n}"
-                    slot(lab, d.id, n)
-                    add_state(lab, n)
+            on_point = odds_on_the_point(d)  # one odds bet, on the table's point
+            for n in POINTS:
+                lab = d.id if on_point else f"{d.id}:{n}"
+                slot(lab, d.id, None if on_point else n)
+                add_state(lab, n)
             continue
         q = _qualifier(bet, d, bet.wager)
         lab = d.label(q, None)
         slot(lab, d.id, q)
         add_state(lab, d.initial_state(q, None))
-    # come bets travel: the come box's moves create come:N slots
     while queue:
         lab, state = queue.pop(0)
         s = labels[lab]
@@ -293,6 +300,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
                 to = d.label(s.qualifier, out.state) if d.travels else lab
                 slot(to, d.id, s.qualifier)
                 add_state(to, out.state)
+
     # order: odds first (they look at their flat bet before it is settled), boxes last
     def rank(label: str) -> int:
         s = labels[label]
@@ -303,118 +311,125 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
             return 2
         return 1
 
-    ordered = sorted(order, key=lambda lab: (rank(lab), order.index(lab)))
-    slots = [labels[lab] for lab in ordered]
-    index = {s.label: k for k, s in enumerate(slots)}
-    pays = config.pays
+    return [labels[lab] for lab in sorted(order, key=lambda lab: (rank(lab), order.index(lab)))]
+
+
+Outcome = tuple[int, int, Fraction, int, int]
+
+
+def _craps_outcome(s: Slot, k: int, state: Any, dice: tuple[int, int], slots: list[Slot],
+                   index: dict[str, int], pays: Any) -> Outcome:
+    """What slot ``k`` in ``state`` does on ``dice``: (0 nothing, 1 decided, 2 moves; won; the
+    credit per unit of stake; the state and slot it moves to)."""
+    d = WAGERS[s.wager]
+    d1, d2 = dice
 
     def ratio(key: str, stays: bool) -> Fraction:
         odds: Odds = pays[key]
         return Fraction(odds.win, odds.stake) + (0 if stays else 1)
 
-    res, won, cn, cd, nxt, dst = [], [], [], [], [], []
-    remove, numidx, ostate = [], [], []
+    if d.parts is not None:  # a bet of several parts (the whirl): each part's share
+        parts = d.parts(s.qualifier)
+        units = sum(p.units for p in parts)
+        win, credit = 0, Fraction(0)
+        for part in parts:
+            out = WAGERS[part.wager].decide(part.qualifier, None, d1, d2)
+            if isinstance(out, Win):
+                win = 1
+                credit += Fraction(part.units, units) * ratio(out.key, False)
+        return 1, win, credit, 0, k
+    out = d.decide(s.qualifier, state, d1, d2)
+    if isinstance(out, Win):
+        return 1, 1, ratio(out.key, d.stays_up), 0, k
+    if isinstance(out, Lose):
+        return 1, 0, Fraction(0), 0, k
+    if isinstance(out, Move):
+        to_slot = index[d.label(s.qualifier, out.state) if d.travels else s.label]
+        return 2, 0, Fraction(0), slots[to_slot].states.index(out.state), to_slot
+    return 0, 0, Fraction(0), 0, k
+
+
+def _removable(d: WagerDef, state: Any) -> int:
+    """Whether a strategy may take the wager down in ``state``."""
+    if d.removal is Removal.ANY_TIME:
+        return 1
+    if d.removal is Removal.UNTIL_POINT:
+        return 1 if state is None else 0
+    return 0  # don't bets and fire bets are never taken down by a strategy
+
+
+def _craps_tables(slots: list[Slot], index: dict[str, int], pays: Any,
+                  tables: PlayerTables) -> None:
+    """Fill the per-(slot, state, outcome) tables and the per-(slot, state) ones."""
     for k, s in enumerate(slots):
         d = WAGERS[s.wager]
-        r_s, w_s, n_s, d_s, x_s, t_s = [], [], [], [], [], []
-        for state in s.states:
-            r_o, w_o, n_o, d_o, x_o, t_o = [], [], [], [], [], []
-            for d1, d2 in OUTCOMES:
-                code, win, credit, to_state, to_slot = 0, 0, Fraction(0), 0, k
-                if d.parts is not None:
-                    parts = d.parts(s.qualifier)
-                    units = sum(p.units for p in parts)
-                    code = 1
-                    for part in parts:
-                        pd = WAGERS[part.wager]
-                        out = pd.decide(part.qualifier, None, d1, d2)
-                        if isinstance(out, Win):
-                            win = 1
-                            credit += Fraction(part.units, units) * ratio(out.key, False)
-                else:
-                    out = d.decide(s.qualifier, state, d1, d2)
-                    if isinstance(out, Win):
-                        code, win, credit = 1, 1, ratio(out.key, d.stays_up)
-                    elif isinstance(out, Lose):
-                        code = 1
-                    elif isinstance(out, Move):
-                        code = 2
-                        to = d.label(s.qualifier, out.state) if d.travels else s.label
-                        to_slot = index[to]
-                        to_state = slots[to_slot].states.index(out.state)
-                r_o.append(code)
-                w_o.append(win)
-                n_o.append(credit.numerator)
-                d_o.append(credit.denominator)
-                x_o.append(to_state)
-                t_o.append(to_slot)
-            r_s.append(r_o)
-            w_s.append(w_o)
-            n_s.append(n_o)
-            d_s.append(d_o)
-            x_s.append(x_o)
-            t_s.append(t_o)
-        res.append(r_s)
-        won.append(w_s)
-        cn.append(n_s)
-        cd.append(d_s)
-        nxt.append(x_s)
-        dst.append(t_s)
-        rm = []
-        for state in s.states:
-            if d.removal is Removal.ANY_TIME:
-                rm.append(1)
-            elif d.removal is Removal.UNTIL_POINT:
-                rm.append(1 if state is None else 0)
-            else:
-                rm.append(0)  # don't bets and fire bets are never taken down by a strategy
-        remove.append(rm)
-        numidx.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
-                       for st in s.states])
-        ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
+        per_state = [[_craps_outcome(s, k, state, dice, slots, index, pays) for dice in OUTCOMES]
+                     for state in s.states]
+        tables.res.append([[o[0] for o in row] for row in per_state])
+        tables.won.append([[o[1] for o in row] for row in per_state])
+        tables.cn.append([[o[2].numerator for o in row] for row in per_state])
+        tables.cd.append([[o[2].denominator for o in row] for row in per_state])
+        tables.nxt.append([[o[3] for o in row] for row in per_state])
+        tables.dst.append([[o[4] for o in row] for row in per_state])
+        tables.remove.append([_removable(d, state) for state in s.states])
+        tables.point_of_state.append([POINT_INDEX[st] if isinstance(st, int) or st is None else 0
+                              for st in s.states])
+        tables.odds_state.append([s.states.index(n) if n in s.states else -1
+                              for n in (None, *POINTS)])
 
+
+def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
+                     config: CrapsConfig) -> dict[str, list[int]]:
+    """Per slot: stays up after a win, off on the come-out and the bet it stands behind,
+    commission kind and base, timing, group (one per wager) and line bet; no progression."""
     off = config.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
-    vig = Fraction(config.vig)
-    slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],
-                                      "cpn": [], "cpd": [], "timing": [], "group": [],
-                                      "line": [], "ctr": []}
+    timings = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
+               Timing.NEW_SHOOTER: T_NEW_SHOOTER}
+    ints: dict[str, list[int]] = {name: [] for name in (
+        "stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
+        "timing", "group", "line", "ctr")}
     for s in slots:
         d = WAGERS[s.wager]
-        slot_int["stays"].append(int(d.stays_up))
-        slot_int["off"].append(int(d.id in off))
         parent = -1
         if d.odds_of is not None:
-            plabel = d.odds_of if d.odds_of in ("pass", "dont_pass") else f"{d.odds_of}:{s.qualifier}"
+            plabel = d.odds_of if odds_on_the_point(d) else f"{d.odds_of}:{s.qualifier}"
             parent = index.get(plabel, -1)
-        slot_int["parent"].append(parent)
-        commk, cpn, cpd = 0, 0, 1
+        commission_kind, commission_num, commission_den = 0, 0, 1
         if d.commission is not None:
-            commk = 1
+            commission_kind = 1
             if d.commission == "lay" and config.rules.lay_commission_base == "win":
-                commk = 2
-                odds = pays[f"lay:{s.qualifier}"]
-                cpn, cpd = odds.win, odds.stake
-        slot_int["commk"].append(commk)
-        slot_int["cpn"].append(cpn)
-        slot_int["cpd"].append(cpd)
-        timing = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
-                  Timing.NEW_SHOOTER: T_NEW_SHOOTER}.get(d.timing, T_ANY)
-        slot_int["timing"].append(timing)
-        slot_int["group"].append(wager_ids.index(d.id))
-        slot_int["line"].append(int(d.id in ("pass", "come")))
-        slot_int["ctr"].append(-1)
+                commission_kind = 2
+                odds = config.pays[f"lay:{s.qualifier}"]
+                commission_num, commission_den = odds.win, odds.stake
+        for name, value in (("stays", int(d.stays_up)), ("off", int(d.id in off)),
+                            ("parent", parent), ("commission_kind", commission_kind),
+                            ("commission_num", commission_num),
+                            ("commission_den", commission_den),
+                            ("timing", timings.get(d.timing, T_ANY)),
+                            ("group", wager_ids.index(d.id)),
+                            ("line", int(is_line_bet(d))), ("ctr", -1)):
+            ints[name].append(value)
+    return ints
 
+
+def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
+    """Slots, states and the generated transition and payoff tables for one craps player."""
+    slots = _craps_slots(strategy)
+    index = {s.label: k for k, s in enumerate(slots)}
     counters, rules = _compile_rules(strategy, slots, index, config)
-    for rule in rules:
-        for k in rule["counted"]:
-            slot_int["ctr"][k] = rule["ctr"]
+    vig = Fraction(config.vig)
     scalars = {
         "vn": vig.numerator, "vd": vig.denominator, "unit": cents(config.unit),
         "placement": int(config.vig_collected == "placement"),
     }
-    return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, remove, numidx, ostate,
-                        rules, counters, scalars)
+    tables = PlayerTables(slots, [], [], [], [], [], [], _craps_slot_ints(slots, index, config),
+                          [], [], [], rules, counters, scalars)
+    _craps_tables(slots, index, config.pays, tables)
+    for rule in rules:
+        for k in rule["counted"]:
+            tables.slot_int["ctr"][k] = rule["ctr"]
+    return tables
 
 
 def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
@@ -433,8 +448,9 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
         amounts = [cents(a) for a in bet.amounts] or [0]
         amounts += [amounts[-1]] * (nlev - len(amounts))
         rule: dict[str, Any] = {
-            "kind": FIXED, "slot": -1, "when": when_code[bet.when], "skippt": 0,
-            "skipcov": int(bet.skip_covered), "cpass": -1, "cpass_st": -1, "ccome": -1,
+            "kind": FIXED, "slot": -1, "when": when_code[bet.when], "skip_point": 0,
+            "skip_covered": int(bet.skip_covered), "covering_pass": -1,
+            "covering_pass_state": -1, "covering_come": -1,
             "down": int(bet.down_when_idle), "count": bet.count, "maxsame": bet.max_same,
             "maxline": bet.max_line, "ctr": ctr, "amounts": amounts, "pairs": [],
             "muln": [0] * 7, "muld": [1] * 7, "counted": [],
@@ -454,7 +470,7 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                 r = _odds_ratio(bet, n, config, d)
                 rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
             base = d.odds_of or ""
-            if base in ("pass", "dont_pass"):
+            if odds_on_the_point(d):
                 if base in index:
                     rule["pairs"].append((index[base], index[d.id]))
             else:
@@ -476,13 +492,13 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                                                          or q not in POINTS):
                 raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
             if bet.skip_point:
-                rule["skippt"] = POINT_INDEX[q]
+                rule["skip_point"] = POINT_INDEX[q]
             if bet.skip_covered:
                 if "pass" in index:
-                    rule["cpass"] = index["pass"]
-                    rule["cpass_st"] = slots[index["pass"]].states.index(q)
+                    rule["covering_pass"] = index["pass"]
+                    rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
                 if f"come:{q}" in index:
-                    rule["ccome"] = index[f"come:{q}"]
+                    rule["covering_come"] = index[f"come:{q}"]
         rules.append(rule)
     return counters, rules
 
@@ -566,8 +582,8 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
         nxt.append([[0] * len(pockets)])
         dst.append([[k] * len(pockets)])
     n = len(slots)
-    slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commk": [0] * n,
-                "cpn": [0] * n, "cpd": [1] * n, "timing": [T_ANY] * n,
+    slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commission_kind": [0] * n,
+                "commission_num": [0] * n, "commission_den": [1] * n, "timing": [T_ANY] * n,
                 "group": list(range(n)), "line": [0] * n, "ctr": [-1] * n}
     counters, rules = _compile_rules(strategy, slots, index, None)
     for rule in rules:
@@ -652,12 +668,14 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "res": np.zeros((P, S, NS, n_out), np.int8), "won": np.zeros((P, S, NS, n_out), np.int8),
         "cn": np.zeros((P, S, NS, n_out), np.int64), "cd": np.ones((P, S, NS, n_out), np.int64),
         "nxt": np.zeros((P, S, NS, n_out), np.int16), "dst": np.zeros((P, S, NS, n_out), np.int16),
-        "remove": np.zeros((P, S, NS), np.int8), "numidx": np.zeros((P, S, NS), np.int8),
-        "ostate": np.full((P, S, 7), -1, np.int8),
+        "remove": np.zeros((P, S, NS), np.int8), "point_of_state": np.zeros((P, S, NS), np.int8),
+        "odds_state": np.full((P, S, 7), -1, np.int8),
         "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),
-        "rwhen": np.zeros((P, R), np.int64), "rskippt": np.zeros((P, R), np.int64),
-        "rskipcov": np.zeros((P, R), np.int64), "rcpass": np.full((P, R), -1, np.int64),
-        "rcpass_st": np.full((P, R), -1, np.int64), "rccome": np.full((P, R), -1, np.int64),
+        "rwhen": np.zeros((P, R), np.int64), "rskip_point": np.zeros((P, R), np.int64),
+        "rskip_covered": np.zeros((P, R), np.int64),
+        "rcovering_pass": np.full((P, R), -1, np.int64),
+        "rcovering_pass_state": np.full((P, R), -1, np.int64),
+        "rcovering_come": np.full((P, R), -1, np.int64),
         "rdown": np.zeros((P, R), np.int64), "rcount": np.zeros((P, R), np.int64),
         "rmaxsame": np.zeros((P, R), np.int64), "rmaxline": np.zeros((P, R), np.int64),
         "rctr": np.full((P, R), -1, np.int64), "ramt": np.zeros((P, R, L), np.int64),
@@ -671,10 +689,10 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
         "placement": np.zeros(P, np.int64),
     }
-    for name in ("stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line",
-                 "ctr"):
+    for name in ("stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
+                 "timing", "group", "line", "ctr"):
         a[name] = np.full((P, S), -1 if name in ("parent", "ctr") else 0, np.int64)
-    a["cpd"][:] = 1
+    a["commission_den"][:] = 1
     for p, (pt, strat) in enumerate(zip(players, strategies, strict=True)):
         ns = len(pt.slots)
         a["nslots"][p], a["nrules"][p], a["nctr"][p] = ns, len(pt.rules), len(pt.counters)
@@ -688,13 +706,14 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
             a["nxt"][p, k, :n_st] = pt.nxt[k]
             a["dst"][p, k, :n_st] = pt.dst[k]
             a["remove"][p, k, :n_st] = pt.remove[k]
-            a["numidx"][p, k, :n_st] = pt.numidx[k]
-            a["ostate"][p, k] = pt.ostate[k]
+            a["point_of_state"][p, k, :n_st] = pt.point_of_state[k]
+            a["odds_state"][p, k] = pt.odds_state[k]
             for name, values in pt.slot_int.items():
                 a[name][p, k] = values[k]
         for r, rule in enumerate(pt.rules):
-            for name in ("kind", "slot", "when", "skippt", "skipcov", "cpass", "cpass_st",
-                         "ccome", "down", "count", "maxsame", "maxline", "ctr"):
+            for name in ("kind", "slot", "when", "skip_point", "skip_covered", "covering_pass",
+                         "covering_pass_state", "covering_come", "down", "count", "maxsame",
+                         "maxline", "ctr"):
                 a["r" + name][p, r] = rule[name]
             amounts = rule["amounts"]
             a["ramt"][p, r, :len(amounts)] = amounts

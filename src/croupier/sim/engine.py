@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.sim.compile import Compiled
-from croupier.sim.kernel import fill_outcomes, play_chunk
+from croupier.sim.kernel import Tables, fill_outcomes, play_chunk, tables_of
+from croupier.sim.layouts import LayoutTables, layout_tables, play_layouts
 from croupier.sim.specialise import kernel_for
 
 BLOCK = 1024
@@ -27,14 +28,7 @@ ROLL_CHUNK = 1024
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
-TABLE_ARGS = (
-    "nslots", "nrules", "nctr", "res", "won", "cn", "cd", "nxt", "dst", "remove", "numidx",
-    "ostate", "stays", "off", "parent", "commk", "cpn", "cpd", "timing", "group", "line", "ctr",
-    "rkind", "rslot", "rwhen", "rskippt", "rskipcov", "rcpass", "rcpass_st", "rccome", "rdown",
-    "rcount", "rmaxsame", "rmaxline", "rctr", "ramt", "rnpair", "rflat", "rodds", "rmuln",
-    "rmuld", "winnext", "losenext", "reset7", "stoploss", "wingoal", "shooterlim", "minstake",
-    "vn", "vd", "unit", "placement", "pt", "seven",
-)
+TABLE_ARGS = Tables._fields
 
 
 @dataclass
@@ -92,13 +86,53 @@ def outcome_stream(seed: int, session: int, rolls: int, n_outcomes: int) -> npt.
     return np.concatenate(got)[:rolls] if got else np.empty(0, np.uint8)
 
 
+KernelName = Literal["layouts", "specialised", "generic"]
+ChunkState = tuple[Any, ...]
+
+
+def _layout_player(lt: LayoutTables, tables: Tables, players: int,
+                   n_sess: int) -> Callable[[ChunkState], None]:
+    """Play chunks from the layout tables; a session that leaves them goes on generically."""
+    layout = np.repeat(lt.first[None, :players], n_sess, axis=0)
+    generic = np.zeros(n_sess, np.bool_)
+    first = np.zeros(n_sess, np.int64)
+    # scratch: two sessions' players at the chunk's start, and their rolls in play, point, fresh
+    saved = (np.zeros((2, players, 6), np.int64), np.zeros((2, players, 3), np.int64))
+
+    def play(state: ChunkState) -> None:
+        cast(Any, play_layouts)(*state, layout, generic, first, saved, lt.decide, lt.step,
+                                lt.play, lt.rows, lt.shape.slots, lt.shape.counters, tables)
+        if generic.any():
+            cast(Any, play_chunk)(*state, first, tables)
+
+    return play
+
+
+def chunk_player(compiled: Compiled, kernel: KernelName,
+                 n_sess: int) -> Callable[[ChunkState], None]:
+    """A function playing one chunk of ``n_sess`` sessions with ``kernel``: the layout tables
+    (:mod:`croupier.sim.layouts`; where a strategy's layouts are too many, the specialised
+    kernel instead), the kernel specialised to the strategies (:mod:`croupier.sim.specialise`)
+    or the generic one (:func:`croupier.sim.kernel.play_chunk`). The results are the same."""
+    tables = tables_of(compiled.arrays)
+    if kernel == "layouts":
+        lt = layout_tables(compiled)
+        if lt is not None:
+            return _layout_player(lt, tables, compiled.players, n_sess)
+        kernel = "specialised"
+    if kernel == "specialised":
+        fn = kernel_for(compiled)
+        return lambda state: fn(*state)
+    from_start = np.zeros(n_sess, np.int64)
+    return lambda state: cast(Any, play_chunk)(*state, from_start, tables)
+
+
 def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll: int, seed: int,
               n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
               outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None,
-              specialised: bool = True) -> Results:
-    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each, with the
-    kernel specialised to the strategies (:mod:`croupier.sim.specialise`) or, with
-    ``specialised=False``, the generic one (the same results either way)."""
+              kernel: KernelName = "layouts") -> Results:
+    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each with
+    ``kernel`` (see :func:`chunk_player`; the same results whichever)."""
     a = compiled.arrays
     P = compiled.players
     S = a["res"].shape[1]
@@ -122,19 +156,14 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     hist[:, :, 0] = bankroll
     rng = block_stream(seed, block)
     buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
-    tables = [a[name] for name in TABLE_ARGS]
-    kernel = kernel_for(compiled) if specialised else None
+    play = chunk_player(compiled, kernel, n_sess)
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
             buf = outcomes_fn(r0)
         else:
             draw_outcomes(rng, buf, compiled.n_outcomes)
-        state = (buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
-                 status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride)
-        if kernel is not None:
-            kernel(*state)
-        else:
-            play_chunk(*state, *tables)
+        play((buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
+              status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride))
         if progress is not None:
             progress(n_sess * min(ROLL_CHUNK, rolls - r0))
     return Results(final=bank + ontable, bank=bank, wagered=wagered, rolls=n_rolls,
@@ -143,7 +172,7 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
 
 def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: int,
                bankroll: int, seed: int, n_hist: int, stride: int,
-               progress: Progress | None = None, specialised: bool = True,
+               progress: Progress | None = None, kernel: KernelName = "layouts",
                threads: int = 1) -> Results:
     """Play ``blocks``; with ``threads`` > 1 on that many threads at once (the kernels and the
     dice run without the GIL), with the same results in the same order."""
@@ -151,12 +180,14 @@ def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: 
     def one(b: int) -> Results:
         n = min(BLOCK, sessions - b * BLOCK)
         return run_block(compiled, b, n, rolls, bankroll, seed, n_hist if b == 0 else 0,
-                         stride, progress, specialised=specialised)
+                         stride, progress, kernel=kernel)
 
     blocks = list(blocks)
     if threads <= 1 or len(blocks) <= 1:
         return Results.concat([one(b) for b in blocks])
-    if specialised:
+    if kernel == "layouts" and layout_tables(compiled) is None:
+        kernel = "specialised"
+    if kernel == "specialised":
         kernel_for(compiled)  # generate and load it once, before the threads start
     with ThreadPoolExecutor(max_workers=min(threads, len(blocks))) as pool:
         return Results.concat(list(pool.map(one, blocks)))
@@ -169,10 +200,10 @@ def n_blocks(sessions: int) -> int:
 
 def simulate(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
              n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
-             specialised: bool = True, threads: int = 1) -> Results:
+             kernel: KernelName = "layouts", threads: int = 1) -> Results:
     """Play every session in this process (on ``threads`` threads: the same results)."""
     return run_blocks(compiled, range(n_blocks(sessions)), sessions, rolls, bankroll, seed,
-                      n_hist, stride, progress, specialised, threads)
+                      n_hist, stride, progress, kernel, threads)
 
 
 def _task(compiled: Compiled, blocks: list[int], sessions: int, rolls: int, bankroll: int,

@@ -12,12 +12,23 @@ The kernel knows no wager: what a wager does on an outcome comes from the tables
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 from numba import njit
 
 ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def no_refcount(fn: F) -> F:
+    """``njit`` (cached, without the GIL) and without numba's reference counting, for a
+    kernel's outer loop that allocates nothing: the helpers it inlines take the tables as one
+    :class:`Tables` record, and counting each of its arrays at each call costs two orders of
+    magnitude."""
+    options = cast(dict[str, Any], {"cache": True, "nogil": True, "_nrt": False})
+    return cast(F, njit(**options)(fn))
 
 
 @njit(cache=True, nogil=True)
@@ -62,284 +73,447 @@ def fill_outcomes(words: Any, out: Any, start: int, n_outcomes: int) -> int:
     return pos
 
 
+
+class Tables(NamedTuple):
+    """A compiled table's arrays, as the kernel reads them (see :mod:`croupier.sim.compile`).
+
+    Per player ``p`` and slot ``k`` (a wager the player may have on the layout), state ``t`` and
+    outcome ``o``: ``res[p, k, t, o]`` what happens (0 nothing, 1 decided, 2 moves), ``won``,
+    the credit ``cn / cd`` per unit of stake, ``nxt``/``dst`` the state and slot a move goes to;
+    ``remove`` whether a strategy may take the wager down, ``point_of_state`` the point number a state
+    stands on, ``odds_state`` an odds slot's state per number. Per slot: ``stays`` (up after a win),
+    ``off`` (off on the come-out) and its ``parent``, the ``commission_kind`` (0 none, 1 on
+    the stake, 2 on the win: the base is ``commission_num / commission_den`` of the stake),
+    ``timing``, ``group`` and ``line`` (for the counts of a rule) and the progression counter
+    ``ctr``. The ``r*`` arrays are the rules, in order (kind, slot,
+    when, skip the point, skip a covered number, come-bet count and limits, amounts per level,
+    flat/odds pairs and the odds multiples); ``winnext``/``losenext``/``reset7`` move the
+    progressions; then the limits, the vig ``vn / vd`` in ``unit`` and its timing, and the
+    point table ``pt`` and seven-out table ``seven`` per (point index, outcome).
+    """
+
+    nslots: Any
+    nrules: Any
+    nctr: Any
+    res: Any
+    won: Any
+    cn: Any
+    cd: Any
+    nxt: Any
+    dst: Any
+    remove: Any
+    point_of_state: Any
+    odds_state: Any
+    stays: Any
+    off: Any
+    parent: Any
+    commission_kind: Any
+    commission_num: Any
+    commission_den: Any
+    timing: Any
+    group: Any
+    line: Any
+    ctr: Any
+    rkind: Any
+    rslot: Any
+    rwhen: Any
+    rskip_point: Any
+    rskip_covered: Any
+    rcovering_pass: Any
+    rcovering_pass_state: Any
+    rcovering_come: Any
+    rdown: Any
+    rcount: Any
+    rmaxsame: Any
+    rmaxline: Any
+    rctr: Any
+    ramt: Any
+    rnpair: Any
+    rflat: Any
+    rodds: Any
+    rmuln: Any
+    rmuld: Any
+    winnext: Any
+    losenext: Any
+    reset7: Any
+    stoploss: Any
+    wingoal: Any
+    shooterlim: Any
+    minstake: Any
+    vn: Any
+    vd: Any
+    unit: Any
+    placement: Any
+    pt: Any
+    seven: Any
+
+
+def tables_of(arrays: dict[str, Any]) -> Tables:
+    """The kernel's :class:`Tables` from a compiled table's arrays."""
+    return Tables(*(arrays[name] for name in Tables._fields))
+
+
+NO_PURCHASE = np.iinfo(np.int64).max
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _commission(base: int, kind: int, cpn: int, cpd: int, vn: int, vd: int, unit: int) -> int:
+def _commission(base: int, kind: int, base_num: int, base_den: int, vn: int, vd: int,
+                unit: int) -> int:
+    """The commission on a stake of ``base`` (for kind 2, on what it wins: ``base_num / base_den``
+    of it): the vig ``vn / vd`` in whole table units, rounded down."""
     if kind == 2:
-        base = base * cpn // cpd
+        base = base * base_num // base_den
     return (base * vn // (vd * unit)) * unit
 
 
-@njit(cache=True, nogil=True)
-def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
-               point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
-               status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
-               done: Any, endroll: Any, hist: Any, stride: int,
-               nslots: Any, nrules: Any, nctr: Any, res: Any, won: Any, cn: Any, cd: Any,
-               nxt: Any, dst: Any, remove: Any, numidx: Any, ostate: Any, stays: Any,
-               off: Any, parent: Any, commk: Any, cpn: Any, cpd: Any, timing: Any,
-               group: Any, line: Any, ctr: Any,
-               rkind: Any, rslot: Any, rwhen: Any, rskippt: Any, rskipcov: Any, rcpass: Any,
-               rcpass_st: Any, rccome: Any, rdown: Any, rcount: Any, rmaxsame: Any,
-               rmaxline: Any, rctr: Any, ramt: Any, rnpair: Any, rflat: Any, rodds: Any,
-               rmuln: Any, rmuld: Any, winnext: Any, losenext: Any, reset7: Any,
-               stoploss: Any, wingoal: Any, shooterlim: Any, minstake: Any, vn: Any, vd: Any,
-               unit: Any, placement: Any, pt: Any, seven: Any) -> None:
-    """Play rolls ``r_begin`` to ``r_begin + outcomes.shape[1]`` (at most ``total_rolls``) of
-    ``n_sess`` sessions, updating their state arrays in place.
+@njit(cache=True, nogil=True, inline="always")
+def limit_status(worth: int, start: int, p: int, t: Tables) -> int:
+    """Player ``p``'s status from its stop loss and win goal, with ``worth`` on hand and down."""
+    if t.stoploss[p] > 0 and worth <= start - t.stoploss[p]:
+        return STOP_LOSS
+    if t.wingoal[p] > 0 and worth >= start + t.wingoal[p]:
+        return WIN_GOAL
+    return ACTIVE
 
-    The arguments after ``stride`` are the compiled table's arrays in the order of
-    :data:`croupier.sim.engine.TABLE_ARGS` (see :mod:`croupier.sim.compile` for what each
-    holds). Before each roll every active player's limits and rules are applied in seat order;
-    then every wager on the layout is settled from its (state, outcome) tables, the
-    progressions move, and the point follows. ``fresh`` marks a session whose next roll is a
-    new shooter's first (the only time a fire bet may be made).
-    """
-    n_players = bank.shape[1]
-    n_hist = hist.shape[0]
-    chunk = outcomes.shape[1]
-    n_roll = min(chunk, total_rolls - r_begin)
-    cw = np.zeros(8, np.int8)
-    cl = np.zeros(8, np.int8)
-    for i in range(n_sess):
-        for j in range(n_roll):
-            r = r_begin + j
-            if done[i]:
-                if i < n_hist and (r + 1) % stride == 0:
-                    for p in range(n_players):
-                        hist[i, p, (r + 1) // stride] = bank[i, p]
+
+@njit(cache=True, nogil=True, inline="always")
+def take_down_all(i: int, p: int, bank: Any, ontable: Any, stake: Any, st: Any, cpaid: Any,
+                  t: Tables) -> None:
+    """Take down every wager of player ``p`` a strategy may take down (a player who stops)."""
+    for k in range(t.nslots[p]):
+        s = stake[i, p, k]
+        if s > 0 and t.remove[p, k, st[i, p, k]] != 0:
+            bank[i, p] += s
+            ontable[i, p] -= s
+            stake[i, p, k] = 0
+            cpaid[i, p, k] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_group(i: int, p: int, stake: Any, group: int, t: Tables) -> int:
+    """How many of player ``p``'s wagers of group ``group`` are down."""
+    n = 0
+    for kk in range(t.nslots[p]):
+        if t.group[p, kk] == group and stake[i, p, kk] > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_line(i: int, p: int, stake: Any, t: Tables) -> int:
+    """How many of player ``p``'s line bets (pass, come and the like) are down."""
+    n = 0
+    for kk in range(t.nslots[p]):
+        if t.line[p, kk] != 0 and stake[i, p, kk] > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake: Any,
+                  st: Any, t: Tables) -> int:
+    """A fixed rule's target stake (-1: the rule does nothing this roll)."""
+    if not cond:
+        return 0 if t.rdown[p, ru] != 0 else -1
+    target: int = t.ramt[p, ru, lev]
+    if t.rskip_point[p, ru] != 0 and pnt == t.rskip_point[p, ru]:
+        target = 0
+    if t.rskip_covered[p, ru] != 0:
+        kp = t.rcovering_pass[p, ru]
+        kc = t.rcovering_come[p, ru]
+        if kp >= 0 and stake[i, p, kp] > 0 and st[i, p, kp] == t.rcovering_pass_state[p, ru]:
+            target = 0
+        if kc >= 0 and stake[i, p, kc] > 0:
+            target = 0
+    return target
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int, bank: Any,
+                stake: Any, st: Any, cpaid: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
+    """Bring a fixed rule's wager to its target; (short of money, least money left over)."""
+    k = t.rslot[p, ru]
+    cur = stake[i, p, k]
+    target = _fixed_target(i, p, ru, cond, lev, pnt, stake, st, t)
+    if target < 0:
+        return False, NO_PURCHASE
+    if target > cur:
+        if cur == 0:
+            g = t.group[p, k]
+            if t.rmaxsame[p, ru] > 0 and _count_group(i, p, stake, g, t) >= t.rmaxsame[p, ru]:
+                return False, NO_PURCHASE
+            if t.rmaxline[p, ru] > 0 and _count_line(i, p, stake, t) >= t.rmaxline[p, ru]:
+                return False, NO_PURCHASE
+        tm = t.timing[p, k]
+        if (tm == 1 and pnt != 0) or (tm == 2 and pnt == 0) or (tm == 3 and fr == 0):
+            return False, NO_PURCHASE
+        amt = target - cur
+        comm = 0
+        if t.commission_kind[p, k] != 0 and t.placement[p] != 0:
+            comm = _commission(target, t.commission_kind[p, k], t.commission_num[p, k],
+                               t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p]) \
+                - cpaid[i, p, k]
+            if comm < 0:
+                comm = 0
+        slack = bank[i, p] - (amt + comm)
+        if slack < 0:
+            return True, slack
+        bank[i, p] -= amt + comm
+        cpaid[i, p, k] += comm
+        stake[i, p, k] = target
+        ontable[i, p] += amt
+        if cur == 0:
+            st[i, p, k] = 0
+        return False, slack
+    if target < cur and t.remove[p, k, st[i, p, k]] != 0:
+        amt = cur - target
+        bank[i, p] += amt
+        ontable[i, p] -= amt
+        stake[i, p, k] = target
+        if target == 0:
+            cpaid[i, p, k] = 0
+    return False, NO_PURCHASE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: Any,
+               stake: Any, st: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
+    """Make a come bet while fewer than the rule's count stand on numbers."""
+    if not cond or pnt == 0:
+        return False, NO_PURCHASE
+    kb = t.rslot[p, ru]
+    if stake[i, p, kb] > 0:
+        return False, NO_PURCHASE
+    n_on = 0
+    for jj in range(t.rnpair[p, ru]):
+        if stake[i, p, t.rflat[p, ru, jj]] > 0:
+            n_on += 1
+    if n_on >= t.rcount[p, ru]:
+        return False, NO_PURCHASE
+    if t.rmaxline[p, ru] > 0 and _count_line(i, p, stake, t) >= t.rmaxline[p, ru]:
+        return False, NO_PURCHASE
+    amt = t.ramt[p, ru, lev]
+    if amt == 0:
+        return False, NO_PURCHASE
+    slack = bank[i, p] - amt
+    if slack < 0:
+        return True, slack
+    bank[i, p] -= amt
+    stake[i, p, kb] = amt
+    st[i, p, kb] = 0
+    ontable[i, p] += amt
+    return False, slack
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable: Any,
+               t: Tables) -> tuple[bool, int]:
+    """Odds behind every flat bet on a number, at the rule's multiple."""
+    short = False
+    least = NO_PURCHASE
+    for jj in range(t.rnpair[p, ru]):
+        f = t.rflat[p, ru, jj]
+        k = t.rodds[p, ru, jj]
+        fs = stake[i, p, f]
+        if fs == 0:
+            continue
+        ni = t.point_of_state[p, f, st[i, p, f]]
+        if ni == 0:
+            continue
+        target = fs * t.rmuln[p, ru, ni] // t.rmuld[p, ru, ni]
+        cur = stake[i, p, k]
+        if target > cur:
+            amt = target - cur
+            slack = bank[i, p] - amt
+            least = min(least, slack)
+            if slack < 0:
+                short = True
                 continue
-            pnt = point[i]
-            # --- the players' decisions, in seat order ---------------------------------
-            for p in range(n_players):
-                if status[i, p] != ACTIVE:
-                    continue
-                b = bank[i, p]
-                worth = b + ontable[i, p]
-                stat = ACTIVE
-                if stoploss[p] > 0 and worth <= start - stoploss[p]:
-                    stat = STOP_LOSS
-                elif wingoal[p] > 0 and worth >= start + wingoal[p]:
-                    stat = WIN_GOAL
-                if stat != ACTIVE:
-                    status[i, p] = stat
-                    endroll[i, p] = r
-                    for k in range(nslots[p]):
-                        s = stake[i, p, k]
-                        if s > 0 and remove[p, k, st[i, p, k]] != 0:
-                            bank[i, p] += s
-                            ontable[i, p] -= s
-                            stake[i, p, k] = 0
-                            cpaid[i, p, k] = 0
-                    continue
-                if shooterlim[p] > 0 and worth <= handstart[i, p] - shooterlim[p]:
-                    continue
-                short = False
-                for ru in range(nrules[p]):
-                    c = rctr[p, ru]
-                    lev = level[i, p, c] if c >= 0 else 0
-                    when = rwhen[p, ru]
-                    cond = when == 0 or (when == 1 and pnt != 0) or (when == 2 and pnt == 0)
-                    kind = rkind[p, ru]
-                    if kind == 0:
-                        k = rslot[p, ru]
-                        cur = stake[i, p, k]
-                        if cond:
-                            target = ramt[p, ru, lev]
-                            if rskippt[p, ru] != 0 and pnt == rskippt[p, ru]:
-                                target = 0
-                            if rskipcov[p, ru] != 0:
-                                kp = rcpass[p, ru]
-                                kc = rccome[p, ru]
-                                if kp >= 0 and stake[i, p, kp] > 0 and st[i, p, kp] == rcpass_st[p, ru]:
-                                    target = 0
-                                if kc >= 0 and stake[i, p, kc] > 0:
-                                    target = 0
-                        elif rdown[p, ru] != 0:
-                            target = 0
-                        else:
-                            continue
-                        if target > cur:
-                            if cur == 0:
-                                if rmaxsame[p, ru] > 0:
-                                    n_same = 0
-                                    g = group[p, k]
-                                    for kk in range(nslots[p]):
-                                        if group[p, kk] == g and stake[i, p, kk] > 0:
-                                            n_same += 1
-                                    if n_same >= rmaxsame[p, ru]:
-                                        continue
-                                if rmaxline[p, ru] > 0:
-                                    n_line = 0
-                                    for kk in range(nslots[p]):
-                                        if line[p, kk] != 0 and stake[i, p, kk] > 0:
-                                            n_line += 1
-                                    if n_line >= rmaxline[p, ru]:
-                                        continue
-                            tm = timing[p, k]
-                            if ((tm == 1 and pnt != 0) or (tm == 2 and pnt == 0)
-                                    or (tm == 3 and fresh[i] == 0)):
-                                continue
-                            amt = target - cur
-                            comm = 0
-                            if commk[p, k] != 0 and placement[p] != 0:
-                                comm = _commission(target, commk[p, k], cpn[p, k], cpd[p, k],
-                                                   vn[p], vd[p], unit[p]) - cpaid[i, p, k]
-                                if comm < 0:
-                                    comm = 0
-                            if amt + comm > bank[i, p]:
-                                short = True
-                                continue
-                            bank[i, p] -= amt + comm
-                            cpaid[i, p, k] += comm
-                            stake[i, p, k] = target
-                            ontable[i, p] += amt
-                            if cur == 0:
-                                st[i, p, k] = 0
-                        elif target < cur and remove[p, k, st[i, p, k]] != 0:
-                            amt = cur - target
-                            bank[i, p] += amt
-                            ontable[i, p] -= amt
-                            stake[i, p, k] = target
-                            if target == 0:
-                                cpaid[i, p, k] = 0
-                    elif kind == 1:
-                        if not cond or pnt == 0:
-                            continue
-                        kb = rslot[p, ru]
-                        if stake[i, p, kb] > 0:
-                            continue
-                        n_on = 0
-                        for jj in range(rnpair[p, ru]):
-                            if stake[i, p, rflat[p, ru, jj]] > 0:
-                                n_on += 1
-                        if n_on >= rcount[p, ru]:
-                            continue
-                        if rmaxline[p, ru] > 0:
-                            n_line = 0
-                            for kk in range(nslots[p]):
-                                if line[p, kk] != 0 and stake[i, p, kk] > 0:
-                                    n_line += 1
-                            if n_line >= rmaxline[p, ru]:
-                                continue
-                        amt = ramt[p, ru, lev]
-                        if amt == 0:
-                            continue
-                        if amt > bank[i, p]:
-                            short = True
-                            continue
-                        bank[i, p] -= amt
-                        stake[i, p, kb] = amt
-                        st[i, p, kb] = 0
-                        ontable[i, p] += amt
-                    else:
-                        for jj in range(rnpair[p, ru]):
-                            f = rflat[p, ru, jj]
-                            k = rodds[p, ru, jj]
-                            fs = stake[i, p, f]
-                            if fs == 0:
-                                continue
-                            ni = numidx[p, f, st[i, p, f]]
-                            if ni == 0:
-                                continue
-                            target = fs * rmuln[p, ru, ni] // rmuld[p, ru, ni]
-                            cur = stake[i, p, k]
-                            if target > cur:
-                                amt = target - cur
-                                if amt > bank[i, p]:
-                                    short = True
-                                    continue
-                                bank[i, p] -= amt
-                                stake[i, p, k] = target
-                                ontable[i, p] += amt
-                                if cur == 0:
-                                    st[i, p, k] = ostate[p, k, ni]
-                            elif target < cur:
-                                amt = cur - target
-                                bank[i, p] += amt
-                                ontable[i, p] -= amt
-                                stake[i, p, k] = target
+            bank[i, p] -= amt
+            stake[i, p, k] = target
+            ontable[i, p] += amt
+            if cur == 0:
+                st[i, p, k] = t.odds_state[p, k, ni]
+        elif target < cur:
+            amt = cur - target
+            bank[i, p] += amt
+            ontable[i, p] -= amt
+            stake[i, p, k] = target
+    return short, least
+
+
+@njit(cache=True, nogil=True, inline="always")
+def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any, cpaid: Any,
+                level: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
+    """Player ``p``'s bet rules before a roll, in order: (whether a bet the rules call for was
+    not affordable, the least money left after any purchase: ``NO_PURCHASE`` if none).
+
+    With the least left over ``m`` from a bankroll ``B``, any bankroll of at least ``B - m``
+    makes the same decisions (the layout state tables rely on it)."""
+    short = False
+    least = NO_PURCHASE
+    for ru in range(t.nrules[p]):
+        c = t.rctr[p, ru]
+        lev = level[i, p, c] if c >= 0 else 0
+        when = t.rwhen[p, ru]
+        cond = when == 0 or (when == 1 and pnt != 0) or (when == 2 and pnt == 0)
+        kind = t.rkind[p, ru]
+        if kind == 0:
+            sh, m = _rule_fixed(i, p, ru, cond, lev, pnt, fr, bank, stake, st, cpaid, ontable, t)
+        elif kind == 1:
+            sh, m = _rule_come(i, p, ru, cond, lev, pnt, bank, stake, st, ontable, t)
+        else:
+            sh, m = _rule_odds(i, p, ru, bank, stake, st, ontable, t)
+        short = short or sh
+        least = min(least, m)
+    return short, least
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any, st: Any,
+                 cpaid: Any, ontable: Any, wagered: Any, t: Tables) -> int:
+    """Settle one slot on outcome ``o``: 1 won, -1 lost (for its progression), else 0."""
+    s = stake[i, p, k]
+    if s == 0:
+        return 0
+    if t.off[p, k] != 0 and pnt == 0:
+        par = t.parent[p, k]
+        if par >= 0 and stake[i, p, par] > 0 and t.res[p, par, st[i, p, par], o] == 1:
+            bank[i, p] += s
+            ontable[i, p] -= s
+            stake[i, p, k] = 0
+            cpaid[i, p, k] = 0
+        return 0
+    sti = st[i, p, k]
+    rc = t.res[p, k, sti, o]
+    if rc == 0:
+        return 0
+    if rc == 2:
+        d = t.dst[p, k, sti, o]
+        if d == k:
+            st[i, p, k] = t.nxt[p, k, sti, o]
+        else:
+            stake[i, p, d] += s
+            st[i, p, d] = t.nxt[p, k, sti, o]
+            stake[i, p, k] = 0
+        return 0
+    wagered[i, p] += s
+    credit = s * t.cn[p, k, sti, o] // t.cd[p, k, sti, o]
+    if t.won[p, k, sti, o] != 0:
+        if t.commission_kind[p, k] != 0:
+            credit -= _commission(s, t.commission_kind[p, k], t.commission_num[p, k],
+                                  t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p])
+        bank[i, p] += credit
+        if t.stays[p, k] == 0:
+            stake[i, p, k] = 0
+            ontable[i, p] -= s
+            cpaid[i, p, k] = 0
+        return 1
+    bank[i, p] += credit
+    stake[i, p, k] = 0
+    ontable[i, p] -= s
+    cpaid[i, p, k] = 0
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle_player(i: int, p: int, o: int, pnt: int, sev: int, bank: Any, stake: Any, st: Any,
+                  cpaid: Any, level: Any, ontable: Any, wagered: Any, t: Tables) -> None:
+    """Settle every wager of player ``p`` on outcome ``o`` (slots in order), then move the
+    player's progressions (a win of a counted wager, else a loss; reset on a seven-out)."""
+    nc = t.nctr[p]
+    won = 0
+    lost = 0
+    for k in range(t.nslots[p]):
+        how = _settle_slot(i, p, k, o, pnt, bank, stake, st, cpaid, ontable, wagered, t)
+        c = t.ctr[p, k]
+        if c >= 0:
+            if how == 1:
+                won |= 1 << c
+            elif how == -1:
+                lost |= 1 << c
+    for c in range(nc):
+        lv = level[i, p, c]
+        if won & (1 << c):
+            lv = t.winnext[p, c, lv]
+        elif lost & (1 << c):
+            lv = t.losenext[p, c, lv]
+        if sev != 0 and t.reset7[p, c] != 0:
+            lv = 0
+        level[i, p, c] = lv
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_hist(i: int, r: int, stride: int, bank: Any, hist: Any) -> None:
+    """Record session ``i``'s chips in hand after roll ``r`` (every ``stride``-th roll)."""
+    if i < hist.shape[0] and (r + 1) % stride == 0:
+        for p in range(bank.shape[1]):
+            hist[i, p, (r + 1) // stride] = bank[i, p]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any,
+               cpaid: Any, level: Any, status: Any, handstart: Any, ontable: Any,
+               endroll: Any, t: Tables) -> bool:
+    """Every player's limits and rules before roll ``r``, in seat order; whether the session
+    goes on (a player is active or has a wager down)."""
+    alive = False
+    for p in range(bank.shape[1]):
+        if status[i, p] == ACTIVE:
+            worth = bank[i, p] + ontable[i, p]
+            stat = limit_status(worth, start, p, t)
+            if stat != ACTIVE:
+                status[i, p] = stat
+                endroll[i, p] = r
+                take_down_all(i, p, bank, ontable, stake, st, cpaid, t)
+            elif not (t.shooterlim[p] > 0 and worth <= handstart[i, p] - t.shooterlim[p]):
+                short, _ = apply_rules(i, p, pnt, fr, bank, stake, st, cpaid, level, ontable, t)
                 if short and ontable[i, p] == 0:
                     # the strategy calls for a bet the player cannot afford, nothing is down
                     status[i, p] = RUINED
                     endroll[i, p] = r
-            alive = False
-            for p in range(n_players):
-                if status[i, p] == ACTIVE or ontable[i, p] != 0:
-                    alive = True
-            if not alive:
-                done[i] = True
-                if i < n_hist and (r + 1) % stride == 0:
-                    for p in range(n_players):
-                        hist[i, p, (r + 1) // stride] = bank[i, p]
+        alive = alive or status[i, p] == ACTIVE or ontable[i, p] != 0
+    return alive
+
+
+@no_refcount
+def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
+               point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
+               status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
+               done: Any, endroll: Any, hist: Any, stride: int, first: Any, t: Tables) -> None:
+    """Play rolls ``r_begin`` to ``r_begin + outcomes.shape[1]`` (at most ``total_rolls``) of
+    ``n_sess`` sessions, updating their state arrays in place; session ``i`` from the chunk's
+    roll ``first[i]`` on (0: all of it).
+
+    Before each roll every active player's limits and rules are applied in seat order; then
+    every wager on the layout is settled from its (state, outcome) tables, the progressions
+    move, and the point follows. ``fresh`` marks a session whose next roll is a new shooter's
+    first (the only time a fire bet may be made).
+
+    Compiled by :func:`no_refcount`: nothing here allocates.
+    """
+    n_players = bank.shape[1]
+    n_roll = min(outcomes.shape[1], total_rolls - r_begin)
+    for i in range(n_sess):
+        for j in range(first[i], n_roll):
+            r = r_begin + j
+            if done[i]:
+                record_hist(i, r, stride, bank, hist)
                 continue
-            # --- the roll ----------------------------------------------------------------
+            pnt = point[i]
+            if not decide_all(i, r, start, pnt, fresh[i], bank, stake, st, cpaid, level,
+                              status, handstart, ontable, endroll, t):
+                done[i] = True
+                record_hist(i, r, stride, bank, hist)
+                continue
             o = outcomes[i, j]
-            sev = seven[pnt, o]
+            sev = t.seven[pnt, o]
             for p in range(n_players):
-                nc = nctr[p]
-                for c in range(nc):
-                    cw[c] = 0
-                    cl[c] = 0
-                for k in range(nslots[p]):
-                    s = stake[i, p, k]
-                    if s == 0:
-                        continue
-                    if off[p, k] != 0 and pnt == 0:
-                        par = parent[p, k]
-                        if par >= 0 and stake[i, p, par] > 0 and res[p, par, st[i, p, par], o] == 1:
-                            bank[i, p] += s
-                            ontable[i, p] -= s
-                            stake[i, p, k] = 0
-                            cpaid[i, p, k] = 0
-                        continue
-                    sti = st[i, p, k]
-                    rc = res[p, k, sti, o]
-                    if rc == 0:
-                        continue
-                    if rc == 2:
-                        d = dst[p, k, sti, o]
-                        if d == k:
-                            st[i, p, k] = nxt[p, k, sti, o]
-                        else:
-                            stake[i, p, d] += s
-                            st[i, p, d] = nxt[p, k, sti, o]
-                            stake[i, p, k] = 0
-                        continue
-                    wagered[i, p] += s
-                    credit = s * cn[p, k, sti, o] // cd[p, k, sti, o]
-                    c = ctr[p, k]
-                    if won[p, k, sti, o] != 0:
-                        if commk[p, k] != 0:
-                            credit -= _commission(s, commk[p, k], cpn[p, k], cpd[p, k], vn[p],
-                                                  vd[p], unit[p])
-                        bank[i, p] += credit
-                        if stays[p, k] == 0:
-                            stake[i, p, k] = 0
-                            ontable[i, p] -= s
-                            cpaid[i, p, k] = 0
-                        if c >= 0:
-                            cw[c] = 1
-                    else:
-                        bank[i, p] += credit
-                        stake[i, p, k] = 0
-                        ontable[i, p] -= s
-                        cpaid[i, p, k] = 0
-                        if c >= 0:
-                            cl[c] = 1
-                for c in range(nc):
-                    lv = level[i, p, c]
-                    if cw[c] != 0:
-                        lv = winnext[p, c, lv]
-                    elif cl[c] != 0:
-                        lv = losenext[p, c, lv]
-                    if sev != 0 and reset7[p, c] != 0:
-                        lv = 0
-                    level[i, p, c] = lv
+                settle_player(i, p, o, pnt, sev, bank, stake, st, cpaid, level, ontable,
+                              wagered, t)
                 if sev != 0:
                     handstart[i, p] = bank[i, p] + ontable[i, p]
-            point[i] = pt[pnt, o]
+            point[i] = t.pt[pnt, o]
             fresh[i] = sev  # after a seven-out the next roll is a new shooter's first
             rolls[i] += 1
-            if i < n_hist and (r + 1) % stride == 0:
-                for p in range(n_players):
-                    hist[i, p, (r + 1) // stride] = bank[i, p]
+            record_hist(i, r, stride, bank, hist)

@@ -31,6 +31,8 @@ from croupier.sim.compile import (
     Compiled,
     _odds_ratio,
     _qualifier,
+    is_line_bet,
+    odds_on_the_point,
     roulette_qualifier,
 )
 from croupier.sim.strategy import Bet, Strategy
@@ -240,7 +242,7 @@ class _Craps:
                         1 for x in mine if x.wager_id == d.id) >= bet.max_same:
                     return
                 if cur == 0 and bet.max_line and sum(
-                        1 for x in mine if x.wager_id in ("pass", "come")) >= bet.max_line:
+                        1 for x in mine if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
                     return
                 if d.timing is Timing.COME_OUT and point is not None:
                     return
@@ -261,7 +263,7 @@ class _Craps:
             if sum(1 for x in mine if x.wager_id == d.id and x.state is not None) >= bet.count:
                 return
             if bet.max_line and sum(1 for x in mine
-                                    if x.wager_id in ("pass", "come")) >= bet.max_line:
+                                    if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
                 return
             amount = p.amount(bet)
             if amount == 0:
@@ -272,7 +274,7 @@ class _Craps:
             table.bet(p.name, d.id, None, amount)
         else:
             base = d.odds_of or ""
-            flats = ([base] if base in ("pass", "dont_pass")
+            flats = ([base] if odds_on_the_point(d)
                      else [f"{base}:{n}" for n in POINTS])
             for flat_label in flats:
                 flat = table.wagers.get((p.name, flat_label))
@@ -282,7 +284,7 @@ class _Craps:
                 assert isinstance(number, int)
                 target_f = Fraction(flat.stake) * _odds_ratio(bet, number, self.config, d)
                 target = Decimal(target_f.numerator) / target_f.denominator
-                q = None if base in ("pass", "dont_pass") else number
+                q = None if odds_on_the_point(d) else number
                 odds_label = d.id if q is None else f"{d.id}:{number}"
                 ow = table.wagers.get((p.name, odds_label))
                 cur = ow.stake if ow is not None else Decimal(0)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from croupier.games import game
 from croupier.sim.compile import STATUS_NAMES, Compiled
 from croupier.sim.engine import Results
 
@@ -125,8 +126,9 @@ def _player(compiled: Compiled, res: Results, p: int, bankroll: int,
 
 
 def table_text(summary: dict[str, Any]) -> str:
-    """The summary as a terminal table (roulette counts spins, craps rolls)."""
-    roll = "spin" if summary.get("game") == "roulette" else "roll"
+    """The summary as a terminal table (roulette counts spins, craps rolls: the game
+    registry's word for its decisions)."""
+    roll = game(summary.get("game", "craps")).decisions.removesuffix("s")
     lines = [f"{summary['strategy']} under {summary['rules']}: {summary['sessions']} sessions "
              f"of up to {summary['rolls_per_session']} {roll}s, bankroll {summary['bankroll']}, "
              f"seed {summary['seed']}; {summary['rolls']} {roll}s played"]
@@ -186,7 +188,7 @@ def write_plots(directory: str, compiled: Compiled, res: Results, rolls: int, ba
         x = np.arange(res.hist.shape[2]) * res.stride
         for i in range(res.hist.shape[0]):
             ax.plot(x, res.hist[i, p] / 100, lw=0.8)
-        ax.set(title=f"{strat.name}: bankroll paths (chips in hand)", xlabel="roll",
+        ax.set(title=f"{strat.name}: bankroll paths (chips in hand)", xlabel=_unit(compiled),
                ylabel="dollars")
         written.append(_save(fig, out / f"{tag}-paths.{fmt}"))
         fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -195,14 +197,59 @@ def write_plots(directory: str, compiled: Compiled, res: Results, rolls: int, ba
         ax.set(title=f"{strat.name}: final bankroll", xlabel="dollars", ylabel="sessions")
         written.append(_save(fig, out / f"{tag}-final.{fmt}"))
         fig, ax = plt.subplots(figsize=(8, 4.5))
-        ruined_at = np.where(res.status[:, p] == 1, res.endroll[:, p], rolls + 1)
-        grid = np.linspace(0, rolls, 200)
-        alive = [(ruined_at > g).mean() for g in grid]
+        grid, alive = survival(res, p, rolls)
         ax.plot(grid, alive)
-        ax.set(title=f"{strat.name}: survival (not ruined)", xlabel="roll",
+        ax.set(title=f"{strat.name}: survival (not ruined)", xlabel=_unit(compiled),
                ylabel="fraction of sessions", ylim=(0, 1.02))
         written.append(_save(fig, out / f"{tag}-survival.{fmt}"))
     return written
+
+
+def _unit(compiled: Compiled) -> str:
+    return "spin" if compiled.game == "roulette" else "roll"
+
+
+def survival(res: Results, p: int, rolls: int, points: int = 200,
+             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The fraction of sessions in which player ``p`` is not yet ruined, along the session."""
+    ruined_at = np.where(res.status[:, p] == 1, res.endroll[:, p], rolls + 1)
+    grid = np.linspace(0, rolls, points)
+    return grid, np.array([(ruined_at > g).mean() for g in grid], dtype=np.float64)
+
+
+def write_comparison(path: str, compiled: Compiled, res: Results, rolls: int,
+                     bankroll: int) -> str:
+    """One chart comparing the strategies at the table (they share the dice): survival along
+    the session, and each one's final bankroll (box 25-75%, whiskers 5-95%, mean marked).
+    SVG or PNG by the file's extension; the file written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    target = Path(path)
+    if target.suffix.lower() not in (".svg", ".png"):
+        raise ValueError(f"--chart {path}: name an .svg or a .png file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    names = [f"{p}: {s.name}" if compiled.players > 1 else s.name
+             for p, s in enumerate(compiled.strategies)]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.8))
+    for p, name in enumerate(names):
+        grid, alive = survival(res, p, rolls)
+        left.plot(grid, alive, label=name)
+    left.set(title="survival (not ruined)", xlabel=_unit(compiled),
+             ylabel="fraction of sessions", ylim=(0, 1.02))
+    left.legend(fontsize="small")
+    finals = [res.final[:, p] / 100 for p in range(compiled.players)]
+    right.boxplot(finals, whis=(5, 95), showmeans=True, showfliers=False)
+    right.set_xticks(range(1, len(names) + 1), names, rotation=15, fontsize="small")
+    right.axhline(bankroll / 100, color="k", lw=1, ls="--")
+    right.set(title=f"final bankroll (start {bankroll / 100:g}; whiskers 5-95%)",
+              ylabel="dollars")
+    fig.suptitle(f"{' vs '.join(s.name for s in compiled.strategies)} under {compiled.profile}: "
+                 f"{res.final.shape[0]} sessions of up to {rolls} {_unit(compiled)}s, same "
+                 f"{'wheel' if compiled.game == 'roulette' else 'dice'}")
+    return _save(fig, target)
 
 
 def _save(fig: Any, path: Path) -> str:

@@ -43,8 +43,7 @@ from croupier.sim.compile import (
     cents,
     compile_table,
 )
-from croupier.sim.engine import TABLE_ARGS
-from croupier.sim.kernel import play_chunk
+from croupier.sim.kernel import play_chunk, tables_of
 from croupier.sim.strategy import Strategy
 
 I64 = npt.NDArray[np.int64]
@@ -150,10 +149,11 @@ def step(c: Compiled, start: int, layout: Layout, states: I64) -> tuple[I64, npt
     level = cols(6 + 3 * S, 6 + 3 * S + C).reshape(n, 1, C) if C else np.zeros((n, 1, 1),
                                                                                  np.int64)
     rolls = np.zeros(n, np.int64)
-    tables = [c.arrays[name] for name in TABLE_ARGS]
+    tables = tables_of(c.arrays)
     play_chunk(outcomes, n, 0, 1, start, point, fresh, bank, stake, st, cpaid, level, status,
                handstart, ontable, np.zeros((n, 1), np.int64), rolls, np.zeros(n, np.bool_),
-               np.full((n, 1), -1, np.int64), np.zeros((0, 1, 2), np.int64), 1, *tables)
+               np.full((n, 1), -1, np.int64), np.zeros((0, 1, 2), np.int64), 1,
+               np.zeros(n, np.int64), tables)
     out = np.empty((n, layout.width), np.int64)
     out[:, 0] = point
     out[:, 1] = fresh * _fresh_matters(c)

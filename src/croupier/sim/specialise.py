@@ -113,7 +113,7 @@ class _Gen:
 
     def has_cpaid(self, p: int, k: int) -> bool:
         """Whether slot ``k`` keeps a commission paid at placement."""
-        return bool(self.a["commk"][p, k] != 0 and self.a["placement"][p] != 0)
+        return bool(self.a["commission_kind"][p, k] != 0 and self.a["placement"][p] != 0)
 
     def by_state(self, p: int, k: int, table: Any, dtype: str, hint: str) -> str:
         """An expression for ``table[state]`` of slot ``k`` (a literal if all states agree)."""
@@ -352,15 +352,16 @@ class _Gen:
         w(f"if {self.cond(p, ru)}:")
         with w.indent():
             w(f"target = {self.amount(p, ru)}")
-            skippt = int(a["rskippt"][p, ru])
-            if skippt != 0:
-                w(f"if pnt == {skippt}:")
+            skip_point = int(a["rskip_point"][p, ru])
+            if skip_point != 0:
+                w(f"if pnt == {skip_point}:")
                 with w.indent():
                     w("target = 0")
-            if a["rskipcov"][p, ru] != 0:
-                kp, kc = int(a["rcpass"][p, ru]), int(a["rccome"][p, ru])
+            if a["rskip_covered"][p, ru] != 0:
+                kp, kc = int(a["rcovering_pass"][p, ru]), int(a["rcovering_come"][p, ru])
                 if kp >= 0:
-                    w(f"if {self.s(p, kp)} > 0 and {self.t(p, kp)} == {int(a['rcpass_st'][p, ru])}:")
+                    pass_state = int(a["rcovering_pass_state"][p, ru])
+                    w(f"if {self.s(p, kp)} > 0 and {self.t(p, kp)} == {pass_state}:")
                     with w.indent():
                         w("target = 0")
                 if kc >= 0:
@@ -488,7 +489,7 @@ class _Gen:
             return
         for jj in range(n_pairs):
             f, k = int(a["rflat"][p, ru, jj]), int(a["rodds"][p, ru, jj])
-            ni = self.by_state(p, f, a["numidx"][p, f], "int64", "NI")
+            ni = self.by_state(p, f, a["point_of_state"][p, f], "int64", "NI")
             if ni == "0":
                 continue
             s = self.s(p, k)
@@ -533,7 +534,7 @@ class _Gen:
                         if self.ns(p, k) > 1:
                             w("if cur == 0:")
                             with w.indent():
-                                w(f"t{p}_{k} = {self.const(a['ostate'][p, k], 'int64', 'OS')}[ni]")
+                                w(f"t{p}_{k} = {self.const(a['odds_state'][p, k], 'int64', 'OS')}[ni]")
                     w("elif target < cur:")
                     with w.indent():
                         w("amt = cur - target")
@@ -545,10 +546,10 @@ class _Gen:
     def commission(self, p: int, k: int, base: str) -> str:
         """The commission on ``base`` for slot ``k`` (buy and lay), in whole table units."""
         a = self.a
-        kind = int(a["commk"][p, k])
+        kind = int(a["commission_kind"][p, k])
         vn, vd, unit = int(a["vn"][p]), int(a["vd"][p]), int(a["unit"][p])
         if kind == 2:
-            base = f"({base} * {int(a['cpn'][p, k])} // {int(a['cpd'][p, k])})"
+            base = f"({base} * {int(a['commission_num'][p, k])} // {int(a['commission_den'][p, k])})"
         return f"(({base} * {vn} // {vd * unit}) * {unit})"
 
     # --- the roll -------------------------------------------------------------------------
@@ -564,7 +565,7 @@ class _Gen:
                     if int(a["rodds"][p, ru, jj]) != k:
                         continue
                     f = int(a["rflat"][p, ru, jj])
-                    nis = sorted({int(x) for x in a["numidx"][p, f, :self.ns(p, f)]} - {0})
+                    nis = sorted({int(x) for x in a["point_of_state"][p, f, :self.ns(p, f)]} - {0})
                     for v in self.stake_values(p, f):
                         for ni in nis:
                             o = v * int(a["rmuln"][p, ru, ni]) // int(a["rmuld"][p, ru, ni])
@@ -685,7 +686,7 @@ class _Gen:
                 w(f"if {self.const(won, 'int8', 'WON')}[x] != 0:" if not won[decided].all()
                   else "if True:")
                 with w.indent():
-                    if a["commk"][p, k] != 0:
+                    if a["commission_kind"][p, k] != 0:
                         w(f"credit -= {self.commission(p, k, 's')}")
                     w(f"b{p} += credit")
                     if a["stays"][p, k] == 0:
@@ -748,7 +749,9 @@ def source_for(compiled: Compiled) -> str:
     return _Gen(compiled).generate()
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
+    """A writable directory for generated kernels and tables (``CROUPIER_KERNEL_DIR``, else
+    the user's cache, else a temporary directory)."""
     env = os.environ.get("CROUPIER_KERNEL_DIR")
     base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     candidates = [base if env else base / "croupier" / "kernels",
@@ -774,7 +777,7 @@ def kernel_for(compiled: Compiled) -> Kernel:
         if fn is not None:
             return fn
         name = f"croupier_kernel_{digest}"
-        path = _cache_dir() / f"{name}.py"
+        path = cache_dir() / f"{name}.py"
         if not path.exists() or path.read_text() != src:
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(src)

@@ -64,8 +64,9 @@ Current = Annotated[User, Depends(current_user)]
 def forbid_unless(user: User, roles: tuple[str, ...]) -> None:
     """403 unless ``user`` has one of ``roles`` (named in the answer, in the order given)."""
     if user.role not in roles:
+        article = "an" if user.role[:1] in "aeiou" else "a"
         raise ApiError(403, "forbidden",
-                       f"a {user.role} may not do this (needs {' or '.join(roles)})")
+                       f"{article} {user.role} may not do this (needs {' or '.join(roles)})")
 
 
 def require(*roles: str) -> Callable[[User], Awaitable[User]]:

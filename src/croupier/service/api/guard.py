@@ -1,10 +1,16 @@
-"""What every HTTP request passes through before a route: a body size limit, and the headers
-that keep the browser table from being framed, sniffed or fed foreign scripts.
+"""What every HTTP request passes through before a route: a body size limit, a JSON body read
+strictly, and the headers that keep the browser table from being framed, sniffed or fed
+foreign scripts.
 
 The size limit is enforced before the body is read whole: a ``Content-Length`` over
 :data:`MAX_BODY` is answered 413 at once, and a body without one (chunked) is counted as it
 arrives and refused the moment it passes the limit, so no request can make the server hold
 more than :data:`MAX_BODY` bytes of it.
+
+A JSON body is parsed once here before the framework parses it again, because the framework
+lets the last of two equal keys win: ``{"amount": "5", "amount": "500"}`` would bet 500 where a
+person reading the request sees 5. Such a body, or one that is not JSON or is nested too
+deeply, is answered 422 naming the place before any route runs.
 """
 
 from __future__ import annotations
@@ -47,10 +53,14 @@ class Guard:
         if length is not None and length > MAX_BODY:
             await self._refuse(scope, send)
             return
-        if length is None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             body = await _read_limited(receive)
             if body is None:
                 await self._refuse(scope, send)
+                return
+            problem = _json_problem(scope, body)
+            if problem is not None:
+                await self._answer(send, 422, _malformed(problem))
                 return
             receive = _replay(body)
         await self.app(scope, receive, _with_headers(send))
@@ -61,6 +71,51 @@ class Guard:
         await send({"type": "http.response.start", "status": 413,
                     "headers": headers + SECURITY_HEADERS})
         await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    async def _answer(send: Send, status: int, body: bytes) -> None:
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": status,
+                    "headers": headers + SECURITY_HEADERS})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _Twice(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Twice(key)
+        seen[key] = value
+    return seen
+
+
+def _json_problem(scope: Scope, body: bytes) -> str | None:
+    """What is wrong with a JSON body (its place and why), or None."""
+    kind = next((v for n, v in scope["headers"] if n == b"content-type"), b"")
+    if not body.strip() or (kind and b"json" not in kind.lower()):
+        return None
+    try:
+        json.loads(body, object_pairs_hook=_no_key_twice)
+    except _Twice as twice:
+        return f"body.{twice.key}: a key given twice in one object"
+    except RecursionError:
+        return "body: nested too deeply"
+    except UnicodeDecodeError:
+        return "body: not UTF-8 text"
+    except json.JSONDecodeError as bad:
+        return f"body: not valid JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})"
+    return None
+
+
+def _malformed(reason: str) -> bytes:
+    return json.dumps({"error": {"code": "malformed", "reason": reason, "clause": ""}}).encode()
 
 
 def _content_length(scope: Scope) -> int | None:

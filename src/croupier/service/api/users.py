@@ -45,6 +45,7 @@ def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
 
 @router.post("/{username}/lock")
 def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
+    _not_yourself(username, user.username, "lock")
     if not svc.auth.set_locked(username, True):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "locked": True}
@@ -54,6 +55,15 @@ def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
 def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
     stay in the ledger)."""
+    _not_yourself(username, user.username, "delete")
     if not svc.auth.delete(username):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "deleted": True}
+
+
+def _not_yourself(username: str, admin: str, verb: str) -> None:
+    """An admin may not lock or delete their own account: the last admin doing so would leave
+    nobody to manage users and tables (a deleted account cannot be recovered from the data)."""
+    if username == admin:
+        raise ApiError(409, "refused", f"an admin may not {verb} their own account; another "
+                       "admin does that")

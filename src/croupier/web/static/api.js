@@ -13,6 +13,7 @@ export class ApiError extends Error {
     this.code = error.code || "error";
     this.reason = error.reason || `HTTP ${status}`;
     this.clause = error.clause || "";
+    this.request_id = error.request_id || ""; // the server's access log names it too
   }
 }
 

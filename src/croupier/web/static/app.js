@@ -94,11 +94,48 @@ function activate(spot) {
   }
   const checked = checkAmount(app.amount);
   if (checked.error) { showRefusal(spot, { code: "info", reason: checked.error, clause: "" }); return; }
+  if (app.vertical && !app.craps && spot.spec.wager === "straight") { openChooser(spot, checked.value); return; }
+  place(spot, checked.value);
+}
+
+function place(spot, amount) {
+  hideOverlays();
   const mine = myWagersAt(spot);
   // An amount the table cannot pay on this spot: offer the nearest one it can, never a refusal.
-  const fresh = app.craps ? payableUp(app.offer, spot.key, cents(checked.value), app.table.point) : cents(checked.value);
-  if (!mine.length && fresh === cents(checked.value)) { bet(spot, spot.spec); return; }
-  openPopover(spot, mine, cents(checked.value));
+  const fresh = app.craps ? payableUp(app.offer, spot.key, cents(amount), app.table.point) : cents(amount);
+  if (!mine.length && fresh === cents(amount)) { bet(spot, spot.spec, amount); return; }
+  openPopover(spot, mine, cents(amount));
+}
+
+// On a phone a tap on a number lists every inside wager covering it (straight, splits, three,
+// corners, six numbers), each a button a thumb can hit, in place of the narrow lines between
+// the numbers; the wagers the player already has there say so.
+function openChooser(spot, amount) {
+  const number = spot.spec.numbers[0];
+  const pop = $("popover");
+  const parts = [h("h3", { id: "pop-title" }, `Bets on ${number}`),
+    h("p", { class: "pop-note" }, `Each bet is ${money(amount)}; choose one.`)];
+  for (const info of app.layout.covering(number)) {
+    const held = myWagersAt(info).reduce((sum, w) => sum + Number(w.stake), 0);
+    const label = held ? `${info.name} (yours: ${money(held)})` : info.name;
+    const b = popButton("pop-choice", label, () => place(info, amount));
+    b.dataset.choice = info.key;
+    parts.push(b);
+  }
+  parts.push(popButton("pop-close", "Close", () => spot.el.focus()));
+  showPopover(pop, parts, spot);
+}
+
+function showPopover(pop, parts, spot) {
+  pop.replaceChildren(...parts);
+  pop.setAttribute("aria-labelledby", "pop-title");
+  pop.hidden = false;
+  const wrap = $("felt-wrap").getBoundingClientRect();
+  const r = spot.el.getBoundingClientRect();
+  pop.style.left = `${Math.max(4, Math.min(r.left - wrap.left, wrap.width - pop.offsetWidth - 4))}px`;
+  pop.style.top = `${r.bottom - wrap.top + 6}px`;
+  pop.querySelector("button").focus();
+  pop.onkeydown = (e) => { if (e.key === "Escape") { hideOverlays(); spot.el.focus(); } };
 }
 
 function popButton(cls, label, run) {
@@ -140,15 +177,7 @@ function openPopover(spot, mine, chip) {
     if (m.note) parts.push(h("p", { class: "pop-note" }, m.note));
   }
   parts.push(popButton("pop-close", "Close", () => spot.el.focus()));
-  pop.replaceChildren(...parts);
-  pop.setAttribute("aria-labelledby", "pop-title");
-  pop.hidden = false;
-  const wrap = $("felt-wrap").getBoundingClientRect();
-  const r = spot.el.getBoundingClientRect();
-  pop.style.left = `${Math.max(4, Math.min(r.left - wrap.left, wrap.width - pop.offsetWidth - 4))}px`;
-  pop.style.top = `${r.bottom - wrap.top + 6}px`;
-  pop.querySelector("button").focus();
-  pop.onkeydown = (e) => { if (e.key === "Escape") { hideOverlays(); spot.el.focus(); } };
+  showPopover(pop, parts, spot);
 }
 
 // --- events -----------------------------------------------------------------------------------

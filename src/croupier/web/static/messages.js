@@ -43,7 +43,10 @@ export function malformedText(reason) {
 export function explain(err) {
   if (err instanceof ApiError || (err && typeof err.reason === "string")) {
     const reason = err.code === "malformed" ? malformedText(err.reason) : sentence(err.reason);
-    return err.clause ? `${reason.replace(/\.$/, "")} (${err.clause}).` : reason;
+    const text = err.clause ? `${reason.replace(/\.$/, "")} (${err.clause}).` : reason;
+    // An internal error names its request, so the staff can find it in the server's log.
+    return err.code === "internal" && err.request_id
+      ? `${text.replace(/\.$/, "")} (request ${err.request_id}: quote it to the staff).` : text;
   }
   return sentence(err && err.message ? err.message : err);
 }

@@ -282,7 +282,23 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
     badgeLayer.append(g);
   }
 
-  return { spots, render, clearBadges, badge, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
+  // Every inside wager that covers a number, straight first: on a phone the lines and corners
+  // between numbers are too small for a thumb, so a tap on a number offers them as a list.
+  const ORDER = ["straight", "split", "three_numbers", "four_numbers", "first_five", "six_numbers"];
+  const FIRST_FIVE = new Set(["0", "00", "1", "2", "3"]);
+  const byNumbers = (a, b) => {
+    const [x, y] = [a, b].map((sp) => (sp.spec.numbers || []).map(pkey));
+    const i = x.findIndex((v, j) => v !== y[j]);
+    return i < 0 ? x.length - y.length : x[i] - (y[i] ?? -1);
+  };
+  function covering(number) {
+    const n = String(number);
+    return [...spots.values()].filter((sp) => (sp.spec.numbers ? sp.spec.numbers.map(String).includes(n)
+      : sp.spec.wager === "first_five" && FIRST_FIVE.has(n)))
+      .sort((a, b) => ORDER.indexOf(a.spec.wager) - ORDER.indexOf(b.spec.wager) || byNumbers(a, b));
+  }
+
+  return { spots, render, clearBadges, badge, covering, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
     describe: (l) => describe(l, offer), nameOf: (l) => nameOf(l, offer) };
 }
 
