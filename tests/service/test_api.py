@@ -261,11 +261,12 @@ def test_roulette_and_streaming(server: Server) -> None:
         assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.32(j)2"
         # An irregular spin is "no spin": every wager stays.
         nospin = s.ok("dealer", "/tables/roulette-1/spin", {"number": 5, "revolutions": 3})
-        assert [e["type"] for e in nospin["events"]] == ["entered", "no_spin"]
-        assert nospin["events"][1]["clause"] == "N.J.A.C. 13:47-20.32(m)2"
+        # The ball spun with its revolutions counted is recorded first (13:47-20.32(j)1).
+        assert [e["type"] for e in nospin["events"]] == ["procedure", "entered", "no_spin"]
+        assert nospin["events"][2]["clause"] == "N.J.A.C. 13:47-20.32(m)2"
         s.ok("dealer", "/tables/roulette-1/no-more-bets")
         spun = s.ok("dealer", "/tables/roulette-1/spin", {"number": "00"})
-        assert [e["type"] for e in spun["events"]][:2] == ["entered", "crown"]
+        assert [e["type"] for e in spun["events"]][:3] == ["procedure", "entered", "crown"]
         assert _balances(s, "roulette-1")["alice"] == {"chips": "175.00", "on_table": "0.00"}
         s.ok("alice", "/tables/roulette-1/bets", {"wager": "straight", "numbers": [17],
                                                   "amount": "1"})

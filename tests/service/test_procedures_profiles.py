@@ -147,6 +147,10 @@ def test_a_table_pays_what_the_house_pays_at_its_game_and_profile(sqlite_server:
     # Under another profile the house's casino-night tables set their own uniform table.
     _open(s, "cn-1", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
     _open(s, "cn-2", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
-    r = s.post("admin", "/tables", {"id": "cn-3", "game": "craps", "profile": "nj-casino-night"},
-               key=None)
+    # A table opened without pays takes the house's; one asking for other pays is refused.
+    made = s.ok("admin", "/tables", {"id": "cn-3", "game": "craps",
+                                     "profile": "nj-casino-night"}, key=None)
+    assert made["options"]["pays"] == {"field:12": "3 to 1"}
+    r = s.post("admin", "/tables", {"id": "cn-4", "game": "craps", "profile": "nj-casino-night",
+                                    "options": {"pays": {"field:12": "2 to 1"}}}, key=None)
     assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(i)2"

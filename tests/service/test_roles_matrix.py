@@ -58,6 +58,21 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/equipment/dice"): frozenset({"admin", "supervisor"}),
     ("POST", "/equipment/dice/{serial}/inspections"): frozenset({"admin", "supervisor"}),
     ("GET", "/equipment/dice"): frozenset({"admin", "supervisor", "auditor", "dealer"}),
+    ("POST", "/equipment/items"): frozenset({"admin", "supervisor"}),
+    ("GET", "/equipment/items"): STAFF_READ,
+    ("GET", "/equipment/items/{item_id}"): STAFF_READ,
+    ("POST", "/equipment/items/{item_id}/approvals"): frozenset({"admin", "supervisor"}),
+    ("POST", "/equipment/items/{item_id}/inspections"): frozenset({"admin", "supervisor"}),
+    ("POST", "/equipment/items/{item_id}/placing"): frozenset({"admin", "supervisor"}),
+    ("POST", "/equipment/items/{item_id}/retirement"): frozenset({"admin", "supervisor"}),
+    ("POST", "/equipment/dice/{serial}/custody"): frozenset({"admin", "supervisor"}),
+    ("GET", "/equipment/dice/{serial}/custody"): STAFF_READ,
+    ("GET", "/house/records"): OVERSIGHT,
+    ("POST", "/paytables/changes"): frozenset({"admin", "supervisor"}),
+    ("POST", "/paytables/changes/{change_id}/approve"): frozenset({"admin", "supervisor"}),
+    ("POST", "/paytables/changes/{change_id}/withdraw"): frozenset({"admin", "supervisor"}),
+    ("GET", "/paytables/changes"): OVERSIGHT,
+    ("GET", "/paytables"): OVERSIGHT,
     ("GET", "/tables/{table_id}/events"): STAFF_READ,
     ("GET", "/tables/{table_id}/alerts"): OVERSIGHT,
     ("GET", "/tables/{table_id}/rounds"): STAFF_READ,
@@ -72,7 +87,8 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/reports/event"): OVERSIGHT,
 }
 PARAMS = {"table_id": "no-such-table", "player": "alice", "username": "nobody-x",
-          "serial": "MP-000000000000", "round_no": "1", "late_id": "1", "pending_id": "1"}
+          "serial": "MP-000000000000", "round_no": "1", "late_id": "1", "pending_id": "1",
+          "item_id": "no-such-item", "change_id": "1"}
 
 
 def test_every_route_for_every_role(sqlite_server: Server) -> None:

@@ -12,8 +12,10 @@ True
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +88,14 @@ def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
 
 
 def readings() -> dict[str, dict[str, Any]]:
-    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code."""
-    return dict(load_readings()["clauses"])
+    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code;
+    the live server's records (``rules/records.toml``) laid over the readings."""
+    out = dict(load_readings()["clauses"])
+    served = tomllib.loads(resources.files("croupier.rules").joinpath("records.toml")
+                           .read_text("utf-8"))
+    for clause, entry in served["clauses"].items():
+        out[clause] = {**out.get(clause, {}), **entry}
+    return out
 
 
 def citations_by_duty() -> dict[str, dict[str, str]]:

@@ -24,7 +24,7 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
-from croupier.service import equipment, procedures, store
+from croupier.service import equipment, procedures, store, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
@@ -309,6 +309,8 @@ def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) ->
         rolled = engine.check_roll(d1, d2)
         events.extend(rolled)
         events.extend(coupons_after(live, rolled))
+        if live.spec.uses_dice:  # a stickperson handles the dice (not a device's)
+            events.extend(table_procedures.stick_call(user.username, rolled))
         first = rolled[0]
         assert isinstance(first, Rolled)
         if live.change_called and line_decided(first):
@@ -336,6 +338,7 @@ def spin(user: User, live: LiveTable, rng: Rng, number: Any, revolutions: int | 
             raw = read_action({"spin": number}, "body", {}, table.wheel.id)
             assert isinstance(raw, Spin)
             pocket = raw.number
+            events.append(table_procedures.ball_spun(user.username, revolutions, same_direction))
             events.append(sv.Entered(user.username, (pocket,)))
         events.extend(table.check_spin(Spin(pocket, revolutions, same_direction, foreign_object)))
         return Plan(events, decision=True)

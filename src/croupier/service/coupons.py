@@ -71,13 +71,11 @@ class CouponRefused(Exception):
 
 
 def permitted(profile_id: str) -> bool:
-    """Whether tables under ``profile_id`` take match play coupons: the profile's own
-    ``match_play_coupons`` setting where it has one, else only N.J.A.C. 13:69F-1, the one
-    regulation here that provides for them (13:69F-1.3(b))."""
+    """Whether tables under ``profile_id`` take match play coupons: the profile's own list of
+    the wagers a coupon may be put with (``coupon_wagers``; only 13:69F-1.3(b) provides for
+    them), the one place that decides it."""
     rules = load_profile(profile_id).craps
-    if rules is not None and "match_play_coupons" in rules.settings:
-        return bool(rules.settings["match_play_coupons"])
-    return profile_id == "nj-13-69f"
+    return rules is not None and bool(rules.coupon_wagers)
 
 
 def _log(conn: Connection, serial: str, action: str, actor: str, detail: dict[str, Any],
@@ -98,8 +96,9 @@ def as_json(row: Any) -> dict[str, Any]:
 
 
 def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list[str],
-          days: int) -> dict[str, Any]:
-    """Issue a coupon to ``player`` (who must exist and be a player); its record."""
+          days: int, table_id: str | None = None) -> dict[str, Any]:
+    """Issue a coupon to ``player`` (who must exist and be a player); its record. A coupon
+    issued for a table names it (``table``) and is redeemed only there."""
     role = conn.execute(sa.select(store.users.c.role).where(
         store.users.c.username == player)).scalar()
     if role != "player":
@@ -112,9 +111,10 @@ def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list
     conn.execute(coupons.insert().values(
         serial=serial, player=player, face_cents=store.cents(face),
         wagers=json.dumps(sorted(set(wagers))), expires_at=now + days * 86400,
-        issued_by=actor, issued_at=now, status="issued"))
+        issued_by=actor, issued_at=now, status="issued", table_id=table_id))
     _log(conn, serial, "issued", actor, {"player": player, "face_value": fmt(face),
-                                         "wagers": sorted(set(wagers)), "days": days})
+                                         "wagers": sorted(set(wagers)), "days": days},
+         table_id)
     return get(conn, serial) or {}
 
 
@@ -158,11 +158,15 @@ def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, w
                           f"{CLAUSE} provides for them", _permitted_clause(profile_id))
         row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)).first()
         _check(row, serial, player, wager, amount)
+        if row is not None and row.table_id not in (None, table_id):
+            raise Refusal(f"coupon {serial} was issued for table {row.table_id}, not "
+                          f"{table_id}", CLAUSE)
         made = plan_fn(conn)
         round_no = int(round_of())
         redeemed = conn.execute(coupons.update().where(
             coupons.c.serial == serial, coupons.c.status == "issued",
-            coupons.c.player == player, coupons.c.expires_at > store.now()).values(
+            coupons.c.player == player, coupons.c.expires_at > store.now(),
+            sa.or_(coupons.c.table_id.is_(None), coupons.c.table_id == table_id)).values(
             status="redeemed", table_id=table_id, round=round_no, closed_by=player,
             closed_at=store.now()))
         if redeemed.rowcount != 1:

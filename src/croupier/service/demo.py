@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import sqlalchemy as sa
 
-from croupier.service import equipment, store
+from croupier.service import equipment, equipment_register, store
 from croupier.service.auth import Auth
 from croupier.service.ledger import Ledger, move_wallet
 
@@ -46,4 +46,5 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
             conn.execute(store.inspections.insert().values(
                 serial=serial, inspector="admin", record=json.dumps(record), passed=True,
                 failures="[]", at=store.now()))
+        equipment_register.demo_register(conn)
     return logins

@@ -155,7 +155,33 @@ class IntegrityAlert(Event):
     message: str
 
 
+@dataclass(frozen=True)
+class Procedure(Event):
+    """A procedure the server runs at the table, recorded in its chain: the stickperson's call
+    of a roll (13:47-20.25(e)4), the ball spun against the wheel's rotation with its
+    revolutions counted (13:47-20.32(j)1) (``service/table_procedures.py``)."""
+
+    kind: ClassVar[str] = "procedure"
+    name: str
+    by: str
+    detail: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class PayTableApplied(Event):
+    """The house's pay table for the table's game and profile, taken at a round boundary:
+    ``pays`` is the whole override table from now on (``service/paytable_changes.py``)."""
+
+    kind: ClassVar[str] = "pay_table_applied"
+    change: int
+    """The house record of the change (its ``seq`` in the house's chain)."""
+    pays: tuple[tuple[str, str], ...]
+    clause: str
+
+
 SERVICE_EVENTS: tuple[type[Event], ...] = (
     BettingClosed, LateBetAsked, LateBetConfirmed, LateBetLapsed, Drawn, Entered, DiceOffered,
     DiceSelected, ShootRefused, DiceChangeCalled, DiceChanged, Voided, IntegrityAlert,
+    Procedure, PayTableApplied,
 )

@@ -203,6 +203,8 @@ class LiveTable:
                     del self.late[event.late_id]
         elif isinstance(event, sv.LateBetLapsed):
             self.late.pop(event.late_id, None)
+        elif isinstance(event, sv.PayTableApplied):
+            self._take_pays(dict(event.pays))
         else:
             self._fold_dice(event)
 
@@ -219,6 +221,15 @@ class LiveTable:
             self.change_called = False
         # Drawn, Entered, ShootRefused and Voided record what happened; they change nothing
         # here (a void is applied by rebuilding the table without the voided events).
+
+    def _take_pays(self, pays: dict[str, str]) -> None:
+        """The house's pay table from now on: the options' ``pays`` replaced, the engine's
+        configuration read again from them (the wagers on the layout stay as they are)."""
+        self.options = {**self.options, "pays": pays}
+        if isinstance(self.engine, CrapsTable):
+            fresh = make_engine_table(self.game, self.profile, self.options)
+            assert isinstance(fresh, CrapsTable)
+            self.engine.config = fresh.config
 
     def replace_with(self, other: LiveTable) -> None:
         """Take over ``other``'s state (after a rebuild), keeping this table's lock."""

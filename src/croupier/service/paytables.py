@@ -1,43 +1,135 @@
 """Uniform pay tables: every craps table of one game and profile pays the same odds.
 
 N.J.A.C. 13:69F-1.4(b), 19:47-1.4(b) and 13:47-20.25(i)2 let a house pay more than the listed
-odds only if what it pays is uniform within the casino (or the casino-night event). The house's
-pay table for a game and profile is the one its open tables already pay; a new table whose own
-``pays`` would price any entry differently is refused, citing the profile's own clause.
-(Scheduled changes with an approver and an effective date are not built yet: issue 13 item 9.)
+odds only if what it pays is uniform within the casino (or the casino-night event). The house
+keeps one pay table per game and profile: the scheduled change in effect for them
+(``service/paytable_changes.py``), else the one its tables already pay, else the first
+table's. A new table takes it at creation (:func:`open_table`); a table whose own ``pays``
+would price any entry differently is refused, citing the profile's own clause. Creation is
+serialised (a lock in the process and, on PostgreSQL, an advisory lock held by the
+transaction that writes the table; SQLite's write transaction is already exclusive), and the
+house's table is read inside that transaction, so tables created at once, or while a change
+takes effect, each get exactly one pay table. A table open when a change takes effect takes
+it at its next round boundary (:func:`take_due_change`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import sqlalchemy as sa
+from fastapi.concurrency import run_in_threadpool
+from sqlalchemy.engine import Connection, Engine
+
 from croupier.craps.table import CrapsTable
 from croupier.errors import Refusal
+from croupier.service import paytable_changes as schedule
+from croupier.service import store
+from croupier.service.auth import User
+from croupier.service.commit import Committer
+from croupier.service.ledger import Job, Ledger, Plan
 from croupier.service.live import LiveTable, make_engine_table
+
+_CREATE_LOCK = threading.Lock()
+_CREATE_ADVISORY = 0x7061797A  # "payz": orders table creation across processes (PostgreSQL)
+SCHEDULE_USER = User(0, schedule.HOUSE, "system")
 
 
 def _ratios(engine: CrapsTable) -> dict[str, Fraction]:
     return {key: Fraction(odds.ratio) for key, odds in engine.config.pays.items()}
 
 
-def check_uniform(table_id: str, game: str, profile: str, options: dict[str, Any],
-                  others: Iterable[LiveTable]) -> None:
-    """Refuse a new table ``table_id`` if it would price a pay-table entry differently from
-    an open table of the same game and profile (roulette: 13:47-20.32 has no such rule).
-    Called before the table's transaction opens (a Refusal does not pass through ``with``)."""
-    engine = make_engine_table(game, profile, options)
-    if not isinstance(engine, CrapsTable):
+def _differs(table_id: str, game: str, profile: str, mine: dict[str, Any],
+             house: dict[str, Any], where: str) -> None:
+    """Refuse ``mine`` (a table's options) if it prices an entry otherwise than ``house``."""
+    new, kept = make_engine_table(game, profile, mine), make_engine_table(game, profile, house)
+    assert isinstance(new, CrapsTable) and isinstance(kept, CrapsTable)
+    a, b = _ratios(new), _ratios(kept)
+    for key in sorted(a.keys() & b.keys()):
+        if a[key] != b[key]:
+            raise Refusal(f"{key} would pay {new.config.pays[key]} at table {table_id} but "
+                          f"pays {kept.config.pays[key]} {where}: the odds paid are uniform "
+                          "within the casino", new.config.rules.clause("pays_clause"))
+
+
+def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any] | None, str]:
+    """The house's pay table (an ``options.pays`` object) for ``game`` and ``profile`` and
+    where it comes from; None when the house has none yet."""
+    change = schedule.due(schedule.changes(conn), game, profile, time.time())
+    if change is not None:
+        return dict(change.pays), f"under the house's pay table (change {change.id})"
+    row = conn.execute(sa.select(store.tables.c.id, store.tables.c.options).where(
+        store.tables.c.game == game, store.tables.c.profile == profile)
+        .order_by(store.tables.c.created_at, store.tables.c.id).limit(1)).first()
+    if row is None:
+        return None, ""
+    pays = json.loads(row.options).get("pays", {})
+    return (pays if isinstance(pays, dict) else {}), f"at table {row.id}"
+
+
+def open_table(ledger: Ledger, table_id: str, game: str, profile: str,
+               options: dict[str, Any], capacity: int | None,
+               also: Callable[[Connection], None] | None = None) -> LiveTable:
+    """Create a table that takes the house's pay table (refused if its own ``pays`` differ);
+    ``also(conn)`` runs in the same transaction. A Refusal raised inside is re-raised outside
+    the transaction (so nothing is written)."""
+    refused: Refusal | None = None
+    with _CREATE_LOCK, ledger.engine.begin() as conn:
+        if not store.is_sqlite(ledger.engine):
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _CREATE_ADVISORY})
+        if conn.execute(sa.select(store.tables.c.id).where(
+                store.tables.c.id == table_id)).first() is not None:
+            raise LookupError(table_id)
+        try:
+            options = _with_house_pays(conn, table_id, game, profile, options)
+        except Refusal as exc:
+            refused = exc
+        if refused is None:
+            live = ledger.create_table(conn, table_id, game, profile, options, capacity)
+            if also is not None:
+                also(conn)
+    if refused is not None:
+        raise refused
+    return live
+
+
+def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
+                     options: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(make_engine_table(game, profile, options), CrapsTable):
+        return options  # roulette: 13:47-20.32 has no uniform pay rule
+    house, where = house_pays(conn, game, profile)
+    if house is None:
+        return options
+    if "pays" in options:
+        _differs(table_id, game, profile, options, {**options, "pays": house}, where)
+    return {**options, "pays": house}
+
+
+async def take_due_change(engine: Engine, committer: Committer, live: LiveTable) -> None:
+    """Before an action at ``live``: if a change of its pay table is in effect and the table
+    stands between rounds, apply it (checked once more first) as a ``pay_table_applied``
+    event; mid-round it waits for the round's end. No query while nothing is due."""
+    if not schedule.fresh(engine):  # the once-a-second read, off the event loop
+        await run_in_threadpool(schedule.cached, engine)
+    change = schedule.pending(engine, live)
+    if change is None or not schedule.at_boundary(live):
         return
-    mine = _ratios(engine)
-    for other in others:
-        if other.game != game or other.profile != profile or not other.is_craps:
-            continue
-        theirs = _ratios(other.craps())
-        for key in sorted(mine.keys() & theirs.keys()):
-            if mine[key] != theirs[key]:
-                raise Refusal(f"{key} would pay {engine.config.pays[key]} at table {table_id} "
-                              f"but pays {other.craps().config.pays[key]} at table {other.id}: "
-                              "the odds paid are uniform within the casino",
-                              engine.config.rules.clause("pays_clause"))
+    problems = await run_in_threadpool(schedule.last_check, change)
+    if problems:
+        with engine.begin() as conn:
+            schedule.refuse_at_last_check(conn, change, problems)
+        return
+
+    def plan(conn: Connection) -> Plan:
+        # Under the table's lock: still between rounds, and not taken meanwhile.
+        if not schedule.at_boundary(live) or live.options.get("pays", {}) == change.pays:
+            return Plan([])
+        return Plan([schedule.applied_event(change)])
+
+    await committer.run(Job(SCHEDULE_USER, live, None, uuid.uuid4().hex, plan))

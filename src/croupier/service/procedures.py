@@ -44,15 +44,16 @@ def _craps_setting(profile_id: str, key: str) -> str:
 
 
 def late_bets_permitted(profile_id: str) -> bool:
-    """Whether the profile's text provides for wagers made while the dice are in the air: only
-    where the profile names the clause that does (``late_bet_clause``, 13:69F-1.3(a))."""
-    return bool(_craps_setting(profile_id, LATE_BET_KEY))
+    """Whether the profile's text provides for wagers made while the dice are in the air: the
+    profile's own ``late_bets`` field (13:69F-1.3(a)), the one place that decides it."""
+    rules = load_profile(profile_id).craps
+    return rules is not None and rules.late_bets
 
 
 def late_bet_clause(profile_id: str, game: str) -> str:
     """The clause under which a late bet at ``game`` is taken: the sub-item naming who
     confirms it where the text has one (13:69F-1.3(a)1 or (a)2)."""
-    base = _craps_setting(profile_id, LATE_BET_KEY)
+    base = _craps_setting(profile_id, LATE_BET_KEY) if late_bets_permitted(profile_id) else ""
     if base and base == "N.J.A.C. 13:69F-1.3(a)" and game in CONFIRM_CLAUSES:
         return CONFIRM_CLAUSES[game]
     return base
@@ -69,16 +70,19 @@ def check_late_bet(profile_id: str) -> None:
 def dice_out_clause(profile_id: str) -> str:
     """What "the dice are in the air" cites: the late-bet clause where late bets are taken,
     else the clause saying bets are made before the throw."""
-    return _craps_setting(profile_id, LATE_BET_KEY) or clause(profile_id, "late_bets")
+    if late_bets_permitted(profile_id):
+        return _craps_setting(profile_id, LATE_BET_KEY)
+    return clause(profile_id, "late_bets")
 
 
 def coupons_permitted(profile_id: str, game: str) -> bool:
     """Whether a ``game`` table under ``profile_id`` takes match play coupons: only at the
-    craps games under a text that provides for them (13:69F-1.3(b); the profile's own
-    ``match_play_coupons`` setting where it has one)."""
-    from croupier.service.coupons import permitted
-
-    return game != "roulette" and permitted(profile_id)
+    craps games whose profile lists the wagers a coupon may be put with (``coupon_wagers``,
+    13:69F-1.3(b)), the one place that decides it."""
+    profile = load_profile(profile_id)
+    rules = profile.craps
+    return (rules is not None and bool(rules.coupon_wagers) and profile.covers(game)
+            and game != "roulette")
 
 
 def check_coupons(profile_id: str, game: str) -> None:

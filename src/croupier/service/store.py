@@ -167,6 +167,19 @@ ledger_keys = sa.Table(
     sa.Column("signatures", sa.Text, nullable=False),  # {"old": ..., "new": ...}
 )
 
+# The house's own chain (migration 0004): equipment, dice custody, pay table changes
+# (``service/register.py``).
+house_records = sa.Table(
+    "house_records", metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("subject", sa.String(96), nullable=False, index=True),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+)
+
 
 def cents(amount: Decimal) -> int:
     """Whole cents of an amount; every amount the tables move is a whole number of cents."""

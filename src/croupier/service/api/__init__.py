@@ -18,7 +18,9 @@ from croupier.service.api import (
     docs,
     equipment,
     health,
+    paytable_changes,
     recall,
+    register,
     reports,
     rules,
     streams,
@@ -29,7 +31,8 @@ from croupier.service.api import (
 
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs,
-           rules, reports)
+           rules, reports,
+           register, paytable_changes)
 
 
 def include(app: FastAPI) -> None:

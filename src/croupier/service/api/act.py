@@ -9,7 +9,7 @@ from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from croupier.service import actions
+from croupier.service import actions, paytables
 from croupier.service.api.deps import Services
 from croupier.service.api.errors import reply
 from croupier.service.auth import User
@@ -23,6 +23,7 @@ async def act(request: Request, svc: Services, body: BaseModel | None, user: Use
     on SQLite in the event loop (one writer; its transactions take well under a
     millisecond), on PostgreSQL in a worker thread per table (tables run in parallel)."""
     live = svc.ledger.table(table_id)
+    await paytables.take_due_change(svc.engine, svc.committer, live)
     path: str = request.scope["path"]
     if path.startswith("//") or any(c in path for c in "?#\\"):
         path = request.url.path  # escaped as the URL shows it (building it costs more)

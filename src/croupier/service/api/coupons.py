@@ -26,7 +26,7 @@ def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
         procedures.check_coupons(live.profile, live.game)
     with svc.engine.begin() as conn:
         return coupons.issue(conn, user.username, body.player, face, list(body.wagers),
-                             body.expires_in_days)
+                             body.expires_in_days, body.table)
 
 
 @router.get("")

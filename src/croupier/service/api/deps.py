@@ -127,3 +127,17 @@ Key = Annotated[str, Depends(required_key)]
 
 LateId = Annotated[int, Path(ge=1, le=2**31)]
 RoundNo = Annotated[int, Path(ge=1, le=2**31)]
+
+
+def known_query(*names: str) -> Callable[[Request], Awaitable[None]]:
+    """A dependency: 422 naming the first query parameter that is not one of ``names`` (an
+    unknown or misspelt parameter is refused, never silently ignored)."""
+
+    async def check(request: Request) -> None:
+        for name in request.query_params:
+            if name not in names:
+                expected = ", ".join(names) if names else "none"
+                raise ApiError(422, "malformed", f"query.{name}: unknown query parameter; "
+                               f"expected {expected}")
+
+    return check

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
 from croupier.service import codec, recall
 from croupier.service import events as sv
@@ -18,13 +18,14 @@ from croupier.service.api.deps import (
     Svc,
     TableId,
     UserName,
+    known_query,
 )
 from croupier.service.errors import ApiError
 
 router = APIRouter(tags=["recall"])
 
 
-@router.get("/tables/{table_id}/events")
+@router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))])
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
                  since: Annotated[int, Query(ge=0, le=2**31)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:

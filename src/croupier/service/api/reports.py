@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from croupier.money import parse_amount
 from croupier.service import codec
 from croupier.service.api import queries
-from croupier.service.api.deps import Svc, TableId, require
+from croupier.service.api.deps import Svc, TableId, known_query, require
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.reports import Report, event_report, report_csv, report_html, table_report
@@ -94,7 +94,8 @@ def _answer(tables: list[Report], fmt: str, title: str) -> Any:
     return {"tables": [_figures(r) for r in tables], "event": _figures(event_report(tables))}
 
 
-@router.get("/tables/{table_id}", response_model=None)
+@router.get("/tables/{table_id}", response_model=None,
+            dependencies=[Depends(known_query("format", "big_win"))])
 def table(table_id: TableId, user: ReportReader, svc: Svc,
           format: Format = "json",
           big_win: BigWin = "500.00") -> Any:
@@ -105,7 +106,8 @@ def table(table_id: TableId, user: ReportReader, svc: Svc,
     return _answer([report], format, f"End-of-night report: table {table_id}")
 
 
-@router.get("/event", response_model=None)
+@router.get("/event", response_model=None,
+            dependencies=[Depends(known_query("format", "big_win"))])
 def event(user: ReportReader, svc: Svc,
           format: Format = "json",
           big_win: BigWin = "500.00") -> Any:

@@ -4,8 +4,8 @@ The token never travels in the URL (where logs and proxies keep it): the client'
 message is ``{"token": "...", "since": N}`` (``since`` optional: replay the events after N).
 The stream closes with 4401 when the user is locked, deleted or the token ends (checked at
 once for changes made by this server, and every :data:`RECHECK_SECONDS` for any other), 4404
-for an unknown table, 4408 for a client too slow to keep up, 4422 for a malformed first
-message.
+for an unknown table (at once, before the first message), 4408 for a client too slow to keep
+up, 4422 for a malformed first message; each close says why in its reason.
 """
 
 from __future__ import annotations
@@ -36,14 +36,19 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
     """Each committed event of the table as JSON, after a first message that logs in."""
     svc: Services = websocket.app.state.services
     await websocket.accept()
+    if len(table_id) > 64 or table_id not in svc.ledger.tables:
+        # Said at once, before the log-in message: there is nothing to wait for.
+        await websocket.close(code=4404, reason=f"there is no table {table_id[:64]!r}")
+        return
     hello = await _hello(websocket)
     if hello is None:
-        await websocket.close(code=4422)
+        await websocket.close(code=4422, reason="the first message is {\"token\": ..., "
+                              "\"since\": N} (since optional), sent within 10 s")
         return
     token, since = hello
     user = await run_in_threadpool(svc.auth.user_for, token)
-    if user is None or table_id not in svc.ledger.tables:
-        await websocket.close(code=4401 if user is None else 4404)
+    if user is None:
+        await websocket.close(code=4401, reason="the token is unknown, expired or locked")
         return
     await _serve(websocket, svc, table_id, user, token, since)
 

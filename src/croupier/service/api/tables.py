@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import actions, controls, paytables
+from croupier.service import actions, controls, equipment_register, paytables
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
@@ -49,12 +49,14 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     if body.id in svc.ledger.tables:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
-    paytables.check_uniform(body.id, body.game, body.profile, body.options,
-                            list(svc.ledger.tables.values()))
-    with svc.engine.begin() as conn:
-        live = svc.ledger.create_table(conn, body.id, body.game, body.profile, body.options,
-                                       body.capacity)
-        controls.set_entry(conn, body.id, body.entry)
+    options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
+                                                body.options)
+    try:
+        live = paytables.open_table(svc.ledger, body.id, body.game, body.profile, options,
+                                    body.capacity,
+                                    lambda conn: controls.set_entry(conn, body.id, body.entry))
+    except LookupError:
+        raise ApiError(409, "exists", f"there is already a table {body.id!r}") from None
     svc.ledger.tables[live.id] = live
     return {**live.state(), "entry": body.entry}
 

@@ -30,7 +30,8 @@ from croupier.service.audit.verify import Report, verify_snapshot
 
 FORMAT = "croupier-audit-bundle/1"
 _SNAPSHOT_FIELDS = ("tables", "events", "wallets", "entries", "seats", "rounds", "checkpoints",
-                    "keys")
+                    "keys", "records")
+_OPTIONAL_FIELDS = ("records",)  # a bundle written before the house's chain has none
 
 
 def _profiles(snap: Snapshot) -> dict[str, str]:
@@ -111,7 +112,8 @@ def _safe_id(public_hex: str) -> str:
 
 def _snapshot(ledger: dict[str, Any]) -> Snapshot | None:
     try:
-        snap = Snapshot(**{name: ledger[name] for name in _SNAPSHOT_FIELDS})
+        snap = Snapshot(**{name: ledger[name] for name in _SNAPSHOT_FIELDS
+                           if name in ledger or name not in _OPTIONAL_FIELDS})
         snap.rounds = {k: int(v) for k, v in snap.rounds.items()}
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from croupier.service import store
+from croupier.service import register, store
 from croupier.service.audit.canonical import (
     FORMAT,
     canonical,
@@ -44,6 +44,8 @@ class Chains:
     tables: dict[str, dict[int, str]] = field(default_factory=dict)
     wallets: dict[str, set[str]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    records: dict[int, str] = field(default_factory=dict)
+    """The house's chain (``service/register.py``): seq -> hash."""
 
 
 def recompute(snap: Snapshot) -> Chains:
@@ -82,6 +84,8 @@ def recompute(snap: Snapshot) -> Chains:
         if (w["chain_head"] or wallet_genesis(w["player"])) != head and not flagged:
             out.findings.append(Finding(f"wallet {w['player']}", None,
                                         "the wallet's chain head is not its last entry's hash"))
+    out.records, found = register.recompute(snap.records)
+    out.findings.extend(found)
     return out
 
 
@@ -133,6 +137,12 @@ def _heads_found(where: str, heads: dict[str, Any], chains: Chains) -> list[Find
             findings.append(Finding(f"wallet {player}", None, (
                 f"{where} signed this wallet's chain and it no longer holds that point: an "
                 "entry was changed, removed or its hashes rewritten")))
+    if "records" in heads:
+        seq, digest = heads["records"]
+        if chains.records.get(int(seq)) != digest:
+            findings.append(Finding(register.WHERE, int(seq), (
+                f"{where} signed the house's chain up to here and it no longer matches: a "
+                "record was changed, removed or its hashes rewritten")))
     return findings
 
 
@@ -149,7 +159,11 @@ def heads(conn: Connection) -> dict[str, Any]:
             tables[t.id] = [0, table_genesis(t.id, t.game, t.profile, t.options, t.capacity)]
     wallets = {w.player: w.chain_head or wallet_genesis(w.player)
                for w in conn.execute(sa.select(store.wallets)).all()}
-    return {"tables": tables, "wallets": wallets}
+    out: dict[str, Any] = {"tables": tables, "wallets": wallets}
+    house = register.head(conn)
+    if house is not None:  # a ledger without house records signs what it always signed
+        out["records"] = house
+    return out
 
 
 _WRITE_LOCK = 0x63686B70  # "chkp": the advisory lock that orders checkpoint writers

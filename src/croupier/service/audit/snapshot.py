@@ -41,6 +41,8 @@ class Snapshot:
     """Each table's last round number."""
     checkpoints: list[dict[str, Any]] = field(default_factory=list)
     keys: list[dict[str, Any]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    """The house's own chain (``service/register.py``), by ``seq``."""
 
 
 def _all(conn: Connection, query: Any) -> list[dict[str, Any]]:
@@ -64,4 +66,5 @@ def read(conn: Connection) -> Snapshot:
         .group_by(store.rounds.c.table_id))}
     snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
     snap.keys = _all(conn, sa.select(store.ledger_keys))
+    snap.records = _all(conn, sa.select(store.house_records).order_by(store.house_records.c.seq))
     return snap

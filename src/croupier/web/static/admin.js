@@ -155,6 +155,98 @@ function diceCard(ctx) {
   return { root, load };
 }
 
+// The equipment register (tables, wheels, balls, layouts, dice: approvals and inspections) and the
+// dice's chain of custody; every record is a link of the house's hash chain.
+function registerCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "register-msg" });
+  const body = h("tbody", {});
+  const record = (id, path, payload, done) => attempt(msg, () => api.call("POST", `/equipment/items/${encodeURIComponent(id)}/${path}`, payload, { idempotent: false }), () => done);
+  const state = (i) => i.retired ? "retired" : i.in_service ? "in service" : i.approved ? "failed its inspection" : "awaiting approval";
+  const load = async () => {
+    const items = await api.get("/equipment/items");
+    body.replaceChildren(...items.map((i) => h("tr", { "data-item": i.id }, h("td", {}, i.id), h("td", {}, i.type), h("td", {}, i.table || "store"),
+      h("td", {}, i.wagers.join(", ")), h("td", {}, i.approvals.map((a) => `${a.authority} ${a.reference}`).join("; ")),
+      h("td", { class: i.in_service ? "ok" : "error" }, state(i)),
+      h("td", {}, h("button", { type: "button", onclick: async () => {
+        const reference = window.prompt(`Approval of ${i.id}: the reference`);
+        if (reference) { await record(i.id, "approvals", { authority: "Casino Control Commission", reference }, `${i.id}: approval recorded`); await load(); }
+      } }, "Approval"), h("button", { type: "button", onclick: async () => {
+        const findings = window.prompt(`Inspection of ${i.id}: what was found (start with "fail" if it failed)`);
+        if (findings) { await record(i.id, "inspections", { passed: !/^fail/i.test(findings), findings }, `${i.id}: inspection recorded`); await load(); }
+      } }, "Inspection")))));
+  };
+  const form = h("form", { id: "item-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const wagers = [...document.querySelectorAll("#item-form input[name=wager]:checked")].map((c) => c.value);
+    await attempt(msg, () => api.call("POST", "/equipment/items", { id: $("item-id").value.trim(), type: $("item-type").value, description: $("item-desc").value.trim(),
+      table: $("item-table").value.trim() || null, wagers }, { idempotent: false }), (i) => `${i.id} is registered; it is in service once approved`);
+    await load();
+  } },
+  field(h, "Id", h("input", { id: "item-id", required: true, size: 9 })),
+  field(h, "Type", h("select", { id: "item-type" }, ["table", "wheel", "ball", "layout", "dice"].map((t) => h("option", { value: t }, t)))),
+  field(h, "Description", h("input", { id: "item-desc", required: true, size: 16 })),
+  field(h, "Table", h("input", { id: "item-table", size: 9 })),
+  ...["five_adjacent", "seven_numbers"].map((w) => field(h, w.replace("_", " "), h("input", { type: "checkbox", name: "wager", value: w }))),
+  h("button", { type: "submit", id: "item-btn" }, "Register"));
+  const custody = h("form", { id: "custody-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const serial = $("custody-serial").value.trim();
+    const table = $("custody-table").value.trim();
+    await attempt(msg, () => api.call("POST", `/equipment/dice/${encodeURIComponent(serial)}/custody`, { step: $("custody-step").value, table: table || null }, { idempotent: false }),
+      (r) => `Die ${serial}: ${r.payload.step}${r.payload.table ? ` to ${r.payload.table}` : ""} (record ${r.seq})`);
+  } },
+  field(h, "Die", h("input", { id: "custody-serial", required: true, size: 9 })),
+  field(h, "Step", h("select", { id: "custody-step" }, ["received", "stored", "issued", "returned", "cancelled"].map((t) => h("option", { value: t }, t)))),
+  field(h, "To table", h("input", { id: "custody-table", size: 9 })),
+  h("button", { type: "submit", id: "custody-btn" }, "Record custody"));
+  const root = card(h, "admin-register", "Equipment register",
+    h("table", {}, h("thead", {}, h("tr", {}, ["Id", "Type", "Where", "Shows", "Approvals", "State", ""].map((c) => h("th", { scope: "col" }, c)))), body), form, custody, msg);
+  return { root, load };
+}
+
+// The house's pay table per game and profile and its scheduled changes: proposed with an
+// effective time and a reason, approved by a second person, applied between rounds.
+function payTableCard(ctx) {
+  const { h, api } = ctx;
+  const msg = h("p", { class: "console-msg", role: "status", id: "paytable-msg" });
+  const house = h("tbody", {});
+  const changes = h("tbody", {});
+  const pays = (p) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(", ") || "the minimums";
+  const load = async () => {
+    const [tables, listed] = await Promise.all([api.get("/paytables"), api.get("/paytables/changes")]);
+    house.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, `${t.game} ${t.profile}`), h("td", {}, pays(t.pays)), h("td", {}, t.source),
+      h("td", {}, Object.entries(t.tables).map(([id, same]) => same ? id : `${id} (next round)`).join(", ")))));
+    changes.replaceChildren(...listed.map((c) => h("tr", { "data-change": String(c.id) }, h("td", {}, String(c.id)), h("td", {}, `${c.game} ${c.profile}`), h("td", {}, pays(c.pays)),
+      h("td", {}, c.effective), h("td", {}, c.reason), h("td", {}, `${c.proposed_by}${c.approved_by ? ` / ${c.approved_by}` : ""}`), h("td", {}, c.status),
+      h("td", {}, c.status === "proposed" ? h("button", { type: "button", onclick: async () => {
+        await attempt(msg, () => api.call("POST", `/paytables/changes/${c.id}/approve`, undefined, { idempotent: false }), () => `Change ${c.id} approved`);
+        await load();
+      } }, "Approve") : ""))));
+  };
+  const form = h("form", { id: "paytable-form", onsubmit: async (e) => {
+    e.preventDefault();
+    let table;
+    try { table = JSON.parse($("pt-pays").value || "{}"); } catch { say(msg, { message: "pays: write a JSON object, as {\"field:12\": \"3 to 1\"}" }); return; }
+    const when = new Date($("pt-when").value);
+    if (Number.isNaN(when.getTime())) { say(msg, { message: "effective: give a date and time" }); return; }
+    const [game, profile] = $("pt-game").value.split(" ");
+    await attempt(msg, () => api.call("POST", "/paytables/changes", { game, profile, pays: table, effective: when.toISOString(), reason: $("pt-reason").value.trim() }, { idempotent: false }),
+      (c) => `Change ${c.id} proposed; a second person approves it`);
+    await load();
+  } },
+  field(h, "Game", h("select", { id: "pt-game" }, Object.entries(PROFILES).filter(([g]) => g !== "roulette").flatMap(([g, ps]) => ps.map((p) => h("option", { value: `${g} ${p}` }, `${g} ${p}`))))),
+  field(h, "Pays", h("input", { id: "pt-pays", size: 22, placeholder: '{"field:12": "3 to 1"}' })),
+  field(h, "Effective", h("input", { id: "pt-when", type: "datetime-local", required: true })),
+  field(h, "Reason", h("input", { id: "pt-reason", required: true, size: 16 })),
+  h("button", { type: "submit", id: "pt-btn" }, "Propose"));
+  const head = (cols) => h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c))));
+  const root = card(h, "admin-paytables", "Pay tables",
+    h("table", {}, head(["Game", "Pays", "From", "Tables"]), house),
+    h("table", {}, head(["#", "Game", "Pays", "Effective", "Reason", "By / approved", "Status", ""]), changes), form, msg);
+  return { root, load };
+}
+
 // The end-of-night report (GET /reports/...): the server's printable HTML shown in the console,
 // then printed from it; the CSV downloaded. Both need the bearer token, so they are fetched.
 async function fetchReport(ctx, path) {
@@ -212,8 +304,10 @@ export async function renderAdmin(ctx) {
   const tables = tablesCard(ctx);
   const dice = diceCard(ctx);
   const report = reportCard(ctx);
-  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root, report.root);
-  await Promise.all([users.load(), tables.load(), dice.load(), report.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
+  const equipment = registerCard(ctx);
+  const paytables = payTableCard(ctx);
+  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root, equipment.root, paytables.root, report.root);
+  await Promise.all([users.load(), tables.load(), dice.load(), equipment.load(), paytables.load(), report.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
 }
 
 const h2 = (ctx) => ctx.h("h2", { class: "admin-title" }, "Organiser console");

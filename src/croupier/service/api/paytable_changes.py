@@ -1,0 +1,110 @@
+"""``/paytables``: the house's pay table per game and profile, and its scheduled changes.
+
+An admin or supervisor proposes a change (the whole ``pays`` table, when it takes effect, why);
+a second admin or supervisor approves it; either may withdraw it before it takes effect. Each
+is checked as ``croupier check`` checks a proposal. Auditors read.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path
+from pydantic import Field
+
+from croupier.service import paytable_changes as schedule
+from croupier.service import paytables
+from croupier.service.api.deps import Svc, require
+from croupier.service.api.models import Body
+from croupier.service.auth import User
+from croupier.service.errors import ApiError
+
+router = APIRouter(prefix="/paytables", tags=["pay tables"])
+PayTableStaff = Annotated[User, Depends(require("admin", "supervisor"))]
+PayTableReader = Annotated[User, Depends(require("admin", "supervisor", "auditor"))]
+ChangeId = Annotated[int, Path(ge=1, le=2**31)]
+ODDS = r"^[0-9]{1,6} (to|for) [0-9]{1,6}$"
+
+
+class NewChange(Body):
+    game: str = Field(max_length=32, examples=["craps"])
+    profile: str = Field(max_length=32, examples=["nj-13-69f"])
+    pays: dict[Annotated[str, Field(max_length=48)],
+               Annotated[str, Field(pattern=ODDS)]] = Field(
+        max_length=64, examples=[{"field:12": "3 to 1"}],
+        description="the whole override table from the effective time on")
+    effective: str = Field(max_length=40, examples=["2026-12-01T18:00:00Z"],
+                           description="ISO 8601 with its offset from UTC")
+    reason: str = Field(min_length=3, max_length=500)
+
+
+class Withdrawal(Body):
+    reason: str = Field(min_length=3, max_length=500)
+
+
+def _refused(exc: schedule.ChangeRefused) -> ApiError:
+    code = {403: "forbidden", 404: "not_found", 422: "malformed"}.get(exc.status, "refused")
+    return ApiError(exc.status, code, exc.reason, exc.clause)
+
+
+@router.post("/changes", status_code=201)
+def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
+    """Propose a change of the house's pay table for a game and profile."""
+    from croupier.rules import PROFILE_IDS
+
+    if body.profile not in PROFILE_IDS:
+        raise ApiError(422, "malformed", f"body.profile: unknown profile {body.profile!r}")
+    try:
+        with svc.engine.begin() as conn:
+            return schedule.propose(conn, user.username, body.game, body.profile,
+                                    dict(body.pays), body.effective, body.reason).json()
+    except schedule.ChangeRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/changes/{change_id}/approve")
+def approve(change_id: ChangeId, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
+    """A second person approves the change (checked again)."""
+    try:
+        with svc.engine.begin() as conn:
+            return schedule.approve(conn, user.username, user.role, change_id).json()
+    except schedule.ChangeRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/changes/{change_id}/withdraw")
+def withdraw(change_id: ChangeId, body: Withdrawal, user: PayTableStaff,
+             svc: Svc) -> dict[str, Any]:
+    """Withdraw a change that has not taken effect."""
+    try:
+        with svc.engine.begin() as conn:
+            return schedule.withdraw(conn, user.username, change_id, body.reason).json()
+    except schedule.ChangeRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.get("/changes")
+def changes(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
+    """Every change, newest first."""
+    now = time.time()
+    with svc.engine.connect() as conn:
+        found = schedule.changes(conn)
+    return [c.json(now) for c in sorted(found.values(), key=lambda c: -c.id)]
+
+
+@router.get("")
+def house(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
+    """The house's pay table for each game and profile its tables play, where it comes from,
+    and the tables that pay it."""
+    seen = sorted({(t.game, t.profile) for t in svc.ledger.tables.values() if t.is_craps})
+    out = []
+    with svc.engine.connect() as conn:
+        for game, profile in seen:
+            pays, source = paytables.house_pays(conn, game, profile)
+            tables = {t.id: t.options.get("pays", {}) == (pays or {})
+                      for t in svc.ledger.tables.values()
+                      if (t.game, t.profile) == (game, profile)}
+            out.append({"game": game, "profile": profile, "pays": pays or {},
+                        "source": source or "the profile's minimums", "tables": tables})
+    return out

@@ -1,0 +1,162 @@
+"""The equipment register (``/equipment/items``), the dice's chain of custody
+(``/equipment/dice/{serial}/custody``) and the house's chain itself (``/house/records``).
+
+Admins and supervisors record; the dealer, supervisor, auditor and admin read (as for dice).
+Every record is a link of the house's hash chain (``service/register.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from pydantic import Field
+
+from croupier.service import equipment_register as reg
+from croupier.service import register
+from croupier.service.api.deps import DiceReader, EquipmentStaff, Svc, Verifier
+from croupier.service.api.models import NAME, Body
+from croupier.service.errors import ApiError
+
+router = APIRouter(tags=["equipment"])
+ItemId = Annotated[str, Path(pattern=NAME)]
+Serial = Annotated[str, Path(max_length=32)]
+Note = Annotated[str, Field(min_length=3, max_length=500)]
+
+
+class NewItem(Body):
+    id: str = Field(pattern=NAME, examples=["wheel-1"])
+    type: Literal["table", "wheel", "ball", "layout", "dice"]
+    description: str = Field(min_length=3, max_length=300)
+    table: str | None = Field(default=None, pattern=NAME,
+                              description="the table it stands at (a table not yet opened too)")
+    wagers: list[Literal["five_adjacent", "seven_numbers"]] = Field(
+        default_factory=list, max_length=2,
+        description="a layout: the optional wagers its design shows (13:47-20.32(e)1ii, (e)15i)")
+
+
+class Approval(Body):
+    authority: str = Field(min_length=2, max_length=120, examples=["Casino Control Commission"])
+    reference: str = Field(min_length=1, max_length=120)
+
+
+class ItemInspection(Body):
+    passed: bool
+    findings: Note
+
+
+class Placing(Body):
+    table: str | None = Field(pattern=NAME, description="null: taken from its table")
+
+
+class Retirement(Body):
+    reason: Note
+
+
+class CustodyStep(Body):
+    step: Literal["received", "stored", "issued", "returned", "cancelled"]
+    table: str | None = Field(default=None, pattern=NAME, description="issued: the table")
+    note: str = Field(default="", max_length=500)
+
+
+def _refused(exc: reg.RegisterRefused) -> ApiError:
+    code = {404: "not_found", 409: "refused", 422: "malformed"}.get(exc.status, "refused")
+    return ApiError(exc.status, code, exc.reason)
+
+
+@router.post("/equipment/items", status_code=201)
+def add_item(body: NewItem, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
+    """Register a table, wheel, ball, layout or set of dice."""
+    try:
+        with svc.engine.begin() as conn:
+            return reg.add_item(conn, user.username, body.model_dump()).json()
+    except reg.RegisterRefused as exc:
+        raise _refused(exc) from None
+
+
+def _record(svc: Svc, user: Any, item_id: str, kind: str, payload: dict[str, Any],
+            ) -> dict[str, Any]:
+    try:
+        with svc.engine.begin() as conn:
+            return reg.add_record(conn, user.username, item_id, kind, payload).json()
+    except reg.RegisterRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/equipment/items/{item_id}/approvals", status_code=201)
+def approve_item(item_id: ItemId, body: Approval, user: EquipmentStaff,
+                 svc: Svc) -> dict[str, Any]:
+    """Record an approval of the item (who approved it, under which reference)."""
+    return _record(svc, user, item_id, "equipment_approved", body.model_dump())
+
+
+@router.post("/equipment/items/{item_id}/inspections", status_code=201)
+def inspect_item(item_id: ItemId, body: ItemInspection, user: EquipmentStaff,
+                 svc: Svc) -> dict[str, Any]:
+    """Record an inspection; an item failed at its latest one is out of service."""
+    return _record(svc, user, item_id, "equipment_inspected", body.model_dump())
+
+
+@router.post("/equipment/items/{item_id}/placing", status_code=201)
+def place_item(item_id: ItemId, body: Placing, user: EquipmentStaff,
+               svc: Svc) -> dict[str, Any]:
+    """Record the item put at a table (or taken from one). A layout's wagers follow at the
+    table's opening."""
+    return _record(svc, user, item_id, "equipment_placed", body.model_dump())
+
+
+@router.post("/equipment/items/{item_id}/retirement", status_code=201)
+def retire_item(item_id: ItemId, body: Retirement, user: EquipmentStaff,
+                svc: Svc) -> dict[str, Any]:
+    """Take the item out of service for good."""
+    return _record(svc, user, item_id, "equipment_retired", body.model_dump())
+
+
+@router.get("/equipment/items")
+def list_items(user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
+    with svc.engine.connect() as conn:
+        return [i.json() for i in reg.items(conn)]
+
+
+@router.get("/equipment/items/{item_id}")
+def one_item(item_id: ItemId, user: DiceReader, svc: Svc) -> dict[str, Any]:
+    with svc.engine.connect() as conn:
+        found = reg.item(conn, item_id)
+    if found is None:
+        raise ApiError(404, "not_found", f"there is no equipment {item_id}")
+    return found.json()
+
+
+@router.post("/equipment/dice/{serial}/custody", status_code=201)
+def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
+                 svc: Svc) -> dict[str, Any]:
+    """One step of a die's custody: received, stored, issued (to a table's cup), returned,
+    cancelled. A die in play at its table is not returned or cancelled."""
+    if body.table is not None and body.table not in svc.ledger.tables:
+        raise ApiError(404, "not_found", f"there is no table {body.table!r}")
+    for live in svc.ledger.tables.values():
+        if serial in live.in_play or serial in live.offered:
+            raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
+                           "goes back to the cup after the decision (a change of dice)")
+    try:
+        with svc.engine.begin() as conn:
+            return reg.custody_step(conn, user.username, serial, body.step, body.table,
+                                    body.note)
+    except reg.RegisterRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.get("/equipment/dice/{serial}/custody")
+def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
+    """A die's chain of custody, oldest first."""
+    with svc.engine.connect() as conn:
+        return reg.custody(conn, serial)
+
+
+@router.get("/house/records", tags=["audit"])
+def house_records(user: Verifier, svc: Svc,
+                  after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
+    """The house's chain (equipment, custody, pay table changes) with each record's hash."""
+    with svc.engine.connect() as conn:
+        return register.rows(conn, after=after, limit=limit)

@@ -1,0 +1,253 @@
+"""The equipment register and the dice's chain of custody, kept in the house's chain.
+
+Every item of gaming equipment (a table, a wheel, a ball, a layout, a set of dice) is
+registered with a name, what it is and where it stands; its approvals (by whom, under which
+reference) and inspections (passed or not, what was found) follow as records. A layout
+records the optional wagers its design shows (``five_adjacent``: the wheel replica of
+13:47-20.32(e)1ii; ``seven_numbers``: the area of (e)15ii); a roulette table offers those
+wagers only where such a layout is placed at it, approved, in service and not failed at its
+latest inspection (:func:`approved_layout_wagers`): the table opens with the engine's
+``approved_layout`` option stated from the register (:func:`layout_options`).
+
+A die's custody runs from receipt to cancellation: ``received`` (from its provider),
+``stored`` (in the house's locked store), ``issued`` (to a table's dice cup, 13:47-20.25(e)2),
+``returned`` (collected from the table, (e)5) and ``cancelled`` (taken out of use for good),
+each a record with who did it and where. An issued die is in its table's cup (the only dice
+the stickperson may offer, (e)3); a returned, stored or cancelled one is in no cup, and a
+cancelled die can never be issued again.
+
+Nothing here is kept outside the chain: each item's state is the fold of its records
+(:func:`fold_item`), so what the register shows is what ``audit verify`` checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.errors import Refusal
+from croupier.rules import load_profile
+from croupier.service import register, store
+
+TYPES = ("table", "wheel", "ball", "layout", "dice")
+LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
+ITEM_KINDS = ("equipment_registered", "equipment_approved", "equipment_inspected",
+              "equipment_placed", "equipment_retired")
+CUSTODY_KIND = "dice_custody"
+STEPS = ("received", "stored", "issued", "returned", "cancelled")
+# The steps a die may take from each step it stands at (None: not yet received).
+NEXT: dict[str | None, tuple[str, ...]] = {
+    None: ("received",),
+    "received": ("stored", "issued", "cancelled"),
+    "stored": ("issued", "cancelled"),
+    "issued": ("returned",),
+    "returned": ("stored", "issued", "cancelled"),
+    "cancelled": (),
+}
+STEP_CLAUSES = {"issued": "N.J.A.C. 13:47-20.25(e)2", "returned": "N.J.A.C. 13:47-20.25(e)5"}
+
+
+class RegisterRefused(Exception):
+    """A record the register refuses (a plain exception: it may pass through ``with``)."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class Item:
+    """An item of equipment as its records leave it."""
+
+    id: str
+    type: str
+    description: str
+    table: str | None
+    wagers: list[str]
+    registered_by: str
+    approvals: list[dict[str, Any]] = field(default_factory=list)
+    inspections: list[dict[str, Any]] = field(default_factory=list)
+    retired: dict[str, Any] | None = None
+    records: list[int] = field(default_factory=list)
+
+    @property
+    def approved(self) -> bool:
+        return bool(self.approvals)
+
+    @property
+    def in_service(self) -> bool:
+        """Approved, not retired, and not failed at its latest inspection."""
+        failed = bool(self.inspections) and not self.inspections[-1]["passed"]
+        return self.approved and self.retired is None and not failed
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "type": self.type, "description": self.description,
+                "table": self.table, "wagers": self.wagers, "registered_by": self.registered_by,
+                "approved": self.approved, "approvals": self.approvals,
+                "inspections": self.inspections, "retired": self.retired,
+                "in_service": self.in_service, "records": self.records}
+
+
+def subject(item_id: str) -> str:
+    return f"equipment:{item_id}"
+
+
+def fold_item(records: list[dict[str, Any]]) -> Item | None:
+    """An item from its records (oldest first); None if it was never registered."""
+    item: Item | None = None
+    for r in records:
+        p, who, at = r["payload"], r["actor"], r["at"]
+        if r["kind"] == "equipment_registered":
+            item = Item(p["id"], p["type"], p["description"], p.get("table"),
+                        list(p.get("wagers", [])), who)
+        if item is None:
+            continue
+        item.records.append(int(r["seq"]))
+        if r["kind"] == "equipment_approved":
+            item.approvals.append({"by": who, "authority": p["authority"],
+                                   "reference": p["reference"], "at": at})
+        elif r["kind"] == "equipment_inspected":
+            item.inspections.append({"by": who, "passed": p["passed"],
+                                     "findings": p["findings"], "at": at})
+        elif r["kind"] == "equipment_placed":
+            item.table = p.get("table")
+        elif r["kind"] == "equipment_retired":
+            item.retired = {"by": who, "reason": p["reason"], "at": at}
+    return item
+
+
+def items(conn: Connection) -> list[Item]:
+    """Every registered item, by id."""
+    by_subject: dict[str, list[dict[str, Any]]] = {}
+    for r in register.rows(conn, ITEM_KINDS):
+        by_subject.setdefault(r["subject"], []).append(r)
+    found = [fold_item(rs) for rs in by_subject.values()]
+    return sorted((i for i in found if i is not None), key=lambda i: i.id)
+
+
+def item(conn: Connection, item_id: str) -> Item | None:
+    return fold_item(register.rows(conn, ITEM_KINDS, subject(item_id)))
+
+
+def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
+    """Register a new item (refused if the id is taken, or a layout names no known wager)."""
+    if item(conn, body["id"]) is not None:
+        raise RegisterRefused(409, f"equipment {body['id']} is already registered")
+    if body.get("wagers") and body["type"] != "layout":
+        raise RegisterRefused(422, "body.wagers: only a layout shows optional wagers")
+    register.append(conn, "equipment_registered", subject(body["id"]), body, actor)
+    found = item(conn, body["id"])
+    assert found is not None
+    return found
+
+
+def add_record(conn: Connection, actor: str, item_id: str, kind: str,
+               payload: dict[str, Any]) -> Item:
+    """An approval, inspection, placing or retirement of a registered item."""
+    current = item(conn, item_id)
+    if current is None:
+        raise RegisterRefused(404, f"there is no equipment {item_id}")
+    if current.retired is not None:
+        raise RegisterRefused(409, f"equipment {item_id} was retired: nothing more is recorded")
+    if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
+        raise RegisterRefused(409, f"{actor} has already recorded an approval of {item_id}")
+    register.append(conn, kind, subject(item_id), payload, actor)
+    found = item(conn, item_id)
+    assert found is not None
+    return found
+
+
+def approved_layout_wagers(conn: Connection, table_id: str) -> dict[str, str]:
+    """The optional wagers an approved layout in service at ``table_id`` shows, each with the
+    item that shows it."""
+    out: dict[str, str] = {}
+    for it in items(conn):
+        if it.type == "layout" and it.table == table_id and it.in_service:
+            for wager in it.wagers:
+                out.setdefault(wager, it.id)
+    return out
+
+
+# --- the dice's chain of custody ---------------------------------------------------------
+
+def custody(conn: Connection, serial: str) -> list[dict[str, Any]]:
+    """A die's custody records, oldest first."""
+    return register.rows(conn, (CUSTODY_KIND,), f"die:{serial}")
+
+
+def custody_step(conn: Connection, actor: str, serial: str, step: str,
+                 table_id: str | None, note: str) -> dict[str, Any]:
+    """Record one step of a die's custody; the die's ``dice`` row follows it (issued: in the
+    table's cup; returned, stored: in no cup; cancelled: retired for good)."""
+    die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
+    if die is None:
+        raise RegisterRefused(404, f"there is no die {serial}")
+    past = custody(conn, serial)
+    at = past[-1]["payload"]["step"] if past else None
+    if die.retired and at != "cancelled":
+        at = "cancelled"
+    if step not in NEXT[at]:
+        allowed = ", ".join(NEXT[at]) or "nothing: it was cancelled"
+        raise RegisterRefused(409, f"die {serial} is {at or 'not yet received'}: its next "
+                              f"step may be {allowed}")
+    if (step == "issued") != (table_id is not None):
+        raise RegisterRefused(422, "body.table: a die is issued to a table, and only then "
+                              "names one")
+    payload = {"serial": serial, "step": step, "table": table_id, "note": note,
+               "clause": STEP_CLAUSES.get(step, "")}
+    row = register.append(conn, CUSTODY_KIND, f"die:{serial}", payload, actor)
+    values: dict[str, Any] = {"table_id": table_id if step == "issued" else None}
+    if step == "cancelled":
+        values["retired"] = True
+    conn.execute(store.dice.update().where(store.dice.c.serial == serial).values(**values))
+    return register.shown(row)
+
+
+# --- the layout a roulette table opens with -----------------------------------------------
+
+def layout_options(engine: Engine, table_id: str, game: str, profile: str,
+                   options: dict[str, Any]) -> dict[str, Any]:
+    """A roulette table's options with its approved layout stated from the register: the
+    engine's ``approved_layout`` option lists the wagers needing one (the profile's
+    ``approved_layout_clauses``) that an approved layout in service at the table shows, so the
+    engine takes those wagers only there. Options asking for a wager (or a layout) that no such
+    layout shows are refused, citing the profile's clause for it."""
+    rules = load_profile(profile).roulette
+    if game != "roulette" or rules is None or not rules.approved_layout_clauses:
+        return options
+    with engine.connect() as conn:
+        shown = approved_layout_wagers(conn, table_id)
+    stated = options.get("approved_layout")
+    claimed = set(stated) if isinstance(stated, list) else set()
+    for wager, clause in sorted(rules.approved_layout_clauses.items()):
+        if wager not in shown and (options.get(wager) is True or wager in claimed):
+            raise Refusal(f"{wager.replace('_', ' ')} wagers are offered only on an approved "
+                          f"layout that shows them: none is recorded in service at table "
+                          f"{table_id}", clause)
+    return {**options, "approved_layout": sorted(w for w in shown
+                                                 if w in rules.approved_layout_clauses)}
+
+
+DEMO_ITEMS = (
+    {"id": "craps-table-1", "type": "table", "description": "craps table, high walled sides "
+     "and an upright rail", "table": "craps-1"},
+    {"id": "wheel-1", "type": "wheel", "description": "double-zero roulette wheel",
+     "table": "roulette-1"},
+    {"id": "ball-1", "type": "ball", "description": "roulette ball", "table": "roulette-1"},
+    {"id": "layout-1", "type": "layout", "description": "roulette layout with a wheel replica "
+     "and a seven numbers area", "table": "roulette-1", "wagers": list(LAYOUT_WAGERS)},
+)
+
+
+def demo_register(conn: Connection) -> None:
+    """The demo's equipment: registered, approved and inspected (``croupier init --demo``)."""
+    for body in DEMO_ITEMS:
+        add_item(conn, "admin", dict(body))
+        add_record(conn, "admin", str(body["id"]), "equipment_approved",
+                   {"authority": "demo", "reference": "DEMO-ONLY"})
+        add_record(conn, "admin", str(body["id"]), "equipment_inspected",
+                   {"passed": True, "findings": "demo equipment"})

@@ -1,0 +1,272 @@
+"""Scheduled changes of the house's pay table for one game and profile (issue 13 item 9).
+
+A change is proposed with the whole override table (``pays``, as a table's ``options.pays``),
+the date and time it takes effect and a reason; it is checked as ``croupier check`` checks a
+proposal (every entry at or above the regulation's minimum, odds stated "to", no entry the
+profile does not have) and refused if it fails. A second person whose role may approve
+(admin or supervisor, not the proposer) approves it, and it is checked again. Once its time
+has come it applies to each table of that game and profile at the table's next round
+boundary (never mid-round: only when the table's current round has no event yet), checked a
+third time first, as a ``pay_table_applied`` event in the table's own chain, which the audit
+replays. Proposal, approval, withdrawal and a refusal at the last check are records of the
+house's chain (``service/register.py``).
+
+The approved changes are read from the database at most once a second per process
+(:data:`CACHE_SECONDS`), so an action at a table costs no query while nothing is due.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.engine import Connection, Engine
+
+from croupier.errors import Malformed
+from croupier.rules import load_profile
+from croupier.service import events as sv
+from croupier.service import register
+from croupier.service.live import LiveTable, make_engine_table
+
+KINDS = ("paytable_proposed", "paytable_approved", "paytable_withdrawn", "paytable_refused")
+APPROVERS = ("admin", "supervisor")
+CACHE_SECONDS = 1.0
+
+
+class ChangeRefused(Exception):
+    """A change the rules refuse: the status, the reason and the clause it cites."""
+
+    def __init__(self, status: int, reason: str, clause: str = "") -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.clause = clause
+
+
+@dataclass
+class Change:
+    """A pay table change as its records leave it."""
+
+    id: int
+    game: str
+    profile: str
+    pays: dict[str, str]
+    effective_at: float
+    effective: str
+    reason: str
+    proposed_by: str
+    approved_by: str | None = None
+    status: str = "proposed"
+    notes: list[str] = field(default_factory=list)
+
+    def json(self, now: float | None = None) -> dict[str, Any]:
+        shown = self.status
+        if shown == "approved" and (now if now is not None else time.time()) >= self.effective_at:
+            shown = "in effect"
+        return {"id": self.id, "game": self.game, "profile": self.profile, "pays": self.pays,
+                "effective_at": self.effective_at, "effective": self.effective,
+                "reason": self.reason, "proposed_by": self.proposed_by,
+                "approved_by": self.approved_by, "status": shown, "notes": self.notes}
+
+
+def subject(game: str, profile: str) -> str:
+    return f"paytable:{game}:{profile}"
+
+
+def parse_when(text: str) -> float:
+    """An ISO 8601 date and time with its offset (``2026-12-01T18:00:00+00:00`` or ``...Z``)
+    as seconds since the epoch."""
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise Malformed("body.effective", f"not an ISO 8601 date and time: {text!r}") from None
+    if when.tzinfo is None:
+        raise Malformed("body.effective", "give the offset from UTC (as +00:00 or Z)")
+    return when.timestamp()
+
+
+def changes(conn: Connection) -> dict[int, Change]:
+    """Every change, by id (its proposal's place in the house's chain)."""
+    out: dict[int, Change] = {}
+    for r in register.rows(conn, KINDS):
+        p = r["payload"]
+        if r["kind"] == "paytable_proposed":
+            out[int(r["seq"])] = Change(int(r["seq"]), p["game"], p["profile"], p["pays"],
+                                        float(p["effective_at"]), p["effective"], p["reason"],
+                                        r["actor"])
+            continue
+        change = out.get(int(p["change"]))
+        if change is None:
+            continue
+        if r["kind"] == "paytable_approved":
+            change.approved_by, change.status = r["actor"], "approved"
+        elif r["kind"] == "paytable_withdrawn":
+            change.status = "withdrawn"
+            change.notes.append(f"withdrawn by {r['actor']}: {p['reason']}")
+        else:
+            change.status = "refused"
+            change.notes.append("refused before it applied: " + "; ".join(p["problems"]))
+    return out
+
+
+def check(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]]:
+    """What ``croupier check`` finds wrong with ``pays`` for ``game`` under ``profile``: each
+    problem with the clause it cites (empty: compliant)."""
+    from croupier.analysis.compliance import Problems, check_documents
+
+    try:
+        report = check_documents([("change", {"game": game, "rules": profile, "pays": pays})])
+    except Problems as exc:
+        return [(str(p), "") for p in exc.problems]
+    found = [(f"{e.key}: {e.reason}", e.clause) for t in report.tables for e in t.entries
+             if e.verdict != "ok"]
+    if not found:
+        try:  # and what a table of the game would refuse to open with
+            make_engine_table(game, profile, {"pays": pays})
+        except Malformed as exc:
+            found.append((str(exc), ""))
+    return found
+
+
+def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:
+    problems = check(game, profile, pays)
+    if problems:
+        raise ChangeRefused(409, "the pay table does not pass croupier check: "
+                            + "; ".join(p for p, _ in problems), problems[0][1])
+
+
+def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[str, str],
+            effective: str, reason: str) -> Change:
+    """Record a proposed change (checked first); it waits for a second person's approval."""
+    rules = load_profile(profile)
+    if not rules.covers(game) or game == "roulette":
+        raise ChangeRefused(422, f"body.game: {profile} keeps no craps pay table for {game}")
+    when = parse_when(effective)
+    _refuse_if_failing(game, profile, pays)
+    row = register.append(conn, "paytable_proposed", subject(game, profile), {
+        "game": game, "profile": profile, "pays": pays, "effective_at": when,
+        "effective": effective, "reason": reason}, actor)
+    invalidate()
+    return changes(conn)[int(row["seq"])]
+
+
+def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
+    """A second person approves a proposed change (checked again)."""
+    change = changes(conn).get(change_id)
+    if change is None:
+        raise ChangeRefused(404, f"there is no pay table change {change_id}")
+    if change.status != "proposed":
+        raise ChangeRefused(409, f"change {change_id} is {change.status}: only a proposed "
+                            "change is approved")
+    if actor == change.proposed_by:
+        raise ChangeRefused(409, "a change is approved by a second person, not the one who "
+                            "proposed it")
+    if role not in APPROVERS:
+        raise ChangeRefused(403, f"a {role} may not approve a pay table change")
+    _refuse_if_failing(change.game, change.profile, change.pays)
+    register.append(conn, "paytable_approved", subject(change.game, change.profile),
+                    {"change": change_id}, actor)
+    invalidate()
+    return changes(conn)[change_id]
+
+
+def withdraw(conn: Connection, actor: str, change_id: int, reason: str) -> Change:
+    """Withdraw a change that has not taken effect."""
+    change = changes(conn).get(change_id)
+    if change is None:
+        raise ChangeRefused(404, f"there is no pay table change {change_id}")
+    if change.status not in ("proposed", "approved") or (
+            change.status == "approved" and time.time() >= change.effective_at):
+        raise ChangeRefused(409, f"change {change_id} is {change.json()['status']}: it can "
+                            "no longer be withdrawn")
+    register.append(conn, "paytable_withdrawn", subject(change.game, change.profile),
+                    {"change": change_id, "reason": reason}, actor)
+    invalidate()
+    return changes(conn)[change_id]
+
+
+def due(all_changes: dict[int, Change], game: str, profile: str, now: float) -> Change | None:
+    """The approved change in effect for ``game`` and ``profile`` at ``now`` (the latest whose
+    time has come), or None."""
+    ready = [c for c in all_changes.values() if c.game == game and c.profile == profile
+             and c.status == "approved" and c.effective_at <= now]
+    return max(ready, key=lambda c: (c.effective_at, c.id), default=None)
+
+
+# --- applying at a table's round boundary --------------------------------------------------
+
+_cache: dict[int, tuple[float, dict[int, Change]]] = {}
+_cache_lock = threading.Lock()
+_checked: dict[int, list[tuple[str, str]]] = {}
+
+
+def invalidate() -> None:
+    """Forget the cached changes (after this process records one)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def fresh(engine: Engine) -> bool:
+    """Whether the cached changes may be used without reading the database."""
+    with _cache_lock:
+        hit = _cache.get(id(engine))
+    return hit is not None and time.monotonic() - hit[0] < CACHE_SECONDS
+
+
+def cached(engine: Engine) -> dict[int, Change]:
+    """The changes, read at most once every :data:`CACHE_SECONDS`."""
+    now = time.monotonic()
+    with _cache_lock:
+        hit = _cache.get(id(engine))
+        if hit is not None and now - hit[0] < CACHE_SECONDS:
+            return hit[1]
+    with engine.connect() as conn:
+        read = changes(conn)
+    with _cache_lock:
+        _cache[id(engine)] = (now, read)
+    return read
+
+
+def at_boundary(live: LiveTable) -> bool:
+    """Whether the table stands between rounds: nothing yet recorded in its current round."""
+    return live.round_first_seq == live.seq + 1
+
+
+def pending(engine: Engine, live: LiveTable) -> Change | None:
+    """The change the table should take now (in effect, not yet its pay table), if any."""
+    if not live.is_craps:
+        return None
+    change = due(cached(engine), live.game, live.profile, time.time())
+    if change is None or live.options.get("pays", {}) == change.pays:
+        return None
+    return change
+
+
+def last_check(change: Change) -> list[tuple[str, str]]:
+    """The check before a change applies (once per change in this process)."""
+    if change.id not in _checked:
+        _checked[change.id] = check(change.game, change.profile, change.pays)
+    return _checked[change.id]
+
+
+def applied_event(change: Change) -> sv.PayTableApplied:
+    clause = load_profile(change.profile).craps
+    cited = clause.clause("pays_clause") if clause is not None else ""
+    return sv.PayTableApplied(change.id, tuple(sorted(change.pays.items())), cited)
+
+
+def refuse_at_last_check(conn: Connection, change: Change,
+                         problems: list[tuple[str, str]]) -> None:
+    """Record that a change failed its check before it applied (it never applies)."""
+    current = changes(conn).get(change.id)
+    if current is not None and current.status == "approved":
+        register.append(conn, "paytable_refused", subject(change.game, change.profile),
+                        {"change": change.id, "problems": [p for p, _ in problems]}, "croupier")
+        invalidate()
+
+
+HOUSE = "pay-table-schedule"
+"""The actor of a ``pay_table_applied`` event: the schedule, not a person."""

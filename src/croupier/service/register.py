@@ -1,0 +1,103 @@
+"""The house's own chain: records that belong to no one table (equipment, dice custody, pay
+table changes), hashed like the tables' events so that ``audit verify`` names any edit.
+
+Each record is a row of ``house_records``: ``seq`` (1, 2, ...), ``kind``, ``subject`` (what it
+is about: an item of equipment, a die's serial, a game and profile), ``payload`` (canonical
+JSON), ``actor`` and ``at``. Its hash is ``SHA-256(previous hash + "\\n" + canonical form)``
+as for events (``audit.canonical``), the chain starting from :data:`GENESIS`. Records are
+appended one writer at a time (SQLite: the write transaction; PostgreSQL: an advisory lock),
+so two never take the same ``seq``; the chain's head is signed in every checkpoint.
+
+>>> text = record_text({"seq": 1, "kind": "k", "subject": "s", "payload": "{}", "actor": "a",
+...                     "at": 1.5})
+>>> text
+'{"actor":"a","at":"1.5","kind":"k","payload":"{}","seq":1,"subject":"s"}'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.service import store
+from croupier.service.audit.canonical import FORMAT, canonical, link
+from croupier.service.audit.snapshot import Finding
+
+house_records = store.house_records
+
+GENESIS = link(FORMAT, canonical({"house": "records"}))
+"""Where the house's chain starts."""
+WHERE = "house records"
+_APPEND_LOCK = 0x686F7573  # "hous": orders the writers of the house chain on PostgreSQL
+
+
+def record_text(row: Any) -> str:
+    """The canonical form of a house record row."""
+    return canonical({"seq": row["seq"], "kind": row["kind"], "subject": row["subject"],
+                      "payload": row["payload"], "actor": row["actor"],
+                      "at": float(row["at"])})
+
+
+def append(conn: Connection, kind: str, subject: str, payload: dict[str, Any],
+           actor: str) -> dict[str, Any]:
+    """Append one record in ``conn``'s transaction; the row written (with its hash)."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+    last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
+        house_records.c.seq.desc()).limit(1)).first()
+    row: dict[str, Any] = {
+        "seq": 1 if last is None else int(last.seq) + 1, "kind": kind, "subject": subject,
+        "payload": canonical(payload), "actor": actor, "at": store.now()}
+    row["hash"] = link(GENESIS if last is None else str(last.hash), record_text(row))
+    conn.execute(house_records.insert().values(**row))
+    return row
+
+
+def rows(conn: Connection, kinds: Iterable[str] | None = None, subject: str | None = None,
+         after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    """The records (of ``kinds``, about ``subject``, after ``seq`` ``after``), oldest first,
+    payloads decoded."""
+    query = sa.select(house_records).where(house_records.c.seq > after).order_by(
+        house_records.c.seq).limit(limit)
+    if kinds is not None:
+        query = query.where(house_records.c.kind.in_(list(kinds)))
+    if subject is not None:
+        query = query.where(house_records.c.subject == subject)
+    return [shown(dict(r._mapping)) for r in conn.execute(query)]
+
+
+def shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A record as the API shows it: its payload decoded, its hash kept."""
+    return {**row, "payload": json.loads(row["payload"])}
+
+
+def head(conn: Connection) -> list[Any] | None:
+    """The chain's head ``[seq, hash]``, or None while the house has no record."""
+    last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
+        house_records.c.seq.desc()).limit(1)).first()
+    return None if last is None else [int(last.seq), str(last.hash)]
+
+
+def recompute(records: list[dict[str, Any]]) -> tuple[dict[int, str], list[Finding]]:
+    """Every hash of the chain by ``seq`` (0: the genesis) and the first record whose hash
+    differs from its contents or whose ``seq`` is out of place."""
+    hashes = {0: GENESIS}
+    current = GENESIS
+    findings: list[Finding] = []
+    for expected, r in enumerate(records, start=1):
+        current = link(current, record_text(r))
+        hashes[int(r["seq"])] = current
+        if findings:
+            continue
+        if r["seq"] != expected:
+            findings.append(Finding(WHERE, int(r["seq"]), (
+                f"expected record {expected} here: records are missing or renumbered")))
+        elif r["hash"] != current:
+            findings.append(Finding(WHERE, int(r["seq"]), (
+                f"its hash does not match its contents ({r['kind']} {r['subject']}, "
+                f"{r['payload']})")))
+    return hashes, findings

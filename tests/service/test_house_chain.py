@@ -1,0 +1,93 @@
+"""The house's own chain (equipment, custody, pay table changes) is covered by the audit like the
+tables' chains: recomputed, signed in checkpoints, carried in the bundle; and the profile is
+the one place that decides late bets and match play coupons. In-process (no server)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.rules import PROFILE_IDS, load_profile
+from croupier.service import coupons, equipment_register, paytable_changes, procedures, register
+from croupier.service.audit import bundle, verify
+from croupier.service.audit.keys import key_path, load_key
+from croupier.service.audit.verify import verify_ledger
+from croupier.service.ledger import Ledger
+
+from .ledgerkit import Kit
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kit]:
+    made = Kit(tmp_path_factory.mktemp("house") / "data")
+    verify.configure(load_key(key_path(made.data_dir)), made.data_dir / "ledger.key.pin")
+    try:
+        yield made
+    finally:
+        verify.configure(None, None)
+        made.engine.dispose()
+
+
+def test_the_demo_register_is_chained_and_verifies(kit: Kit) -> None:
+    with kit.engine.connect() as conn:
+        records = register.rows(conn)
+        layouts = equipment_register.approved_layout_wagers(conn, "roulette-1")
+    assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+    assert layouts == {"five_adjacent": "layout-1", "seven_numbers": "layout-1"}
+    report = verify_ledger(Ledger(kit.engine))
+    assert report["ok"], report["problems"]
+
+
+def test_a_removed_record_is_named_by_the_signed_checkpoint(kit: Kit, tmp_path: Path) -> None:
+    with kit.engine.begin() as conn:
+        register.append(conn, "equipment_inspected", "equipment:wheel-1",
+                        {"passed": True, "findings": "balanced"}, "supervisor")
+    assert verify_ledger(Ledger(kit.engine))["ok"]  # and signs a checkpoint with the head
+    # The bundle carries the house's records, and verifies offline.
+    out = tmp_path / "bundle.json"
+    assert verify.TRUST.signer is not None
+    bundle.export(kit.engine, verify.TRUST.signer, verify.TRUST.pin_path, out)
+    offline, _ = bundle.verify_bundle(out)
+    assert not offline.findings, [str(f) for f in offline.findings]
+    with kit.engine.begin() as conn:
+        last = conn.execute(sa.select(sa.func.max(register.house_records.c.seq))).scalar()
+        conn.execute(register.house_records.delete().where(register.house_records.c.seq == last))
+    report = verify_ledger(Ledger(kit.engine))
+    assert not report["ok"]
+    assert report["first"]["where"] == "house records" and report["first"]["seq"] == last
+    assert "signed the house's chain" in report["first"]["what"]
+
+
+def test_a_change_failing_the_check_is_refused_with_its_clause(kit: Kit) -> None:
+    with kit.engine.begin() as conn, pytest.raises(paytable_changes.ChangeRefused) as refused:
+        paytable_changes.propose(conn, "admin", "craps", "nj-casino-night",
+                                 {"field:12": "1 to 1"}, "2030-01-01T00:00:00Z", "mean")
+    assert refused.value.clause == "N.J.A.C. 13:47-20.25(i)2"
+    assert paytable_changes.check("craps", "nj-13-69f", {"field:12": "3 to 1"}) == []
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)", "N.J.A.C. 13:69F-1.3(b)")
+def test_the_profile_alone_decides_late_bets_and_coupons(monkeypatch: pytest.MonkeyPatch) -> None:
+    for pid in PROFILE_IDS:
+        rules = load_profile(pid).craps
+        if rules is None:
+            continue
+        assert procedures.late_bets_permitted(pid) is rules.late_bets
+        assert coupons.permitted(pid) is bool(rules.coupon_wagers)
+        assert procedures.coupons_permitted(pid, "craps") is bool(rules.coupon_wagers)
+    # Flip the profile's own fields: every decision follows, nothing else is consulted.
+    real = load_profile("nj-13-69f")
+    assert real.craps is not None
+    flipped = dataclasses.replace(real, craps=dataclasses.replace(
+        real.craps, late_bets=False, coupon_wagers=frozenset()))
+    for module in (procedures, coupons):
+        monkeypatch.setattr(module, "load_profile", lambda pid: flipped)
+    assert not procedures.late_bets_permitted("nj-13-69f")
+    assert not coupons.permitted("nj-13-69f")
+    assert not procedures.coupons_permitted("nj-13-69f", "craps")
+    with pytest.raises(Exception, match="no late bets"):
+        procedures.check_late_bet("nj-13-69f")

@@ -1,0 +1,35 @@
+"""The organiser's console shows the equipment register and the pay tables (issue 13 items 9
+and 11): the demo's approved layout, a change proposed from the console and approved by a
+second person."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1ii")
+def test_the_console_shows_the_register_and_the_pay_tables(server: Server, login: Any) -> None:
+    admin = login("admin", "craps-1")
+    row = admin.wait_for_selector("#admin-register tr[data-item='layout-1']")
+    text = row.inner_text()
+    assert "five_adjacent" in text and "in service" in text and "roulette-1" in text
+    # A change proposed here, a day ahead, waits for a second person.
+    admin.select_option("#pt-game", "mini-craps nj-19-47")
+    admin.fill("#pt-pays", '{"field:12": "3 to 1"}')
+    when = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    admin.fill("#pt-when", when)
+    admin.fill("#pt-reason", "uniform upgrade for the weekend")
+    admin.click("#pt-btn")
+    admin.wait_for_selector("#paytable-msg.ok >> text=a second person approves it")
+    change = admin.wait_for_selector("#admin-paytables tr[data-change] >> text=proposed")
+    assert change is not None
+    # The proposer cannot approve it: the console says why.
+    admin.click("#admin-paytables tr[data-change] button")
+    admin.wait_for_selector("#paytable-msg.error >> text=second person")
+    listed = server.get("auditor", "/paytables/changes")
+    assert listed[0]["status"] == "proposed" and listed[0]["reason"].startswith("uniform")
