@@ -115,13 +115,11 @@ def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -
 
 
 CRAPS_EVENTS: tuple[type[Event], ...] = (
-    craps_events.TableOpened, craps_events.BetMade, craps_events.BetTakenDown,
-    craps_events.CalledOn, craps_events.Seated, craps_events.Rolled, craps_events.Moved,
-    craps_events.ShooterChanged,
+    craps_events.TableOpened, craps_events.CalledOn, craps_events.Seated, craps_events.Rolled,
+    craps_events.Moved, craps_events.ShooterChanged,
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
-    roulette_events.TableOpened, roulette_events.BetPlaced, roulette_events.BetRemoved,
-    roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
+    roulette_events.TableOpened, roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
 )
 
 
