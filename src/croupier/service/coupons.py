@@ -71,12 +71,12 @@ class CouponRefused(Exception):
 
 
 def permitted(profile_id: str) -> bool:
-    """Whether tables under ``profile_id`` take match play coupons: the profile's own
-    ``match_play_coupons`` setting where it has one, else only N.J.A.C. 13:69F-1, the one
+    """Whether tables under ``profile_id`` take match play coupons: where its profile names
+    wagers coupons are put with (``coupon_wagers``), else only N.J.A.C. 13:69F-1, the one
     regulation here that provides for them (13:69F-1.3(b))."""
     rules = load_profile(profile_id).craps
-    if rules is not None and "match_play_coupons" in rules.settings:
-        return bool(rules.settings["match_play_coupons"])
+    if rules is not None and rules.coupon_wagers:
+        return True
     return profile_id == "nj-13-69f"
 
 
@@ -193,7 +193,7 @@ def _check(row: Any, serial: str, player: str, wager: str, amount: Decimal) -> N
 
 def _permitted_clause(profile_id: str) -> str:
     rules = load_profile(profile_id).craps
-    clause = rules.settings.get("permitted_clause", "") if rules is not None else ""
+    clause = rules.clause("permitted_clause") if rules is not None else ""
     return str(clause)
 
 
