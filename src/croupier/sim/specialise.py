@@ -767,11 +767,6 @@ def _cache_dir() -> Path:
 
 def kernel_for(compiled: Compiled) -> Kernel:
     """The specialised kernel for ``compiled`` (generated, compiled and cached on first use)."""
-    from croupier.sim.roulette_kernel import roulette_kernel  # a roulette table's own kernel
-
-    spins = roulette_kernel(compiled)
-    if spins is not None:
-        return spins
     src = source_for(compiled)
     digest = hashlib.sha256(src.encode()).hexdigest()[:20]
     with _LOCK:

@@ -1,10 +1,12 @@
-"""The roulette kernel against the roulette engine, to the cent.
+"""Roulette strategies in the compiled kernel against the roulette engine, to the cent.
 
 Random strategies (one to three bets a spin of every kind of wager, bounded progressions on
 wins and losses, stop loss, win goal) on random wheels, zero rules and bankrolls, over random
 spins: after every spin the kernel's chips in hand equal those of the engine
 (:class:`croupier.roulette.table.RouletteTable`) playing the same bets, spin for spin, and the
-player stops for the same reason at the same spin.
+player stops for the same reason at the same spin. The generic kernel plays them here (one
+compile for every example); the kernels generated per strategy give its results exactly
+(``test_specialise.py``, roulette tables included).
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from decimal import Decimal
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +24,6 @@ from croupier.roulette.wagers import WAGERS
 from croupier.sim.compile import compile_table, roulette_qualifier
 from croupier.sim.engine import run_block
 from croupier.sim.kernel import ACTIVE, RUINED, STOP_LOSS, WIN_GOAL
-from croupier.sim.library import BUILT_IN
-from croupier.sim.roulette_kernel import roulette_kernel, tables_for
 from croupier.sim.strategy import Strategy
 
 # (wager, its qualifier in a bet rule): one of each kind the wheel of every profile takes.
@@ -126,10 +125,9 @@ def _bets(table: RouletteTable, strategy: Strategy, levels: dict[str, int],
 def kernel_play(strategy: Strategy, bankroll: int,
                 outcomes: list[int]) -> tuple[Any, list[int], int, int]:
     compiled = compile_table([strategy])
-    assert roulette_kernel(compiled) is not None  # played by the roulette kernel itself
     spins = np.array([outcomes], np.uint8)
     res = run_block(compiled, 0, 1, len(outcomes), bankroll * 100, 0, n_hist=1, stride=1,
-                    outcomes_fn=lambda r0: spins)
+                    outcomes_fn=lambda r0: spins, specialised=False)
     return compiled, [int(x) for x in res.hist[0, 0, 1:]], int(res.status[0, 0]), \
         int(res.endroll[0, 0])
 
@@ -143,21 +141,3 @@ def test_kernel_equals_the_engine_to_the_cent(drawn: tuple[Strategy, int, list[i
     expected = engine_play(strategy, compiled.profile, compiled.roulette_config,
                            list(compiled.outcome_faces), bankroll, outcomes)
     assert (history, status, stopped) == expected
-
-
-def test_tables_are_the_engines_payouts() -> None:
-    # $10 on red at 1 to 1, full zero rule: 20.00 back on a red pocket, nothing on 0 or black.
-    compiled = compile_table([BUILT_IN["martingale-red"]])
-    t = tables_for(compiled)
-    faces = list(compiled.outcome_faces)
-    assert t.amounts[0, 0, :3].tolist() == [500, 1000, 2000]
-    assert t.ret[0, 0, 1, faces.index(1)] == 2000 and t.won[0, 0, faces.index(1)] == 1
-    assert t.ret[0, 0, 1, faces.index(0)] == 0 and t.ret[0, 0, 1, faces.index(2)] == 0
-
-
-@pytest.mark.parametrize("change", [{"shooter_loss_limit": "50"},
-                                    {"bets": [{"wager": "red", "amount": "5"},
-                                              {"wager": "red", "amount": "10"}]}])
-def test_tables_it_does_not_cover_keep_the_generic_kernel(change: dict[str, Any]) -> None:
-    raw = {"name": "x", "game": "roulette", "bets": [{"wager": "red", "amount": "5"}], **change}
-    assert roulette_kernel(compile_table([Strategy.from_dict(raw)])) is None
