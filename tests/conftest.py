@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
+
+PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -11,3 +16,34 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "clause(text): the regulation clause(s) the test checks, read by croupier trace"
     )
+    _own_postgres_database_per_worker()
+
+
+def _own_postgres_database_per_worker() -> None:
+    """Give each pytest-xdist worker its own PostgreSQL database.
+
+    The service and cluster tests drop and recreate the schema of the database they are given;
+    two workers sharing one would wipe each other's ledgers mid-test. Each worker therefore
+    points the variable at ``<database>_<worker>``, created on first use (the test role has
+    CREATEDB). Without xdist, or without PostgreSQL, nothing changes.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get(PG_ENV)
+    if not worker or not url or not re.fullmatch(r"gw[0-9]+", worker):
+        return
+    base, _, rest = url.rpartition("/")
+    name, mark, query = rest.partition("?")
+    own = f"{name}_{worker}"
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            exists = conn.exec_driver_sql(
+                "SELECT 1 FROM pg_database WHERE datname = %(name)s", {"name": own}
+            ).first()
+            if exists is None:
+                conn.exec_driver_sql(f'CREATE DATABASE "{own}"')
+    finally:
+        engine.dispose()
+    os.environ[PG_ENV] = f"{base}/{own}{mark}{query}"

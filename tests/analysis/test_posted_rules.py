@@ -137,3 +137,30 @@ def test_cli_prints_the_posted_rules_and_refuses_bad_options() -> None:
     assert bad.returncode == 2 and "options.wheel" in bad.stderr
     bad = subprocess.run([*run, "--option", "wheel"], capture_output=True, text=True)
     assert bad.returncode == 2 and "KEY=VALUE" in bad.stderr
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)")
+def test_commission_timing_and_minimums_are_posted_bet_by_bet() -> None:
+    """1.5(a): the casino describes, "as to each specified place bet", whether it collects the
+    percentage when the wager is made or when it is won."""
+    doc = posted_rules("craps", "nj-13-69f", {"vig_on_win": ["buy:4", "buy:10"],
+                                              "min_buy": 20, "min_lay": 40})
+    lines = dict(doc.commission)
+    assert lines["buy 4"] == lines["buy 10"] == "collected when the bet wins"
+    assert lines["buy 6"] == lines["lay 4"] == "collected when the bet is made"
+    assert (lines["minimum buy bet"], lines["minimum lay bet"]) == ("20", "40")
+    notice = next(n for n in doc.notices if n.clause == "N.J.A.C. 13:69F-1.5(a)")
+    assert "when the bet wins on buy 4, buy 10" in notice.text
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)", "N.J.A.C. 13:47-20.25(h)1v")
+def test_the_come_out_notice_says_what_off_does_during_a_point() -> None:
+    doc = posted_rules("craps", "nj-13-69f", {})
+    notice = next(n for n in doc.notices if n.clause == "N.J.A.C. 13:69F-1.3(e)")
+    assert "Place Bet to Win" in notice.text and "keeps working" in notice.text
+    other = posted_rules("craps", "nj-casino-night", {"place_lose_off_on_come_out": True})
+    notice = next(n for n in other.notices if n.clause == "N.J.A.C. 13:47-20.25(h)1v")
+    assert "Place Bet to Lose" in notice.text and "Lay Bet" in notice.text
+    default = posted_rules("craps", "nj-casino-night", {})
+    notice = next(n for n in default.notices if n.clause == "N.J.A.C. 13:47-20.25(h)1v")
+    assert "Place Bet to Lose" not in notice.text

@@ -71,10 +71,12 @@ def test_headings_take_their_status_from_their_items() -> None:
     assert {trace.row(f"13:47-20.25(b)2{i}").status for i in ("ii", "ix")} == {"physical"}
     assert trace.row("13:47-20.25(b)2i").status == "tested"
     assert dice.status == "tested" and dice.note.startswith("items: ")  # tested or physical
-    # (i)1's notice is posted (rules/posted.py), so (i) is tested; 1.5's (a) is still partial.
+    # (i)1's notice is posted (rules/posted.py), so (i) is tested; 1.5's (a), commission
+    # timing bet by bet, is tested now, and so is the heading.
     assert trace.row("13:47-20.32(i)").status == "tested"
-    assert trace.row("13:69F-1.5").status == "partial"
-    assert trace.row("13:69F-1.5").note.startswith("items: 1 tested, 1 partial")
+    assert trace.row("13:69F-1.5(a)").status == "tested"
+    assert trace.row("13:69F-1.5").status == "tested"
+    assert trace.row("13:69F-1.5").note.startswith("items: 2 tested")
 
 
 def test_equivalent_clauses_of_other_profiles_are_linked() -> None:
@@ -95,6 +97,15 @@ def test_item_7_readings_are_listed_as_interpretations() -> None:
         assert "reading: " in row.full_note
     assert "place bets to lose" in trace.row("13:47-20.25(h)1v").full_note
     assert '"off"' in trace.row("13:69F-1.3(e)").full_note
+    # each reading names the option taking the other one, or the contract that pins it
+    for clause in ("13:47-20.25(h)1v", "19:47-1.2(a)5"):
+        assert "place_lose_off_on_come_out" in trace.row(clause).full_note, clause
+    for clause in ("13:47-20.32(e)1i", "13:47-20.32(e)15"):
+        assert "approved_layout" in trace.row(clause).full_note, clause
+    assert '("On and off")' in trace.row("13:69F-1.3(e)").full_note
+    # the approved layout the readings point at is enforced and tested, no longer missing
+    for clause in ("13:47-20.32(e)1ii", "13:47-20.32(e)15i"):
+        assert trace.row(clause).status == "tested", clause
 
 
 def test_every_matrix_cell_rests_on_its_own_profiles_text_or_a_listed_reading() -> None:

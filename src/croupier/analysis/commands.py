@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 import textwrap
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from croupier.analysis.options import DEFAULT_RULES, default_rules
 from croupier.analysis.options import option_value as _value
 from croupier.errors import Malformed
 from croupier.games import GAME_NAMES, REGISTRY
+from croupier.money import fmt, parse_amount
 
 EDGE_HELP = """\
 Every wager the table offers, analysed exactly from the engine's own wager definitions (a
@@ -34,8 +36,9 @@ standing bet (place, buy, lay, hardway) is counted until it first wins or loses 
 working. "Per bet resolved" leaves pushes out. A push is a decided bet that returned its stake:
 a don't pass meeting a come-out 12 is 3/220 per bet made and 27/1925 per bet resolved.
 Commission on buy and lay is the exact rate on the stake (or, for lay under nj-casino-night,
-on what the bet could win), per unit staked, without the table's rounding down to its unit;
-collected at placement it is paid once per decision. Buy and lay are listed under every
+on what the bet could win), per unit staked, without the table's rounding down to its unit
+(with --stake AMOUNT, as the table really takes it on that stake, rounded down: a buy of 19
+on 4 pays none); collected at placement it is paid once per decision. Buy and lay are listed under every
 commission timing the profile allows (buy:4:placement, buy:4:win), the fire bet under both
 pay tables (fire:A, fire:B) with the probabilities of 4, 5 and 6 different points. The
 standard deviation is of the net result per unit staked; "rolls" is the expected number of
@@ -145,7 +148,9 @@ def cmd_edge(args: argparse.Namespace) -> int:
 
     try:
         game, rules, options, name = edge_table(args)
-        rows = analyse(game, rules, options)
+        stake = (parse_amount(args.stake, f"--stake {args.stake}")
+                 if args.stake is not None else None)
+        rows = analyse(game, rules, options, stake)
         notes = edge_notes(game, rules, options)
     except Malformed as exc:
         print(f"croupier edge: {exc}", file=sys.stderr)
@@ -158,23 +163,27 @@ def cmd_edge(args: argparse.Namespace) -> int:
                 item["note"] = note
         print(json.dumps(out, indent=2))
         return 0
-    _print_edge(game, rules, name, rows)
+    _print_edge(game, rules, name, rows, stake)
     for note in notes.values():
         print(textwrap.fill(f"note: {note}", width=100, subsequent_indent="  "))
     return 0
 
 
-def _print_edge(game: str, rules: str, name: str, rows: list[Any]) -> None:
+def _print_edge(game: str, rules: str, name: str, rows: list[Any],
+                stake: Decimal | None = None) -> None:
     """The edge table: exact fractions where they fit, decimals otherwise."""
     unit = REGISTRY[game].decisions
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
+    at = (f" at a stake of {fmt(stake)} (commission as the table takes it, rounded down "
+          "to its unit)") if stake is not None else ""
     print(f"{name + ': ' if name else ''}{game} under {rules}: house edge per unit at risk, "
-          "one decision (see --help)")
+          f"one decision{at} (see --help)")
     print(header)
     print("-" * len(header))
     for r in rows:
         mark = "" if r.as_configured else "  (not this table's setting)"
+        mark += "".join(f"  ({note})" for note in r.notes)
         print(f"{r.wager:<18} {_exact_or_decimal(r.house_edge, 16):>16} "
               f"{float(r.house_edge) * 100:>7.3f}% "
               f"{_exact_or_decimal(r.house_edge_resolved, 15):>15} "
@@ -215,6 +224,11 @@ def register(subparsers: Any) -> None:
     edge.add_argument("--wheel", help="roulette wheel: double-zero, single-zero, "
                       "double-zero-as-single")
     edge.add_argument("--zero-rule", help="roulette even-money wagers on 0/00: full or half")
+    edge.add_argument("--stake", metavar="AMOUNT",
+                      help="the edge a player really gets betting AMOUNT: buy and lay "
+                      "commission as the table takes it on that stake, rounded down to its "
+                      "unit (a buy of 19 on 4 pays none), and each wager the table would "
+                      "refuse at that stake marked with the reason (craps)")
     edge.add_argument("--json", action="store_true",
                       help="a JSON array of objects, every figure also as an exact fraction")
     edge.set_defaults(func=cmd_edge)

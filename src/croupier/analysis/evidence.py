@@ -29,14 +29,16 @@ def _is_citation(value: str) -> bool:
 
 def _section_citations(family: str, rules: GameRules) -> Iterator[tuple[str, str]]:
     """``(key, citation)`` for each clause a profile section names besides its wagers': its
-    ``*_clause`` settings, then (roulette) the clauses it names by wheel, in the file's order."""
+    ``*_clause`` settings, then (roulette) the clauses it names by wheel and by wager, in the
+    file's order."""
     for key, clause in rules.clauses.items():
         yield f"{family}.{key}", clause
     if isinstance(rules, RouletteRules):
-        for name, by_wheel in (("void_clauses", rules.void_clauses),
-                               ("zero_rule_clauses", rules.zero_rule_clauses)):
-            for wheel, clause in by_wheel.items():
-                yield f"{family}.{name}.{wheel}", clause
+        for name, by_key in (("void_clauses", rules.void_clauses),
+                             ("zero_rule_clauses", rules.zero_rule_clauses),
+                             ("approved_layout_clauses", rules.approved_layout_clauses)):
+            for key, clause in by_key.items():
+                yield f"{family}.{name}.{key}", clause
 
 
 def profile_citations() -> list[tuple[str, str, str]]:
@@ -66,6 +68,11 @@ class GameView:
     def craps(self) -> CrapsRules | None:
         """The rules as craps rules, where they are (the settings only craps has)."""
         return self.rules if isinstance(self.rules, CrapsRules) else None
+
+    @property
+    def roulette(self) -> RouletteRules | None:
+        """The rules as roulette rules, where they are."""
+        return self.rules if isinstance(self.rules, RouletteRules) else None
 
     def permits(self, wager: str) -> bool:
         return self.rules.permits(wager)

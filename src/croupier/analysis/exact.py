@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -285,6 +286,8 @@ class WagerAnalysis:
             "outcomes": {e.label: show_fraction(p) for e, p in sorted(
                 self.ends.items(), key=lambda item: (-item[0].net, item[0].label))},
         }
+        if self.notes:
+            out["notes"] = list(self.notes)
         if self.wager.startswith("fire:"):
             out["fire_points"] = {str(k): show_fraction(self.probability(f"win:fire:{k}"))
                                   for k in (4, 5, 6)}
@@ -371,23 +374,31 @@ def _commission(cfg: CrapsConfig, d: WagerDef, qualifier: Qualifier, vig: Fracti
 def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = None, *,
                         point: int | None = None, timing: str | None = None,
                         pays: Mapping[str, Odds] | None = None, key: str | None = None,
-                        as_configured: bool = True) -> WagerAnalysis:
+                        as_configured: bool = True, stake: Decimal | None = None,
+                        ) -> WagerAnalysis:
     """The exact analysis of one craps wager under ``cfg``'s pay table.
 
     ``point`` is the number line odds stand behind; ``timing`` (``"placement"`` or ``"win"``)
-    when the commission of a buy or lay bet is collected (default: the table's).
+    when the commission of a buy or lay bet is collected (default: the table's for that bet).
+    With ``stake``, the commission is what the table takes on that stake, rounded down to its
+    unit as the engine rounds it, rather than the exact rate.
 
     >>> from croupier.rules import load_profile
     >>> cfg = CrapsConfig.from_options(load_profile("nj-13-69f"), {})
     >>> analyse_craps_wager(cfg, "buy", 4, timing="placement").house_edge
     Fraction(1, 21)
+    >>> analyse_craps_wager(cfg, "buy", 4, timing="placement", stake=Decimal(19)).house_edge
+    Fraction(0, 1)
     """
     d = WAGERS[wager_id]
     table = cfg.pays if pays is None else pays
     placement = win_commission = ZERO
     if d.commission is not None:
-        rate = _commission(cfg, d, qualifier, Fraction(cfg.vig))
-        if (timing or cfg.vig_collected) == "placement":
+        if stake is None:
+            rate = _commission(cfg, d, qualifier, Fraction(cfg.vig))
+        else:
+            rate = Fraction(cfg.commission(d.commission, qualifier, stake)) / Fraction(stake)
+        if (timing or cfg.commission_timing(wager_id, qualifier)) == "placement":
             placement = rate
         else:
             win_commission = rate
@@ -442,7 +453,7 @@ def craps_specs(cfg: CrapsConfig) -> list[CrapsSpec]:
             specs.extend(CrapsSpec(f"{d.id}:{n}", d.id, point=n) for n in POINTS)
         elif d.commission is not None:
             specs.extend(CrapsSpec(f"{d.label(q, None)}:{t}", d.id, q, timing=t,
-                                   as_configured=t == cfg.vig_collected)
+                                   as_configured=t == cfg.commission_timing(d.id, q))
                          for q in d.domain for t in timings)
         elif d.qualifier is not None:
             specs.extend(CrapsSpec(d.label(q, None), d.id, q) for q in d.domain)
@@ -457,19 +468,28 @@ def _fire_keys(cfg: CrapsConfig) -> frozenset[str]:
 
 
 def analyse_spec(cfg: CrapsConfig, spec: CrapsSpec,
-                 pays: Mapping[str, Odds] | None = None) -> WagerAnalysis:
-    """The analysis of one row, under ``pays`` (default: the table's pay table)."""
+                 pays: Mapping[str, Odds] | None = None, stake: Decimal | None = None,
+                 ) -> WagerAnalysis:
+    """The analysis of one row, under ``pays`` (default: the table's pay table), at ``stake``
+    (default: per unit, the exact commission rate)."""
     table = dict(cfg.pays if pays is None else pays)
     if spec.fire_table is not None and spec.fire_table != cfg.fire_pay_table:
         table.update(cfg.rules.fire_tables[spec.fire_table])
     return analyse_craps_wager(cfg, spec.wager_id, spec.qualifier, point=spec.point,
                                timing=spec.timing, pays=table, key=spec.key,
-                               as_configured=spec.as_configured)
+                               as_configured=spec.as_configured, stake=stake)
 
 
-def analyse_craps(cfg: CrapsConfig) -> list[WagerAnalysis]:
-    """Every wager the table offers, with every qualifier (see :func:`craps_specs`)."""
-    return [analyse_spec(cfg, spec) for spec in craps_specs(cfg)]
+def analyse_craps(cfg: CrapsConfig, stake: Decimal | None = None,
+                  refusal: Callable[[CrapsSpec], str] | None = None) -> list[WagerAnalysis]:
+    """Every wager the table offers, with every qualifier (see :func:`craps_specs`); at
+    ``stake``, each row notes why the table would refuse that stake (``refusal``)."""
+    rows = []
+    for spec in craps_specs(cfg):
+        row = analyse_spec(cfg, spec, stake=stake)
+        why = refusal(spec) if refusal is not None else ""
+        rows.append(replace(row, notes=(f"refused at this stake: {why}",)) if why else row)
+    return rows
 
 
 def fire_points(cfg: CrapsConfig) -> dict[int, Fraction]:
@@ -584,6 +604,9 @@ def analyse_roulette(profile_id: str, options: Mapping[str, Any]) -> list[WagerA
             continue
         if wager.offered_by is not None and not getattr(config, wager.offered_by):
             continue
+        if (config.approved_layout is not None and wager.id in rules.approved_layout_clauses
+                and wager.id not in config.approved_layout):
+            continue
         qualifiers = roulette_qualifiers(wager.id, config.wheel)
         if not qualifiers:
             continue
@@ -592,13 +615,16 @@ def analyse_roulette(profile_id: str, options: Mapping[str, Any]) -> list[WagerA
     return rows
 
 
-def analyse(game: str, profile_id: str, options: Mapping[str, Any]) -> list[WagerAnalysis]:
-    """The whole table of ``game`` (any game of the registry, :mod:`croupier.games`).
+def analyse(game: str, profile_id: str, options: Mapping[str, Any],
+            stake: Decimal | None = None) -> list[WagerAnalysis]:
+    """The whole table of ``game`` (any game of the registry, :mod:`croupier.games`); at
+    ``stake``, a craps table's commission as it is really taken on that stake (rounded down
+    to the unit) and, per row, whether the table takes that stake at all.
 
     Raises :class:`~croupier.errors.Malformed` for options the profile does not allow.
     """
     from croupier.craps.table import CrapsTable
-    from croupier.errors import Malformed
+    from croupier.errors import Malformed, Refusal
     from croupier.games import game as game_named
     from croupier.rules import load_profile
 
@@ -611,5 +637,18 @@ def analyse(game: str, profile_id: str, options: Mapping[str, Any]) -> list[Wage
         raise Malformed("game", f"{profile_id} does not cover {game}")
     table = played.open(profile, options, {})
     if isinstance(table, CrapsTable):
-        return analyse_craps(table.config)
+        if stake is None:
+            return analyse_craps(table.config)
+        craps = table
+
+        def refusal(spec: CrapsSpec) -> str:
+            d = WAGERS[spec.wager_id]
+            try:
+                craps.check_stake(d, spec.qualifier, d.initial_state(spec.qualifier, spec.point),
+                                  stake)
+            except Refusal as exc:
+                return str(exc)
+            return ""
+
+        return analyse_craps(table.config, stake, refusal)
     return analyse_roulette(profile_id, options)

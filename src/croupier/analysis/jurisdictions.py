@@ -80,6 +80,10 @@ def _permitted(pid: str, rules: GameView, wager: str) -> Cell:
         value = "yes, at the casino's election"
     if craps is not None and wager in craps.craps_only:
         value += " (craps only, not mini-craps)"
+    approved = rules.roulette.approved_layout_clauses if rules.roulette is not None else {}
+    if wager in approved:
+        value += (", on a layout approved for it (approved_layout; "
+                  f"{approved[wager].removeprefix('N.J.A.C. ')})")
     read = readings.get(f"{pid}.{wager}")
     if read is not None:
         return Cell(wager, pid, "permitted", value, "contract" if read.startswith(CONTRACT)
@@ -126,7 +130,10 @@ def _come_out(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cell:
     value = "off unless called on" if off else "on"
     read = _jurisdiction().get("come_out", {}).get(f"{pid}.{wager}")
     if read is not None:
-        return Cell(wager, pid, "come-out", value, "interpretation", read)
+        note = ("a table option (place_lose_off_on_come_out) reads the sentence of every place "
+                "bet and turns it off unless called on"
+                if wager in craps.all_place_bets else "")
+        return Cell(wager, pid, "come-out", value, "interpretation", read, note)
     if off or pid == "nj-13-69f":  # 13:69F-1.3(e): "All other wagers shall be considered On"
         return Cell(wager, pid, "come-out", value, "text", rules.cite("off_on_come_out_clause"))
     return Cell(wager, pid, "come-out", value, "text", rules.wager_clause(wager),
@@ -140,10 +147,15 @@ def _commission(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cel
     base = "the stake"
     if kind == "lay" and craps.lay_commission_base == "win":
         base = "what the bet could win"
+    timings = craps.vig_collected
     timing = " or ".join({"placement": "when made", "win": "on winning bets only"}[t]
-                         for t in craps.vig_collected)
+                         for t in timings)
+    if len(timings) > 1:
+        timing += ", chosen number by number (vig_collected, vig_on_win)"
     return Cell(wager, pid, "commission", f"up to 5% of {base}, {timing}", "text",
-                rules.cite(f"{kind}_commission_clause"), "rounded down to the table unit")
+                rules.cite(f"{kind}_commission_clause"),
+                f"rounded down to the table unit; a table minimum (min_{wager}) keeps it from "
+                "rounding to nothing")
 
 
 def _free_odds(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cell:

@@ -14,8 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.craps.wagers import DONT_BAR, WAGERS, WagerDef
+from croupier.dice import POINTS
 from croupier.errors import Malformed, Refusal
-from croupier.money import Odds, parse_amount, show_json
+from croupier.money import Odds, floor_to_unit, parse_amount, show_json
 from croupier.rules import CrapsRules, Profile
 from croupier.rules.citations import cite
 
@@ -26,7 +27,9 @@ THREE_FOUR_FIVE_LAY = 6
 # Besides these, an option named by a wager elects whether the table offers it (6-7-8).
 OPTION_KEYS = (
     "unit", "min_bet", "max_bet", "odds", "vig", "vig_collected", "fire_pay_table", "pays",
+    "vig_on_win", "min_buy", "min_lay", "place_lose_off_on_come_out",
 )
+COMMISSION_WAGERS = ("buy", "lay")
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,38 @@ class CrapsConfig:
     seated: bool = False
     """Whether only seated players wager here (the profile's seating rule for this game)."""
     pays: dict[str, Odds] = field(default_factory=dict)
+    vig_on_win: frozenset[str] = frozenset()
+    """Buy and lay bets (``buy:4``, ``lay:10``) whose commission is collected only when they
+    win, at a table that otherwise collects it when the bet is made (13:69F-1.5(a), (b))."""
+    min_buy: Decimal | None = None
+    min_lay: Decimal | None = None
+    """The smallest buy and lay bets the table takes (so that the commission, rounded down to
+    the unit, is not nothing); None: the table minimum."""
+    place_lose_off: bool = False
+    """Whether "All place bets shall be inactive on any come out roll" is read of place bets
+    to lose too (the profile's ``all_place_bets``), not only of place bets to win."""
+
+    @property
+    def off_on_come_out(self) -> frozenset[str]:
+        """The wagers inactive on a come-out roll unless called on, at this table."""
+        if self.place_lose_off:
+            return self.rules.off_on_come_out | self.rules.all_place_bets
+        return self.rules.off_on_come_out
+
+    def commission_timing(self, wager_id: str, qualifier: object) -> str:
+        """When the commission of this buy or lay bet is collected: ``placement`` or ``win``."""
+        if self.vig_collected == "win" or f"{wager_id}:{qualifier}" in self.vig_on_win:
+            return "win"
+        return "placement"
+
+    def commission(self, commission: str, qualifier: object, stake: Decimal) -> Decimal:
+        """A buy or lay bet's commission: the rate on its base, rounded down to the unit."""
+        base = self.commission_base(commission, qualifier, Fraction(stake))
+        return floor_to_unit(base * Fraction(self.vig), self.unit)
+
+    def minimum_commissioned(self, wager_id: str) -> Decimal | None:
+        """The table's minimum buy (or lay) bet, if it sets one."""
+        return self.min_buy if wager_id == "buy" else self.min_lay if wager_id == "lay" else None
 
     @property
     def profile_id(self) -> str:
@@ -114,34 +149,17 @@ class CrapsConfig:
             raise Malformed("options.fire_pay_table", f'must be "A" or "B": {show_json(fire_table)}')
 
         declined = _declined(profile, options)
+        vig_on_win = _read_vig_on_win(profile, options.get("vig_on_win", []), vig_collected)
+        min_buy, min_lay = (_read_minimum(profile, options, name) for name in ("buy", "lay"))
+        place_lose_off = _read_place_lose_off(profile, options)
 
-        pays = dict(rules.pays)
-        if variant.full_game and fire_table in rules.fire_tables:
-            pays.update(rules.fire_tables[fire_table])
-        if not rules.free_odds:
-            pays = {k: v for k, v in pays.items() if "_odds" not in k}
-        if not variant.full_game:
-            pays = {k: v for k, v in pays.items() if k.split(":")[0] not in rules.craps_only}
-        overrides = options.get("pays", {})
-        if not isinstance(overrides, dict):
-            raise Malformed("options.pays", "must be an object of pay-table entries")
-        for key, text in overrides.items():
-            where = f"options.pays.{key}"
-            if key not in pays:
-                raise Malformed(where, f"no such pay-table entry under {profile.id}")
-            proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
-            if proposed.ratio < pays[key].ratio:
-                raise Malformed(
-                    where,
-                    f"{proposed} is below the minimum payout {pays[key]} "
-                    f"({rules.clause('pays_clause')})",
-                )
-            pays[key] = proposed
+        pays = _read_pays(profile, variant, fire_table, options.get("pays", {}))
 
         return cls(profile=profile, rules=rules, variant=variant, unit=unit, min_bet=min_bet,
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
                    fire_pay_table=fire_table, declined=declined, pays=pays,
-                   seated=variant.game in rules.seated_games)
+                   seated=variant.game in rules.seated_games, vig_on_win=vig_on_win,
+                   min_buy=min_buy, min_lay=min_lay, place_lose_off=place_lose_off)
 
     def why_not_offered(self, d: WagerDef) -> Refusal | None:
         """Why this table does not offer ``d`` (not permitted, craps only, not elected, no free
@@ -191,6 +209,36 @@ class CrapsConfig:
         return self.odds
 
 
+def _read_pays(profile: Profile, variant: CrapsVariant, fire_table: str, overrides: Any,
+               ) -> dict[str, Odds]:
+    """The table's pay table: the profile's minimums (the fire pay table chosen, no free odds
+    or craps-only wagers where the table has none) with the table's ``pays`` over them."""
+    rules = profile.craps
+    assert rules is not None
+    pays = dict(rules.pays)
+    if variant.full_game and fire_table in rules.fire_tables:
+        pays.update(rules.fire_tables[fire_table])
+    if not rules.free_odds:
+        pays = {k: v for k, v in pays.items() if "_odds" not in k}
+    if not variant.full_game:
+        pays = {k: v for k, v in pays.items() if k.split(":")[0] not in rules.craps_only}
+    if not isinstance(overrides, dict):
+        raise Malformed("options.pays", "must be an object of pay-table entries")
+    for key, text in overrides.items():
+        where = f"options.pays.{key}"
+        if key not in pays:
+            raise Malformed(where, f"no such pay-table entry under {profile.id}")
+        proposed = Odds.parse(text, where, cite(profile.id, "odds_wording"))
+        if proposed.ratio < pays[key].ratio:
+            raise Malformed(
+                where,
+                f"{proposed} is below the minimum payout {pays[key]} "
+                f"({rules.clause('pays_clause')})",
+            )
+        pays[key] = proposed
+    return pays
+
+
 def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
     """The commission rate: a decimal from 0 to five percent."""
     rules = profile.craps
@@ -212,6 +260,60 @@ def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
             f"commission {vig_raw} is over five percent, which {profile.id} forbids ({clause})",
         )
     return vig
+
+
+def _read_vig_on_win(profile: Profile, raw: Any, vig_collected: str) -> frozenset[str]:
+    """``vig_on_win``: the buy and lay bets (``"buy:4"``) whose commission is collected only
+    on a win, each named once; only where the profile lets commission wait for the win."""
+    rules = profile.craps
+    assert rules is not None
+    where = "options.vig_on_win"
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise Malformed(where, f'must be a list of bets such as "buy:4": {show_json(raw)}')
+    allowed = [f"{w}:{n}" for w in COMMISSION_WAGERS if rules.permits(w) for n in POINTS]
+    for i, key in enumerate(raw):
+        if key not in allowed:
+            raise Malformed(f"{where}[{i}]", f"not a buy or lay bet {profile.id} permits: "
+                            f"{show_json(key)}; expected one of {', '.join(allowed)}")
+        if raw.index(key) != i:
+            raise Malformed(f"{where}[{i}]", f"{key} is named twice")
+    if raw and "win" not in rules.vig_collected:
+        raise Malformed(where, f"{profile.id} has commission paid at the time of making the bet "
+                        f"({rules.clause('buy_commission_clause')}, "
+                        f"{rules.clause('lay_commission_clause')})")
+    if raw and vig_collected == "win":
+        raise Malformed(where, 'the table collects every commission on the win already '
+                        '(vig_collected "win"); vig_on_win names the exceptions to "placement"')
+    return frozenset(raw)
+
+
+def _read_minimum(profile: Profile, options: dict[str, Any], wager_id: str) -> Decimal | None:
+    """``min_buy`` or ``min_lay``: an amount, where the profile permits the wager."""
+    rules = profile.craps
+    assert rules is not None
+    name = f"min_{wager_id}"
+    if options.get(name) is None:
+        return None
+    if not rules.permits(wager_id):
+        raise Malformed(f"options.{name}", f"{profile.id} permits no {wager_id} bets "
+                        f"({rules.clause('permitted_clause')})")
+    return parse_amount(options[name], f"options.{name}")
+
+
+def _read_place_lose_off(profile: Profile, options: dict[str, Any]) -> bool:
+    """``place_lose_off_on_come_out``: the other reading of "All place bets shall be inactive
+    on any come out roll", where the profile's text leaves it open (``all_place_bets``)."""
+    rules = profile.craps
+    assert rules is not None
+    value = options.get("place_lose_off_on_come_out", False)
+    if not isinstance(value, bool):
+        raise Malformed("options.place_lose_off_on_come_out",
+                        f"must be true or false: {show_json(value)}")
+    if value and not rules.all_place_bets:
+        raise Malformed("options.place_lose_off_on_come_out",
+                        f"under {profile.id} place bets to lose work on the come out roll "
+                        f"({rules.clause('off_on_come_out_clause')}: every other wager is on)")
+    return value
 
 
 def _declined(profile: Profile, options: dict[str, Any]) -> frozenset[str]:

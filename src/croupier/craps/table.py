@@ -55,7 +55,7 @@ from croupier.craps.wagers import (
 from croupier.dice import POINTS
 from croupier.errors import Refusal
 from croupier.events import ChipsIn, Event, Left, chips_moved
-from croupier.money import ZERO, describe, floor_to_unit, fmt, is_multiple, to_decimal
+from croupier.money import ZERO, describe, fmt, is_multiple, to_decimal
 from croupier.rules.citations import cite
 
 _NO_CLAUSE = ""
@@ -129,7 +129,7 @@ class CrapsTable:
         self.events: list[Event] = []
         # A long-running holder that persists events itself (the server) turns this off.
         self.keep_log = True
-        self._off_on_come_out = config.rules.off_on_come_out
+        self._off_on_come_out = config.off_on_come_out
         self._wager_clauses = dict(config.rules.wagers)  # read on every bet: a plain dict
         if events is None:
             # The first player listed shoots first; automated craps has no shooter.
@@ -238,7 +238,8 @@ class CrapsTable:
         key = (event.player, event.part_of or event.wager)
         wager = self.wagers[key]
         if event.stays_up:
-            if wager.definition.commission and self.config.vig_collected == "placement":
+            if wager.definition.commission and self.config.commission_timing(
+                    wager.wager_id, wager.qualifier) == "placement":
                 # It paid its commission again, for the stake that stays up: that is now what
                 # its commission stands at (an addition tops up from here).
                 wager.commission_paid = event.commission
@@ -300,7 +301,7 @@ class CrapsTable:
             "game": cfg.game, "profile": cfg.profile_id, "title": cfg.profile.title,
             "wagers": {k: v for k, v in rules.wagers.items() if k in ids},
             "pays": {k: str(v) for k, v in cfg.pays.items()},
-            "off_on_come_out": sorted(rules.off_on_come_out),
+            "off_on_come_out": sorted(cfg.off_on_come_out),
             "clauses": dict(rules.clauses),
             "unit": str(cfg.unit), "min_bet": str(cfg.min_bet),
             "max_bet": None if cfg.max_bet is None else str(cfg.max_bet),
@@ -417,7 +418,7 @@ class CrapsTable:
         if d.odds_of is not None:
             self._check_odds_limit(d, player, state, total)
         commission = ZERO
-        if d.commission is not None and cfg.vig_collected == "placement":
+        if d.commission is not None and cfg.commission_timing(wager_id, qualifier) == "placement":
             paid = existing.commission_paid if existing is not None else ZERO
             commission = max(ZERO, self.commission_on(d, qualifier, total) - paid)
         if amount + commission > ps.bankroll + covered:
@@ -465,6 +466,13 @@ class CrapsTable:
         if cfg.max_bet is not None and stake > cfg.max_bet:
             raise Refusal(f"a stake of {fmt(stake)} is above the table maximum "
                           f"{fmt(cfg.max_bet)}")
+        minimum = cfg.minimum_commissioned(d.id)
+        if minimum is not None and stake < minimum:
+            clause = cfg.rules.clause(f"{d.id}_commission_clause")
+            free = cfg.commission(d.id, qualifier, stake) == 0
+            why = " (its commission would round down to nothing)" if free else ""
+            raise Refusal(f"a {d.name} of {fmt(stake)} is below this table's minimum {d.id} "
+                          f"bet of {fmt(minimum)}{why}", clause)
         if d.parts is not None:
             parts = d.parts(qualifier)
             units = sum(p.units for p in parts)
@@ -511,9 +519,7 @@ class CrapsTable:
 
     def commission_on(self, d: WagerDef, qualifier: Qualifier, stake: Decimal) -> Decimal:
         """A buy or lay bet's commission: the rate on its base, rounded down to the unit."""
-        cfg = self.config
-        base = cfg.commission_base(d.commission or "", qualifier, Fraction(stake))
-        return floor_to_unit(base * Fraction(cfg.vig), cfg.unit)
+        return self.config.commission(d.commission or "", qualifier, stake)
 
     def find(self, player: str, wager_id: str, qualifier: Qualifier) -> Wager:
         """The player's wager an action names; for come bets a number picks one on the layout."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from croupier.events import Event, Opened
 from croupier.roulette.wheel import Pocket
@@ -35,6 +35,15 @@ class TableOpened(Opened):
     max_bet: Decimal | None
     pays: tuple[tuple[str, str], ...]
     players: tuple[tuple[str, Decimal], ...]
+    approved_layout: tuple[str, ...] | None = None
+    """The wagers the table's approved layout provides for; None: not stated (the replay
+    contract's default, every optional wager's area is on the layout)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.approved_layout is None:  # openings made before the option read as before
+            del out["approved_layout"]
+        return out
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from croupier.rules.citations import cite
 
 ZERO_RULES = ("full", "half")
 OPTION_KEYS = (
-    "wheel", "zero_rule", "five_adjacent", "seven_numbers", "unit", "min_bet", "max_bet", "pays"
+    "wheel", "zero_rule", "five_adjacent", "seven_numbers", "unit", "min_bet", "max_bet", "pays",
+    "approved_layout",
 )  # fmt: skip
 QUALIFIER_KEYS = ("numbers", "center", "column", "dozen")
 SPIN_FLAGS = ("revolutions", "same_direction", "foreign_object")
@@ -77,7 +78,26 @@ def read_options(raw: dict[str, Any], profile: Profile) -> TableConfig:
         min_bet=min_bet,
         max_bet=max_bet,
         pays=_read_pays(raw.get("pays", {}), rules, profile.id),
+        approved_layout=_read_approved_layout(raw.get("approved_layout"), rules, profile.id),
     )
+
+
+def _read_approved_layout(raw: Any, rules: RouletteRules, profile_id: str,
+                          ) -> tuple[str, ...] | None:
+    """``approved_layout``: the wagers needing an approved layout (the profile's
+    ``approved_layout_clauses``) that this table's layout provides for; null: not stated."""
+    if raw is None:
+        return None
+    where = "options.approved_layout"
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise Malformed(where, f"must be a list of wager ids: {show_json(raw)}")
+    needing = list(rules.approved_layout_clauses)
+    for i, wager_id in enumerate(raw):
+        if wager_id not in needing:
+            raise Malformed(f"{where}[{i}]", f"{show_json(wager_id)} is no wager {profile_id} "
+                            f"offers only on an approved layout; expected one of "
+                            f"{', '.join(needing) or '(none)'}")
+    return tuple(sorted(set(raw)))
 
 
 def _rules(profile: Profile) -> RouletteRules:

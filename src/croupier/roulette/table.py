@@ -49,6 +49,7 @@ class TableConfig:
     min_bet: Decimal | None = None
     max_bet: Decimal | None = None
     pays: Mapping[str, Odds] = field(default_factory=dict)
+    approved_layout: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ class RouletteTable:
                 max_bet=config.max_bet,
                 pays=tuple((key, str(odds)) for key, odds in pays.items()),
                 players=tuple(players.items()),
+                approved_layout=config.approved_layout,
             )
         )
 
@@ -276,6 +278,8 @@ class RouletteTable:
         for wager in WAGERS.values():
             if wager.offered_by is not None and not getattr(opened, wager.offered_by):
                 wagers.pop(wager.id, None)
+            if self._layout_lacks(wager.id):
+                wagers.pop(wager.id, None)
         if "00" not in wheel.in_play:
             wagers.pop("first_five", None)
         return {
@@ -294,6 +298,13 @@ class RouletteTable:
 
     def _clause(self, name: str) -> str:
         return self.rules.clause(name)
+
+    def _layout_lacks(self, wager_id: str) -> bool:
+        """Whether ``wager_id`` needs an approved layout (the profile says so) that this table's
+        approved layout does not provide for (a layout not stated is the contract's: it does)."""
+        approved = self.opened.approved_layout
+        return (approved is not None and wager_id in self.rules.approved_layout_clauses
+                and wager_id not in approved)
 
     def _wager(self, wager_id: str) -> RouletteWager:
         return WAGERS[wager_id]
@@ -333,6 +344,10 @@ class RouletteTable:
             )
         if wager.offered_by is not None and not getattr(self.opened, wager.offered_by):
             raise Refusal(f"{wager.name} is not offered at this table", wager_clause)
+        if self._layout_lacks(wager.id):
+            raise Refusal(f"{wager.name} is taken only on a layout approved for it, and this "
+                          "table's approved layout does not provide for it",
+                          self.rules.approved_layout_clauses[wager.id])
         named: set[Pocket] = set()
         if isinstance(qualifier, tuple):
             named.update(qualifier)

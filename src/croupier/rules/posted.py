@@ -163,21 +163,58 @@ def _odds_multiples(config: Any) -> tuple[tuple[str, str], ...]:
 
 def _commission(config: Any, wagers: dict[str, str], rules: CrapsRules,
                 ) -> tuple[tuple[str, str], ...]:
+    """The rate, base and minimum of buy and lay bets, and on each number when the commission
+    is collected (13:69F-1.5(a): "as to each specified place bet")."""
     if "buy" not in wagers and "lay" not in wagers:
         return ()
     rate = f"{config.vig * 100:f}".rstrip("0").rstrip(".") + "%"
     lay_base = ("of what the lay bet could win" if rules.lay_commission_base == "win"
                 else "of the amount laid")
-    timing = TIMING[config.vig_collected]
     out = [("rate", rate)]
-    if "buy" in wagers:
-        out.append(("buy bets", f"{rate} of the amount bought "
-                                f"({rules.clause('buy_commission_clause')})"))
-        out.extend((f"buy {n}", f"collected {timing}") for n in BOX_NUMBERS)
-    if "lay" in wagers:
-        out.append(("lay bets", f"{rate} {lay_base} ({rules.clause('lay_commission_clause')})"))
-        out.extend((f"lay {n}", f"collected {timing}") for n in BOX_NUMBERS)
+    for wager_id, what in (
+            ("buy", f"of the amount bought ({rules.clause('buy_commission_clause')})"),
+            ("lay", f"{lay_base} ({rules.clause('lay_commission_clause')})")):
+        if wager_id not in wagers:
+            continue
+        out.append((f"{wager_id} bets", f"{rate} {what}"))
+        minimum = config.minimum_commissioned(wager_id)
+        if minimum is not None:
+            out.append((f"minimum {wager_id} bet", str(minimum)))
+        out.extend((f"{wager_id} {n}",
+                    f"collected {TIMING[config.commission_timing(wager_id, int(n))]}")
+                   for n in BOX_NUMBERS)
     return tuple(out)
+
+
+def _commission_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
+                       ) -> Notice | None:
+    """Where commission may wait for the win, when it is collected, bet by bet."""
+    offered = [w for w in ("buy", "lay") if w in offer["wagers"]]
+    if "win" not in rules.vig_collected or not offered:
+        return None
+    on_win = [f"{w} {n}" for w in offered for n in BOX_NUMBERS
+              if config.commission_timing(w, int(n)) == "win"]
+    if len(on_win) in (0, len(offered) * len(BOX_NUMBERS)):
+        text = (f"The commission on buy and lay bets is collected "
+                f"{TIMING[config.vig_collected]}, on every number.")
+    else:
+        text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
+                f"every other buy and lay bet, {TIMING['placement']}.")
+    return Notice(rules.clause("buy_commission_clause"), text)
+
+
+def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
+                     ) -> Notice | None:
+    """Which wagers are off on the come-out unless called on, and what "off" does while a
+    point is established (the replay contract: nothing until the point is decided)."""
+    names = _names(offer["game"])
+    off = [names[w] for w in offer["wagers"] if w in config.off_on_come_out]
+    if not off:
+        return None
+    return Notice(rules.clause("off_on_come_out_clause"),
+                  f"{', '.join(off)} are inactive on any come out roll unless called \"on\". "
+                  "A wager called \"off\" while a point is established keeps working until the "
+                  "point is decided: \"off\" speaks of come out rolls only.")
 
 
 def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
@@ -192,10 +229,10 @@ def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
     notices = [Notice(_odds_wording(profile_id),
                       'Every payout is stated as odds "x to y": x won for every y wagered, the '
                       "wager itself returned besides.")]
-    if "win" in rules.vig_collected and offer["wagers"].keys() & {"buy", "lay"}:
-        notices.append(Notice(rules.clause("buy_commission_clause"),
-                              f"The commission on buy and lay bets is collected "
-                              f"{TIMING[config.vig_collected]}, on every number."))
+    for notice in (_commission_notice(config, offer, rules),
+                   _come_out_notice(config, offer, rules)):
+        if notice is not None:
+            notices.append(notice)
     if fire:
         notices.append(Notice(rules.clause("fire_pays_clause"),
                               f"The fire bet pays by pay table {config.fire_pay_table}, once, for "

@@ -108,6 +108,9 @@ class CrapsRules(GameRules):
     coupon_wagers: frozenset[str] = frozenset()
     """Wagers a match play coupon may be put with (none: coupons are not accepted)."""
     fire_tables: Mapping[str, Mapping[str, Odds]] = field(default_factory=dict)
+    all_place_bets: frozenset[str] = frozenset()
+    """Wagers a table may also turn off on the come-out (``place_lose_off_on_come_out``)
+    where the text's "All place bets shall be inactive" may be read of every place bet."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,8 @@ class RouletteRules(GameRules):
     """Why 00 is out of play, by wheel."""
     zero_rule_clauses: Mapping[str, str] = field(default_factory=dict)
     """What even-money wagers do on a zero, by wheel."""
+    approved_layout_clauses: Mapping[str, str] = field(default_factory=dict)
+    """Wagers offered only on a layout approved for them, with the clause requiring it."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +185,8 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
     common, rest = _common("craps", raw, CRAPS_CLAUSES, where)
     _check_settings(rest, CrapsRules, where)
     settings: dict[str, Any] = {}
-    for name in ("off_on_come_out", "craps_only", "optional", "seated_games", "coupon_wagers"):
+    for name in ("off_on_come_out", "craps_only", "optional", "seated_games", "coupon_wagers",
+                 "all_place_bets"):
         if name in rest:
             settings[name] = _strings(rest[name], f"{where}.{name}")
     for name, kind in (("free_odds", bool), ("late_bets", bool), ("default_odds", str),
@@ -203,7 +209,7 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
                                     for key, text in _table(entries, where).items()})
             for name, entries in tables.items()})
     rules = CrapsRules(**common, **settings)
-    for name in ("off_on_come_out", "craps_only", "optional", "coupon_wagers"):
+    for name in ("off_on_come_out", "craps_only", "optional", "coupon_wagers", "all_place_bets"):
         unknown = getattr(rules, name) - set(rules.wagers)
         if unknown:
             raise ProfileError(f"{where}.{name}: not permitted wagers: {', '.join(sorted(unknown))}")
@@ -222,7 +228,7 @@ def _roulette_rules(raw: dict[str, Any], where: str) -> RouletteRules:
         if not isinstance(rest["minimum_revolutions"], int):
             raise ProfileError(f"{where}.minimum_revolutions: must be an int")
         settings["minimum_revolutions"] = rest["minimum_revolutions"]
-    for name in ("void_clauses", "zero_rule_clauses"):
+    for name in ("void_clauses", "zero_rule_clauses", "approved_layout_clauses"):
         if name in rest:
             table = _table(rest[name], f"{where}.{name}")
             settings[name] = MappingProxyType({k: str(v) for k, v in table.items()})

@@ -126,9 +126,13 @@ def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
     try:
-        return CrapsConfig.from_options(profile, dict(strategy.table))
+        config = CrapsConfig.from_options(profile, dict(strategy.table))
     except Malformed as exc:
         raise exc.under(f"{strategy.name}.table") from None
+    if config.vig_on_win:  # the kernel keeps one commission timing per table
+        raise Malformed(f"{strategy.name}.table.vig_on_win", "the simulator collects every "
+                        "commission at the table's one time (vig_collected)")
+    return config
 
 
 def _qualifier(bet: Bet, d: WagerDef, where: str) -> Any:
@@ -369,7 +373,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
                        for st in s.states])
         ostate.append([s.states.index(n) if n in s.states else -1 for n in (None, *POINTS)])
 
-    off = config.rules.off_on_come_out
+    off = config.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
     vig = Fraction(config.vig)
     slot_int: dict[str, list[int]] = {"stays": [], "off": [], "parent": [], "commk": [],

@@ -37,17 +37,16 @@ PAGE = 5000
 @lru_cache(maxsize=64)
 def _edges(game: str, profile: str, options_json: str) -> dict[str, Fraction]:
     """The exact house edge of every wager a table offers, by the label its settlements carry:
-    a buy or lay bet at the table's commission timing, the fire bet at its pay table."""
+    a buy or lay bet at the table's commission timing for it, the fire bet at its pay table."""
     from croupier.analysis.exact import analyse
 
     options = json.loads(options_json, parse_float=Decimal)
-    timing = options.get("vig_collected", "placement")
     fire = options.get("fire_pay_table", "A")
     edges: dict[str, Fraction] = {}
     for row in analyse(game, profile, options):
         parts = row.wager.split(":")
         if parts[0] in ("buy", "lay") and len(parts) == 3:
-            if parts[2] == timing:
+            if row.as_configured:  # the timing this table collects that bet's commission at
                 edges[f"{parts[0]}:{parts[1]}"] = row.house_edge
         elif parts[0] == "fire":
             if parts[1] == fire:
