@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import Malformed
@@ -67,6 +67,7 @@ def test_malformed_systems_name_the_place(rule: dict[str, Any], where: str) -> N
     assert caught.value.where == f"strategy.{where}"
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SYSTEMS), st.integers(1, 25), st.integers(1, 3000), st.booleans(),
        st.integers(1, 6))
 def test_levels_stay_within_the_bound(system: str, unit: int, bound: int, reset: bool,
