@@ -3,14 +3,21 @@
 Every change to a table is an event; a table folds its events into state, so the events alone
 rebuild it (``Table.from_events``). Events serialise to plain JSON with money as decimal strings.
 
-The events every game shares are defined here, once: a wager settled, a player's chips in and
-out (a player joins with their first chips and leaves), a supervisor's adjustment, a match play
-coupon. Each game's engine folds them (:meth:`croupier.table.Table.apply`); each game adds its
-own (:mod:`croupier.craps.events`, :mod:`croupier.roulette.events`).
+The events every game shares are defined here, once: the table opened (each game's opening
+extends :class:`Opened` with what its table opened with), a wager made, taken down and
+settled, a player's chips in and out (a player joins with their first chips and leaves), a
+supervisor's adjustment, a match play coupon. Each game's engine folds them
+(:meth:`croupier.table.Table.apply`); each game adds its own (:mod:`croupier.craps.events`,
+:mod:`croupier.roulette.events`). Ledgers keep the kinds earlier releases wrote (craps's
+opening was ``open``, a roulette wager taken back ``remove``): the ledger's codec reads them
+as these (:data:`croupier.service.codec.ALIASES`).
 
 >>> from decimal import Decimal
 >>> Settled("alice", "place_win:6", Decimal("12"), "win", paid=Decimal("14")).to_json()["paid"]
 '14.00'
+>>> bet = BetMade("ann", "split:0-00", "split", Decimal(5), numbers=(0, "00"), stake=Decimal(5))
+>>> list(bet.to_json())  # a roulette wager: no qualifier, state or commission shown
+['type', 'player', 'wager', 'wager_id', 'numbers', 'amount', 'stake']
 """
 
 from __future__ import annotations
@@ -21,7 +28,10 @@ from typing import Any, ClassVar
 
 from croupier.money import fmt
 
-_OMIT_WHEN_NONE = frozenset({"part_of", "clause", "odds", "qualifier", "state"})
+# Fields a game leaves out of an event it shares with the others are not shown (so each
+# game's events read as they always have).
+_OMIT_WHEN_NONE = frozenset({"part_of", "clause", "odds", "qualifier", "state", "numbers",
+                             "commission", "stake"})
 
 
 def _json_value(value: Any) -> Any:
@@ -52,9 +62,45 @@ class Event:
 
 @dataclass(frozen=True)
 class Opened(Event):
-    """Base of every game's opening event (each game's says what its table opened with)."""
+    """The table opened: the base of every game's opening event, which adds what its table
+    opened with (the players' starting chips; a craps table its first shooter, a roulette
+    table its wheel, options and pay table). One kind for every game."""
 
-    kind: ClassVar[str] = "opened"
+    kind: ClassVar[str] = "table_opened"
+
+
+@dataclass(frozen=True)
+class BetMade(Event):
+    """A wager put down, or ``amount`` added to the same wager (``wager`` is its key on the
+    layout, as ``place_win:6`` or ``split:0-00``).
+
+    What a game adds, keyword only (left out where None): at craps the wager's ``qualifier``
+    (a hop's dice, a place bet's number), its ``state`` (a come bet's point) and the
+    ``commission`` paid now; at roulette the ``numbers`` the wager covers and the ``stake``
+    now on it.
+    """
+
+    kind: ClassVar[str] = "bet"
+    player: str
+    wager: str
+    wager_id: str
+    qualifier: Any = field(default=None, kw_only=True)
+    state: Any = field(default=None, kw_only=True)
+    numbers: tuple[int | str, ...] | None = field(default=None, kw_only=True)
+    amount: Decimal
+    commission: Decimal | None = field(default=None, kw_only=True)
+    stake: Decimal | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class BetTakenDown(Event):
+    """``amount`` of a wager back to the player's chips; ``whole`` when the wager comes off."""
+
+    kind: ClassVar[str] = "take_down"
+    player: str
+    wager: str
+    amount: Decimal
+    whole: bool
 
 
 @dataclass(frozen=True)
@@ -145,7 +191,7 @@ class CouponOut(Event):
 
 
 SHARED_EVENTS: tuple[type[Event], ...] = (
-    Settled, ChipsIn, ChipsOut, Left, Adjusted, CouponIn, CouponOut,
+    BetMade, BetTakenDown, Settled, ChipsIn, ChipsOut, Left, Adjusted, CouponIn, CouponOut,
 )
 
 

@@ -6,6 +6,8 @@ rebuilt, what the server's procedures need to know).
 
 >>> [g.name for g in GAMES.values()]
 ['craps', 'mini-craps', 'automated-craps', 'roulette']
+>>> list(FAMILIES), game("mini-craps").default_profile
+(['craps', 'roulette'], 'nj-13-69f')
 >>> from croupier.rules import load_profile
 >>> table = game("automated-craps").open(load_profile("nj-13-69f"), {}, {})
 >>> "fire" in table.offer()["wagers"], table.state_json()["shooter"]
@@ -17,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from croupier.craps import events as craps_events
 from croupier.craps.config import CrapsConfig, CrapsVariant
 from croupier.craps.reading import read_action as read_craps_action
 from croupier.craps.table import CrapsTable
+from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Malformed
 from croupier.events import SHARED_EVENTS, Event
 from croupier.money import show_json
@@ -31,11 +35,13 @@ from croupier.roulette import events as roulette_events
 from croupier.roulette.reading import read_action as read_roulette_action
 from croupier.roulette.reading import read_options as read_roulette_options
 from croupier.roulette.table import RouletteTable
-from croupier.rules import Profile
+from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
+from croupier.rules import GameRules, Profile
 from croupier.table import Table
 
 Opener = Callable[[Profile, Mapping[str, Any], Mapping[str, Decimal]], Table]
 ActionReader = Callable[[Any, str, Collection[str], Any], Any]
+RulesOf = Callable[[Profile], GameRules | None]
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,17 @@ class Game:
     """What decides its wagers, in the plural: ``rolls`` or ``spins``."""
     opener: Opener
     action_reader: ActionReader
+    rules_of: RulesOf
+    """The section of a rule profile holding its rules (a profile without one: None)."""
+    default_profile: str
+    """The profile it is read under when none is named: the fullest regulation covering it."""
+    wager_names: Mapping[str, str]
+    """Every wager its engine knows, id -> name, in the engine's order (whether a table
+    offers one is the profile's and the options' say: :meth:`offer`)."""
+
+    def rules(self, profile: Profile) -> GameRules | None:
+        """Its rules under ``profile`` (None where the profile has no section for them)."""
+        return self.rules_of(profile)
 
     def open(self, profile: Profile, options: Mapping[str, Any],
              players: Mapping[str, Decimal]) -> Table:
@@ -115,21 +132,33 @@ def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -
 
 
 CRAPS_EVENTS: tuple[type[Event], ...] = (
-    craps_events.TableOpened, craps_events.BetMade, craps_events.BetTakenDown,
-    craps_events.CalledOn, craps_events.Seated, craps_events.Rolled, craps_events.Moved,
-    craps_events.ShooterChanged,
+    craps_events.TableOpened, craps_events.CalledOn, craps_events.Seated, craps_events.Rolled,
+    craps_events.Moved, craps_events.ShooterChanged,
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
-    roulette_events.TableOpened, roulette_events.BetPlaced, roulette_events.BetRemoved,
-    roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
+    roulette_events.TableOpened, roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
 )
+
+
+def _craps_rules(profile: Profile) -> GameRules | None:
+    return profile.craps
+
+
+def _roulette_rules(profile: Profile) -> GameRules | None:
+    return profile.roulette
+
+
+CRAPS_WAGER_NAMES = MappingProxyType({w.id: w.name for w in CRAPS_WAGERS.values()})
+ROULETTE_WAGER_NAMES = MappingProxyType({w.id: w.name for w in ROULETTE_WAGERS.values()})
 
 
 def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> Game:
     variant = CrapsVariant(name, full_game=full_game, shooter=not device)
     return Game(name, "craps", CrapsTable, CRAPS_EVENTS, capacity, has_shooter=not device,
                 uses_dice=not device, dealer_enters_results=not device, decisions="rolls",
-                opener=_craps_opener(variant), action_reader=_read_craps)
+                opener=_craps_opener(variant), action_reader=_read_craps,
+                rules_of=_craps_rules, default_profile="nj-13-69f",
+                wager_names=CRAPS_WAGER_NAMES)
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
@@ -140,9 +169,15 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     _craps_game("automated-craps", capacity=16, full_game=False, device=True),
     Game("roulette", "roulette", RouletteTable, ROULETTE_EVENTS, 8, has_shooter=False,
          uses_dice=False, dealer_enters_results=True, decisions="spins", opener=_open_roulette,
-         action_reader=_read_roulette),
+         action_reader=_read_roulette, rules_of=_roulette_rules,
+         default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+FAMILIES: dict[str, Game] = {
+    family: next(g for g in GAMES.values() if g.family == family)
+    for family in dict.fromkeys(g.family for g in GAMES.values())}
+"""Each family by its name, as its first game (the game the family is named after): the
+analysis speaks of a family's wagers and rules (one section of each profile) once."""
 REGISTRY = GAMES  # for modules that use the name GAMES for the names alone
 
 

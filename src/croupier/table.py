@@ -56,6 +56,11 @@ class Table(Protocol):
     def opening_json(self) -> dict[str, Any]:
         """The opening event as the replay result lists it."""
 
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """An event as the replay result lists it: under the name and fields every release
+        has given it there (results are compared byte for byte across releases), which for
+        a shared event may be the game's older own."""
+
     def live_state(self) -> dict[str, Any]:
         """Where the game stands, as the server shows it (the replay's state and more)."""
 

@@ -72,7 +72,7 @@ def replay(doc: Any) -> dict[str, Any]:
         except Refusal as refusal:
             rejected.append(refusal_json(index, refusal))
             continue
-        events.extend({"action": index, **event.to_json()} for event in done)
+        events.extend({"action": index, **table.event_json(event)} for event in done)
     return {
         "players": {name: {"bankroll": fmt(table.chips(name)),
                            "on_table": fmt(table.on_table(name))} for name in players},

@@ -119,8 +119,8 @@ def test_roulette_documents_render_and_carry_every_zero_clause(
     except Malformed:
         assert rule == "half" and wheel != "double-zero"
         return
-    zero_clause = load_profile("nj-casino-night").roulette.settings[  # type: ignore[union-attr]
-        "zero_rule_clauses"][wheel]
+    zero_clause = load_profile("nj-casino-night").roulette.zero_rule_clauses[  # type: ignore[union-attr]
+        wheel]
     assert zero_clause in _clauses(doc)
     ids = [w.id for w in doc.wagers]
     assert ("five_adjacent" in ids) == five and ("seven_numbers" in ids) == seven

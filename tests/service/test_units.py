@@ -7,9 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from croupier.craps.events import BetMade, Rolled
-from croupier.events import Settled
-from croupier.roulette.events import BetPlaced
+from croupier.craps.events import Rolled
+from croupier.events import BetMade, BetTakenDown, Settled
 from croupier.service import codec
 from croupier.service.equipment import ATTESTED, inspect, passing_record
 from croupier.service.events import Drawn, LateBetAsked
@@ -52,12 +51,16 @@ def test_dice_specification() -> None:
 
 def test_codec_round_trip() -> None:
     events = [
-        ("craps", BetMade("a", "hop:1-3", "hop", (1, 3), None, Decimal("5"), Decimal("0.25"))),
-        ("craps", BetMade("a", "fire", "fire", None, (frozenset({4, 5}), 6), Decimal("1"))),
+        ("craps", BetMade("a", "hop:1-3", "hop", Decimal("5"), qualifier=(1, 3),
+                          commission=Decimal("0.25"))),
+        ("craps", BetMade("a", "fire", "fire", Decimal("1"), state=(frozenset({4, 5}), 6),
+                          commission=Decimal(0))),
         ("craps", Rolled((3, 4), 7, 6, None, False, False)),
         ("craps", Settled("a", "pass", Decimal(10), "win", paid=Decimal(10), odds="1 to 1")),
         ("craps", LateBetAsked(1, "a", "hop", (2, 2), Decimal(1), "c")),
-        ("roulette", BetPlaced("a", "split:0-00", "split", (0, "00"), Decimal(5), Decimal(5))),
+        ("roulette", BetMade("a", "split:0-00", "split", Decimal(5), numbers=(0, "00"),
+                             stake=Decimal(5))),
+        ("roulette", BetTakenDown("a", "split:0-00", Decimal(5), whole=True)),
         ("roulette", Drawn("os", (1, 250), ("00",))),
     ]
     for game, event in events:

@@ -20,18 +20,27 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis.regtext import clause_ids
-from croupier.rules import PROFILE_IDS, load_profile
+from croupier.games import FAMILIES, GAMES
+from croupier.rules import PROFILE_IDS, CrapsRules, GameRules, RouletteRules, load_profile
 from croupier.rules.citations import CONTRACT, load_readings
 
-GAMES = ("craps", "roulette")
+
+def _is_citation(value: str) -> bool:
+    return value.startswith(CONTRACT) or "N.J.A.C." in value
 
 
-def _walk(value: Any, where: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{where}.{key}")
-    elif isinstance(value, str) and (value.startswith(CONTRACT) or "N.J.A.C." in value):
-        yield where, value
+def _section_citations(family: str, rules: GameRules) -> Iterator[tuple[str, str]]:
+    """``(key, citation)`` for each clause a profile section names besides its wagers': its
+    ``*_clause`` settings, then (roulette) the clauses it names by wheel and by wager, in the
+    file's order."""
+    for key, clause in rules.clauses.items():
+        yield f"{family}.{key}", clause
+    if isinstance(rules, RouletteRules):
+        for name, by_key in (("void_clauses", rules.void_clauses),
+                             ("zero_rule_clauses", rules.zero_rule_clauses),
+                             ("approved_layout_clauses", rules.approved_layout_clauses)):
+            for key, clause in by_key.items():
+                yield f"{family}.{name}.{key}", clause
 
 
 def profile_citations() -> list[tuple[str, str, str]]:
@@ -39,14 +48,14 @@ def profile_citations() -> list[tuple[str, str, str]]:
     permitted wager's clause and each ``*_clause`` setting (``craps.removal_clause``)."""
     out: list[tuple[str, str, str]] = []
     for pid in PROFILE_IDS:
-        for game in GAMES:
-            view = game_view(pid, game)
+        for family in FAMILIES:
+            view = game_view(pid, family)
             if view is None:
                 continue
             for wager, clause in view.rules.wagers.items():
-                out.append((pid, f"{game}.wagers.{wager}", clause))
-            for key, clause in _walk(dict(view.rules.settings), game):
-                out.append((pid, key, clause))
+                out.append((pid, f"{family}.wagers.{wager}", clause))
+            out.extend((pid, key, clause) for key, clause in
+                       _section_citations(family, view.rules) if _is_citation(clause))
     return out
 
 
@@ -55,20 +64,27 @@ class GameView:
     """What the analysis reads of one game's rules under one profile (its only reader)."""
 
     profile: str
-    rules: Any
+    rules: GameRules
+
+    @property
+    def craps(self) -> CrapsRules | None:
+        """The rules as craps rules, where they are (the settings only craps has)."""
+        return self.rules if isinstance(self.rules, CrapsRules) else None
+
+    @property
+    def roulette(self) -> RouletteRules | None:
+        """The rules as roulette rules, where they are."""
+        return self.rules if isinstance(self.rules, RouletteRules) else None
 
     def permits(self, wager: str) -> bool:
-        return bool(self.rules.permits(wager))
+        return self.rules.permits(wager)
 
     def wager_clause(self, wager: str) -> str:
         return str(self.rules.wagers[wager])
 
     def cite(self, key: str) -> str:
         """The citation a profile setting holds (``removal_clause`` ...), or ``""``."""
-        return str(self.rules.clause(key))
-
-    def setting(self, key: str, default: Any = None) -> Any:
-        return self.rules.settings.get(key, default)
+        return self.rules.clause(key)
 
     def pays(self) -> list[tuple[str, str]]:
         """``(pay-table key, odds as stated)`` for every minimum payout the profile lists."""
@@ -76,8 +92,9 @@ class GameView:
 
 
 def game_view(profile: str, game: str) -> GameView | None:
-    """The rules of ``game`` under ``profile``; None if the profile does not cover it."""
-    rules = getattr(load_profile(profile), game, None)
+    """The rules of ``game`` (a game or a family's name) under ``profile``; None if the
+    profile has none for it."""
+    rules = GAMES[game].rules(load_profile(profile))
     return None if rules is None else GameView(profile, rules)
 
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from croupier.analysis.evidence import GameView, game_view, profile_summary
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
-from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
-from croupier.rules import PROFILE_IDS
+from croupier.games import FAMILIES
+from croupier.rules import PROFILE_IDS, CrapsRules
 from croupier.rules.citations import CONTRACT, load_readings
 
 ATTRIBUTES = ("permitted", "minimum pay", "come-out", "commission", "free odds")
@@ -75,13 +75,15 @@ def _permitted(pid: str, rules: GameView, wager: str) -> Cell:
         return Cell(wager, pid, "permitted", "no", "text", rules.cite("permitted_clause"))
     clause = rules.wager_clause(wager)
     value = "yes"
-    if wager in rules.setting("optional", []):
+    craps = rules.craps
+    if craps is not None and wager in craps.optional:
         value = "yes, at the casino's election"
-    if wager in rules.setting("craps_only", []):
+    if craps is not None and wager in craps.craps_only:
         value += " (craps only, not mini-craps)"
-    if wager in rules.setting("approved_layout_clauses", {}):
+    approved = rules.roulette.approved_layout_clauses if rules.roulette is not None else {}
+    if wager in approved:
         value += (", on a layout approved for it (approved_layout; "
-                  f"{rules.setting('approved_layout_clauses')[wager].removeprefix('N.J.A.C. ')})")
+                  f"{approved[wager].removeprefix('N.J.A.C. ')})")
     read = readings.get(f"{pid}.{wager}")
     if read is not None:
         return Cell(wager, pid, "permitted", value, "contract" if read.startswith(CONTRACT)
@@ -89,43 +91,48 @@ def _permitted(pid: str, rules: GameView, wager: str) -> Cell:
     return Cell(wager, pid, "permitted", value, "text", clause)
 
 
-def _minimum_pay(pid: str, game: str, rules: GameView, wager: str) -> Cell:
+def _minimum_pay(pid: str, rules: GameView, wager: str) -> Cell:
     if not rules.permits(wager):
         return Cell(wager, pid, "minimum pay", "-", "-")
     pays = _pays(rules, wager)
-    if game == "craps":
-        d = CRAPS_WAGERS[wager]
-        if d.parts is not None:
-            return Cell(wager, pid, "minimum pay", "paid as the separate wagers it is made of",
-                        "text", rules.wager_clause(wager))
-        if d.odds_of is not None:
-            return Cell(wager, pid, "minimum pay", f"true odds: {pays}", "contract",
-                        rules.cite("odds_clause"))
-        if d.commission == "buy":
-            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("buy_commission_clause"))
-        if d.commission == "lay":
-            return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("lay_commission_clause"))
-        if wager == "fire":
-            tables = rules.setting("fire_tables", {})
-            text = "; ".join(f"table {name}: " + ", ".join(
-                f"{k.split(':')[1]} points {v}" for k, v in table.items())
-                for name, table in tables.items())
-            return Cell(wager, pid, "minimum pay", text, "text", rules.cite("fire_pays_clause"))
-    elif wager == "five_adjacent":
+    if rules.craps is not None:
+        return _craps_minimum_pay(pid, rules, rules.craps, wager, pays)
+    if wager == "five_adjacent":
         pays = f"as five straights: {_pays(rules, 'straight')}"
     return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("pays_clause"))
 
 
-def _come_out(pid: str, rules: GameView, wager: str) -> Cell:
+def _craps_minimum_pay(pid: str, rules: GameView, craps: CrapsRules, wager: str,
+                       pays: str) -> Cell:
+    d = CRAPS_WAGERS[wager]
+    if d.parts is not None:
+        return Cell(wager, pid, "minimum pay", "paid as the separate wagers it is made of",
+                    "text", rules.wager_clause(wager))
+    if d.odds_of is not None:
+        return Cell(wager, pid, "minimum pay", f"true odds: {pays}", "contract",
+                    rules.cite("odds_clause"))
+    if d.commission == "buy":
+        return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("buy_commission_clause"))
+    if d.commission == "lay":
+        return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("lay_commission_clause"))
+    if wager == "fire":
+        text = "; ".join(f"table {name}: " + ", ".join(
+            f"{k.split(':')[1]} points {v}" for k, v in table.items())
+            for name, table in craps.fire_tables.items())
+        return Cell(wager, pid, "minimum pay", text, "text", rules.cite("fire_pays_clause"))
+    return Cell(wager, pid, "minimum pay", pays, "text", rules.cite("pays_clause"))
+
+
+def _come_out(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cell:
     if not rules.permits(wager):
         return Cell(wager, pid, "come-out", "-", "-")
-    off = wager in rules.setting("off_on_come_out", [])
+    off = wager in craps.off_on_come_out
     value = "off unless called on" if off else "on"
     read = _jurisdiction().get("come_out", {}).get(f"{pid}.{wager}")
     if read is not None:
         note = ("a table option (place_lose_off_on_come_out) reads the sentence of every place "
                 "bet and turns it off unless called on"
-                if wager in rules.setting("all_place_bets", []) else "")
+                if wager in craps.all_place_bets else "")
         return Cell(wager, pid, "come-out", value, "interpretation", read, note)
     if off or pid == "nj-13-69f":  # 13:69F-1.3(e): "All other wagers shall be considered On"
         return Cell(wager, pid, "come-out", value, "text", rules.cite("off_on_come_out_clause"))
@@ -133,14 +140,14 @@ def _come_out(pid: str, rules: GameView, wager: str) -> Cell:
                 "the text turns only place bets to win off; every other wager works on every roll")
 
 
-def _commission(pid: str, rules: GameView, wager: str) -> Cell:
+def _commission(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cell:
     kind = CRAPS_WAGERS[wager].commission
     if kind is None or not rules.permits(wager):
         return Cell(wager, pid, "commission", "-", "-")
     base = "the stake"
-    if kind == "lay" and rules.setting("lay_commission_base") == "win":
+    if kind == "lay" and craps.lay_commission_base == "win":
         base = "what the bet could win"
-    timings = rules.setting("vig_collected", ["placement"])
+    timings = craps.vig_collected
     timing = " or ".join({"placement": "when made", "win": "on winning bets only"}[t]
                          for t in timings)
     if len(timings) > 1:
@@ -151,12 +158,11 @@ def _commission(pid: str, rules: GameView, wager: str) -> Cell:
                 "rounding to nothing")
 
 
-def _free_odds(pid: str, rules: GameView, wager: str) -> Cell:
+def _free_odds(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cell:
     if wager not in LINE_BETS or not rules.permits(wager):
         return Cell(wager, pid, "free odds", "-", "-")
-    if rules.setting("free_odds"):
-        return Cell(wager, pid, "free odds",
-                    f"table option, default {rules.setting('default_odds')}",
+    if craps.free_odds:
+        return Cell(wager, pid, "free odds", f"table option, default {craps.default_odds}",
                     _basis(rules.cite("odds_clause")), rules.cite("odds_clause"))
     return Cell(wager, pid, "free odds", "none", "text", rules.cite("permitted_clause"))
 
@@ -164,17 +170,19 @@ def _free_odds(pid: str, rules: GameView, wager: str) -> Cell:
 def matrix() -> list[Cell]:
     """Every cell: each wager of each game under each profile, then the table rules."""
     cells: list[Cell] = []
-    for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
-        for wager in wagers:
+    for family in FAMILIES.values():
+        for wager in family.wager_names:
             for pid in PROFILE_IDS:
-                rules = game_view(pid, game)
+                rules = game_view(pid, family.name)
                 if rules is None:
                     continue
                 cells.append(_permitted(pid, rules, wager))
-                cells.append(_minimum_pay(pid, game, rules, wager))
-                if game == "craps":
-                    cells += [_come_out(pid, rules, wager), _commission(pid, rules, wager),
-                              _free_odds(pid, rules, wager)]
+                cells.append(_minimum_pay(pid, rules, wager))
+                if rules.craps is not None:
+                    craps = rules.craps
+                    cells += [_come_out(pid, rules, craps, wager),
+                              _commission(pid, rules, craps, wager),
+                              _free_odds(pid, rules, craps, wager)]
     for pid, table in _jurisdiction().get("table", {}).items():
         for rule in TABLE_RULES:
             entry = table[rule]
@@ -223,9 +231,12 @@ def render_markdown(cells: list[Cell]) -> str:
     for rule in TABLE_RULES:
         row = [_shown(cell(cells, "(table)", pid, rule)) for pid in PROFILE_IDS]
         lines.append(f"| {rule.replace('_', ' ')} | " + " | ".join(row) + " |")
-    for game, wagers in (("craps", list(CRAPS_WAGERS)), ("roulette", list(ROULETTE_WAGERS))):
+    for game, family in FAMILIES.items():
+        wagers = list(family.wager_names)
         profiles = [p for p in PROFILE_IDS if game_view(p, game) is not None]
-        attributes = ATTRIBUTES if game == "craps" else ATTRIBUTES[:2]
+        # The attributes the family's wagers have cells for (roulette: no come-out, ...).
+        attributes = [a for a in ATTRIBUTES
+                      if any(c.attribute == a and c.wager in wagers for c in cells)]
         for attribute in attributes:
             lines += ["", f"## {game}: {attribute}", "",
                       "| wager | " + " | ".join(profiles) + " |",

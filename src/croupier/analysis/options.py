@@ -13,18 +13,17 @@ import json
 from decimal import Decimal
 from typing import Any
 
-DEFAULT_RULES = {"craps": "nj-13-69f", "mini-craps": "nj-13-69f", "roulette": "nj-casino-night"}
+from croupier.games import GAMES
+
+DEFAULT_RULES = {name: played.default_profile for name, played in GAMES.items()}
 """The profile ``edge`` reads a game under when neither ``--rules`` nor an options file names
-one: the fullest regulation that covers the game."""
+one: the fullest regulation that covers the game (the registry's ``default_profile``)."""
 
 
 def default_rules(game: str) -> str:
-    """The default profile of ``game``; failing the table above, the first that covers it."""
-    if game in DEFAULT_RULES:
-        return DEFAULT_RULES[game]
-    from croupier.rules import PROFILE_IDS, load_profile
-
-    return next((p for p in PROFILE_IDS if load_profile(p).covers(game)), "nj-13-69f")
+    """The default profile of ``game``; for a name that is no game, the fullest profile (the
+    caller's reader then names the game at fault)."""
+    return DEFAULT_RULES.get(game, "nj-13-69f")
 
 
 def option_value(text: str) -> Any:

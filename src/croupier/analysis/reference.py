@@ -20,9 +20,10 @@ from typing import Any
 
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.dice import POINTS
+from croupier.games import GAMES
 from croupier.roulette.wagers import INDEX_DOMAIN
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
-from croupier.rules import PROFILE_IDS, load_profile
+from croupier.rules import PROFILE_IDS, CrapsRules, GameRules, load_profile
 
 _ROULETTE_DOMAIN = {
     "numbers": "the numbers covered, which must form the wager on the layout: [17, 20], "
@@ -47,10 +48,12 @@ def _craps_pay_keys(wager_id: str) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def _restriction(settings: dict[str, Any], wager_id: str) -> str:
-    if wager_id in settings.get("craps_only", []):
+def _restriction(rules: GameRules, wager_id: str) -> str:
+    if not isinstance(rules, CrapsRules):
+        return ""
+    if wager_id in rules.craps_only:
         return " (craps only, not mini-craps)"
-    if wager_id in settings.get("optional", []):
+    if wager_id in rules.optional:
         return f" (at the casino's election: option {wager_id})"
     return ""
 
@@ -58,10 +61,9 @@ def _restriction(settings: dict[str, Any], wager_id: str) -> str:
 def _permissions(game: str, wager_id: str) -> dict[str, str]:
     out = {}
     for profile_id in PROFILE_IDS:
-        profile = load_profile(profile_id)
-        rules = profile.roulette if game == "roulette" else profile.craps
+        rules = GAMES[game].rules(load_profile(profile_id))
         if rules is not None and rules.permits(wager_id):
-            out[profile_id] = rules.wagers[wager_id] + _restriction(dict(rules.settings), wager_id)
+            out[profile_id] = rules.wagers[wager_id] + _restriction(rules, wager_id)
     return out
 
 

@@ -1,4 +1,8 @@
-"""The events of a craps table. Folding them in order rebuilds the table (``CrapsTable.apply``)."""
+"""The events of a craps table. Folding them in order rebuilds the table (``CrapsTable.apply``).
+
+A wager made, taken down or settled is one of the events every game shares
+(:mod:`croupier.events`), re-exported here; the rest are craps's own.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from croupier.events import Event, Opened, Settled
+from croupier.events import BetMade, BetTakenDown, Event, Opened, Settled
 
 __all__ = [
     "BetMade", "BetTakenDown", "CalledOn", "Moved", "Rolled", "Seated", "Settled",
@@ -16,36 +20,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TableOpened(Opened):
-    """The craps table opened: the players' starting chips and the first shooter."""
+    """The craps table opened: the players' starting chips and the first shooter (earlier
+    releases stored it as kind ``open``; the replay result still names it so)."""
 
-    kind: ClassVar[str] = "open"
     players: tuple[tuple[str, Decimal], ...]
     shooter: str
-
-
-@dataclass(frozen=True)
-class BetMade(Event):
-    """A wager put down, or ``amount`` added to the same wager (with any commission due now)."""
-
-    kind: ClassVar[str] = "bet"
-    player: str
-    wager: str
-    wager_id: str
-    qualifier: Any
-    state: Any
-    amount: Decimal
-    commission: Decimal = Decimal(0)
-
-
-@dataclass(frozen=True)
-class BetTakenDown(Event):
-    """``amount`` of a wager back to the bankroll; ``whole`` when the wager comes off."""
-
-    kind: ClassVar[str] = "take_down"
-    player: str
-    wager: str
-    amount: Decimal
-    whole: bool
 
 
 @dataclass(frozen=True)

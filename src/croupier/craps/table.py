@@ -159,17 +159,17 @@ class CrapsTable:
             self.shooter = event.shooter
         elif isinstance(event, BetMade):
             ps = self.players[event.player]
-            ps.bankroll -= event.amount + event.commission
-            self.house += event.commission
+            commission = event.commission or ZERO
+            ps.bankroll -= event.amount + commission
+            self.house += commission
             key = (event.player, event.wager)
             existing = self.wagers.get(key)
             if existing is None:
                 self.wagers[key] = Wager(event.player, event.wager_id, event.qualifier,
-                                         event.amount, event.state,
-                                         commission_paid=event.commission)
+                                         event.amount, event.state, commission_paid=commission)
             else:
                 existing.stake += event.amount
-                existing.commission_paid += event.commission
+                existing.commission_paid += commission
         elif isinstance(event, BetTakenDown):
             key = (event.player, event.wager)
             wager = self.wagers[key]
@@ -258,8 +258,14 @@ class CrapsTable:
     # --- queries (the Table interface, croupier.table) ---------------------------------
 
     def opening_json(self) -> dict[str, Any]:
-        """The opening as the replay result lists it (craps's carries ``"action": null``)."""
-        return {"action": None, **self.opened.to_json()}
+        """The opening as the replay result lists it: ``"action": null`` and the kind ``open``
+        that every release before the shared event vocabulary gave it (replay results are
+        compared byte for byte across releases)."""
+        return {"action": None, **self.opened.to_json(), "type": "open"}
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """An event as the replay result lists it (craps's keep their own names)."""
+        return event.to_json()
 
     def seats(self) -> list[str]:
         """The players at the table, in their order around it (clockwise)."""
@@ -422,7 +428,8 @@ class CrapsTable:
             raise Refusal(f"{player} has {fmt(ps.bankroll + covered)} in chips and the wager "
                           f"needs {fmt(need)}: no wager is taken on credit",
                           cite(cfg.profile_id, "chips"))
-        return [BetMade(player, key, wager_id, qualifier, state, amount, commission)]
+        return [BetMade(player, key, wager_id, amount, qualifier=qualifier, state=state,
+                        commission=commission)]
 
     def _check_timing(self, d: WagerDef, player: str, qualifier: Qualifier, clause: str) -> None:
         timing = d.timing

@@ -1,12 +1,14 @@
 """Roulette events: what happens at the table, in the dealer's order.
 
-Settlements use the shared :class:`croupier.events.Settled`; the events here are the rest:
-the table opening (so the log alone rebuilds the table), chips placed and taken back, the
-crown on the winning number, the five adjacent fifth moved, and "no spin".
+Chips placed, taken back and settled are the events every game shares
+(:class:`croupier.events.BetMade`, :class:`~croupier.events.BetTakenDown`,
+:class:`~croupier.events.Settled`); the events here are the rest: the table opening (so the
+log alone rebuilds the table), the crown on the winning number, the five adjacent fifth
+moved, and "no spin".
 
 >>> from decimal import Decimal
->>> BetPlaced("ann", "split:0-00", "split", (0, "00"), Decimal(5), Decimal(5)).to_json()["numbers"]
-[0, '00']
+>>> Crowned(17, "black", "N.J.A.C. 13:47-20.32(l)").to_json()["number"]
+17
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from croupier.roulette.wheel import Pocket
 class TableOpened(Opened):
     """The table as opened: rules, options, the effective pay table and the bankrolls."""
 
-    kind: ClassVar[str] = "table_opened"
     profile: str
     wheel: str
     zero_rule: str
@@ -43,29 +44,6 @@ class TableOpened(Opened):
         if self.approved_layout is None:  # openings made before the option read as before
             del out["approved_layout"]
         return out
-
-
-@dataclass(frozen=True)
-class BetPlaced(Event):
-    """``amount`` in chips from the bankroll onto ``wager``, whose stake is now ``stake``."""
-
-    kind: ClassVar[str] = "bet"
-    player: str
-    wager: str
-    wager_id: str
-    numbers: tuple[Pocket, ...]
-    amount: Decimal
-    stake: Decimal
-
-
-@dataclass(frozen=True)
-class BetRemoved(Event):
-    """The whole wager taken back to the bankroll before the spin."""
-
-    kind: ClassVar[str] = "remove"
-    player: str
-    wager: str
-    returned: Decimal
 
 
 @dataclass(frozen=True)

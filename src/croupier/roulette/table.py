@@ -20,14 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from croupier.errors import Refusal
-from croupier.events import ChipsIn, Event, Left, Settled, chips_moved
+from croupier.events import BetMade, BetTakenDown, ChipsIn, Event, Left, Settled, chips_moved
 from croupier.money import Odds, describe, fmt, is_multiple, is_payable, to_decimal
 from croupier.roulette.events import (
-    BetPlaced,
-    BetRemoved,
     Crowned,
     FifthMoved,
     NoSpin,
@@ -80,6 +78,11 @@ class Spin:
 
 
 Action = PlaceBet | RemoveBet | Spin
+
+
+def _pockets(numbers: tuple[int | str, ...] | None) -> tuple[Pocket, ...]:
+    """The numbers of a wager made at this table (the shared event types them loosely)."""
+    return cast(tuple[Pocket, ...], numbers or ())
 
 
 @dataclass
@@ -169,18 +172,20 @@ class RouletteTable:
 
     def apply(self, event: Event) -> None:
         """Fold one event into the state (the only place state changes)."""
-        if isinstance(event, BetPlaced):
+        if isinstance(event, BetMade):
             self.bankrolls[event.player] -= event.amount
             slot = (event.player, event.wager)
             if slot in self.wagers:
                 self.wagers[slot].stake += event.amount
             else:
                 self.wagers[slot] = Placed(
-                    event.player, event.wager_id, event.wager, event.numbers, event.amount
+                    event.player, event.wager_id, event.wager, _pockets(event.numbers),
+                    event.amount
                 )
-        elif isinstance(event, BetRemoved):
+        elif isinstance(event, BetTakenDown):
+            # Roulette takes a wager down whole (the contract's remove), before the spin.
             del self.wagers[(event.player, event.wager)]
-            self.bankrolls[event.player] += event.returned
+            self.bankrolls[event.player] += event.amount
         elif isinstance(event, Crowned):
             self.last_number = event.number
         elif isinstance(event, Settled):
@@ -257,6 +262,14 @@ class RouletteTable:
         """The opening as the replay result lists it (roulette's carries no ``action``)."""
         return self.opened.to_json()
 
+    def event_json(self, event: Event) -> dict[str, Any]:
+        """An event as the replay result lists it: a wager taken back is ``remove`` with what
+        was ``returned``, as roulette's own event said before the shared take-down."""
+        if isinstance(event, BetTakenDown):
+            return {"type": "remove", "player": event.player, "wager": event.wager,
+                    "returned": fmt(event.amount)}
+        return event.to_json()
+
     def offer(self) -> dict[str, Any]:
         """What this table offers: wagers (with the clause permitting each), the pay table in
         force, the clauses, limits, the zero rule and the wheel."""
@@ -318,7 +331,8 @@ class RouletteTable:
             numbers = self.wheel.neighbours(action.qualifier)
         else:
             numbers = tuple(sorted(covered, key=pocket_key))
-        return [BetPlaced(action.player, key, wager.id, numbers, action.amount, total)]
+        return [BetMade(action.player, key, wager.id, action.amount, numbers=numbers,
+                        stake=total)]
 
     def _cover(self, wager: RouletteWager, qualifier: Qualifier) -> Cover:
         """The numbers the wager covers, or the refusal: permitted, offered, in play, formed."""
@@ -422,7 +436,7 @@ class RouletteTable:
                 f"{action.player} has no {key} wager on the layout to take down",
                 self._clause("placement_clause"),
             )
-        return [BetRemoved(action.player, key, placed.stake)]
+        return [BetTakenDown(action.player, key, placed.stake, whole=True)]
 
     def check_spin(self, spin: Spin) -> list[Event]:
         """A spin: "no spin" when irregular, else the crown, moves, losers, then winners."""

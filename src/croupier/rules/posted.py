@@ -21,10 +21,12 @@ double-zero wheel (13:47-20.32(g)), the notice at a double-zero wheel used as si
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from croupier.errors import Malformed
+from croupier.rules.profile import CrapsRules, RouletteRules
 
 __all__ = ["Notice", "PostedRules", "WagerLine", "posted_rules", "to_html", "to_json",
            "to_markdown"]
@@ -78,9 +80,10 @@ def posted_rules(game: str, profile_id: str, options: dict[str, Any], table: str
     """The posted rules of a ``game`` table under ``profile_id`` with ``options`` (checked as a
     table's are when it opens; Malformed names the option at fault)."""
     offer = _offer(game, profile_id, options)
-    if game == "roulette":
-        return _roulette(offer, options, table)
-    return _craps(offer, game, profile_id, options, table)
+    rules = _rules(profile_id, game)
+    if isinstance(rules, RouletteRules):
+        return _roulette(offer, rules, options, table)
+    return _craps(offer, rules, game, profile_id, options, table)
 
 
 # --- where the profile and the table's configuration are read (one place, for the merge) ----
@@ -94,14 +97,15 @@ def _offer(game: str, profile_id: str, options: dict[str, Any]) -> dict[str, Any
     return offered(game, profile_id, options)
 
 
-def _settings(profile_id: str, game: str) -> dict[str, Any]:
+def _rules(profile_id: str, game: str) -> CrapsRules | RouletteRules:
+    """The game's rules under the profile (the registry says which section holds them)."""
+    from croupier.games import game as game_named
     from croupier.rules import load_profile
 
-    profile = load_profile(profile_id)
-    rules = profile.roulette if game == "roulette" else profile.craps
-    if rules is None:  # pragma: no cover - _offer checked the profile covers the game
-        raise Malformed("game", f"{profile_id} does not cover {game}")
-    return dict(rules.settings)
+    rules = game_named(game).rules(load_profile(profile_id))
+    if not isinstance(rules, (CrapsRules, RouletteRules)):  # pragma: no cover - _offer
+        raise Malformed("game", f"{profile_id} does not cover {game}")  # checked it does
+    return rules
 
 
 def _craps_config(game: str, profile_id: str, options: dict[str, Any]) -> Any:
@@ -113,14 +117,10 @@ def _craps_config(game: str, profile_id: str, options: dict[str, Any]) -> Any:
     return table.config
 
 
-def _names(game: str) -> dict[str, str]:
-    if game == "roulette":
-        from croupier.roulette.wagers import WAGERS as ROULETTE
+def _names(game: str) -> Mapping[str, str]:
+    from croupier.games import game as game_named
 
-        return {k: w.name for k, w in ROULETTE.items()}
-    from croupier.craps.wagers import WAGERS as CRAPS
-
-    return {k: w.name for k, w in CRAPS.items()}
+    return game_named(game).wager_names
 
 
 def _odds_wording(profile_id: str) -> str:
@@ -161,18 +161,19 @@ def _odds_multiples(config: Any) -> tuple[tuple[str, str], ...]:
     return (*taken, ("laid odds", f"to win at most {laid} times the flat bet"))
 
 
-def _commission(config: Any, wagers: dict[str, str], settings: dict[str, Any],
+def _commission(config: Any, wagers: dict[str, str], rules: CrapsRules,
                 ) -> tuple[tuple[str, str], ...]:
     """The rate, base and minimum of buy and lay bets, and on each number when the commission
     is collected (13:69F-1.5(a): "as to each specified place bet")."""
     if "buy" not in wagers and "lay" not in wagers:
         return ()
     rate = f"{config.vig * 100:f}".rstrip("0").rstrip(".") + "%"
-    lay_base = ("of what the lay bet could win" if settings.get("lay_commission_base") == "win"
+    lay_base = ("of what the lay bet could win" if rules.lay_commission_base == "win"
                 else "of the amount laid")
     out = [("rate", rate)]
-    for wager_id, what in (("buy", f"of the amount bought ({settings.get('buy_commission_clause')})"),
-                           ("lay", f"{lay_base} ({settings.get('lay_commission_clause')})")):
+    for wager_id, what in (
+            ("buy", f"of the amount bought ({rules.clause('buy_commission_clause')})"),
+            ("lay", f"{lay_base} ({rules.clause('lay_commission_clause')})")):
         if wager_id not in wagers:
             continue
         out.append((f"{wager_id} bets", f"{rate} {what}"))
@@ -185,11 +186,11 @@ def _commission(config: Any, wagers: dict[str, str], settings: dict[str, Any],
     return tuple(out)
 
 
-def _commission_notice(config: Any, offer: dict[str, Any], settings: dict[str, Any],
+def _commission_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
                        ) -> Notice | None:
     """Where commission may wait for the win, when it is collected, bet by bet."""
     offered = [w for w in ("buy", "lay") if w in offer["wagers"]]
-    if "win" not in settings.get("vig_collected", []) or not offered:
+    if "win" not in rules.vig_collected or not offered:
         return None
     on_win = [f"{w} {n}" for w in offered for n in BOX_NUMBERS
               if config.commission_timing(w, int(n)) == "win"]
@@ -199,48 +200,47 @@ def _commission_notice(config: Any, offer: dict[str, Any], settings: dict[str, A
     else:
         text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
                 f"every other buy and lay bet, {TIMING['placement']}.")
-    return Notice(str(settings.get("buy_commission_clause", "")), text)
+    return Notice(rules.clause("buy_commission_clause"), text)
 
 
-def _come_out_notice(config: Any, offer: dict[str, Any], settings: dict[str, Any],
+def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
                      ) -> Notice | None:
     """Which wagers are off on the come-out unless called on, and what "off" does while a
     point is established (the replay contract: nothing until the point is decided)."""
-    names = _names("craps")
+    names = _names(offer["game"])
     off = [names[w] for w in offer["wagers"] if w in config.off_on_come_out]
     if not off:
         return None
-    return Notice(str(settings.get("off_on_come_out_clause", "")),
+    return Notice(rules.clause("off_on_come_out_clause"),
                   f"{', '.join(off)} are inactive on any come out roll unless called \"on\". "
                   "A wager called \"off\" while a point is established keeps working until the "
                   "point is decided: \"off\" speaks of come out rolls only.")
 
 
-def _craps(offer: dict[str, Any], game: str, profile_id: str, options: dict[str, Any],
-           table: str) -> PostedRules:
+def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
+           options: dict[str, Any], table: str) -> PostedRules:
     config = _craps_config(game, profile_id, options)
-    settings = _settings(profile_id, game)
     wagers = _wagers(game, offer)
     fire = tuple((f"{k.partition(':')[2]} different points made", v)
                  for k, v in offer["pays"].items() if k.startswith("fire:"))
     six_seven_eight = ""
-    if "six_seven_eight" in settings.get("optional", []) or "six_seven_eight" in offer["wagers"]:
+    if "six_seven_eight" in rules.optional or "six_seven_eight" in offer["wagers"]:
         six_seven_eight = ("offered" if "six_seven_eight" in offer["wagers"] else "not offered")
     notices = [Notice(_odds_wording(profile_id),
                       'Every payout is stated as odds "x to y": x won for every y wagered, the '
                       "wager itself returned besides.")]
-    for notice in (_commission_notice(config, offer, settings),
-                   _come_out_notice(config, offer, settings)):
+    for notice in (_commission_notice(config, offer, rules),
+                   _come_out_notice(config, offer, rules)):
         if notice is not None:
             notices.append(notice)
     if fire:
-        notices.append(Notice(str(settings.get("fire_pays_clause", "")),
+        notices.append(Notice(rules.clause("fire_pays_clause"),
                               f"The fire bet pays by pay table {config.fire_pay_table}, once, for "
                               "the number of different points made before the seven-out."))
     return PostedRules(
         table=table, game=game, profile=profile_id, title=offer["title"],
         limits=_limits(offer), wagers=wagers, odds_multiples=_odds_multiples(config),
-        commission=_commission(config, offer["wagers"], settings), fire=fire,
+        commission=_commission(config, offer["wagers"], rules), fire=fire,
         six_seven_eight=six_seven_eight, notices=tuple(notices))
 
 
@@ -259,9 +259,9 @@ def _zero_rule(wheel: str, rule: str) -> str:
             "19 to 36 are lost.")
 
 
-def _roulette(offer: dict[str, Any], options: dict[str, Any], table: str) -> PostedRules:
+def _roulette(offer: dict[str, Any], rules: RouletteRules, options: dict[str, Any],
+              table: str) -> PostedRules:
     profile_id = offer["profile"]
-    settings = _settings(profile_id, "roulette")
     wheel = str(options.get("wheel", "double-zero"))
     rule = str(options.get("zero_rule", "full"))
     zero_text = _zero_rule(wheel, rule)
@@ -269,16 +269,16 @@ def _roulette(offer: dict[str, Any], options: dict[str, Any], table: str) -> Pos
     wheel_clause = WHEEL_NOTICE_CLAUSES.get((profile_id, wheel))
     if wheel_clause:
         notices.append(Notice(wheel_clause, zero_text))
-    zero_clause = str(settings.get("zero_rule_clauses", {}).get(wheel, ""))
+    zero_clause = rules.zero_rule_clauses.get(wheel, "")
     notices.append(Notice(zero_clause, zero_text if wheel != "double-zero-as-single" else
                           "Wagers on red, black, odd, even, 1 to 18 and 19 to 36 are lost when "
                           "the ball comes to rest in 0."))
-    notices.append(Notice(str(settings.get("pays_clause", "")),
+    notices.append(Notice(rules.clause("pays_clause"),
                           'Every payout is stated as odds "x to y": x won for every y wagered, '
                           "the wager itself returned besides."))
     return PostedRules(
-        table=table, game="roulette", profile=profile_id, title=offer["title"],
-        limits=_limits(offer), wagers=_wagers("roulette", offer),
+        table=table, game=offer["game"], profile=profile_id, title=offer["title"],
+        limits=_limits(offer), wagers=_wagers(offer["game"], offer),
         zero_rule=f"{wheel.replace('-', ' ')} wheel, {rule} zero rule: {zero_text}",
         notices=tuple(notices))
 

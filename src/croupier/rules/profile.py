@@ -64,9 +64,6 @@ class GameRules:
     wagers: Mapping[str, str]
     pays: Mapping[str, Odds]
     clauses: Mapping[str, str]
-    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    """The file's section as written (clauses and settings), for tools that walk every entry
-    (the traceability matrix); code that decides anything reads the typed fields."""
 
     KNOWN_CLAUSES: ClassVar[frozenset[str]] = frozenset()
 
@@ -172,9 +169,7 @@ def _common(game: str, raw: dict[str, Any], known: frozenset[str], where: str,
         else:
             rest[key] = value
     common = {"game": game, "wagers": MappingProxyType(dict(raw.get("wagers", {}))),
-              "pays": MappingProxyType(pays), "clauses": MappingProxyType(clauses),
-              "settings": MappingProxyType({k: v for k, v in raw.items()
-                                            if k not in ("wagers", "pays")})}
+              "pays": MappingProxyType(pays), "clauses": MappingProxyType(clauses)}
     return common, rest
 
 

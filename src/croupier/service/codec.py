@@ -4,29 +4,52 @@
 (decimals, tuples, frozensets) so that ``decode(encode(e)) == e``.
 
 >>> from decimal import Decimal
->>> from croupier.craps.events import BetMade
->>> e = BetMade("ann", "hop:1-3", "hop", (1, 3), None, Decimal("5"))
+>>> from croupier.events import BetMade
+>>> e = BetMade("ann", "hop:1-3", "hop", Decimal("5"), qualifier=(1, 3), commission=Decimal(0))
 >>> decode("craps", encode(e)) == e
 True
+
+A kind an earlier release wrote is read as the event it now is:
+
+>>> decode("roulette", '{"type":"remove","f":{"player":"ann","wager":"red",'
+...        '"returned":{"$d":"5"}}}')
+BetTakenDown(player='ann', wager='red', amount=Decimal('5'), whole=True)
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
-from croupier.events import SHARED_EVENTS, Event
+from croupier.events import SHARED_EVENTS, BetTakenDown, Event, Opened
 from croupier.games import GAMES
 from croupier.service.events import SERVICE_EVENTS
 
 # One registry of the kinds a ledger holds. The shared and the service's events are read by
-# kind alone; a game's own events by the table's family and kind, since both families store
-# their wagers as "bet" (as every release before did, so old ledgers load as they are).
+# kind alone; a game's own events by the table's family and kind (each game's opening is
+# kind "table_opened" and says what that game's table opened with).
 KINDS: dict[str, type[Event]] = {cls.kind: cls for cls in SHARED_EVENTS + SERVICE_EVENTS}
 KINDS_BY_FAMILY: dict[tuple[str, str], type[Event]] = {
     (game.family, cls.kind): cls for game in GAMES.values() for cls in game.events}
+
+Fields = dict[str, Any]
+
+
+def _removed(f: Fields) -> Fields:
+    """Roulette's ``remove`` (a whole wager taken back) as the shared take-down."""
+    return {"player": f["player"], "wager": f["wager"], "amount": f["returned"], "whole": True}
+
+
+# The kinds earlier releases wrote that are now spelt otherwise: the kind each is read as and
+# how its stored fields become that event's (old ledgers are never rewritten: their rows are
+# chained and signed as they are).
+ALIASES: dict[str, tuple[str, Callable[[Fields], Fields]]] = {
+    "open": (Opened.kind, dict),  # craps's opening, before one kind served every game
+    "remove": (BetTakenDown.kind, _removed),  # roulette's, before the shared take-down
+}
 
 
 def family(game: str) -> str:
@@ -76,8 +99,12 @@ def decode(game: str, text: str) -> Event:
     """The event ``encode`` wrote, for a table of ``game``."""
     raw = json.loads(text)
     kind = raw["type"]
+    body: Fields = {name: _untag(value) for name, value in raw["f"].items()}
+    if kind in ALIASES:
+        kind, upgrade = ALIASES[kind]
+        body = upgrade(body)
     cls = KINDS.get(kind) or KINDS_BY_FAMILY[(family(game), kind)]
-    return cls(**{name: _untag(value) for name, value in raw["f"].items()})
+    return cls(**body)
 
 
 def player_of(event: Event) -> str | None:

@@ -197,7 +197,7 @@ def _check(row: Any, serial: str, player: str, wager: str, amount: Decimal) -> N
 
 def _permitted_clause(profile_id: str) -> str:
     rules = load_profile(profile_id).craps
-    clause = rules.settings.get("permitted_clause", "") if rules is not None else ""
+    clause = rules.clause("permitted_clause") if rules is not None else ""
     return str(clause)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from croupier.errors import Refusal
+from croupier.games import GAMES
 from croupier.rules import load_profile
 from croupier.rules.citations import cite
 
@@ -91,7 +92,7 @@ def check_coupons(profile_id: str, game: str) -> None:
     permissible wagers (the wagers are made with chips only)."""
     if coupons_permitted(profile_id, game):
         return
-    rules = getattr(load_profile(profile_id), "roulette" if game == "roulette" else "craps")
+    rules = GAMES[game].rules(load_profile(profile_id))
     cited = rules.clause("permitted_clause") if rules is not None else ""
     raise Refusal(f"match play coupons are not taken under {profile_id} (at {game}): only "
                   "N.J.A.C. 13:69F-1.3(b) provides for them, at craps", cited)

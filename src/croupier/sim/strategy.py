@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 from croupier.errors import Malformed
 from croupier.money import parse_amount
+from croupier.sim.roulette_progressions import expand as expand_named_progressions
 
 When = Literal["always", "point_on", "point_off"]
 WHENS: tuple[str, ...] = ("always", "point_on", "point_off")
@@ -140,6 +141,7 @@ class Strategy:
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], where: str = "strategy") -> Strategy:
         """A strategy from parsed TOML, checked key by key."""
+        raw = expand_named_progressions(raw, where)  # martingale, ... as levels
         known = {"name", "game", "description", "bets", "progressions", "stop_loss",
                  "win_goal", "shooter_loss_limit", "rules", "table"}
         for key in raw:
