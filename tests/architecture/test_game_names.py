@@ -30,11 +30,6 @@ ALLOWED_DIRS: dict[str, str] = {
     # by deleting this entry once it merges.
     "croupier/sim/": "the simulator, reworked on its own branch",
 }
-# Single branches left to the branch that owns the file, by (path, the source line stripped).
-KNOWN: dict[tuple[str, str], str] = {
-    ("croupier/service/procedures.py", 'return game != "roulette" and permitted(profile_id)'):
-        "service/procedures.py is the procedures branch's (coupons at craps only)",
-}
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -73,18 +68,10 @@ def test_no_module_outside_the_registry_branches_on_a_game_name() -> None:
         if _allowed(rel):
             continue
         text = path.read_text("utf-8")
-        lines = text.splitlines()
         for line, name in branches_on_game_names(ast.parse(text)):
-            if (rel, lines[line - 1].strip()) not in KNOWN:
-                found.append(f"{rel}:{line}: compares with the game name {name!r}")
+            found.append(f"{rel}:{line}: compares with the game name {name!r}")
     assert not found, ("ask the game's registry entry (croupier/games.py) instead:\n"
                        + "\n".join(found))
-
-
-def test_every_known_exception_still_exists() -> None:
-    # An entry whose line has gone (fixed, or moved) must leave the list, so it stays honest.
-    for rel, line in KNOWN:
-        assert line in (line.strip() for line in (SRC / rel).read_text("utf-8").splitlines()), rel
 
 
 def test_the_check_finds_each_form_of_branch() -> None:

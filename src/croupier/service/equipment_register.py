@@ -29,7 +29,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import Refusal
-from croupier.rules import load_profile
+from croupier.games import GAMES
+from croupier.rules import RouletteRules, load_profile
 from croupier.service import register, store
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
@@ -216,8 +217,9 @@ def layout_options(engine: Engine, table_id: str, game: str, profile: str,
     ``approved_layout_clauses``) that an approved layout in service at the table shows, so the
     engine takes those wagers only there. Options asking for a wager (or a layout) that no such
     layout shows are refused, citing the profile's clause for it."""
-    rules = load_profile(profile).roulette
-    if game != "roulette" or rules is None or not rules.approved_layout_clauses:
+    entry = GAMES.get(game)
+    rules = entry.rules(load_profile(profile)) if entry is not None else None
+    if not isinstance(rules, RouletteRules) or not rules.approved_layout_clauses:
         return options
     with engine.connect() as conn:
         shown = approved_layout_wagers(conn, table_id)

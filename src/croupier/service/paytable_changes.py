@@ -26,7 +26,8 @@ from typing import Any
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import Malformed
-from croupier.rules import load_profile
+from croupier.games import GAMES
+from croupier.rules import CrapsRules, load_profile
 from croupier.service import events as sv
 from croupier.service import register
 from croupier.service.live import LiveTable, make_engine_table
@@ -142,7 +143,7 @@ def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[st
             effective: str, reason: str) -> Change:
     """Record a proposed change (checked first); it waits for a second person's approval."""
     rules = load_profile(profile)
-    if not rules.covers(game) or game == "roulette":
+    if not rules.covers(game) or not isinstance(GAMES[game].rules(rules), CrapsRules):
         raise ChangeRefused(422, f"body.game: {profile} keeps no craps pay table for {game}")
     when = parse_when(effective)
     _refuse_if_failing(game, profile, pays)

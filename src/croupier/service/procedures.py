@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from croupier.errors import Refusal
 from croupier.games import GAMES
-from croupier.rules import load_profile
+from croupier.rules import CrapsRules, load_profile
 from croupier.rules.citations import cite
 
 LATE_BET_KEY = "late_bet_clause"
@@ -81,9 +81,9 @@ def coupons_permitted(profile_id: str, game: str) -> bool:
     craps games whose profile lists the wagers a coupon may be put with (``coupon_wagers``,
     13:69F-1.3(b)), the one place that decides it."""
     profile = load_profile(profile_id)
-    rules = profile.craps
-    return (rules is not None and bool(rules.coupon_wagers) and profile.covers(game)
-            and game != "roulette")
+    entry = GAMES.get(game)
+    rules = entry.rules(profile) if entry is not None and profile.covers(game) else None
+    return isinstance(rules, CrapsRules) and bool(rules.coupon_wagers)
 
 
 def check_coupons(profile_id: str, game: str) -> None:
