@@ -60,7 +60,8 @@ class Server:
         headers = {"Authorization": f"Bearer {self.token(user)}",
                    "Idempotency-Key": f"test-{time.monotonic_ns()}"}
         r = httpx.post(f"{self.url}{path}", json=body or {}, headers=headers)
-        r.raise_for_status()
+        if r.is_error:  # the server's reason, not only the status
+            raise AssertionError(f"POST {path} {body}: {r.status_code} {r.text}")
         return r.json()
 
 

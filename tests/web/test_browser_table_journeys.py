@@ -109,6 +109,8 @@ def test_popover_offers_only_legal_moves(server: Server, login: Any) -> None:
 def test_fire_bet_is_added_to_only_before_the_shooters_first_roll(server: Server,
                                                                   login: Any) -> None:
     _come_out(server)
+    for player in ("alice", "bob"):  # someone to pass the dice to, whatever ran before
+        server.post(player, f"/tables/{CRAPS}/buy-in", {"amount": "50"})
     server.post("dealer", f"/tables/{CRAPS}/dice/pass")  # a new shooter: the fire bet opens
     server.post("bob", f"/tables/{CRAPS}/bets", {"wager": "fire", "amount": "5"})
     bob = login("bob", CRAPS)
