@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import simulate
+from croupier.sim.engine import KernelName, simulate
 from croupier.sim.library import BUILT_IN
 
 SCENARIOS = (("$10 on red", "roulette-flat"), ("James Bond, 3 bets a spin", "james-bond"),
@@ -38,7 +38,7 @@ SCENARIOS = (("$10 on red", "roulette-flat"), ("James Bond, 3 bets a spin", "jam
 
 def _pyroulette() -> Any:
     try:
-        import pyroulette.roulette as pr  # type: ignore[import-not-found]
+        import pyroulette.roulette as pr  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         return None
     return pr
@@ -72,10 +72,10 @@ def time_pyroulette(pr: Any, name: str, spins: int, seed: int) -> float:
 
 
 def time_croupier(name: str, sessions: int, spins: int, seed: int, *,
-                  specialised: bool = True) -> float:
+                  kernel: KernelName = "layouts") -> float:
     compiled = compile_table([BUILT_IN[name]])
     t0 = time.perf_counter()
-    res = simulate(compiled, sessions, spins, 10**11, seed, specialised=specialised)
+    res = simulate(compiled, sessions, spins, 10**11, seed, kernel=kernel)
     dt = time.perf_counter() - t0
     return int(res.rolls.sum()) / dt
 
@@ -91,7 +91,7 @@ def main() -> int:
     pr = _pyroulette()
     for _, name in SCENARIOS:  # warm: numba compile or cache load, the generated kernels
         time_croupier(name, 8, 10, 0)
-        time_croupier(name, 8, 10, 0, specialised=False)
+        time_croupier(name, 8, 10, 0, kernel="generic")
     rows: list[dict[str, Any]] = []
     for title, name in SCENARIOS:
         peer = (statistics.median(time_pyroulette(pr, name, peer_spins, k)
@@ -99,7 +99,7 @@ def main() -> int:
         ours = statistics.median(time_croupier(name, sessions, spins, 200 + k)
                                  for k in range(args.reps))
         generic = statistics.median(time_croupier(name, sessions, spins, 200 + k,
-                                                  specialised=False) for k in range(args.reps))
+                                                  kernel="generic") for k in range(args.reps))
         rows.append({"scenario": title, "pyroulette": peer, "croupier": ours,
                      "generic_kernel": generic,
                      "vs_pyroulette": None if peer is None else ours / peer})

@@ -25,11 +25,7 @@ NAMES = frozenset(GAMES) | frozenset(FAMILIES)
 ALLOWED_FILES: dict[str, str] = {
     "croupier/games.py": "the registry itself",
 }
-ALLOWED_DIRS: dict[str, str] = {
-    # The simulator's rework (issue 11 item 7, issue 16) is another branch's; include sim/ here
-    # by deleting this entry once it merges.
-    "croupier/sim/": "the simulator, reworked on its own branch",
-}
+ALLOWED_DIRS: dict[str, str] = {}
 
 
 def _names_in(node: ast.AST) -> set[str]:

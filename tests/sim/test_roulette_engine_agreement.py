@@ -127,7 +127,7 @@ def kernel_play(strategy: Strategy, bankroll: int,
     compiled = compile_table([strategy])
     spins = np.array([outcomes], np.uint8)
     res = run_block(compiled, 0, 1, len(outcomes), bankroll * 100, 0, n_hist=1, stride=1,
-                    outcomes_fn=lambda r0: spins, specialised=False)
+                    outcomes_fn=lambda r0: spins)  # the default kernel, as simulate plays
     return compiled, [int(x) for x in res.hist[0, 0, 1:]], int(res.status[0, 0]), \
         int(res.endroll[0, 0])
 

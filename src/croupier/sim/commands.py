@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     stride = max(1, -(-args.rolls // 1000))
     n_hist = args.paths if args.plot else 0
     bar = Bar(args.sessions * args.rolls, not args.no_progress,
-              "spins" if compiled.game == "roulette" else "rolls")
+              game(compiled.game).decisions)
     t0 = time.perf_counter()
     if args.workers or args.cluster:
         from distributed import Client, LocalCluster

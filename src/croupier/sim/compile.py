@@ -31,6 +31,7 @@ from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import PASS, WAGERS, Lose, Move, Removal, Timing, WagerDef, Win
 from croupier.dice import HOPS, OUTCOMES, POINTS
 from croupier.errors import Malformed, Refusal
+from croupier.games import game as game_entry
 from croupier.money import Odds
 from croupier.roulette.reading import read_options
 from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
@@ -455,7 +456,7 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
             "maxline": bet.max_line, "ctr": ctr, "amounts": amounts, "pairs": [],
             "muln": [0] * 7, "muld": [1] * 7, "counted": [],
         }
-        if strategy.game == "roulette":
+        if config is None:  # a wheel game: every rule is a wager made before the spin
             q = roulette_qualifier(bet)
             label = ROULETTE_WAGERS[bet.wager].key(q)
             rule["slot"] = index[label]
@@ -613,31 +614,38 @@ def compile_table(strategies: Sequence[Strategy], profile_id: str | None = None)
     for s in strategies:
         if len(s.progressions) > 8:
             raise Malformed(s.name, "at most eight progressions per strategy")
-    players: list[PlayerTables] = []
-    config: CrapsConfig | None
-    if game == "craps":
-        config = craps_config(strategies[0], profile_id)
-        for s in strategies:
-            _check_craps(s, config)
-            players.append(_enumerate_craps(s, config))
-        faces: list[Any] = list(OUTCOMES)
-        rconfig = None
-        prof = config.profile_id
-    else:
-        prof, rconfig = roulette_config(strategies[0], profile_id)
-        config = None
-        faces = roulette_pockets(rconfig)
-        for s in strategies:
-            players.append(_enumerate_roulette(s, prof, rconfig, faces))
+    compiler = _dice_players if game_entry(game).uses_dice else _wheel_players
+    prof, config, rconfig, faces, players = compiler(strategies, profile_id)
     arrays = _pack(players, strategies, len(faces), game)
     return Compiled(game, prof, list(strategies), len(faces), arrays, faces, config, rconfig)
+
+
+_Players = tuple[str, CrapsConfig | None, TableConfig | None, list[Any], list[PlayerTables]]
+
+
+def _dice_players(strategies: Sequence[Strategy], profile_id: str | None) -> _Players:
+    """Each player's tables at a dice table: its outcomes are the 36 ordered pairs."""
+    config = craps_config(strategies[0], profile_id)
+    players = []
+    for s in strategies:
+        _check_craps(s, config)
+        players.append(_enumerate_craps(s, config))
+    return config.profile_id, config, None, list(OUTCOMES), players
+
+
+def _wheel_players(strategies: Sequence[Strategy], profile_id: str | None) -> _Players:
+    """Each player's tables at a wheel: its outcomes are the wheel's pockets."""
+    prof, rconfig = roulette_config(strategies[0], profile_id)
+    faces: list[Any] = roulette_pockets(rconfig)
+    players = [_enumerate_roulette(s, prof, rconfig, faces) for s in strategies]
+    return prof, None, rconfig, faces, players
 
 
 def point_tables(n_outcomes: int, game: str) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """The table's point after each outcome, and whether it is a seven-out: from PASS.decide."""
     pt = np.zeros((7, n_outcomes), dtype=np.int8)
     seven = np.zeros((7, n_outcomes), dtype=np.int8)
-    if game != "craps":
+    if not game_entry(game).uses_dice:  # a wheel has no point
         return pt, seven
     for p_i, point in enumerate((None, *POINTS)):
         for o, (d1, d2) in enumerate(OUTCOMES):

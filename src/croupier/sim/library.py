@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from croupier.errors import Malformed
+from croupier.games import FAMILIES
 from croupier.sim.strategy import Strategy
 
 
@@ -34,7 +35,8 @@ def _read_built_ins() -> dict[str, str]:
         if f"{strategy.name}.toml" != entry.name:
             raise Malformed(f"strategies/{entry.name}", "a built-in's file is named after it")
         texts[strategy.name] = (strategy.game, text)
-    order = sorted(texts, key=lambda name: (texts[name][0] != "craps", name))
+    families = list(FAMILIES)
+    order = sorted(texts, key=lambda name: (families.index(texts[name][0]), name))
     return {name: texts[name][1] for name in order}
 
 

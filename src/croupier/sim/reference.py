@@ -75,10 +75,12 @@ def play_reference(compiled: Compiled, outcomes: Sequence[int], bankroll: Decima
     names = [f"p{i}" for i in range(compiled.players)]
     players = [_Player(n, s, bankroll, handstart=bankroll)
                for n, s in zip(names, compiled.strategies, strict=True)]
-    if compiled.game == "craps":
-        assert compiled.craps_config is not None
-        return _Craps(compiled, players, bankroll).run(outcomes)
-    return _Roulette(compiled, players, bankroll).run(outcomes)
+    return runner(compiled)(compiled, players, bankroll).run(outcomes)
+
+
+def runner(compiled: Compiled) -> type[_Craps | _Roulette]:
+    """The reference engine's player for the compiled table: dice or wheel."""
+    return _Craps if compiled.craps_config is not None else _Roulette
 
 
 class _Craps:

@@ -206,7 +206,7 @@ def write_plots(directory: str, compiled: Compiled, res: Results, rolls: int, ba
 
 
 def _unit(compiled: Compiled) -> str:
-    return "spin" if compiled.game == "roulette" else "roll"
+    return game(compiled.game).decisions.removesuffix("s")
 
 
 def survival(res: Results, p: int, rolls: int, points: int = 200,
@@ -248,7 +248,7 @@ def write_comparison(path: str, compiled: Compiled, res: Results, rolls: int,
               ylabel="dollars")
     fig.suptitle(f"{' vs '.join(s.name for s in compiled.strategies)} under {compiled.profile}: "
                  f"{res.final.shape[0]} sessions of up to {rolls} {_unit(compiled)}s, same "
-                 f"{'wheel' if compiled.game == 'roulette' else 'dice'}")
+                 f"{'dice' if game(compiled.game).uses_dice else 'wheel'}")
     return _save(fig, target)
 
 

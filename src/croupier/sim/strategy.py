@@ -40,6 +40,8 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from croupier.errors import Malformed
+from croupier.games import FAMILIES
+from croupier.games import game as game_entry
 from croupier.money import parse_amount
 from croupier.sim.roulette_progressions import expand as expand_named_progressions
 
@@ -151,8 +153,8 @@ class Strategy:
         if not isinstance(name, str) or not name:
             raise Malformed(f"{where}.name", "a strategy needs a name")
         game = raw.get("game", "craps")
-        if game not in ("craps", "roulette"):
-            raise Malformed(f"{where}.game", 'must be "craps" or "roulette"')
+        if game not in FAMILIES:  # a strategy is written for a family's first game
+            raise Malformed(f"{where}.game", f"must be one of {', '.join(FAMILIES)}")
         progs: list[Progression] = []
         raw_progs = raw.get("progressions", {})
         if not isinstance(raw_progs, dict):
@@ -205,7 +207,8 @@ class Strategy:
                     raise Malformed(where, "more amounts than the progression has levels")
             elif len(bet.amounts) > 1:
                 raise Malformed(where, "several amounts need a progression")
-            if self.game == "roulette" and (bet.kind != "fixed" or bet.when != "always"):
+            at_wheel = not game_entry(self.game).uses_dice
+            if at_wheel and (bet.kind != "fixed" or bet.when != "always"):
                 raise Malformed(where, "roulette rules are fixed wagers made before each spin")
 
     def progression(self, name: str) -> Progression:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from croupier.events import Event, Settled
+from croupier.games import game as game_entry
 from croupier.sim.compile import Compiled
 
 BET_KINDS = {"bet": "bets", "take_down": "takes down", "remove": "removes"}
@@ -73,15 +74,14 @@ def trace_session(compiled: Compiled, session: int, rolls: int, bankroll: Decima
     names = [f"p{i}" for i in range(compiled.players)]
     players = [reference._Player(n, s, bankroll, handstart=bankroll)
                for n, s in zip(names, compiled.strategies, strict=True)]
-    runner: Any = (reference._Craps if compiled.game == "craps" else reference._Roulette)(
-        compiled, players, bankroll)
+    runner: Any = reference.runner(compiled)(compiled, players, bankroll)
     recorder = _Recorder(runner.table, names)
     runner.table = recorder
     run = runner.run(outcomes)
     who = {n: f"{n} {s.name}" for n, s in zip(names, compiled.strategies, strict=True)}
     trace = Trace(final=list(run.final), rolls=run.rolls)
     trace.lines = list(_lines(compiled, recorder.log, who, seed, session, bankroll))
-    unit = "spins" if compiled.game == "roulette" else "rolls"
+    unit = game_entry(compiled.game).decisions
     ends = ", ".join(f"{who[n]} {amount:.2f}" for n, amount in zip(names, run.final,
                                                                       strict=True))
     trace.lines.append(f"session {session} ended after {run.rolls} {unit}: final bankroll "
@@ -91,7 +91,7 @@ def trace_session(compiled: Compiled, session: int, rolls: int, bankroll: Decima
 
 def _lines(compiled: Compiled, log: list[Any], who: dict[str, str], seed: int, session: int,
            bankroll: Decimal) -> Iterator[str]:
-    unit = "spin" if compiled.game == "roulette" else "roll"
+    unit = game_entry(compiled.game).decisions.removesuffix("s")
     yield (f"session {session} of seed {seed}: {' + '.join(who.values())} under "
            f"{compiled.profile}, bankroll {bankroll:.2f} each")
     count = 0
@@ -117,12 +117,8 @@ def _lines(compiled: Compiled, log: list[Any], who: dict[str, str], seed: int, s
 
 def wager_name(label: str, game: str) -> str:
     """A wager label as its definition names it: ``place_win:8`` is "Place Bet to Win 8"."""
-    from croupier.craps.wagers import WAGERS
-    from croupier.roulette.wagers import WAGERS as ROULETTE
-
     wager_id, _, qualifier = label.partition(":")
-    definition = (ROULETTE if game == "roulette" else WAGERS).get(wager_id)
-    name = definition.name if definition is not None else wager_id
+    name = game_entry(game).wager_names.get(wager_id, wager_id)
     name = name[:1].upper() + name[1:]
     return f"{name} {qualifier}" if qualifier else name
 
