@@ -65,7 +65,7 @@ class Server:
         return r.json()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # a fresh ledger per file: no file leans on another's play
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     data = tmp_path_factory.mktemp("web-ledger")
