@@ -69,6 +69,10 @@ def test_strict_bodies_and_no_server_errors(sqlite_server: Server) -> None:
         r = httpx.post(s.base + "/tables/craps-1/bets", content=raw, headers=headers)
         assert r.status_code == 422, r.text
         assert r.json()["error"]["reason"].startswith(reason), r.text
+    # A wager larger than any wallet may hold is refused before the table sees it: at a pay
+    # table's largest odds its win overflowed the seats' integers and every roll failed.
+    r = s.post("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "9999999999999"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "limit", r.text
     assert _chips(s, "craps-1", "alice") == {"chips": "50.00", "on_table": "0.00"}
     assert _chips(s, "roulette-1", "alice") == {"chips": "50.00", "on_table": "0.00"}
     # Finding 11: each a 422 or a clean close, never a 500.

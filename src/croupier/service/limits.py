@@ -26,6 +26,10 @@ ENV = {"max_deposit": "CROUPIER_MAX_DEPOSIT", "max_wallet": "CROUPIER_MAX_WALLET
        "max_adjustment": "CROUPIER_MAX_ADJUSTMENT"}
 # No limit may be set above this: 10^13 cents keeps any sum of a billion of them in 64 bits.
 CEILING = 10**13
+# No single wager above this, whatever the wallet limit: at the largest odds a pay table can
+# state (999999 to 1) its payout still fits a 64-bit integer of cents with room to spare (a
+# larger win overflowed the seats' column, so every roll that settled it failed).
+WAGER_CEILING = 10**12
 
 
 def parse_limit(text: str, name: str) -> int:
@@ -69,6 +73,16 @@ class Limits:
         if balance + amount > self.max_wallet:
             raise ApiError(422, "limit", f"a wallet holds at most {money(self.max_wallet)}: "
                            f"this one holds {money(balance)}")
+
+    def check_wager(self, amount: int) -> None:
+        """Refuse (422) a wager above what a wallet may hold (and never above
+        ``WAGER_CEILING``): no wager can win more than the ledger's integers hold."""
+        from croupier.service.errors import ApiError
+
+        most = min(self.max_wallet, WAGER_CEILING)
+        if amount > most:
+            raise ApiError(422, "limit", f"a wager is at most {money(most)} (the house's "
+                           "limit on a wallet)")
 
     def check_adjustment(self, amount: int) -> None:
         """Refuse an adjustment larger (either way) than the limit per operation."""

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from croupier.errors import Malformed
 from croupier.money import parse_amount
-from croupier.service import actions, coupons, procedures
+from croupier.service import actions, coupons, procedures, store
 from croupier.service.api.act import act
 from croupier.service.api.deps import IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
@@ -36,6 +36,7 @@ async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Pl
     """A wager by the player making it. While the dice are in the air a craps wager waits
     (202) for the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
     amount = parse_amount(body.amount, "amount")
+    svc.ledger.limits.check_wager(store.cents(amount))
     only_own_fields(svc.ledger.table(table_id), body)
     serial = body.coupon
 
