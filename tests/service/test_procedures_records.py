@@ -207,6 +207,10 @@ def test_layout_wagers_only_where_an_approved_layout_is_recorded(srv: Server) ->
     item = {"id": "layout-b", "type": "layout", "description": "layout with a wheel replica",
             "table": "wheel-b", "wagers": ["five_adjacent"]}
     assert s.post("dealer", "/equipment/items", item, key=None).status_code == 403
+    twice = s.post("admin", "/equipment/items",
+                   {**item, "wagers": ["five_adjacent", "five_adjacent"]}, key=None)
+    assert twice.status_code == 422, twice.text
+    assert twice.json()["error"]["reason"].startswith("body.wagers[1]: five_adjacent is named")
     assert s.ok("admin", "/equipment/items", item, key=None)["approved"] is False
     assert s.post("admin", "/equipment/items", item, key=None).status_code == 409
     s.ok("supervisor", "/equipment/items/layout-b/approvals",

@@ -140,6 +140,10 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
         raise RegisterRefused(409, f"equipment {body['id']} is already registered")
     if body.get("wagers") and body["type"] != "layout":
         raise RegisterRefused(422, "body.wagers: only a layout shows optional wagers")
+    wagers = list(body.get("wagers") or [])
+    for i, wager in enumerate(wagers):
+        if wager in wagers[:i]:  # as approved_layout: a wager named twice is malformed there
+            raise RegisterRefused(422, f"body.wagers[{i}]: {wager} is named twice")
     register.append(conn, "equipment_registered", subject(body["id"]), body, actor)
     found = item(conn, body["id"])
     assert found is not None
