@@ -248,6 +248,9 @@ def test_the_dice_chain_of_custody(srv: Server) -> None:
         s.ok("supervisor", f"/equipment/dice/CU-{i}/custody", {"step": "received"}, key=None)
     r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued"}, key=None)
     assert r.status_code == 422 and "body.table" in r.json()["error"]["reason"]
+    r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued",
+                                                         "table": "roulette-1"}, key=None)
+    assert r.status_code == 409 and "plays no dice game" in r.json()["error"]["reason"]
     issued = s.ok("admin", "/equipment/dice/CU-1/custody", {"step": "issued",
                                                             "table": "craps-1"}, key=None)
     assert issued["payload"]["clause"] == "N.J.A.C. 13:47-20.25(e)2" and len(issued["hash"]) == 64

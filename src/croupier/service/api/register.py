@@ -134,6 +134,9 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
     cancelled. A die in play at its table is not returned or cancelled."""
     if body.table is not None and body.table not in svc.ledger.tables:
         raise ApiError(404, "not_found", f"there is no table {body.table!r}")
+    if body.table is not None and not svc.ledger.tables[body.table].is_craps:
+        raise ApiError(409, "refused", f"table {body.table} plays no dice game: a die is "
+                       "issued only to a craps table's cup")
     for live in svc.ledger.tables.values():
         if serial in live.in_play or serial in live.offered:
             raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
