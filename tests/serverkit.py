@@ -1,14 +1,41 @@
 """What the server tests and the cluster tests share: free ports, an empty PostgreSQL schema,
-and the PostgreSQL URL the tests run on (skipped without one, failed without one in CI)."""
+the PostgreSQL URL the tests run on (skipped without one, failed without one in CI), the demo
+password and the log-ins of a small HTTP client."""
 
 from __future__ import annotations
 
 import os
 import socket
 
+import httpx
 import pytest
 
 PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
+PASSWORD = "demo-pass-123"  # every demo user's, given to serve/init with --demo-password
+
+
+class Logins:
+    """Log-ins cached per user (at :meth:`login_base`) and the headers their requests carry."""
+
+    tokens: dict[str, str]
+
+    def login_base(self) -> str:
+        """The base URL a log-in is sent to."""
+        raise NotImplementedError
+
+    def token(self, who: str) -> str:
+        if who not in self.tokens:
+            r = httpx.post(self.login_base() + "/auth/login",
+                           json={"username": who, "password": PASSWORD}, timeout=10)
+            assert r.status_code == 200, r.text
+            self.tokens[who] = r.json()["token"]
+        return self.tokens[who]
+
+    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
+        h = {"Authorization": f"Bearer {self.token(who)}"}
+        if key is not None:
+            h["Idempotency-Key"] = key
+        return h
 
 
 def free_port() -> int:

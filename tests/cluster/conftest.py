@@ -22,9 +22,9 @@ import httpx
 import pytest
 
 import serverkit
-from serverkit import free_port, reset_postgres
+from serverkit import PASSWORD as PASSWORD  # re-exported for the cluster tests
+from serverkit import Logins, free_port, reset_postgres
 
-PASSWORD = "demo-pass-123"
 TTL = 3.0
 RETRY_FOR = 20.0
 
@@ -94,27 +94,15 @@ class Node:
         return result
 
 
-class Cluster:
+class Cluster(Logins):
     """The nodes and a small client that may talk to any of them."""
 
     def __init__(self, nodes: list[Node]) -> None:
         self.nodes = nodes
         self.tokens: dict[str, str] = {}
 
-    def token(self, who: str) -> str:
-        if who not in self.tokens:
-            node = next(n for n in self.nodes if n.alive)
-            r = httpx.post(node.base + "/auth/login",
-                           json={"username": who, "password": PASSWORD}, timeout=10)
-            assert r.status_code == 200, r.text
-            self.tokens[who] = r.json()["token"]
-        return self.tokens[who]
-
-    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
-        h = {"Authorization": f"Bearer {self.token(who)}"}
-        if key is not None:
-            h["Idempotency-Key"] = key
-        return h
+    def login_base(self) -> str:
+        return next(n for n in self.nodes if n.alive).base
 
     def post(self, node: Node, who: str, path: str, body: Any = None,
              key: str | None = None) -> httpx.Response:

@@ -20,14 +20,14 @@ from typing import Any
 import httpx
 import pytest
 
+from serverkit import PASSWORD as PASSWORD  # re-exported too
 from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import it here
-from serverkit import free_port, postgres_url, reset_postgres
+from serverkit import Logins, free_port, postgres_url, reset_postgres
 
-PASSWORD = "demo-pass-123"
 STAFF = ("admin", "dealer", "supervisor", "auditor")
 
 
-class Server:
+class Server(Logins):
     """One server process; ``kill`` (SIGKILL) and ``start`` again on the same ledger."""
 
     def __init__(self, data_dir: Path, database: str | None, seed: int = 1) -> None:
@@ -76,19 +76,8 @@ class Server:
 
     # --- a small client --------------------------------------------------------------
 
-    def token(self, who: str) -> str:
-        if who not in self.tokens:
-            r = httpx.post(self.base + "/auth/login",
-                           json={"username": who, "password": PASSWORD}, timeout=10)
-            assert r.status_code == 200, r.text
-            self.tokens[who] = r.json()["token"]
-        return self.tokens[who]
-
-    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
-        h = {"Authorization": f"Bearer {self.token(who)}"}
-        if key is not None:
-            h["Idempotency-Key"] = key
-        return h
+    def login_base(self) -> str:
+        return self.base
 
     def post(self, who: str, path: str, body: Any = None, key: str | None = "auto",
              ) -> httpx.Response:
