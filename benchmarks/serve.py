@@ -405,6 +405,8 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
             proc.wait(30)
     clients = [r for r in results if isinstance(r, tuple) and len(r) == 4]
     timed = [x for r in clients for x in r[0]]
+    if os.environ.get("CROUPIER_BENCH_LATENCIES"):  # every bet's (answered at, latency) as JSON
+        Path(os.environ["CROUPIER_BENCH_LATENCIES"]).write_text(json.dumps(sorted(timed)))
     split = start_at + seconds
     quiet = [dt for t, dt in timed if t < split]
     flooded = [dt for t, dt in timed if t >= split]
