@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -36,6 +36,7 @@ from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
 from croupier.service.live import DEFAULT_CAPACITY, LiveTable
 from croupier.service.statements import Statements, Writes
+from croupier.service.writers import WRITER, Writers
 
 log = logging.getLogger("croupier.service")
 
@@ -90,6 +91,9 @@ def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
 
 _WRITES = "croupier.writes"
 """Where a transaction's pending rows wait on its connection (``Connection.info``)."""
+_KNOWN = "croupier.known"
+"""The stored replies a writer's transaction read at its start, for the keys of its actions:
+(the keys asked for, their rows by (user id, key)) in ``Connection.info``."""
 _EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload,
                           store.events.c.hash).where(
     store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
@@ -116,6 +120,8 @@ class Ledger:
         self._sqlite_lock: threading.Lock | None = (
             threading.Lock() if store.is_sqlite(engine) else None)
         self._plain_lock = self._sqlite_lock or threading.Lock()
+        # PostgreSQL: connections kept for the group commit's transactions (``writers``).
+        self._writers = None if store.is_sqlite(engine) else Writers(engine)
         # Cluster hook (croupier.service.cluster): checks this node's lease of the tables
         # inside every transaction that writes them, before anything is written (fencing).
         self.fence: Callable[[Connection, list[LiveTable]], None] | None = None
@@ -177,7 +183,11 @@ class Ledger:
             return None
         pending = conn.info.get(_WRITES)
         row = pending.stored_row(user.id, key) if pending is not None else None
-        if row is None:
+        known: tuple[set[tuple[int, str]], dict[tuple[int, str], Any]] | None = (
+            conn.info.get(_KNOWN))
+        if row is None and known is not None and (user.id, key) in known[0]:
+            row = known[1].get((user.id, key))  # read with the transaction's BEGIN
+        elif row is None:
             row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
             return None
@@ -236,18 +246,16 @@ class Ledger:
     def run(self, user: User, live: LiveTable, key: str | None, fp: str,
             plan_fn: Callable[[Connection], Plan]) -> Reply:
         """Run one action on ``live`` under its lock, in one transaction."""
+        job = Job(user, live, key, fp, plan_fn)
         with live.lock, self._sqlite_lock or contextlib.nullcontext():
             published: list[dict[str, Any]] = []
             try:
-                with self.engine.begin() as conn:
-                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
-                    if self.fence is not None:
-                        self.fence(conn, [live])
-                    attempt = self._attempt(conn, Job(user, live, key, fp, plan_fn))
+                with self._transaction([live], [job]) as conn:
+                    attempt = self._attempt(conn, job)
                     if isinstance(attempt, Exception):
                         raise attempt
                     reply, published, _ = attempt
-                    self._flush(conn)
+                    self._flush(conn, end=True)
             except BaseException:
                 self._reload(live)
                 raise
@@ -287,12 +295,9 @@ class Ledger:
             if self._sqlite_lock is not None:
                 held.enter_context(self._sqlite_lock)
             try:
-                with self.engine.begin() as conn:
-                    conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
-                    if self.fence is not None:
-                        self.fence(conn, lives)
+                with self._transaction(lives, jobs) as conn:
                     attempts = [self._attempt(conn, job) for job in jobs]
-                    self._flush(conn)
+                    self._flush(conn, end=True)
             except Exception:
                 failed = True
                 for live in lives:
@@ -316,6 +321,33 @@ class Ledger:
             self._committed(len(published))
             results.append(reply)
         return results
+
+    @contextlib.contextmanager
+    def _transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Connection]:
+        """The writing transaction of ``jobs`` at ``lives``, its lease checked (cluster) before
+        anything is written; the caller ends it with ``_flush(conn, end=True)``. On PostgreSQL
+        it runs on a writer connection whose ``BEGIN`` also reads every stored reply of the
+        jobs' idempotency keys (one round trip for both)."""
+        if self._writers is None:
+            with self.engine.begin() as conn:
+                conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
+                if self.fence is not None:
+                    self.fence(conn, lives)
+                yield conn
+            return
+        keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
+        reads: list[tuple[str, Mapping[str, Any]]] = [(self.sql.select_stored_many, {
+            "u": [u for u, _ in keys], "k": [k for _, k in keys]})] if keys else []
+        with self._writers.transaction(reads) as (conn, rows):
+            conn.info.pop(_WRITES, None)
+            found = {(int(r[0]), str(r[1])): tuple(r[2:]) for r in rows[0]} if keys else {}
+            conn.info[_KNOWN] = (set(keys), found)
+            try:
+                if self.fence is not None:
+                    self.fence(conn, lives)
+                yield conn
+            finally:
+                conn.info.pop(_KNOWN, None)
 
     def _attempt(self, conn: Connection, job: Job,
                  ) -> tuple[Reply, list[dict[str, Any]], LiveTable] | Exception:
@@ -459,35 +491,51 @@ class Ledger:
         writes: Writes = conn.info.setdefault(_WRITES, Writes())
         return writes
 
-    def _flush(self, conn: Connection) -> None:
+    def _flush(self, conn: Connection, end: bool = False) -> None:
         """Write the transaction's pending rows, one statement per kind (the events, the
         stored replies, each table's seats and house result), before it commits: a batch of
-        bets costs a few round trips to the database rather than four per bet."""
+        bets costs a few round trips to the database rather than four per bet. ``end``: the
+        transaction's last writes; a writer connection (PostgreSQL) sends them and its
+        ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
         writes: Writes | None = conn.info.pop(_WRITES, None)
-        if writes is None:
+        statements = self._statements(conn, writes) if writes is not None else []
+        if end and conn.info.get(WRITER):
+            Writers.commit(conn, statements)
             return
-        self.sql.many(conn, self.sql.insert_events, writes.events)
-        self.sql.many(conn, self.sql.insert_stored, list(writes.stored.values()))
-        for live, players in writes.seats.values():
-            self._write_seats(conn, live, players)
+        for sql, rows in statements:
+            self.sql.many(conn, sql, rows)
 
-    def _write_seats(self, conn: Connection, live: LiveTable, players: Iterable[str]) -> None:
+    def _statements(self, conn: Connection, writes: Writes,
+                    ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The statements that write ``writes``, each with its rows of values."""
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.sql.insert_events, writes.events),
+            (self.sql.insert_stored, list(writes.stored.values()))]
+        for live, players in writes.seats.values():
+            out.extend(self._seat_writes(conn, live, players))
+        return [(sql, rows) for sql, rows in out if rows]
+
+    def _seat_writes(self, conn: Connection, live: LiveTable, players: Iterable[str],
+                     ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The rows of a table's seats of ``players`` and of its house result, as they stand."""
         players = sorted(players)
         if live.seat_rows is None:
             live.seat_rows = set(self._seat_players(conn, live.id))
         new = [p for p in players if p not in live.seat_rows]
         old = [p for p in players if p in live.seat_rows]
-        self.sql.many(conn, self.sql.insert_seats, [
-            {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
-             "on_table_cents": store.cents(live.on_table(p))} for p in new])
-        live.seat_rows.update(new)
-        self.sql.many(conn, self.sql.update_seats, [
-            {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
-             "o": store.cents(live.on_table(p))} for p in old])
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.sql.insert_seats, [
+                {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
+                 "on_table_cents": store.cents(live.on_table(p))} for p in new]),
+            (self.sql.update_seats, [
+                {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
+                 "o": store.cents(live.on_table(p))} for p in old])]
+        live.seat_rows.update(new)  # a failed transaction rebuilds the table (and this)
         house = store.cents(live.house)
         if house != live.house_written:
-            self.sql.many(conn, self.sql.update_house, [{"t": live.id, "h": house}])
+            out.append((self.sql.update_house, [{"t": live.id, "h": house}]))
             live.house_written = house
+        return out
 
     def _write_round(self, conn: Connection, live: LiveTable, round_no: int, first_seq: int,
                      plan: Plan, before: dict[str, Any], layout: list[dict[str, Any]],

@@ -32,6 +32,12 @@ class Statements:
         self.select_stored = _sql(dialect, sa.select(c.fingerprint, c.status, c.body).where(
             c.user_id == sa.bindparam("u"), c.key == sa.bindparam("k")))
         self.insert_stored = _sql(dialect, store.idempotency.insert())
+        # PostgreSQL: the stored replies of a whole batch's keys, read with its BEGIN
+        # (``writers``): one query for the pairs (user id, key) given as two arrays.
+        self.select_stored_many = "" if store.is_sqlite(engine) else _sql(dialect, sa.text(
+            "SELECT i.user_id, i.key, i.fingerprint, i.status, i.body FROM idempotency AS i"
+            " JOIN unnest(CAST(:u AS integer[]), CAST(:k AS varchar[])) AS q(u, k)"
+            " ON i.user_id = q.u AND i.key = q.k"))
         self.insert_events = _sql(dialect, store.events.insert())
         s = store.seats.c
         self.insert_seats = _sql(dialect, store.seats.insert())
