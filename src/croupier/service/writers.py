@@ -40,7 +40,7 @@ class Writers:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self._idle: list[Connection] = []
+        self._idle: list[tuple[Connection, Any]] = []  # with its psycopg connection
         self._lock = threading.Lock()
         self.made = 0  # connections opened so far (tests; the logs)
         sa.event.listen(engine, "engine_disposed", lambda _engine: self.close())
@@ -51,9 +51,8 @@ class Writers:
         """A connection in a transaction, with the rows of ``reads`` (SQL, values) run first,
         all in one round trip with the ``BEGIN``. The caller ends it with :meth:`commit`;
         a transaction left open (an error) is rolled back."""
-        conn = self._take()
+        conn, dbapi = self._take()
         try:
-            dbapi: Any = conn.connection.dbapi_connection
             with conn.begin() as trans:
                 cursors = []
                 with dbapi.pipeline():
@@ -67,9 +66,9 @@ class Writers:
                     raise RuntimeError("a writer's transaction was left open: not committed")
                 trans.commit()
         except BaseException:
-            self._failed(conn)
+            self._failed(conn, dbapi)
             raise
-        self._give_back(conn)
+        self._give_back(conn, dbapi)
 
     @staticmethod
     def commit(conn: Connection, writes: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
@@ -90,11 +89,11 @@ class Writers:
         """Close every idle connection (the engine is disposed of)."""
         with self._lock:
             idle, self._idle = self._idle, []
-        for conn in idle:
+        for conn, _ in idle:
             with contextlib.suppress(Exception):
                 conn.close()
 
-    def _take(self) -> Connection:
+    def _take(self) -> tuple[Connection, Any]:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
@@ -104,27 +103,29 @@ class Writers:
         dbapi.autocommit = True
         conn.info[WRITER] = True
         self.made += 1
-        return conn
+        return conn, dbapi
 
-    def _give_back(self, conn: Connection) -> None:
+    def _give_back(self, conn: Connection, dbapi: Any) -> None:
         with self._lock:
             if len(self._idle) < KEEP:
-                self._idle.append(conn)
+                self._idle.append((conn, dbapi))
                 return
         conn.close()
 
-    def _failed(self, conn: Connection) -> None:
+    def _failed(self, conn: Connection, dbapi: Any) -> None:
         """After an error: keep the connection if its transaction is cleanly rolled back,
-        otherwise close it and every idle one."""
+        otherwise close it and every idle one. (An invalidated SQLAlchemy connection is never
+        touched again: it would quietly open a new, ordinary one from the pool.)"""
         try:
-            dbapi: Any = conn.connection.dbapi_connection
-            if dbapi.info.transaction_status != TransactionStatus.IDLE:
-                dbapi.rollback()
-            if not conn.invalidated and dbapi.info.transaction_status == TransactionStatus.IDLE:
-                self._give_back(conn)
-                return
+            if not conn.invalidated and not dbapi.closed:
+                if dbapi.info.transaction_status != TransactionStatus.IDLE:
+                    dbapi.rollback()
+                if dbapi.info.transaction_status == TransactionStatus.IDLE:
+                    self._give_back(conn, dbapi)
+                    return
         except Exception:
-            log.info("a writer connection failed: it and the idle ones are made again")
+            pass
+        log.info("a writer connection failed: it and the idle ones are made again")
         with contextlib.suppress(Exception):
             conn.close()
         self.close()
