@@ -8,28 +8,31 @@ that fails is run again action by action, so one bad action never costs the othe
 
 SQLite has one writer: one lane for all tables, drained in the event loop (its transactions are
 short and never wait on a lock held elsewhere). PostgreSQL gets a lane per table, drained in
-worker threads, so tables still commit in parallel.
+worker threads of the committer's own (a plain executor: lighter per batch than the framework's
+shared thread pool, and never short of a thread while other work fills that one), so tables
+still commit in parallel.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-
-from fastapi.concurrency import run_in_threadpool
+from concurrent.futures import ThreadPoolExecutor
 
 from croupier.service.ledger import Job, Ledger, Reply
 
 MAX_BATCH = 128
+THREADS = 16
+"""Worker threads of a PostgreSQL committer: tables committing at the same time, at most."""
 
 
 class Lane:
     """Actions waiting for one writer, committed in batches."""
 
     def __init__(self, run_batch: Callable[[list[Job]], list[Reply | Exception]],
-                 inline: bool) -> None:
+                 threads: ThreadPoolExecutor | None) -> None:
         self._run_batch = run_batch
-        self._inline = inline
+        self._threads = threads  # None: drained in the event loop
         self._pending: list[tuple[Job, asyncio.Future[Reply]]] = []
         self._draining = False
 
@@ -50,10 +53,11 @@ class Lane:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
                 jobs = [job for job, _ in batch]
                 try:
-                    if self._inline:
+                    if self._threads is None:
                         results = self._run_batch(jobs)
                     else:
-                        results = await run_in_threadpool(self._run_batch, jobs)
+                        results = await asyncio.get_running_loop().run_in_executor(
+                            self._threads, self._run_batch, jobs)
                 except Exception as exc:  # run_batch answers each job; this is a last resort
                     results = [exc] * len(batch)
                 for (_, future), result in zip(batch, results, strict=True):
@@ -74,10 +78,12 @@ class Committer:
         self._ledger = ledger
         self._single = single_writer
         self._lanes: dict[str, Lane] = {}
+        self._threads = None if single_writer else ThreadPoolExecutor(
+            THREADS, thread_name_prefix="croupier-commit")
 
     async def run(self, job: Job) -> Reply:
         name = "" if self._single else job.live.id
         lane = self._lanes.get(name)
         if lane is None:
-            lane = self._lanes[name] = Lane(self._ledger.run_batch, inline=self._single)
+            lane = self._lanes[name] = Lane(self._ledger.run_batch, self._threads)
         return await lane.submit(job)
