@@ -499,6 +499,11 @@ class Ledger:
         ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
         writes: Writes | None = conn.info.pop(_WRITES, None)
         statements = self._statements(conn, writes) if writes is not None else []
+        known = conn.info.get(_KNOWN)
+        if writes is not None and known is not None:  # a later action's key may be one of these
+            for pair in writes.stored:
+                known[0].add(pair)
+                known[1][pair] = writes.stored_row(*pair)
         if end and conn.info.get(WRITER):
             Writers.commit(conn, statements)
             return
