@@ -155,3 +155,13 @@ def test_the_lane_answered_the_ordinary_bets(answers: dict[str, list[Any]]) -> N
     valid = sum(1 for status, _, _ in answers["lane"] if status == 200)
     assert ordinary >= valid >= 5
     assert len(answers["answered"]) > ordinary  # and passed the others on
+
+
+def test_a_bet_without_chips_at_the_table_cites_the_no_credit_rule(
+        answers: dict[str, list[Any]]) -> None:
+    from croupier.rules.citations import cite
+
+    n = [c[0] for c in CASES].index("not seated")
+    status, body, _ = answers["route"][n]
+    assert status == 409 and "buy in" in body["error"]["reason"]
+    assert body["error"]["clause"] == cite("nj-casino-night", "chips")
