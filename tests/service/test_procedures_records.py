@@ -76,6 +76,17 @@ def test_a_change_is_checked_approved_and_applied_between_rounds(srv: Server) ->
         "game": "craps", "profile": profile, "pays": {FIELD_12: "3 to 1"},
         "effective": "2026-12-01T18:00:00", "reason": "no offset"}, key=None)
     assert naive.status_code == 422 and "body.effective" in naive.json()["error"]["reason"]
+    for when, says in ((_when(-3600), "in the past"), (_when(400 * 86400), "a year ahead")):
+        r = s.post("admin", "/paytables/changes", {
+            "game": "craps", "profile": profile, "pays": {FIELD_12: "3 to 1"},
+            "effective": when, "reason": "out of range"}, key=None)
+        assert r.status_code == 422 and r.json()["error"]["reason"].startswith("body.effective")
+        assert says in r.json()["error"]["reason"]
+    nothing = s.post("admin", "/paytables/changes", {
+        "game": "craps", "profile": profile, "pays": {FIELD_12: "0 to 1"},
+        "effective": _when(60), "reason": "pays nothing"}, key=None)
+    assert nothing.status_code == 409 and nothing.json()["error"]["clause"] == \
+        "N.J.A.C. 13:69F-1.4(b)"
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
     s.ready_dice()
     effective_at = time.time() + 8  # each check takes about a second on a loaded machine
