@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 
+from croupier.craps.table import CrapsTable
 from croupier.errors import Malformed
 from croupier.games import GAMES
 from croupier.rules import CrapsRules, load_profile
@@ -161,7 +162,8 @@ def _entry_clause(game: str, profile: str, where: str) -> str:
     rules = GAMES[game].rules(load_profile(profile)) if game in GAMES else None
     if not where.startswith(prefix) or not isinstance(rules, CrapsRules):
         return ""
-    entries = make_engine_table(game, profile, {}).config.pays
+    table = make_engine_table(game, profile, {})
+    entries = table.config.pays if isinstance(table, CrapsTable) else {}
     return rules.clause("pays_clause" if where[len(prefix):] in entries else "permitted_clause")
 
 
