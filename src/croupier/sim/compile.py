@@ -43,6 +43,7 @@ from croupier.sim.strategy import Bet, Strategy
 
 I64 = npt.NDArray[np.int64]
 BIG = Decimal(10) ** 9
+DEFAULT_PROFILE = {"craps": "nj-13-69f", "roulette": "nj-casino-night"}  # a strategy naming none
 
 # rule kinds, timings, statuses (shared with the kernel)
 FIXED, COME, ODDS = 0, 1, 2
@@ -131,7 +132,7 @@ class Compiled:
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
     nj-13-69f) with the strategy's table options."""
-    profile = load_profile(profile_id or strategy.rules or "nj-13-69f")
+    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["craps"])
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
     try:
@@ -528,7 +529,7 @@ def roulette_qualifier(bet: Bet) -> Any:
 
 def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
     """The roulette profile id and table options the strategy plays under."""
-    profile = load_profile(profile_id or strategy.rules or "nj-casino-night")
+    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["roulette"])
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} does not cover roulette")
     try:
@@ -618,10 +619,27 @@ def compile_table(strategies: Sequence[Strategy], profile_id: str | None = None)
     for s in strategies:
         if len(s.progressions) > 8:
             raise Malformed(s.name, "at most eight progressions per strategy")
+    _one_table(strategies, profile_id)
     compiler = _dice_players if game_entry(game).uses_dice else _wheel_players
     prof, config, rconfig, faces, players = compiler(strategies, profile_id)
     arrays = _pack(players, strategies, len(faces), game)
     return Compiled(game, prof, list(strategies), len(faces), arrays, faces, config, rconfig)
+
+
+def _one_table(strategies: Sequence[Strategy], profile_id: str | None) -> None:
+    """The players share one table, the first's: another player's strategy may leave its rule
+    profile and table options out, but not name others (they would not be played)."""
+    first = strategies[0]
+    for s in strategies[1:]:
+        if s.table and s.table != first.table:
+            raise Malformed(f"{s.name}.table", f"the players sit at one table, with the first "
+                            f"player's options ({first.name}); give the same or none")
+        table_rules = first.rules or DEFAULT_PROFILE[first.game]
+        if profile_id is None and s.rules is not None and \
+                load_profile(s.rules).id != load_profile(table_rules).id:
+            raise Malformed(f"{s.name}.rules", f"the players sit at one table, under the "
+                            f"first player's rules ({first.name}: {table_rules}); give the "
+                            "same, none, or --rules for all")
 
 
 _Players = tuple[str, CrapsConfig | None, TableConfig | None, list[Any], list[PlayerTables]]
