@@ -24,6 +24,7 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
+from croupier.rules.citations import cite
 from croupier.service import equipment, procedures, store, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
@@ -37,7 +38,8 @@ PlanFn = Callable[[Connection], Plan]
 
 def _require_player_at(live: LiveTable, player: str) -> None:
     if player not in live.present():
-        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier first")
+        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier "
+                      "first", cite(live.profile, "chips"))  # a wager without chips is credit
 
 
 def _craps_wager(spec: dict[str, Any]) -> tuple[str, Any]:
