@@ -440,6 +440,8 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
 def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                    config: CrapsConfig | None) -> tuple[list[tuple[list[int], list[int], int]],
                                                        list[dict[str, Any]]]:
+    """The strategy's progressions (next level on a win, on a loss, reset on a seven-out) and
+    its bet rules as the kernel's integers, in order."""
     counter_names: list[str] = []
     counters: list[tuple[list[int], list[int], int]] = []
     for prog in strategy.progressions:
@@ -465,47 +467,61 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
             label = ROULETTE_WAGERS[bet.wager].key(q)
             rule["slot"] = index[label]
             rule["counted"] = [rule["slot"]]
-            rules.append(rule)
-            continue
-        assert config is not None
-        d = WAGERS[bet.wager]
-        if bet.kind == "odds":
-            rule["kind"] = ODDS
-            for ni, n in enumerate(POINTS, start=1):
-                r = _odds_ratio(bet, n, config, d)
-                rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
-            base = d.odds_of or ""
-            if odds_on_the_point(d):
-                if base in index:
-                    rule["pairs"].append((index[base], index[d.id]))
-            else:
-                for n in POINTS:
-                    f, o = f"{base}:{n}", f"{d.id}:{n}"
-                    if f in index and o in index:
-                        rule["pairs"].append((index[f], index[o]))
+        elif bet.kind == "odds":
+            _odds_rule(rule, bet, index, config)
         elif bet.kind == "come":
-            rule["kind"] = COME
-            rule["slot"] = index[d.id]
-            fam = [index[f"{d.id}:{n}"] for n in POINTS if f"{d.id}:{n}" in index]
-            rule["pairs"] = [(k, k) for k in fam]
-            rule["counted"] = [rule["slot"], *fam]
+            _come_rule(rule, bet, index)
         else:
-            q = _qualifier(bet, d, bet.wager)
-            rule["slot"] = index[d.label(q, None)]
-            rule["counted"] = [rule["slot"]]
-            if (bet.skip_point or bet.skip_covered) and (not isinstance(q, int)
-                                                         or q not in POINTS):
-                raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
-            if bet.skip_point:
-                rule["skip_point"] = POINT_INDEX[q]
-            if bet.skip_covered:
-                if "pass" in index:
-                    rule["covering_pass"] = index["pass"]
-                    rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
-                if f"come:{q}" in index:
-                    rule["covering_come"] = index[f"come:{q}"]
+            _fixed_rule(rule, bet, slots, index)
         rules.append(rule)
     return counters, rules
+
+
+def _odds_rule(rule: dict[str, Any], bet: Bet, index: dict[str, int],
+               config: CrapsConfig) -> None:
+    """An odds rule: its multiple per point number and the (flat, odds) slot pairs."""
+    d = WAGERS[bet.wager]
+    rule["kind"] = ODDS
+    for ni, n in enumerate(POINTS, start=1):
+        r = _odds_ratio(bet, n, config, d)
+        rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
+    base = d.odds_of or ""
+    if odds_on_the_point(d):
+        if base in index:
+            rule["pairs"].append((index[base], index[d.id]))
+    else:
+        for n in POINTS:
+            f, o = f"{base}:{n}", f"{d.id}:{n}"
+            if f in index and o in index:
+                rule["pairs"].append((index[f], index[o]))
+
+
+def _come_rule(rule: dict[str, Any], bet: Bet, index: dict[str, int]) -> None:
+    """A come rule: the box it bets in and the numbers its bets travel to."""
+    d = WAGERS[bet.wager]
+    rule["kind"] = COME
+    rule["slot"] = index[d.id]
+    fam = [index[f"{d.id}:{n}"] for n in POINTS if f"{d.id}:{n}" in index]
+    rule["pairs"] = [(k, k) for k in fam]
+    rule["counted"] = [rule["slot"], *fam]
+
+
+def _fixed_rule(rule: dict[str, Any], bet: Bet, slots: list[Slot], index: dict[str, int]) -> None:
+    """A fixed rule: its slot, and the point or the player's own bets that make it skip."""
+    d = WAGERS[bet.wager]
+    q = _qualifier(bet, d, bet.wager)
+    rule["slot"] = index[d.label(q, None)]
+    rule["counted"] = [rule["slot"]]
+    if (bet.skip_point or bet.skip_covered) and (not isinstance(q, int) or q not in POINTS):
+        raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
+    if bet.skip_point:
+        rule["skip_point"] = POINT_INDEX[q]
+    if bet.skip_covered:
+        if "pass" in index:
+            rule["covering_pass"] = index["pass"]
+            rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
+        if f"come:{q}" in index:
+            rule["covering_come"] = index[f"come:{q}"]
 
 
 # --- roulette -----------------------------------------------------------------------------
