@@ -76,6 +76,11 @@ class Guard:
 
     @staticmethod
     async def _refuse(scope: Scope, send: Send) -> None:
+        await Guard.refuse_too_large(send)
+
+    @staticmethod
+    async def refuse_too_large(send: Send) -> None:
+        """The 413 answer to a body over :data:`MAX_BODY` (the connection then closes)."""
         body, headers = _too_large()
         await send({"type": "http.response.start", "status": 413,
                     "headers": headers + SECURITY_HEADERS})
