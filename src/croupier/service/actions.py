@@ -25,7 +25,7 @@ from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
 from croupier.rules.citations import cite
-from croupier.service import equipment, procedures, store, table_procedures
+from croupier.service import equipment, equipment_register, procedures, store, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
@@ -376,6 +376,10 @@ def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
             die, latest = _die_status(conn, serial)
             if die is None or die.table_id != live.id or die.retired:
                 raise Refusal(f"die {serial} is not in this table's dice cup", clause)
+            if equipment_register.issued_to(conn, serial) != live.id:
+                raise Refusal(f"die {serial} has no custody record of its issue to this "
+                              "table's dice cup: it cannot be put in play",
+                              procedures.clause(live.profile, "dice_cup"))
             if latest is None:
                 raise Refusal(f"die {serial} has no inspection record: it cannot be put in play",
                               procedures.clause(live.profile, "dice_spec"))
