@@ -76,3 +76,21 @@ def test_the_thread_checkpoints_and_close_empties_the_log(db: Path) -> None:
 def test_only_a_sqlite_file(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="SQLite database file"):
         WalCheckpoints(sa.create_engine("sqlite://"))
+
+
+def test_sigterm_leaves_an_empty_log(tmp_path: Path) -> None:
+    """``croupier serve`` stopped with SIGTERM runs its last TRUNCATE checkpoint: uvicorn
+    raised the signal again once it had shut down, and Python's default killed the process
+    before it (the log was left as it was, exit status -15)."""
+    from .conftest import Server
+
+    srv = Server(tmp_path, None)
+    srv.start()
+    try:
+        srv.ok("alice", "/tables/craps-1/buy-in", {"amount": "20"})
+        wal = tmp_path / "croupier.db-wal"
+        assert wal.stat().st_size > 0  # the buy-in is in the log
+    finally:
+        srv.stop()
+    assert srv.proc is not None and srv.proc.returncode == 0
+    assert not wal.exists() or wal.stat().st_size == 0

@@ -237,11 +237,27 @@ def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     key_path = keys.key_path(args.data_dir, args.key_file)
     verify.configure(signer, install.pin_path(key_path))
     checkpoints = WalCheckpoints(engine).start() if store.is_sqlite(engine) else None
+    _leave_on_sigterm()
     try:
         return _serve_app(args, engine, signer, rng, sock)
     finally:
         if checkpoints is not None:
             checkpoints.close()
+
+
+def _leave_on_sigterm() -> None:
+    """SIGTERM ends the process through its ``finally`` blocks (the last WAL checkpoint, a
+    node's leases handed over). uvicorn answers the requests in flight, then raises the signal
+    again under the handler it found; Python's default for SIGTERM would kill the process
+    right there, before any of them ran."""
+    import signal
+    import threading
+
+    def leave(signum: int, _frame: Any) -> None:
+        raise SystemExit(0)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, leave)
 
 
 def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
@@ -284,9 +300,11 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
         access_log_to_stderr()
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
-    if node is not None:
-        node.close()  # hand the tables over at once rather than after their leases expire
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        if node is not None:
+            node.close()  # hand the tables over at once rather than after their leases expire
     return 0
 
 

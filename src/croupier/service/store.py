@@ -210,6 +210,12 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+READ_ONLY = "croupier_read_only"
+"""The execution option of a connection that only reads (``conn.execution_options(**{READ_ONLY:
+True})``): on SQLite its transaction is a plain ``BEGIN``, so a long read (an audit) never holds
+the write lock with every bet waiting behind it."""
+
+
 def make_engine(url: str) -> Engine:
     """An engine; SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` transactions so that
     writers serialise at the start of a transaction rather than deadlock at its first write."""
@@ -233,7 +239,9 @@ def make_engine(url: str) -> Engine:
 
         @sa.event.listens_for(engine, "begin")
         def _on_begin(conn: Connection) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # A long read (READ_ONLY) takes no write lock: WAL gives it its snapshot anyway.
+            read_only = conn.get_execution_options().get(READ_ONLY, False)
+            conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
     return sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from croupier.service.api import bets, errors
 from croupier.service.api.act import plain_path
 from croupier.service.api.deps import Services
-from croupier.service.api.guard import read_limited, replay_body
+from croupier.service.api.guard import ClientGone, read_limited, replay_body
 from croupier.service.api.models import BetBody
 from croupier.service.auth import User
 
@@ -119,7 +119,10 @@ class ExpressBets:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        raw = await read_limited(receive)
+        try:
+            raw = await read_limited(receive)
+        except ClientGone:
+            return  # the guard in front drops these; answered by nobody either way
         if raw is None:  # the guard in front has already refused a body over the limit
             raw = b""
         svc: Services = scope["app"].state.services

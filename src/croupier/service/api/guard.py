@@ -10,12 +10,18 @@ more than :data:`MAX_BODY` bytes of it.
 A JSON body is parsed once here before the framework parses it again, because the framework
 lets the last of two equal keys win: ``{"amount": "5", "amount": "500"}`` would bet 500 where a
 person reading the request sees 5. Such a body, or one that is not JSON or is nested too
-deeply, is answered 422 naming the place before any route runs.
+deeply, or holds a number too long to read, is answered 422 naming the place before any route
+runs.
+
+A request whose client goes away before its body is whole (fewer bytes than its
+``Content-Length``, or a chunked body without its last chunk) is dropped unanswered: its start
+may be valid JSON, but the client never finished sending it, so nothing is done on it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -54,7 +60,10 @@ class Guard:
             await self._refuse(scope, send)
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            body = await read_limited(receive)
+            try:
+                body = await read_limited(receive)
+            except ClientGone:
+                return  # the body never arrived whole: nobody to answer, nothing to do
             if body is None:
                 await self._refuse(scope, send)
                 return
@@ -67,6 +76,11 @@ class Guard:
 
     @staticmethod
     async def _refuse(scope: Scope, send: Send) -> None:
+        await Guard.refuse_too_large(send)
+
+    @staticmethod
+    async def refuse_too_large(send: Send) -> None:
+        """The 413 answer to a body over :data:`MAX_BODY` (the connection then closes)."""
         body, headers = _too_large()
         await send({"type": "http.response.start", "status": 413,
                     "headers": headers + SECURITY_HEADERS})
@@ -79,6 +93,10 @@ class Guard:
         await send({"type": "http.response.start", "status": status,
                     "headers": headers + SECURITY_HEADERS})
         await send({"type": "http.response.body", "body": body})
+
+
+class ClientGone(Exception):
+    """The client disconnected before the request's body was whole."""
 
 
 class _Twice(ValueError):
@@ -111,6 +129,8 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
         return "body: not UTF-8 text"
     except json.JSONDecodeError as bad:
         return f"body: not valid JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})"
+    except ValueError:  # the one other: an integer past Python's digit limit
+        return f"body: a number of more than {sys.get_int_max_str_digits()} digits"
     return None
 
 
@@ -129,13 +149,14 @@ def _content_length(scope: Scope) -> int | None:
 
 
 async def read_limited(receive: Receive) -> bytes | None:
-    """The whole body if it is at most :data:`MAX_BODY` bytes, else None (stops reading)."""
+    """The whole body if it is at most :data:`MAX_BODY` bytes, else None (stops reading);
+    :class:`ClientGone` if the client disconnects before the body is whole."""
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return b"".join(chunks)
+            raise ClientGone
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:

@@ -122,7 +122,9 @@ def verify_ledger(ledger: Ledger, checkpoint: bool = True) -> dict[str, Any]:
     it passes and this process holds the key."""
     attach(ledger)
     engine = ledger.engine
-    options = {} if store.is_sqlite(engine) else {"isolation_level": "REPEATABLE READ"}
+    # SQLite: a plain BEGIN, a snapshot of the log that holds no lock against the bets.
+    options: dict[str, Any] = ({store.READ_ONLY: True} if store.is_sqlite(engine)
+                               else {"isolation_level": "REPEATABLE READ"})
     with engine.connect().execution_options(**options) as conn:
         snap = read(conn)
     signer = TRUST.signer

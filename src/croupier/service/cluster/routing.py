@@ -24,6 +24,7 @@ import httpx
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from croupier.service.api.guard import ClientGone, Guard, read_limited
 from croupier.service.cluster.node import Node
 from croupier.service.ledger import Ledger
 from croupier.service.store import tables as tables_table
@@ -86,12 +87,14 @@ class Router:
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send, url: str,
                        table_id: str) -> None:
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        # Read as the guard reads it: within the size limit, and only if it arrives whole.
+        try:
+            body = await read_limited(receive)
+        except ClientGone:
+            return  # the client went away mid-body: the holder is sent nothing
+        if body is None:
+            await Guard.refuse_too_large(send)
+            return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]
                    if k.decode("latin-1").lower() in _PASS_HEADERS}
         headers[FORWARDED] = self.node.node_id
