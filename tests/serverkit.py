@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import Any
 
 import httpx
 import pytest
@@ -65,3 +66,13 @@ def postgres_url(why: str) -> str:
             pytest.fail(f"{PG_ENV} is not set in CI (.ci/services/postgres.sh sets it)")
         pytest.skip(f"{PG_ENV} is not set{why}")
     return url
+
+
+def run_coroutine(coro: Any) -> Any:
+    """``asyncio.run(coro)`` on a thread of its own: a test file run earlier in the same worker
+    (the browser tests' Playwright) may have left an event loop running on this one."""
+    import asyncio
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

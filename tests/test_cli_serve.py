@@ -76,3 +76,17 @@ def test_a_missing_ledger_still_says_what_to_run_and_frees_the_port(
     assert code == 2 and "croupier init" in err and "serving" not in out
     with socket.socket() as again:  # the refused start released its socket
         again.bind(("127.0.0.1", port))
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_a_ledger_in_memory_is_refused_plainly(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              url: str) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    code, _, err = _run(capsys, "--port", port, "--data-dir", str(tmp_path / "d"), "--database",
+                        url, "--demo")
+    assert code == 2
+    assert "vanish with the process" in err and "internal error" not in err
+    code = main(["init", "--data-dir", str(tmp_path / "d"), "--database", url])
+    assert code == 2 and "vanish with the process" in capsys.readouterr().err

@@ -9,13 +9,13 @@ stand-in transport that records what reached it.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
 
 from croupier.service.api.guard import MAX_BODY
 from croupier.service.cluster.routing import Router
+from serverkit import run_coroutine
 
 BET = b'{"wager": "field", "amount": "1"}'
 
@@ -48,7 +48,7 @@ def _forward(messages: list[dict[str, Any]]) -> tuple[list[httpx.Request], list[
 
     scope = {"type": "http", "method": "POST", "raw_path": b"/tables/t/bets",
              "query_string": b"", "headers": [(b"content-type", b"application/json")]}
-    asyncio.run(router._forward(scope, receive, send, "http://b", "t"))
+    run_coroutine(router._forward(scope, receive, send, "http://b", "t"))
     return reached, sent
 
 

@@ -148,7 +148,7 @@ def test_token_lookups_waiting_together_share_one_query(engine: sa.Engine) -> No
         asked = [*digests * 10, unknown]
         return await asyncio.gather(*(lookup.row(d, store.now()) for d in asked))
 
-    found = asyncio.run(run())
+    found = serverkit.run_coroutine(run())
     assert all(f and f[0] == user_id for f in found[:-1]) and found[-1] is False
     assert lookup.queries < 31 / 2  # shared: far fewer queries than look-ups
     with engine.begin() as conn:  # revoked: the next look-up (a new query) no longer finds it
@@ -157,4 +157,4 @@ def test_token_lookups_waiting_together_share_one_query(engine: sa.Engine) -> No
     async def again() -> tokens.Found:
         return await lookup.row(digests[0], store.now())
 
-    assert asyncio.run(again()) is False
+    assert serverkit.run_coroutine(again()) is False

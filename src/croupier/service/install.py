@@ -98,7 +98,10 @@ def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str
         if problem:
             raise InitError(f"{problem} (the password given for {name})")
     url = database or _sqlite_url(data_dir)
-    engine = store.make_engine(url)
+    try:
+        engine = store.make_engine(url)
+    except ValueError as exc:  # a URL no ledger can live at
+        raise InitError(str(exc)) from exc
     try:
         store.upgrade(engine)
         path = keys.key_path(data_dir, key_file)

@@ -220,6 +220,9 @@ def make_engine(url: str) -> Engine:
     """An engine; SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` transactions so that
     writers serialise at the start of a transaction rather than deadlock at its first write."""
     if url.startswith("sqlite"):
+        if sa.engine.make_url(url).database in (None, "", ":memory:"):
+            raise ValueError(f"{url}: a ledger is a SQLite file (sqlite:///PATH) or a PostgreSQL "
+                             "database; one held in memory would vanish with the process")
         engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
                                   pool_size=8, max_overflow=32)
 
