@@ -8,13 +8,16 @@ keep-alive connections, and the table's dealer rolls after every ``--roll-every`
 table: the rolls settle the field bets, so rounds end and the table's ledger keeps growing.
 
 After each phase the script reads the server's resident memory (``VmRSS`` in
-``/proc/PID/status``) and, through a ``sitecustomize`` hook placed on the server's
-``PYTHONPATH`` (SIGUSR1 writes the counts to a file), the objects the garbage collector
-tracks: as they are (``tracked``, which includes cyclic garbage not yet collected; the server
-collects its young generation only every 50 000 allocations) and after a full collection
-(``live``, what the process really holds). The table prints each phase's figures and the
-bytes / objects per bet since the end of the first (warm-up) phase. A server whose memory is
-bounded shows a few bytes per bet at most; one that keeps something per bet shows hundreds.
+``/proc/PID/status``) and its peak so far (``VmHWM``), and, through a ``sitecustomize`` hook
+placed on the server's ``PYTHONPATH`` (SIGUSR1 writes the counts to a file), the objects the
+garbage collector tracks as they are (uncollected cyclic garbage included: the server collects
+its young generation only every 50 000 allocations and its oldest rarely) and the highest such
+count the hook's once-a-second sampler saw during the phase. Nothing is collected between
+phases, so garbage waiting for the server's own collections counts, as it does in production;
+after the last phase the hook also counts after a full collection (what the process really
+holds). The table prints each phase's figures and the bytes / objects per bet from the end of
+the first (warm-up) phase to the last. A server whose memory is bounded shows a few bytes per
+bet at most; one that keeps something per bet shows hundreds.
 
 ``--before SRC`` runs the same phases on another source tree first (e.g. ``src`` of a
 ``git worktree add /tmp/mem_before main``), so both are measured in one run.
@@ -45,33 +48,53 @@ from serve import _Conn, _login, _own_schema, _setup, _start
 ROOT = Path(__file__).resolve().parents[1]
 
 # Imported by the server at start-up (``site`` imports ``sitecustomize`` from the path): on
-# SIGUSR1, the tracked objects as they are and after a full collection, written as JSON.
+# SIGUSR1, the tracked objects as they are, their sampled peak and (when asked, by a flag file)
+# the count after a full collection, written as JSON.
 HOOK = '''
-import gc, json, os, signal
+import gc, json, os, signal, threading, time
+
+_peak = [0]
+
+def _sample():
+    # The tracked objects once a second as they are (uncollected garbage included): the peak
+    # a phase reached, which a count taken between phases would miss.
+    while True:
+        _peak[0] = max(_peak[0], len(gc.get_objects()))
+        time.sleep(1.0)
 
 def _counts(signum, frame):
-    tracked = len(gc.get_objects())
-    gc.collect()
-    live = len(gc.get_objects())
     path = os.environ["CROUPIER_MEMORY_COUNTS"]
-    with open(path + ".tmp", "w") as out:
-        json.dump({"tracked": tracked, "live": live}, out)
+    out = {"tracked": len(gc.get_objects()), "peak": _peak[0]}
+    _peak[0] = 0
+    if os.path.exists(path + ".collect"):
+        gc.collect()
+        out["live"] = len(gc.get_objects())
+    with open(path + ".tmp", "w") as f:
+        json.dump(out, f)
     os.replace(path + ".tmp", path)
 
 signal.signal(signal.SIGUSR1, _counts)
+threading.Thread(target=_sample, daemon=True).start()
 '''
 
 
-def _rss_kib(pid: int) -> int:
+def _status_kib(pid: int, field: str) -> int:
+    """A field of ``/proc/PID/status`` in KiB (VmRSS: resident now; VmHWM: its peak)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+    raise RuntimeError(f"no {field}")
 
 
-def _counts(pid: int, path: Path) -> dict[str, int]:
-    """The server's object counts, asked for by SIGUSR1 and read from ``path``."""
+def _counts(pid: int, path: Path, collect: bool) -> dict[str, int]:
+    """The server's object counts, asked for by SIGUSR1 and read from ``path``; with
+    ``collect``, also after a full collection (which frees what was waiting for one)."""
     path.unlink(missing_ok=True)
+    flag = path.with_name(path.name + ".collect")
+    if collect:
+        flag.touch()
+    else:
+        flag.unlink(missing_ok=True)
     os.kill(pid, signal.SIGUSR1)
     for _ in range(600):
         if path.exists():
@@ -150,10 +173,11 @@ def measure(database: str | None, src: str, players: int, phases: int, bets: int
                 ok, rolls = asyncio.run(_phase(base, seats, dealer, bets, roll_every))
                 seconds = time.perf_counter() - t0
                 total += ok
-                rss = _rss_kib(proc.pid)
-                counts = _counts(proc.pid, counts_file)
+                rss, hwm = _status_kib(proc.pid, "VmRSS"), _status_kib(proc.pid, "VmHWM")
+                counts = _counts(proc.pid, counts_file, collect=phase == phases)
                 rows.append({"phase": phase, "bets": total, "rolls": rolls,
-                             "bets_per_s": round(ok / seconds), "rss_kib": rss, **counts})
+                             "bets_per_s": round(ok / seconds), "rss_kib": rss,
+                             "hwm_kib": hwm, **counts})
                 print(json.dumps(rows[-1]), flush=True)
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -169,13 +193,15 @@ def _per_bet(rows: list[dict[str, Any]], key: str, scale: float = 1.0) -> float:
 
 def _print(label: str, rows: list[dict[str, Any]]) -> None:
     print(f"\n{label}")
-    print(f"{'phase':>5} {'bets':>7} {'bets/s':>7} {'RSS MiB':>8} {'tracked':>9} {'live':>9}")
+    print(f"{'phase':>5} {'bets':>7} {'bets/s':>7} {'RSS MiB':>8} {'peak MiB':>8} "
+          f"{'tracked':>9} {'peak trk':>9}")
     for r in rows:
         print(f"{r['phase']:>5} {r['bets']:>7} {r['bets_per_s']:>7} {r['rss_kib'] / 1024:>8.1f} "
-              f"{r['tracked']:>9} {r['live']:>9}")
+              f"{r['hwm_kib'] / 1024:>8.1f} {r['tracked']:>9} {r['peak']:>9}")
     print(f"per bet after the warm-up: RSS {_per_bet(rows, 'rss_kib', 1024):.0f} bytes, "
-          f"live objects {_per_bet(rows, 'live'):.3f}, "
-          f"tracked objects {_per_bet(rows, 'tracked'):.3f}")
+          f"peak RSS {_per_bet(rows, 'hwm_kib', 1024):.0f} bytes, "
+          f"tracked objects {_per_bet(rows, 'tracked'):.3f}; after a full collection at the "
+          f"end, {rows[-1]['live']} objects live")
 
 
 def main() -> int:
