@@ -2,10 +2,12 @@
 
 One node on SQLite and on PostgreSQL, each unpaced (players bet again as soon as answered) and
 paced (``--rate`` bets/s offered in all, latency counted from when each bet was due); two
-nodes on PostgreSQL; the fail-over time over ``--failover-kills`` kills of a busy table's
-owner (median, max); the load average at the start of each row. With ``--before SRC`` the
-one-node rows also run on another source tree (an older commit's ``src``), each right after
-the same row on this tree, so both are measured under the same load.
+nodes on PostgreSQL (the players talking to any node, half their bets forwarded, and to each
+table's owner, as a table-aware balancer would send them); the fail-over time over
+``--failover-kills`` kills of a busy table's owner (median, max); the load average at the
+start of each row. With ``--before SRC`` the one-node rows also run on another source tree
+(an older commit's ``src``), each right after the same row on this tree, so both are measured
+under the same load.
 
     .venv/bin/python benchmarks/serve.py --table --postgres-url URL
     .venv/bin/python benchmarks/serve.py --table --before /tmp/old/src --failover-kills 0
@@ -43,8 +45,10 @@ def _rows(args: Any) -> list[tuple[str, str, dict[str, Any]]]:
                 print(f"  {setup} ({code}): {result['bets_per_s']} bets/s, p99 "
                       f"{result['p99_ms']} ms", flush=True)
                 rows.append((setup, code, result))
-    result = measure_nodes(args.postgres_url, 2, args.players, seconds, args.client_procs)
-    rows.append(("2 nodes, PostgreSQL, unpaced, any node", "after", result))
+    for affinity, how in ((False, "any node"), (True, "each table's owner")):
+        result = measure_nodes(args.postgres_url, 2, args.players, seconds, args.client_procs,
+                               affinity=affinity)
+        rows.append((f"2 nodes, PostgreSQL, unpaced, {how}", "after", result))
     return rows
 
 

@@ -5,12 +5,15 @@ the one place that decides late bets and match play coupons. In-process (no serv
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from croupier.errors import Malformed
 from croupier.rules import PROFILE_IDS, load_profile
 from croupier.service import coupons, equipment_register, paytable_changes, procedures, register
 from croupier.service.audit import bundle, verify
@@ -19,6 +22,10 @@ from croupier.service.audit.verify import verify_ledger
 from croupier.service.ledger import Ledger
 
 from .ledgerkit import Kit
+
+
+def _hence(seconds: float) -> str:
+    return datetime.fromtimestamp(time.time() + seconds, UTC).isoformat()
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +72,61 @@ def test_a_removed_record_is_named_by_the_signed_checkpoint(kit: Kit, tmp_path: 
 def test_a_change_failing_the_check_is_refused_with_its_clause(kit: Kit) -> None:
     with kit.engine.begin() as conn, pytest.raises(paytable_changes.ChangeRefused) as refused:
         paytable_changes.propose(conn, "admin", "craps", "nj-casino-night",
-                                 {"field:12": "1 to 1"}, "2030-01-01T00:00:00Z", "mean")
+                                 {"field:12": "1 to 1"}, _hence(3600), "mean")
     assert refused.value.clause == "N.J.A.C. 13:47-20.25(i)2"
     assert paytable_changes.check("craps", "nj-13-69f", {"field:12": "3 to 1"}) == []
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)")
+@pytest.mark.clause("N.J.A.C. 19:47-1.4(b)")
+def test_odds_of_nothing_are_refused_citing_the_profiles_pay_clause(kit: Kit) -> None:
+    # "0 to 1" pays nothing: below every minimum, so refused under the clause setting the
+    # payouts of the profile at hand; a key that is no entry cites the permitted wagers.
+    for profile in PROFILE_IDS:
+        rules = load_profile(profile).craps
+        assert rules is not None
+        found = paytable_changes.check("craps", profile, {"field:12": "0 to 1"})
+        assert [c for _, c in found] == [rules.clause("pays_clause")] != [""]
+        found = paytable_changes.check("craps", profile, {"field:13": "0 to 1"})
+        assert [c for _, c in found] == [rules.clause("permitted_clause")] != [""]
+    with kit.engine.begin() as conn, pytest.raises(paytable_changes.ChangeRefused) as refused:
+        paytable_changes.propose(conn, "admin", "craps", "nj-13-69f", {"pass": "0 to 1"},
+                                 _hence(3600), "nothing")
+    assert refused.value.status == 409 and refused.value.clause == "N.J.A.C. 13:69F-1.4(b)"
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("2026-11-30T17:00:00Z", "in the past"),
+    ("2026-11-30T17:58:00+00:00", "in the past"),  # two minutes back: beyond the skew
+    ("2027-12-05T18:00:00Z", "more than a year ahead"),
+    ("2026-12-01T18:00:00", "offset from UTC"),
+    ("2026-12-01", "offset from UTC"),
+    ("tomorrow at six", "not an ISO 8601"),
+    ("2026-12-01T18:00:00+24:00", "not an ISO 8601"),
+    ("9999-12-31T23:59:59+14:00", "more than a year ahead"),
+])
+def test_an_effective_time_in_the_past_or_far_ahead_is_malformed(text: str, says: str) -> None:
+    now = datetime(2026, 11, 30, 18, 0, tzinfo=UTC).timestamp()
+    with pytest.raises(Malformed) as bad:
+        paytable_changes.parse_when(text, now)
+    assert bad.value.where == "body.effective" and says in bad.value.message
+
+
+def test_an_effective_time_within_the_skew_or_the_year_is_taken() -> None:
+    now = datetime(2026, 11, 30, 18, 0, tzinfo=UTC).timestamp()
+    assert paytable_changes.parse_when("2026-11-30T17:59:30Z", now) == now - 30
+    assert paytable_changes.parse_when("2026-11-30T13:00:00-05:00", now) == now
+    assert paytable_changes.parse_when("2027-11-30T18:00:00Z", now) == now + 365 * 86400
+
+
+def test_a_proposal_effective_in_the_past_records_nothing(kit: Kit) -> None:
+    with kit.engine.begin() as conn:
+        before = len(register.rows(conn))
+        with pytest.raises(Malformed) as bad:
+            paytable_changes.propose(conn, "admin", "craps", "nj-13-69f",
+                                     {"field:12": "3 to 1"}, _hence(-3600), "too late")
+        assert bad.value.where == "body.effective" and len(register.rows(conn)) == before
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)", "N.J.A.C. 13:69F-1.3(b)")

@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+from croupier.service.equipment import passing_record
+
 from .conftest import BACKENDS, Server, make_server
 
 FIELD_12 = "field:12"
@@ -76,6 +78,17 @@ def test_a_change_is_checked_approved_and_applied_between_rounds(srv: Server) ->
         "game": "craps", "profile": profile, "pays": {FIELD_12: "3 to 1"},
         "effective": "2026-12-01T18:00:00", "reason": "no offset"}, key=None)
     assert naive.status_code == 422 and "body.effective" in naive.json()["error"]["reason"]
+    for when, says in ((_when(-3600), "in the past"), (_when(400 * 86400), "a year ahead")):
+        r = s.post("admin", "/paytables/changes", {
+            "game": "craps", "profile": profile, "pays": {FIELD_12: "3 to 1"},
+            "effective": when, "reason": "out of range"}, key=None)
+        assert r.status_code == 422 and r.json()["error"]["reason"].startswith("body.effective")
+        assert says in r.json()["error"]["reason"]
+    nothing = s.post("admin", "/paytables/changes", {
+        "game": "craps", "profile": profile, "pays": {FIELD_12: "0 to 1"},
+        "effective": _when(60), "reason": "pays nothing"}, key=None)
+    assert nothing.status_code == 409 and nothing.json()["error"]["clause"] == \
+        "N.J.A.C. 13:69F-1.4(b)"
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
     s.ready_dice()
     effective_at = time.time() + 8  # each check takes about a second on a loaded machine
@@ -240,12 +253,15 @@ def test_the_dice_chain_of_custody(srv: Server) -> None:
     for i in range(1, 7):
         s.ok("admin", "/equipment/dice", {"serial": f"CU-{i}", "set_name": "custody"},
              key=None)
-    # The order of custody: an unreceived die is not issued; an issue names its table.
+    # Registering a die records its receipt: it is not received twice.
+    r = s.post("supervisor", "/equipment/dice/CU-1/custody", {"step": "received"}, key=None)
+    assert r.status_code == 409 and "is received" in r.json()["error"]["reason"]
+    # Only a die whose latest inspection passed goes into a cup; an issue names its table.
     r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued", "table": "craps-1"},
                key=None)
-    assert r.status_code == 409 and "not yet received" in r.json()["error"]["reason"]
-    for i in range(1, 7):
-        s.ok("supervisor", f"/equipment/dice/CU-{i}/custody", {"step": "received"}, key=None)
+    assert r.status_code == 409 and "no inspection record" in r.json()["error"]["reason"]
+    assert r.json()["error"]["clause"] == "replay contract: Table procedures"  # nj-13-69f's
+    s.ok("admin", "/equipment/dice/CU-1/inspections", passing_record(), key=None)
     r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued"}, key=None)
     assert r.status_code == 422 and "body.table" in r.json()["error"]["reason"]
     r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued",
@@ -265,6 +281,35 @@ def test_the_dice_chain_of_custody(srv: Server) -> None:
     # A cancelled die is in no cup: the stickperson cannot offer it.
     dice = {d["serial"]: d for d in s.get("auditor", "/equipment/dice").json()}
     assert dice["CU-1"]["retired"] is True and dice["CU-1"]["table_id"] is None
+    _verify(s)
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(e)2")
+def test_a_die_in_a_cup_is_not_received_again_and_an_unknown_die_has_no_custody(
+        srv: Server) -> None:
+    s = srv
+    r = s.get("dealer", "/equipment/dice/NO-SUCH-DIE/custody")
+    assert r.status_code == 404 and "NO-SUCH-DIE" in r.json()["error"]["reason"]
+    # Registered into craps-1's cup: received and issued there, offered once inspected.
+    s.ok("admin", "/equipment/dice", {"serial": "CUP-1", "set_name": "cup",
+                                      "table_id": "craps-1"}, key=None)
+    steps = [(c["payload"]["step"], c["payload"]["table"])
+             for c in s.get("dealer", "/equipment/dice/CUP-1/custody").json()]
+    assert steps == [("received", None), ("issued", "craps-1")]
+    r = s.post("admin", "/equipment/dice", {"serial": "CUP-2", "set_name": "cup",
+                                            "table_id": "roulette-1"}, key=None)
+    assert r.status_code == 409 and "plays no dice game" in r.json()["error"]["reason"]
+    r = s.post("supervisor", "/equipment/dice/CUP-1/custody", {"step": "received"}, key=None)
+    error = r.json()["error"]
+    assert r.status_code == 409 and "craps-1's dice cup" in error["reason"]
+    assert error["clause"] == "replay contract: Table procedures"  # craps-1 is nj-13-69f
+    # The refused step changed nothing: the die is still in the cup, its chain as it was.
+    dice = {d["serial"]: d for d in s.get("auditor", "/equipment/dice").json()}
+    assert dice["CUP-1"]["table_id"] == "craps-1"
+    assert len(s.get("dealer", "/equipment/dice/CUP-1/custody").json()) == 2
+    s.ok("admin", "/equipment/dice/CUP-1/custody", {"step": "returned"}, key=None)
+    dice = {d["serial"]: d for d in s.get("auditor", "/equipment/dice").json()}
+    assert dice["CUP-1"]["table_id"] is None
     _verify(s)
 
 

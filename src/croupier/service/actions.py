@@ -24,7 +24,8 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
-from croupier.service import equipment, procedures, store, table_procedures
+from croupier.rules.citations import cite
+from croupier.service import equipment, equipment_register, procedures, store, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
@@ -37,7 +38,8 @@ PlanFn = Callable[[Connection], Plan]
 
 def _require_player_at(live: LiveTable, player: str) -> None:
     if player not in live.present():
-        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier first")
+        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier "
+                      "first", cite(live.profile, "chips"))  # a wager without chips is credit
 
 
 def _craps_wager(spec: dict[str, Any]) -> tuple[str, Any]:
@@ -374,6 +376,10 @@ def offer_dice(user: User, live: LiveTable, serials: list[str]) -> PlanFn:
             die, latest = _die_status(conn, serial)
             if die is None or die.table_id != live.id or die.retired:
                 raise Refusal(f"die {serial} is not in this table's dice cup", clause)
+            if equipment_register.issued_to(conn, serial) != live.id:
+                raise Refusal(f"die {serial} has no custody record of its issue to this "
+                              "table's dice cup: it cannot be put in play",
+                              procedures.clause(live.profile, "dice_cup"))
             if latest is None:
                 raise Refusal(f"die {serial} has no inspection record: it cannot be put in play",
                               procedures.clause(live.profile, "dice_spec"))

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from fastapi import FastAPI
 
 from croupier.service import api, store
-from croupier.service.api import access, errors, guard
+from croupier.service.api import access, errors, express, guard
 from croupier.service.api.deps import Services
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.auth import ROLES, AddressThrottle, Auth
@@ -38,12 +38,13 @@ def start_ledger(engine: sa.Engine) -> Ledger:
     return ledger
 
 
-def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
+def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAPI:
     """The app over a migrated database; tables are rebuilt from their events.
 
     The start-up steps, in order: load and verify the ledger, wire the event stream, build
-    the services, then the error answers, the request guard (size limit, security headers), the access log,
-    the routes and the browser table."""
+    the services, then the error answers, the express lane for bets (``express_lane``; off,
+    every bet goes through its route), the request guard (size limit, security headers), the
+    access log, the routes and the browser table."""
     ledger = start_ledger(engine)
     hub = Hub()
     ledger.listeners.append(hub.publish)
@@ -55,6 +56,8 @@ def create_app(engine: sa.Engine, rng: Rng) -> FastAPI:
                   redoc_url=None)
     app.state.services = svc
     errors.install(app)
+    if express_lane:
+        express.install(app)  # inside the guard and the access log: they apply to bets too
     guard.install(app)
     access.install(app)  # outside the guard: its refusals carry the request id too
     api.include(app)

@@ -230,16 +230,28 @@ def _ledger_exists(args: argparse.Namespace) -> bool:
 
 def _run_server(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
                 sock: Any) -> int:
+    from croupier.service import install, store
+    from croupier.service.audit import keys, verify
+    from croupier.service.checkpoints import WalCheckpoints
+
+    key_path = keys.key_path(args.data_dir, args.key_file)
+    verify.configure(signer, install.pin_path(key_path))
+    checkpoints = WalCheckpoints(engine).start() if store.is_sqlite(engine) else None
+    try:
+        return _serve_app(args, engine, signer, rng, sock)
+    finally:
+        if checkpoints is not None:
+            checkpoints.close()
+
+
+def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
+               sock: Any) -> int:
     import gc
 
     import uvicorn
 
-    from croupier.service import install
     from croupier.service.app import create_app
-    from croupier.service.audit import keys, verify
 
-    key_path = keys.key_path(args.data_dir, args.key_file)
-    verify.configure(signer, install.pin_path(key_path))
     try:
         app = create_app(engine, rng)
     except RuntimeError as exc:  # the start-up audit found the ledger changed

@@ -40,9 +40,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
         record = equipment.passing_record()
         for i in range(1, DEMO_DICE + 1):
             serial = f"NJ-{i:04d}"
-            conn.execute(store.dice.insert().values(
-                serial=serial, set_name="demo set A", table_id="craps-1", retired=False,
-                registered_at=store.now()))
+            equipment_register.register_die(conn, "admin", serial, "demo set A", "craps-1")
             conn.execute(store.inspections.insert().values(
                 serial=serial, inspector="admin", record=json.dumps(record), passed=True,
                 failures="[]", at=store.now()))

@@ -22,6 +22,7 @@ Nothing here is kept outside the chain: each item's state is the fold of its rec
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +32,7 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.errors import Refusal
 from croupier.games import GAMES
 from croupier.rules import RouletteRules, load_profile
-from croupier.service import register, store
+from croupier.service import procedures, register, store
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
 LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
@@ -52,12 +53,14 @@ STEP_CLAUSES = {"issued": "N.J.A.C. 13:47-20.25(e)2", "returned": "N.J.A.C. 13:4
 
 
 class RegisterRefused(Exception):
-    """A record the register refuses (a plain exception: it may pass through ``with``)."""
+    """A record the register refuses (a plain exception: it may pass through ``with``), with
+    the clause it cites where a regulation applies."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, clause: str = "") -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.clause = clause
 
 
 @dataclass
@@ -184,24 +187,74 @@ def custody(conn: Connection, serial: str) -> list[dict[str, Any]]:
     return register.rows(conn, (CUSTODY_KIND,), f"die:{serial}")
 
 
-def custody_step(conn: Connection, actor: str, serial: str, step: str,
-                 table_id: str | None, note: str) -> dict[str, Any]:
-    """Record one step of a die's custody; the die's ``dice`` row follows it (issued: in the
-    table's cup; returned, stored: in no cup; cancelled: retired for good)."""
-    die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
-    if die is None:
-        raise RegisterRefused(404, f"there is no die {serial}")
+def standing(die: Any, past: list[dict[str, Any]]) -> str | None:
+    """The step a die stands at: its latest custody record's, except that a retired die is
+    cancelled whatever its records say, and a die in a table's cup with no record at all (put
+    there before custody was recorded) is issued: it is in play's reach, not newly received."""
+    at: str | None = past[-1]["payload"]["step"] if past else None
+    if die.retired:
+        return "cancelled"
+    if at is None and die.table_id is not None:
+        return "issued"
+    return at
+
+
+def issued_to(conn: Connection, serial: str) -> str | None:
+    """The table whose dice cup the die's custody records put it in (its latest step is
+    ``issued`` there), or None: a die with no such record is in no cup by its custody."""
     past = custody(conn, serial)
-    at = past[-1]["payload"]["step"] if past else None
-    if die.retired and at != "cancelled":
-        at = "cancelled"
+    if not past or past[-1]["payload"]["step"] != "issued":
+        return None
+    table = past[-1]["payload"]["table"]
+    return str(table) if table is not None else None
+
+
+def _clauses(die: Any, table_id: str | None, profiles: Mapping[str, str]) -> dict[str, str]:
+    """What a refused step cites, under the profile of the table concerned (the one the die
+    is issued to, else the one whose cup holds it): the dice cup duty and the dice's spec."""
+    profile = profiles.get(table_id or die.table_id or "")
+    if profile is None:
+        return {}
+    return {"cup": procedures.clause(profile, "dice_cup"),
+            "spec": procedures.clause(profile, "dice_spec")}
+
+
+def _check_step(conn: Connection, die: Any, step: str, table_id: str | None,
+                profiles: Mapping[str, str]) -> None:
+    """Refuse a step the die's standing does not allow, or an issue of a die not in spec."""
+    serial = die.serial
+    clauses = _clauses(die, table_id, profiles)
+    at = standing(die, custody(conn, serial))
     if step not in NEXT[at]:
         allowed = ", ".join(NEXT[at]) or "nothing: it was cancelled"
-        raise RegisterRefused(409, f"die {serial} is {at or 'not yet received'}: its next "
-                              f"step may be {allowed}")
+        where = f" (in table {die.table_id}'s dice cup)" if at == "issued" else ""
+        raise RegisterRefused(409, f"die {serial} is {at or 'not yet received'}{where}: its "
+                              f"next step may be {allowed}", clauses.get("cup", ""))
     if (step == "issued") != (table_id is not None):
         raise RegisterRefused(422, "body.table: a die is issued to a table, and only then "
                               "names one")
+    if step == "issued":
+        latest = conn.execute(sa.select(store.inspections.c.passed).where(
+            store.inspections.c.serial == serial).order_by(store.inspections.c.id.desc())
+            .limit(1)).first()
+        if latest is None or not latest.passed:
+            state = "has no inspection record" if latest is None else "failed its last inspection"
+            raise RegisterRefused(409, f"die {serial} {state}: only a die whose latest "
+                                  "inspection passed goes into a table's dice cup",
+                                  clauses.get("spec", ""))
+
+
+def custody_step(conn: Connection, actor: str, serial: str, step: str,
+                 table_id: str | None, note: str,
+                 profiles: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Record one step of a die's custody; the die's ``dice`` row follows it (issued: in the
+    table's cup; returned, stored: in no cup; cancelled: retired for good). A refused step
+    records and changes nothing; it cites the clause of the profile of the table concerned, from
+    ``profiles`` (each table's profile, by id)."""
+    die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
+    if die is None:
+        raise RegisterRefused(404, f"there is no die {serial}")
+    _check_step(conn, die, step, table_id, profiles or {})
     payload = {"serial": serial, "step": step, "table": table_id, "note": note,
                "clause": STEP_CLAUSES.get(step, "")}
     row = register.append(conn, CUSTODY_KIND, f"die:{serial}", payload, actor)
@@ -210,6 +263,25 @@ def custody_step(conn: Connection, actor: str, serial: str, step: str,
         values["retired"] = True
     conn.execute(store.dice.update().where(store.dice.c.serial == serial).values(**values))
     return register.shown(row)
+
+
+def register_die(conn: Connection, actor: str, serial: str, set_name: str,
+                 table_id: str | None) -> None:
+    """Register a die: its row, and its receipt into the house's custody; registered straight
+    into a table's cup, its issue there too (it is offered only once its inspection passes)."""
+    conn.execute(store.dice.insert().values(
+        serial=serial, set_name=set_name, table_id=None, retired=False,
+        registered_at=store.now()))
+    register.append(conn, CUSTODY_KIND, f"die:{serial}", {
+        "serial": serial, "step": "received", "table": None, "note": "registered",
+        "clause": ""}, actor)
+    if table_id is not None:
+        register.append(conn, CUSTODY_KIND, f"die:{serial}", {
+            "serial": serial, "step": "issued", "table": table_id,
+            "note": "registered into the table's dice cup", "clause": STEP_CLAUSES["issued"]},
+            actor)
+        conn.execute(store.dice.update().where(store.dice.c.serial == serial)
+                     .values(table_id=table_id))
 
 
 # --- the layout a roulette table opens with -----------------------------------------------

@@ -11,6 +11,12 @@ third time first, as a ``pay_table_applied`` event in the table's own chain, whi
 replays. Proposal, approval, withdrawal and a refusal at the last check are records of the
 house's chain (``service/register.py``).
 
+The effective time is an ISO 8601 date and time with its offset from UTC, no earlier than
+:data:`SKEW_SECONDS` before the proposal (a minute's allowance for the proposer's clock: a
+change cannot take effect in the past, where tables would already have played rounds under the
+old table) and no later than :data:`HORIZON_SECONDS` after it (a year: a change scheduled
+further ahead is a typing error, not a plan); anything else is malformed at ``body.effective``.
+
 The approved changes are read from the database at most once a second per process
 (:data:`CACHE_SECONDS`), so an action at a table costs no query while nothing is due.
 """
@@ -25,6 +31,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 
+from croupier.craps.table import CrapsTable
 from croupier.errors import Malformed
 from croupier.games import GAMES
 from croupier.rules import CrapsRules, load_profile
@@ -35,6 +42,10 @@ from croupier.service.live import LiveTable, make_engine_table
 KINDS = ("paytable_proposed", "paytable_approved", "paytable_withdrawn", "paytable_refused")
 APPROVERS = ("admin", "supervisor")
 CACHE_SECONDS = 1.0
+SKEW_SECONDS = 60.0
+"""How far in the past an effective time may be (the proposer's clock running behind)."""
+HORIZON_SECONDS = 366 * 24 * 3600.0
+"""How far ahead an effective time may be: a year (a leap year's days)."""
 
 
 class ChangeRefused(Exception):
@@ -77,16 +88,26 @@ def subject(game: str, profile: str) -> str:
     return f"paytable:{game}:{profile}"
 
 
-def parse_when(text: str) -> float:
+def parse_when(text: str, now: float | None = None) -> float:
     """An ISO 8601 date and time with its offset (``2026-12-01T18:00:00+00:00`` or ``...Z``)
-    as seconds since the epoch."""
+    as seconds since the epoch, no more than :data:`SKEW_SECONDS` before ``now`` nor more than
+    :data:`HORIZON_SECONDS` after it."""
+    where = "body.effective"
     try:
-        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise Malformed("body.effective", f"not an ISO 8601 date and time: {text!r}") from None
-    if when.tzinfo is None:
-        raise Malformed("body.effective", "give the offset from UTC (as +00:00 or Z)")
-    return when.timestamp()
+        raise Malformed(where, f"not an ISO 8601 date and time: {text!r}") from None
+    if parsed.tzinfo is None:
+        raise Malformed(where, "give the offset from UTC (as +00:00 or Z)")
+    when = parsed.timestamp()
+    now = time.time() if now is None else now
+    if when < now - SKEW_SECONDS:
+        raise Malformed(where, f"{text} is in the past: a change takes effect from now on "
+                        f"(at most {SKEW_SECONDS:.0f} seconds' clock skew is allowed)")
+    if when > now + HORIZON_SECONDS:
+        raise Malformed(where, f"{text} is more than a year ahead: a change is scheduled at "
+                        "most a year in advance")
+    return when
 
 
 def changes(conn: Connection) -> dict[int, Change]:
@@ -121,7 +142,7 @@ def check(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]
     try:
         report = check_documents([("change", {"game": game, "rules": profile, "pays": pays})])
     except Problems as exc:
-        return [(str(p), "") for p in exc.problems]
+        return [(str(p), _entry_clause(game, profile, p.where)) for p in exc.problems]
     found = [(f"{e.key}: {e.reason}", e.clause) for t in report.tables for e in t.entries
              if e.verdict != "ok"]
     if not found:
@@ -130,6 +151,20 @@ def check(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]
         except Malformed as exc:
             found.append((str(exc), ""))
     return found
+
+
+def _entry_clause(game: str, profile: str, where: str) -> str:
+    """The clause a problem with one entry cites, as the check's own refusals pick it: the
+    profile's pay clause for an entry of its pay table (odds of nothing, as "0 to 1", are below
+    any minimum payout), its permitted-wagers clause for a key that is no entry; nothing for a
+    problem that is not with an entry."""
+    prefix = "change: pays."
+    rules = GAMES[game].rules(load_profile(profile)) if game in GAMES else None
+    if not where.startswith(prefix) or not isinstance(rules, CrapsRules):
+        return ""
+    table = make_engine_table(game, profile, {})
+    entries = table.config.pays if isinstance(table, CrapsTable) else {}
+    return rules.clause("pays_clause" if where[len(prefix):] in entries else "permitted_clause")
 
 
 def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:

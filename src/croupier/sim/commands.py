@@ -13,8 +13,10 @@ from croupier.games import game
 from croupier.money import parse_amount
 
 EPILOG = """STRATEGY is a built-in name (see --list) or a strategy file (TOML, see
-docs/strategies.md); several joined by commas sit at one table sharing the dice. Exit status:
-0 done, 2 a malformed input or a wager the table's rules refuse (the reason is printed)."""
+docs/strategies.md); several joined by commas sit at one table sharing the dice (the first
+one's rules and table options; the others name the same or none). Exit status: 0 done, 2 a
+malformed input, an option the simulator cannot honour, or a wager the table's rules refuse
+(the reason is printed)."""
 
 
 def register(subparsers: Any) -> None:
@@ -79,6 +81,34 @@ class Bar:
             sys.stderr.write("\n")
 
 
+MAX_PLAYER_SESSIONS = 10**8  # sessions times players: about 5 GB of per-session results
+NOT_WITH_TRACE = ("json", "csv", "plot", "chart", "workers", "cluster")
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse, naming the option, what the simulation cannot do as asked (rather than
+    ignore it or fail inside)."""
+    if not args.strategy:
+        raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
+    if args.sessions < 1 or args.rolls < 1:
+        raise Malformed("--sessions/--rolls", "must be at least 1")
+    if args.seed < 0:
+        raise Malformed("--seed", f"must be 0 or more: {args.seed}")
+    if not 0 < args.rolls_per_hour < float("inf"):
+        raise Malformed("--rolls-per-hour", f"must be a number above 0: {args.rolls_per_hour}")
+    if args.paths < 0:
+        raise Malformed("--paths", f"must be 0 or more: {args.paths}")
+    if args.workers is not None and args.workers < 1:
+        raise Malformed("--workers", f"must be at least 1: {args.workers}")
+    if args.chart and not args.chart.lower().endswith((".svg", ".png")):
+        raise Malformed("--chart", f"{args.chart}: name an .svg or a .png file")
+    if args.trace is not None:
+        given = [f"--{name}" for name in NOT_WITH_TRACE if getattr(args, name)]
+        if given:
+            raise Malformed("--trace", f"follows one session on the reference engine and "
+                            f"simulates nothing else; not with {', '.join(given)}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``croupier simulate`` with the parsed arguments; the exit status."""
     from croupier.sim.compile import StrategyRefused, compile_table
@@ -91,14 +121,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:28s} {s.game:8s} {' '.join(s.description.split())}")
         return 0
     try:
-        if not args.strategy:
-            raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
-        if args.sessions < 1 or args.rolls < 1:
-            raise Malformed("--sessions/--rolls", "must be at least 1")
-        if args.chart and not args.chart.lower().endswith((".svg", ".png")):
-            raise Malformed("--chart", f"{args.chart}: name an .svg or a .png file")
+        check_options(args)
         bankroll = int(parse_amount(args.bankroll, "--bankroll") * 100)
         compiled = compile_table(strategies_for(args.strategy.split(",")), args.rules)
+        if compiled.players * args.sessions > MAX_PLAYER_SESSIONS:
+            raise Malformed("--sessions", f"at most {MAX_PLAYER_SESSIONS // compiled.players:,} "
+                            f"for {compiled.players} player(s): every session's results are "
+                            "kept in memory")
     except (Malformed, StrategyRefused, KeyError) as exc:
         print(f"croupier simulate: {exc}", file=sys.stderr)
         return 2

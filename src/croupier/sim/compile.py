@@ -43,6 +43,7 @@ from croupier.sim.strategy import Bet, Strategy
 
 I64 = npt.NDArray[np.int64]
 BIG = Decimal(10) ** 9
+DEFAULT_PROFILE = {"craps": "nj-13-69f", "roulette": "nj-casino-night"}  # a strategy naming none
 
 # rule kinds, timings, statuses (shared with the kernel)
 FIXED, COME, ODDS = 0, 1, 2
@@ -50,6 +51,14 @@ T_ANY, T_COME_OUT, T_POINT_ON, T_NEW_SHOOTER = 0, 1, 2, 3
 ACTIVE, RUINED, STOP_LOSS, WIN_GOAL = 0, 1, 2, 3
 STATUS_NAMES = ("played out", "ruined", "stop-loss", "win goal")
 POINT_INDEX: dict[int | None, int] = {None: 0, **{n: i + 1 for i, n in enumerate(POINTS)}}
+
+# The per-slot integers (PlayerTables.slot_int; ``parent`` and ``ctr`` pad with -1, none), a
+# rule's integers (the kernel's ``r*`` arrays) and the per-(slot, state) tables.
+SLOT_INTS = ("stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
+             "placement", "timing", "group", "line", "ctr")
+RULE_INTS = ("kind", "slot", "when", "skip_point", "skip_covered", "covering_pass",
+             "covering_pass_state", "covering_come", "down", "count", "maxsame", "maxline", "ctr")
+SLOT_TABLES = ("res", "won", "cn", "cd", "nxt", "dst", "remove", "point_of_state")
 
 
 class StrategyRefused(Exception):
@@ -123,16 +132,13 @@ class Compiled:
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
     nj-13-69f) with the strategy's table options."""
-    profile = load_profile(profile_id or strategy.rules or "nj-13-69f")
+    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["craps"])
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
     try:
         config = CrapsConfig.from_options(profile, dict(strategy.table))
     except Malformed as exc:
         raise exc.under(f"{strategy.name}.table") from None
-    if config.vig_on_win:  # the kernel keeps one commission timing per table
-        raise Malformed(f"{strategy.name}.table.vig_on_win", "the simulator collects every "
-                        "commission at the table's one time (vig_collected)")
     return config
 
 
@@ -382,23 +388,24 @@ def _craps_tables(slots: list[Slot], index: dict[str, int], pays: Any,
 def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
                      config: CrapsConfig) -> dict[str, list[int]]:
     """Per slot: stays up after a win, off on the come-out and the bet it stands behind,
-    commission kind and base, timing, group (one per wager) and line bet; no progression."""
+    commission kind, base and whether it is collected when the bet is made (the table's
+    ``vig_collected``, bet by bet ``vig_on_win``), timing, group (one per wager) and line bet;
+    no progression."""
     off = config.off_on_come_out
     wager_ids = sorted({s.wager for s in slots})
     timings = {Timing.COME_OUT: T_COME_OUT, Timing.POINT_ON: T_POINT_ON,
                Timing.NEW_SHOOTER: T_NEW_SHOOTER}
-    ints: dict[str, list[int]] = {name: [] for name in (
-        "stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
-        "timing", "group", "line", "ctr")}
+    ints: dict[str, list[int]] = {name: [] for name in SLOT_INTS}
     for s in slots:
         d = WAGERS[s.wager]
         parent = -1
         if d.odds_of is not None:
             plabel = d.odds_of if odds_on_the_point(d) else f"{d.odds_of}:{s.qualifier}"
             parent = index.get(plabel, -1)
-        commission_kind, commission_num, commission_den = 0, 0, 1
+        commission_kind, commission_num, commission_den, placement = 0, 0, 1, 0
         if d.commission is not None:
             commission_kind = 1
+            placement = int(config.commission_timing(d.id, s.qualifier) == "placement")
             if d.commission == "lay" and config.rules.lay_commission_base == "win":
                 commission_kind = 2
                 odds = config.pays[f"lay:{s.qualifier}"]
@@ -406,7 +413,7 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
         for name, value in (("stays", int(d.stays_up)), ("off", int(d.id in off)),
                             ("parent", parent), ("commission_kind", commission_kind),
                             ("commission_num", commission_num),
-                            ("commission_den", commission_den),
+                            ("commission_den", commission_den), ("placement", placement),
                             ("timing", timings.get(d.timing, T_ANY)),
                             ("group", wager_ids.index(d.id)),
                             ("line", int(is_line_bet(d))), ("ctr", -1)):
@@ -420,10 +427,7 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
     index = {s.label: k for k, s in enumerate(slots)}
     counters, rules = _compile_rules(strategy, slots, index, config)
     vig = Fraction(config.vig)
-    scalars = {
-        "vn": vig.numerator, "vd": vig.denominator, "unit": cents(config.unit),
-        "placement": int(config.vig_collected == "placement"),
-    }
+    scalars = {"vn": vig.numerator, "vd": vig.denominator, "unit": cents(config.unit)}
     tables = PlayerTables(slots, [], [], [], [], [], [], _craps_slot_ints(slots, index, config),
                           [], [], [], rules, counters, scalars)
     _craps_tables(slots, index, config.pays, tables)
@@ -436,6 +440,8 @@ def _enumerate_craps(strategy: Strategy, config: CrapsConfig) -> PlayerTables:
 def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
                    config: CrapsConfig | None) -> tuple[list[tuple[list[int], list[int], int]],
                                                        list[dict[str, Any]]]:
+    """The strategy's progressions (next level on a win, on a loss, reset on a seven-out) and
+    its bet rules as the kernel's integers, in order."""
     counter_names: list[str] = []
     counters: list[tuple[list[int], list[int], int]] = []
     for prog in strategy.progressions:
@@ -461,47 +467,61 @@ def _compile_rules(strategy: Strategy, slots: list[Slot], index: dict[str, int],
             label = ROULETTE_WAGERS[bet.wager].key(q)
             rule["slot"] = index[label]
             rule["counted"] = [rule["slot"]]
-            rules.append(rule)
-            continue
-        assert config is not None
-        d = WAGERS[bet.wager]
-        if bet.kind == "odds":
-            rule["kind"] = ODDS
-            for ni, n in enumerate(POINTS, start=1):
-                r = _odds_ratio(bet, n, config, d)
-                rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
-            base = d.odds_of or ""
-            if odds_on_the_point(d):
-                if base in index:
-                    rule["pairs"].append((index[base], index[d.id]))
-            else:
-                for n in POINTS:
-                    f, o = f"{base}:{n}", f"{d.id}:{n}"
-                    if f in index and o in index:
-                        rule["pairs"].append((index[f], index[o]))
+        elif bet.kind == "odds":
+            _odds_rule(rule, bet, index, config)
         elif bet.kind == "come":
-            rule["kind"] = COME
-            rule["slot"] = index[d.id]
-            fam = [index[f"{d.id}:{n}"] for n in POINTS if f"{d.id}:{n}" in index]
-            rule["pairs"] = [(k, k) for k in fam]
-            rule["counted"] = [rule["slot"], *fam]
+            _come_rule(rule, bet, index)
         else:
-            q = _qualifier(bet, d, bet.wager)
-            rule["slot"] = index[d.label(q, None)]
-            rule["counted"] = [rule["slot"]]
-            if (bet.skip_point or bet.skip_covered) and (not isinstance(q, int)
-                                                         or q not in POINTS):
-                raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
-            if bet.skip_point:
-                rule["skip_point"] = POINT_INDEX[q]
-            if bet.skip_covered:
-                if "pass" in index:
-                    rule["covering_pass"] = index["pass"]
-                    rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
-                if f"come:{q}" in index:
-                    rule["covering_come"] = index[f"come:{q}"]
+            _fixed_rule(rule, bet, slots, index)
         rules.append(rule)
     return counters, rules
+
+
+def _odds_rule(rule: dict[str, Any], bet: Bet, index: dict[str, int],
+               config: CrapsConfig) -> None:
+    """An odds rule: its multiple per point number and the (flat, odds) slot pairs."""
+    d = WAGERS[bet.wager]
+    rule["kind"] = ODDS
+    for ni, n in enumerate(POINTS, start=1):
+        r = _odds_ratio(bet, n, config, d)
+        rule["muln"][ni], rule["muld"][ni] = r.numerator, r.denominator
+    base = d.odds_of or ""
+    if odds_on_the_point(d):
+        if base in index:
+            rule["pairs"].append((index[base], index[d.id]))
+    else:
+        for n in POINTS:
+            f, o = f"{base}:{n}", f"{d.id}:{n}"
+            if f in index and o in index:
+                rule["pairs"].append((index[f], index[o]))
+
+
+def _come_rule(rule: dict[str, Any], bet: Bet, index: dict[str, int]) -> None:
+    """A come rule: the box it bets in and the numbers its bets travel to."""
+    d = WAGERS[bet.wager]
+    rule["kind"] = COME
+    rule["slot"] = index[d.id]
+    fam = [index[f"{d.id}:{n}"] for n in POINTS if f"{d.id}:{n}" in index]
+    rule["pairs"] = [(k, k) for k in fam]
+    rule["counted"] = [rule["slot"], *fam]
+
+
+def _fixed_rule(rule: dict[str, Any], bet: Bet, slots: list[Slot], index: dict[str, int]) -> None:
+    """A fixed rule: its slot, and the point or the player's own bets that make it skip."""
+    d = WAGERS[bet.wager]
+    q = _qualifier(bet, d, bet.wager)
+    rule["slot"] = index[d.label(q, None)]
+    rule["counted"] = [rule["slot"]]
+    if (bet.skip_point or bet.skip_covered) and (not isinstance(q, int) or q not in POINTS):
+        raise Malformed(bet.wager, "skip_point and skip_covered need a point number")
+    if bet.skip_point:
+        rule["skip_point"] = POINT_INDEX[q]
+    if bet.skip_covered:
+        if "pass" in index:
+            rule["covering_pass"] = index["pass"]
+            rule["covering_pass_state"] = slots[index["pass"]].states.index(q)
+        if f"come:{q}" in index:
+            rule["covering_come"] = index[f"come:{q}"]
 
 
 # --- roulette -----------------------------------------------------------------------------
@@ -525,7 +545,7 @@ def roulette_qualifier(bet: Bet) -> Any:
 
 def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
     """The roulette profile id and table options the strategy plays under."""
-    profile = load_profile(profile_id or strategy.rules or "nj-casino-night")
+    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["roulette"])
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} does not cover roulette")
     try:
@@ -584,13 +604,14 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
         dst.append([[k] * len(pockets)])
     n = len(slots)
     slot_int = {"stays": [0] * n, "off": [0] * n, "parent": [-1] * n, "commission_kind": [0] * n,
-                "commission_num": [0] * n, "commission_den": [1] * n, "timing": [T_ANY] * n,
+                "commission_num": [0] * n, "commission_den": [1] * n, "placement": [0] * n,
+                "timing": [T_ANY] * n,
                 "group": list(range(n)), "line": [0] * n, "ctr": [-1] * n}
     counters, rules = _compile_rules(strategy, slots, index, None)
     for rule in rules:
         for k in rule["counted"]:
             slot_int["ctr"][k] = rule["ctr"]
-    scalars = {"vn": 0, "vd": 1, "unit": cents(config.unit), "placement": 0}
+    scalars = {"vn": 0, "vd": 1, "unit": cents(config.unit)}
     return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, [[1]] * n, [[0]] * n,
                         [[-1] * 7] * n, rules, counters, scalars)
 
@@ -614,10 +635,27 @@ def compile_table(strategies: Sequence[Strategy], profile_id: str | None = None)
     for s in strategies:
         if len(s.progressions) > 8:
             raise Malformed(s.name, "at most eight progressions per strategy")
+    _one_table(strategies, profile_id)
     compiler = _dice_players if game_entry(game).uses_dice else _wheel_players
     prof, config, rconfig, faces, players = compiler(strategies, profile_id)
     arrays = _pack(players, strategies, len(faces), game)
     return Compiled(game, prof, list(strategies), len(faces), arrays, faces, config, rconfig)
+
+
+def _one_table(strategies: Sequence[Strategy], profile_id: str | None) -> None:
+    """The players share one table, the first's: another player's strategy may leave its rule
+    profile and table options out, but not name others (they would not be played)."""
+    first = strategies[0]
+    for s in strategies[1:]:
+        if s.table and s.table != first.table:
+            raise Malformed(f"{s.name}.table", f"the players sit at one table, with the first "
+                            f"player's options ({first.name}); give the same or none")
+        table_rules = first.rules or DEFAULT_PROFILE[first.game]
+        if profile_id is None and s.rules is not None and \
+                load_profile(s.rules).id != load_profile(table_rules).id:
+            raise Malformed(f"{s.name}.rules", f"the players sit at one table, under the "
+                            f"first player's rules ({first.name}: {table_rules}); give the "
+                            "same, none, or --rules for all")
 
 
 _Players = tuple[str, CrapsConfig | None, TableConfig | None, list[Any], list[PlayerTables]]
@@ -660,16 +698,38 @@ def point_tables(n_outcomes: int, game: str) -> tuple[npt.NDArray[np.int8], npt.
     return pt, seven
 
 
-def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: int,
-          game: str) -> dict[str, npt.NDArray[Any]]:
-    P = len(players)
-    S = max(len(p.slots) for p in players)
-    NS = max(len(s.states) for p in players for s in p.slots)
-    R = max(len(p.rules) for p in players)
-    C = max(1, max(len(p.counters) for p in players))
-    L = max([1] + [len(c[0]) for p in players for c in p.counters]
-            + [len(r["amounts"]) for p in players for r in p.rules])
-    J = max(1, max(len(r["pairs"]) for p in players for r in p.rules))
+@dataclass(frozen=True)
+class _Shape:
+    """The padded sizes of a table's arrays: the widest player fixes each."""
+
+    players: int
+    slots: int
+    states: int
+    rules: int
+    counters: int
+    levels: int
+    pairs: int
+    outcomes: int
+
+    @classmethod
+    def of(cls, players: list[PlayerTables], n_out: int) -> _Shape:
+        return cls(
+            players=len(players),
+            slots=max(len(p.slots) for p in players),
+            states=max(len(s.states) for p in players for s in p.slots),
+            rules=max(len(p.rules) for p in players),
+            counters=max(1, max(len(p.counters) for p in players)),
+            levels=max([1] + [len(c[0]) for p in players for c in p.counters]
+                       + [len(r["amounts"]) for p in players for r in p.rules]),
+            pairs=max(1, max(len(r["pairs"]) for p in players for r in p.rules)),
+            outcomes=n_out,
+        )
+
+
+def _empty_arrays(z: _Shape) -> dict[str, npt.NDArray[Any]]:
+    """Every array the kernel reads, at its padded shape, filled with what "nothing" means."""
+    P, S, NS, R, C, L, J, n_out = (z.players, z.slots, z.states, z.rules, z.counters, z.levels,
+                                   z.pairs, z.outcomes)
     a: dict[str, npt.NDArray[Any]] = {
         "nslots": np.zeros(P, np.int64), "nrules": np.zeros(P, np.int64),
         "nctr": np.zeros(P, np.int64), "nstates": np.ones((P, S), np.int64),
@@ -678,15 +738,10 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "nxt": np.zeros((P, S, NS, n_out), np.int16), "dst": np.zeros((P, S, NS, n_out), np.int16),
         "remove": np.zeros((P, S, NS), np.int8), "point_of_state": np.zeros((P, S, NS), np.int8),
         "odds_state": np.full((P, S, 7), -1, np.int8),
-        "rkind": np.zeros((P, R), np.int64), "rslot": np.zeros((P, R), np.int64),
-        "rwhen": np.zeros((P, R), np.int64), "rskip_point": np.zeros((P, R), np.int64),
-        "rskip_covered": np.zeros((P, R), np.int64),
         "rcovering_pass": np.full((P, R), -1, np.int64),
         "rcovering_pass_state": np.full((P, R), -1, np.int64),
-        "rcovering_come": np.full((P, R), -1, np.int64),
-        "rdown": np.zeros((P, R), np.int64), "rcount": np.zeros((P, R), np.int64),
-        "rmaxsame": np.zeros((P, R), np.int64), "rmaxline": np.zeros((P, R), np.int64),
-        "rctr": np.full((P, R), -1, np.int64), "ramt": np.zeros((P, R, L), np.int64),
+        "rcovering_come": np.full((P, R), -1, np.int64), "rctr": np.full((P, R), -1, np.int64),
+        "ramt": np.zeros((P, R, L), np.int64),
         "rnpair": np.zeros((P, R), np.int64), "rflat": np.zeros((P, R, J), np.int64),
         "rodds": np.zeros((P, R, J), np.int64), "rmuln": np.zeros((P, R, 7), np.int64),
         "rmuld": np.ones((P, R, 7), np.int64),
@@ -695,52 +750,68 @@ def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: in
         "stoploss": np.zeros(P, np.int64), "wingoal": np.zeros(P, np.int64),
         "shooterlim": np.zeros(P, np.int64), "minstake": np.zeros(P, np.int64),
         "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
-        "placement": np.zeros(P, np.int64),
     }
-    for name in ("stays", "off", "parent", "commission_kind", "commission_num", "commission_den",
-                 "timing", "group", "line", "ctr"):
+    for name in RULE_INTS:
+        a.setdefault("r" + name, np.zeros((P, R), np.int64))
+    for name in SLOT_INTS:
         a[name] = np.full((P, S), -1 if name in ("parent", "ctr") else 0, np.int64)
     a["commission_den"][:] = 1
+    return a
+
+
+def _pack_slots(a: dict[str, npt.NDArray[Any]], p: int, pt: PlayerTables) -> None:
+    """Player ``p``'s per-slot tables into the padded arrays."""
+    for k, s in enumerate(pt.slots):
+        n_st = len(s.states)
+        a["nstates"][p, k] = n_st
+        for name in SLOT_TABLES:
+            a[name][p, k, :n_st] = getattr(pt, name)[k]
+        a["odds_state"][p, k] = pt.odds_state[k]
+        for name, values in pt.slot_int.items():
+            a[name][p, k] = values[k]
+
+
+def _pack_rules(a: dict[str, npt.NDArray[Any]], p: int, pt: PlayerTables) -> None:
+    """Player ``p``'s bet rules and progression counters into the padded arrays."""
+    for r, rule in enumerate(pt.rules):
+        for name in RULE_INTS:
+            a["r" + name][p, r] = rule[name]
+        amounts = rule["amounts"]
+        a["ramt"][p, r, :len(amounts)] = amounts
+        a["ramt"][p, r, len(amounts):] = amounts[-1]
+        a["rnpair"][p, r] = len(rule["pairs"])
+        for j, (f, o) in enumerate(rule["pairs"]):
+            a["rflat"][p, r, j], a["rodds"][p, r, j] = f, o
+        a["rmuln"][p, r] = rule["muln"]
+        a["rmuld"][p, r] = rule["muld"]
+    for c, (on_win, on_lose, reset) in enumerate(pt.counters):
+        a["winnext"][p, c, :len(on_win)] = on_win
+        a["losenext"][p, c, :len(on_lose)] = on_lose
+        a["reset7"][p, c] = reset
+
+
+def _pack_limits(a: dict[str, npt.NDArray[Any]], p: int, pt: PlayerTables,
+                 strat: Strategy) -> None:
+    """Player ``p``'s limits (in cents, 0: none) and the table's scalars."""
+    a["stoploss"][p] = cents(strat.stop_loss) if strat.stop_loss else 0
+    a["wingoal"][p] = cents(strat.win_goal) if strat.win_goal else 0
+    a["shooterlim"][p] = cents(strat.shooter_loss_limit) if strat.shooter_loss_limit else 0
+    a["minstake"][p] = cents(strat.min_stake)
+    for name, value in pt.scalars.items():
+        a[name][p] = value
+
+
+def _pack(players: list[PlayerTables], strategies: Sequence[Strategy], n_out: int,
+          game: str) -> dict[str, npt.NDArray[Any]]:
+    """The players' tables padded into one set of arrays (the widest player fixes the shapes),
+    with the table's point and seven-out tables."""
+    a = _empty_arrays(_Shape.of(players, n_out))
     for p, (pt, strat) in enumerate(zip(players, strategies, strict=True)):
-        ns = len(pt.slots)
-        a["nslots"][p], a["nrules"][p], a["nctr"][p] = ns, len(pt.rules), len(pt.counters)
-        for k, s in enumerate(pt.slots):
-            n_st = len(s.states)
-            a["nstates"][p, k] = n_st
-            a["res"][p, k, :n_st] = pt.res[k]
-            a["won"][p, k, :n_st] = pt.won[k]
-            a["cn"][p, k, :n_st] = pt.cn[k]
-            a["cd"][p, k, :n_st] = pt.cd[k]
-            a["nxt"][p, k, :n_st] = pt.nxt[k]
-            a["dst"][p, k, :n_st] = pt.dst[k]
-            a["remove"][p, k, :n_st] = pt.remove[k]
-            a["point_of_state"][p, k, :n_st] = pt.point_of_state[k]
-            a["odds_state"][p, k] = pt.odds_state[k]
-            for name, values in pt.slot_int.items():
-                a[name][p, k] = values[k]
-        for r, rule in enumerate(pt.rules):
-            for name in ("kind", "slot", "when", "skip_point", "skip_covered", "covering_pass",
-                         "covering_pass_state", "covering_come", "down", "count", "maxsame",
-                         "maxline", "ctr"):
-                a["r" + name][p, r] = rule[name]
-            amounts = rule["amounts"]
-            a["ramt"][p, r, :len(amounts)] = amounts
-            a["ramt"][p, r, len(amounts):] = amounts[-1]
-            a["rnpair"][p, r] = len(rule["pairs"])
-            for j, (f, o) in enumerate(rule["pairs"]):
-                a["rflat"][p, r, j], a["rodds"][p, r, j] = f, o
-            a["rmuln"][p, r] = rule["muln"]
-            a["rmuld"][p, r] = rule["muld"]
-        for c, (on_win, on_lose, reset) in enumerate(pt.counters):
-            a["winnext"][p, c, :len(on_win)] = on_win
-            a["losenext"][p, c, :len(on_lose)] = on_lose
-            a["reset7"][p, c] = reset
-        a["stoploss"][p] = cents(strat.stop_loss) if strat.stop_loss else 0
-        a["wingoal"][p] = cents(strat.win_goal) if strat.win_goal else 0
-        a["shooterlim"][p] = cents(strat.shooter_loss_limit) if strat.shooter_loss_limit else 0
-        a["minstake"][p] = cents(strat.min_stake)
-        for name, value in pt.scalars.items():
-            a[name][p] = value
+        a["nslots"][p], a["nrules"][p] = len(pt.slots), len(pt.rules)
+        a["nctr"][p] = len(pt.counters)
+        _pack_slots(a, p, pt)
+        _pack_rules(a, p, pt)
+        _pack_limits(a, p, pt, strat)
     pt_arr, seven = point_tables(n_out, game)
     a["pt"], a["seven"] = pt_arr, seven
     return a

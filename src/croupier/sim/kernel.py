@@ -26,7 +26,17 @@ def no_refcount(fn: F) -> F:
     """``njit`` (cached, without the GIL) and without numba's reference counting, for a
     kernel's outer loop that allocates nothing: the helpers it inlines take the tables as one
     :class:`Tables` record, and counting each of its arrays at each call costs two orders of
-    magnitude."""
+    magnitude.
+
+    Why the private ``_nrt`` option: numba (0.68) documents no other way to compile one
+    function without its runtime (``nopython`` and ``nogil`` leave reference counting on;
+    there is no per-function public switch and no environment variable that turns it off).
+    Measured with ``benchmarks/simulate.py --quick --croupier-only`` minutes apart, the
+    layout kernels without it played 0.2 to 1.5 million rolls per second against 32 to 106
+    million with it. The option only drops the counting: the results are the same (the
+    kernel allocates nothing for the runtime to free), and a numba that no longer knew it
+    would refuse it by name when the kernel is first compiled ("Unrecognized options", which
+    every simulator test would show), not ignore it."""
     options = cast(dict[str, Any], {"cache": True, "nogil": True, "_nrt": False})
     return cast(F, njit(**options)(fn))
 
@@ -83,12 +93,13 @@ class Tables(NamedTuple):
     ``remove`` whether a strategy may take the wager down, ``point_of_state`` the point number a state
     stands on, ``odds_state`` an odds slot's state per number. Per slot: ``stays`` (up after a win),
     ``off`` (off on the come-out) and its ``parent``, the ``commission_kind`` (0 none, 1 on
-    the stake, 2 on the win: the base is ``commission_num / commission_den`` of the stake),
+    the stake, 2 on the win: the base is ``commission_num / commission_den`` of the stake)
+    and whether it is collected when the bet is made (``placement``; else out of the win),
     ``timing``, ``group`` and ``line`` (for the counts of a rule) and the progression counter
     ``ctr``. The ``r*`` arrays are the rules, in order (kind, slot,
     when, skip the point, skip a covered number, come-bet count and limits, amounts per level,
     flat/odds pairs and the odds multiples); ``winnext``/``losenext``/``reset7`` move the
-    progressions; then the limits, the vig ``vn / vd`` in ``unit`` and its timing, and the
+    progressions; then the limits, the vig ``vn / vd`` in ``unit``, and the
     point table ``pt`` and seven-out table ``seven`` per (point index, outcome).
     """
 
@@ -110,6 +121,7 @@ class Tables(NamedTuple):
     commission_kind: Any
     commission_num: Any
     commission_den: Any
+    placement: Any
     timing: Any
     group: Any
     line: Any
@@ -143,7 +155,6 @@ class Tables(NamedTuple):
     vn: Any
     vd: Any
     unit: Any
-    placement: Any
     pt: Any
     seven: Any
 
@@ -249,7 +260,7 @@ def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int
             return False, NO_PURCHASE
         amt = target - cur
         comm = 0
-        if t.commission_kind[p, k] != 0 and t.placement[p] != 0:
+        if t.placement[p, k] != 0:
             comm = _commission(target, t.commission_kind[p, k], t.commission_num[p, k],
                                t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p]) \
                 - cpaid[i, p, k]
@@ -401,8 +412,11 @@ def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any
     credit = s * t.cn[p, k, sti, o] // t.cd[p, k, sti, o]
     if t.won[p, k, sti, o] != 0:
         if t.commission_kind[p, k] != 0:
-            credit -= _commission(s, t.commission_kind[p, k], t.commission_num[p, k],
-                                  t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p])
+            comm = _commission(s, t.commission_kind[p, k], t.commission_num[p, k],
+                               t.commission_den[p, k], t.vn[p], t.vd[p], t.unit[p])
+            credit -= comm
+            if t.placement[p, k] != 0:  # paid again to stay up: what a top-up counts from
+                cpaid[i, p, k] = comm
         bank[i, p] += credit
         if t.stays[p, k] == 0:
             stake[i, p, k] = 0

@@ -57,6 +57,11 @@ from croupier.sim.kernel import (
 )
 from croupier.sim.specialise import cache_dir as _cache_dir
 
+# numba's cache of this module's kernels is keyed on this file only: it does not see a change
+# to the kernel.py helpers they inline, and would go on running the old ones. After editing
+# kernel.py, delete this module's numba cache (__pycache__/layouts.*.nbi, .nbc) in that
+# checkout; the layout tables kept on disk are keyed on both files (_code_version).
+
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
 MAX_LAYOUTS = 40_000

@@ -18,7 +18,7 @@ from typing import Any, cast
 from croupier.craps.events import Settled as CrapsSettled
 from croupier.craps.events import ShooterChanged
 from croupier.craps.table import CrapsTable
-from croupier.craps.wagers import WAGERS, Removal, Timing
+from croupier.craps.wagers import WAGERS, Removal, Timing, WagerDef
 from croupier.dice import POINTS
 from croupier.events import Settled
 from croupier.roulette.table import PlaceBet, RouletteTable, Spin
@@ -207,7 +207,7 @@ class _Craps:
         """Make the bet if the chips (and any commission due now) are there; else note the shortfall."""
         d = WAGERS[wager_id]
         commission = Decimal(0)
-        if d.commission is not None and self.config.vig_collected == "placement":
+        if d.commission is not None and self.config.commission_timing(d.id, q) == "placement":
             commission = max(Decimal(0), self.table.commission_on(d, q, total) - paid)
         if amount + commission > self.bank(p):
             self.short = True
@@ -216,87 +216,106 @@ class _Craps:
 
     def apply(self, p: _Player, bet: Bet) -> None:
         """Apply one bet rule through the table's own actions."""
-        table = self.table
-        point = table.point
-        d = WAGERS[bet.wager]
+        point = self.table.point
         cond = (bet.when == "always" or (bet.when == "point_on" and point is not None)
                 or (bet.when == "point_off" and point is None))
         if bet.kind == "fixed":
-            q = _qualifier(bet, d, bet.wager)
-            label = d.label(q, None)
-            w = table.wagers.get((p.name, label))
-            cur = w.stake if w is not None else Decimal(0)
-            if cond:
-                target = p.amount(bet)
-                if bet.skip_point and point == q:
-                    target = Decimal(0)
-                if bet.skip_covered:
-                    pw = table.wagers.get((p.name, "pass"))
-                    if (pw is not None and pw.state == q) or (p.name, f"come:{q}") in table.wagers:
-                        target = Decimal(0)
-            elif bet.down_when_idle:
-                target = Decimal(0)
-            else:
-                return
-            if target > cur:
-                mine = self.mine(p)
-                if cur == 0 and bet.max_same and sum(
-                        1 for x in mine if x.wager_id == d.id) >= bet.max_same:
-                    return
-                if cur == 0 and bet.max_line and sum(
-                        1 for x in mine if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
-                    return
-                if d.timing is Timing.COME_OUT and point is not None:
-                    return
-                if d.timing is Timing.POINT_ON and point is None:
-                    return
-                if d.timing is Timing.NEW_SHOOTER and table.hand_rolls > 0:
-                    return
+            self.apply_fixed(p, bet, cond)
+        elif bet.kind == "come":
+            if cond and point is not None:
+                self.apply_come(p, bet)
+        else:
+            self.apply_odds(p, bet)
+
+    def fixed_target(self, p: _Player, bet: Bet, q: Any, cond: bool) -> Decimal | None:
+        """The stake a fixed rule wants on its wager now (None: the rule does nothing)."""
+        if not cond:
+            return Decimal(0) if bet.down_when_idle else None
+        target = p.amount(bet)
+        if bet.skip_point and self.table.point == q:
+            return Decimal(0)
+        if bet.skip_covered:
+            pw = self.table.wagers.get((p.name, "pass"))
+            if (pw is not None and pw.state == q) or (p.name, f"come:{q}") in self.table.wagers:
+                return Decimal(0)
+        return target
+
+    def may_add(self, p: _Player, bet: Bet, d: WagerDef, new: bool) -> bool:
+        """Whether the rule may add to (``new``: make) its wager: its limits on how many of
+        the wager and of line bets are down, and the wager's own timing."""
+        table = self.table
+        mine = self.mine(p)
+        if new and bet.max_same and sum(1 for x in mine if x.wager_id == d.id) >= bet.max_same:
+            return False
+        if new and bet.max_line and sum(
+                1 for x in mine if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
+            return False
+        if d.timing is Timing.COME_OUT and table.point is not None:
+            return False
+        if d.timing is Timing.POINT_ON and table.point is None:
+            return False
+        return not (d.timing is Timing.NEW_SHOOTER and table.hand_rolls > 0)
+
+    def apply_fixed(self, p: _Player, bet: Bet, cond: bool) -> None:
+        """Bring a fixed rule's wager to its target: add, or take down what may come down."""
+        d = WAGERS[bet.wager]
+        q = _qualifier(bet, d, bet.wager)
+        w = self.table.wagers.get((p.name, d.label(q, None)))
+        cur = w.stake if w is not None else Decimal(0)
+        target = self.fixed_target(p, bet, q, cond)
+        if target is None:
+            return
+        if target > cur:
+            if self.may_add(p, bet, d, cur == 0):
                 self.try_bet(p, d.id, q, target - cur, target,
                              w.commission_paid if w is not None else Decimal(0))
-            elif target < cur and w is not None and self.removable(w):
+        elif target < cur and w is not None and self.removable(w):
+            self.table.take_down(p.name, d.id, q, cur - target)
+
+    def apply_come(self, p: _Player, bet: Bet) -> None:
+        """Make a come bet while fewer than the rule's count stand on numbers."""
+        table = self.table
+        d = WAGERS[bet.wager]
+        if (p.name, d.id) in table.wagers:
+            return
+        mine = self.mine(p)
+        if sum(1 for x in mine if x.wager_id == d.id and x.state is not None) >= bet.count:
+            return
+        if bet.max_line and sum(1 for x in mine
+                                if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
+            return
+        amount = p.amount(bet)
+        if amount == 0:
+            return
+        if amount > self.bank(p):
+            self.short = True
+            return
+        table.bet(p.name, d.id, None, amount)
+
+    def apply_odds(self, p: _Player, bet: Bet) -> None:
+        """Odds behind every flat bet on a number, at the rule's multiple."""
+        table = self.table
+        d = WAGERS[bet.wager]
+        base = d.odds_of or ""
+        flats = [base] if odds_on_the_point(d) else [f"{base}:{n}" for n in POINTS]
+        for flat_label in flats:
+            flat = table.wagers.get((p.name, flat_label))
+            if flat is None or flat.state is None:
+                continue
+            number = flat.state
+            assert isinstance(number, int)
+            target_f = Fraction(flat.stake) * _odds_ratio(bet, number, self.config, d)
+            target = Decimal(target_f.numerator) / target_f.denominator
+            q = None if odds_on_the_point(d) else number
+            ow = table.wagers.get((p.name, d.id if q is None else f"{d.id}:{number}"))
+            cur = ow.stake if ow is not None else Decimal(0)
+            if target > cur:
+                if target - cur <= self.bank(p):
+                    table.bet(p.name, d.id, q, target - cur)
+                else:
+                    self.short = True
+            elif target < cur:
                 table.take_down(p.name, d.id, q, cur - target)
-        elif bet.kind == "come":
-            if not cond or point is None:
-                return
-            if (p.name, d.id) in table.wagers:
-                return
-            mine = self.mine(p)
-            if sum(1 for x in mine if x.wager_id == d.id and x.state is not None) >= bet.count:
-                return
-            if bet.max_line and sum(1 for x in mine
-                                    if is_line_bet(WAGERS[x.wager_id])) >= bet.max_line:
-                return
-            amount = p.amount(bet)
-            if amount == 0:
-                return
-            if amount > self.bank(p):
-                self.short = True
-                return
-            table.bet(p.name, d.id, None, amount)
-        else:
-            base = d.odds_of or ""
-            flats = ([base] if odds_on_the_point(d)
-                     else [f"{base}:{n}" for n in POINTS])
-            for flat_label in flats:
-                flat = table.wagers.get((p.name, flat_label))
-                if flat is None or flat.state is None:
-                    continue
-                number = flat.state
-                assert isinstance(number, int)
-                target_f = Fraction(flat.stake) * _odds_ratio(bet, number, self.config, d)
-                target = Decimal(target_f.numerator) / target_f.denominator
-                q = None if odds_on_the_point(d) else number
-                odds_label = d.id if q is None else f"{d.id}:{number}"
-                ow = table.wagers.get((p.name, odds_label))
-                cur = ow.stake if ow is not None else Decimal(0)
-                if target > cur:
-                    if target - cur <= self.bank(p):
-                        table.bet(p.name, d.id, q, target - cur)
-                    else:
-                        self.short = True
-                elif target < cur:
-                    table.take_down(p.name, d.id, q, cur - target)
 
 
 class _Roulette:

@@ -113,7 +113,7 @@ class _Gen:
 
     def has_cpaid(self, p: int, k: int) -> bool:
         """Whether slot ``k`` keeps a commission paid at placement."""
-        return bool(self.a["commission_kind"][p, k] != 0 and self.a["placement"][p] != 0)
+        return bool(self.a["commission_kind"][p, k] != 0 and self.a["placement"][p, k] != 0)
 
     def by_state(self, p: int, k: int, table: Any, dtype: str, hint: str) -> str:
         """An expression for ``table[state]`` of slot ``k`` (a literal if all states agree)."""
@@ -686,7 +686,11 @@ class _Gen:
                 w(f"if {self.const(won, 'int8', 'WON')}[x] != 0:" if not won[decided].all()
                   else "if True:")
                 with w.indent():
-                    if a["commission_kind"][p, k] != 0:
+                    if self.has_cpaid(p, k) and a["stays"][p, k] != 0:
+                        # paid again to stay up: what a top-up counts from
+                        w(f"c{p}_{k} = {self.commission(p, k, 's')}")
+                        w(f"credit -= c{p}_{k}")
+                    elif a["commission_kind"][p, k] != 0:
                         w(f"credit -= {self.commission(p, k, 's')}")
                     w(f"b{p} += credit")
                     if a["stays"][p, k] == 0:

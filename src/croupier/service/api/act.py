@@ -22,11 +22,28 @@ async def act(request: Request, svc: Services, body: BaseModel | None, user: Use
     """Run an action with the others queued meanwhile, in one transaction (group commit):
     on SQLite in the event loop (one writer; its transactions take well under a
     millisecond), on PostgreSQL in a worker thread per table (tables run in parallel)."""
+    return await act_at(svc, (request.method, fingerprint_path(request)), body, user, table_id,
+                        key, make)
+
+
+def fingerprint_path(request: Request) -> str:
+    """The path an idempotency key's request is known by."""
+    path: str = request.scope["path"]
+    if not plain_path(path):
+        path = request.url.path  # escaped as the URL shows it (building it costs more)
+    return path
+
+
+def plain_path(path: str) -> bool:
+    """Whether ``path`` reads the same escaped as the URL shows it (nearly every path)."""
+    return not path.startswith("//") and not any(c in path for c in "?#\\")
+
+
+async def act_at(svc: Services, where: tuple[str, str], body: BaseModel | None, user: User,
+                 table_id: str, key: str | None, make: Callable[[Any], actions.PlanFn],
+                 ) -> Response:
+    """:func:`act` for a request known by its method and path (``where``)."""
     live = svc.ledger.table(table_id)
     await paytables.take_due_change(svc.engine, svc.committer, live)
-    path: str = request.scope["path"]
-    if path.startswith("//") or any(c in path for c in "?#\\"):
-        path = request.url.path  # escaped as the URL shows it (building it costs more)
-    fp = fingerprint(request.method, path,
-                     body.model_dump(mode="json") if body is not None else None)
+    fp = fingerprint(*where, body.model_dump(mode="json") if body is not None else None)
     return reply(await svc.committer.run(Job(user, live, key, fp, make(live))))

@@ -10,9 +10,10 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.service import actions, coupons, procedures, store
-from croupier.service.api.act import act
-from croupier.service.api.deps import IdemKey, Key, Player, Svc, TableId
+from croupier.service.api.act import act, act_at, fingerprint_path
+from croupier.service.api.deps import IdemKey, Key, Player, Services, Svc, TableId
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
+from croupier.service.auth import User
 from croupier.service.live import LiveTable
 
 router = APIRouter(prefix="/tables/{table_id}/bets", tags=["players"])
@@ -35,6 +36,14 @@ async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Pl
                     svc: Svc) -> Response:
     """A wager by the player making it. While the dice are in the air a craps wager waits
     (202) for the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
+    return await place(svc, (request.method, fingerprint_path(request)), table_id, body, user,
+                       key)
+
+
+async def place(svc: Services, where: tuple[str, str], table_id: str, body: BetBody,
+                user: User, key: str) -> Response:
+    """The bet itself, once its caller is known to be a player: shared by the route and the
+    express lane (:mod:`croupier.service.api.express`), which reach it the same way."""
     amount = parse_amount(body.amount, "amount")
     svc.ledger.limits.check_wager(store.cents(amount))
     only_own_fields(svc.ledger.table(table_id), body)
@@ -48,7 +57,7 @@ async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Pl
                                    lambda: live.round)
         return procedures.coupons_checked(redeem, live.profile, live.game)
 
-    return await act(request, svc, body, user, table_id, key, make)
+    return await act_at(svc, where, body, user, table_id, key, make)
 
 
 @router.post("/take-down")

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from croupier.service import actions, equipment
+from croupier.service import actions, equipment, equipment_register
 from croupier.service.api import queries
 from croupier.service.api.act import act
 from croupier.service.api.deps import (
@@ -72,13 +72,18 @@ async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc
 
 @router.post("/equipment/dice", tags=["equipment"], status_code=201)
 def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
-    """Register a die by its serial number, in a set, in a table's dice cup."""
+    """Register a die by its serial number, in a set: its receipt into the house's custody is
+    recorded, and with ``table_id`` its issue into that table's dice cup (a craps table's)."""
     if body.table_id is not None and body.table_id not in svc.ledger.tables:
         raise ApiError(404, "not_found", f"there is no table {body.table_id!r}")
+    if body.table_id is not None and not svc.ledger.tables[body.table_id].is_craps:
+        raise ApiError(409, "refused", f"table {body.table_id} plays no dice game: a die is "
+                       "issued only to a craps table's cup")
     with svc.engine.begin() as conn:
         if queries.die_exists(conn, body.serial):
             raise ApiError(409, "exists", f"die {body.serial} is already registered")
-        queries.add_die(conn, body.serial, body.set_name, body.table_id)
+        equipment_register.register_die(conn, user.username, body.serial, body.set_name,
+                                        body.table_id)
     return {"serial": body.serial, "set_name": body.set_name, "table_id": body.table_id,
             "in_spec": False}
 

@@ -41,20 +41,35 @@ def reply(answer: Reply) -> Response:
     return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
 
+def answer(exc: Exception) -> Response | None:
+    """The structured answer to a domain error (a refusal, malformed input, an API error);
+    None for anything else. The app's handlers and the express lane both answer with it."""
+    if isinstance(exc, ApiError):
+        return JSONResponse(exc.body(), status_code=exc.status)
+    if isinstance(exc, Malformed):
+        return error(422, "malformed", str(exc))
+    if isinstance(exc, Refusal):
+        return JSONResponse(refusal_body(exc), status_code=409)
+    if isinstance(exc, CouponRefused):
+        return error(409, "refused", exc.reason, exc.clause)
+    if isinstance(exc, RecursionError):
+        return error(422, "malformed", "the request is nested too deeply")
+    return None
+
+
+DOMAIN_ERRORS = (ApiError, Malformed, Refusal, CouponRefused, RecursionError)
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every error into its structured answer."""
 
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> Response:
-        return JSONResponse(exc.body(), status_code=exc.status)
+    async def _domain(request: Request, exc: Exception) -> Response:
+        found = answer(exc)
+        assert found is not None  # registered only for the kinds answer() knows
+        return found
 
-    @app.exception_handler(Malformed)
-    async def _malformed(request: Request, exc: Malformed) -> Response:
-        return error(422, "malformed", str(exc))
-
-    @app.exception_handler(Refusal)
-    async def _refusal(request: Request, exc: Refusal) -> Response:
-        return JSONResponse(refusal_body(exc), status_code=409)
+    for kind in DOMAIN_ERRORS:
+        app.add_exception_handler(kind, _domain)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -66,14 +81,6 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         return error(exc.status_code, code, str(exc.detail))
-
-    @app.exception_handler(CouponRefused)
-    async def _coupon(request: Request, exc: CouponRefused) -> Response:
-        return error(409, "refused", exc.reason, exc.clause)
-
-    @app.exception_handler(RecursionError)
-    async def _too_deep(request: Request, exc: RecursionError) -> Response:
-        return error(422, "malformed", "the request is nested too deeply")
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> Response:

@@ -54,7 +54,7 @@ class Guard:
             await self._refuse(scope, send)
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            body = await _read_limited(receive)
+            body = await read_limited(receive)
             if body is None:
                 await self._refuse(scope, send)
                 return
@@ -62,7 +62,7 @@ class Guard:
             if problem is not None:
                 await self._answer(send, 422, _malformed(problem))
                 return
-            receive = _replay(body)
+            receive = replay_body(body)
         await self.app(scope, receive, _with_headers(send))
 
     @staticmethod
@@ -128,7 +128,7 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _read_limited(receive: Receive) -> bytes | None:
+async def read_limited(receive: Receive) -> bytes | None:
     """The whole body if it is at most :data:`MAX_BODY` bytes, else None (stops reading)."""
     chunks: list[bytes] = []
     size = 0
@@ -145,7 +145,8 @@ async def _read_limited(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
-def _replay(body: bytes) -> Receive:
+def replay_body(body: bytes) -> Receive:
+    """A receive that gives ``body`` whole once, then a disconnect."""
     sent = False
 
     async def receive() -> Message:

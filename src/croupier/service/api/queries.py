@@ -41,12 +41,6 @@ def die_exists(conn: Connection, serial: str) -> bool:
         store.dice.c.serial == serial)).first() is not None
 
 
-def add_die(conn: Connection, serial: str, set_name: str, table_id: str | None) -> None:
-    conn.execute(store.dice.insert().values(
-        serial=serial, set_name=set_name, table_id=table_id, retired=False,
-        registered_at=store.now()))
-
-
 def add_inspection(conn: Connection, serial: str, inspector: str, record: dict[str, Any],
                    failures: list[str]) -> None:
     conn.execute(store.inspections.insert().values(

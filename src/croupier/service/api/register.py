@@ -14,6 +14,7 @@ from pydantic import Field
 
 from croupier.service import equipment_register as reg
 from croupier.service import register
+from croupier.service.api import queries
 from croupier.service.api.deps import DiceReader, EquipmentStaff, Svc, Verifier
 from croupier.service.api.models import NAME, Body
 from croupier.service.errors import ApiError
@@ -61,7 +62,7 @@ class CustodyStep(Body):
 
 def _refused(exc: reg.RegisterRefused) -> ApiError:
     code = {404: "not_found", 409: "refused", 422: "malformed"}.get(exc.status, "refused")
-    return ApiError(exc.status, code, exc.reason)
+    return ApiError(exc.status, code, exc.reason, exc.clause)
 
 
 @router.post("/equipment/items", status_code=201)
@@ -141,10 +142,11 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
         if serial in live.in_play or serial in live.offered:
             raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
                            "goes back to the cup after the decision (a change of dice)")
+    profiles = {t.id: t.profile for t in svc.ledger.tables.values()}
     try:
         with svc.engine.begin() as conn:
             return reg.custody_step(conn, user.username, serial, body.step, body.table,
-                                    body.note)
+                                    body.note, profiles)
     except reg.RegisterRefused as exc:
         raise _refused(exc) from None
 
@@ -153,6 +155,8 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
 def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
     """A die's chain of custody, oldest first."""
     with svc.engine.connect() as conn:
+        if not queries.die_exists(conn, serial):
+            raise ApiError(404, "not_found", f"there is no die {serial}")
         return reg.custody(conn, serial)
 
 
