@@ -64,7 +64,8 @@ def _sample():
 
 def _counts(signum, frame):
     path = os.environ["CROUPIER_MEMORY_COUNTS"]
-    out = {"tracked": len(gc.get_objects()), "peak": _peak[0]}
+    out = {"tracked": len(gc.get_objects()), "peak": _peak[0],
+           "gc_runs": [g["collections"] for g in gc.get_stats()]}
     _peak[0] = 0
     if os.path.exists(path + ".collect"):
         gc.collect()
@@ -194,10 +195,11 @@ def _per_bet(rows: list[dict[str, Any]], key: str, scale: float = 1.0) -> float:
 def _print(label: str, rows: list[dict[str, Any]]) -> None:
     print(f"\n{label}")
     print(f"{'phase':>5} {'bets':>7} {'bets/s':>7} {'RSS MiB':>8} {'peak MiB':>8} "
-          f"{'tracked':>9} {'peak trk':>9}")
+          f"{'tracked':>9} {'peak trk':>9}  collections by generation")
     for r in rows:
         print(f"{r['phase']:>5} {r['bets']:>7} {r['bets_per_s']:>7} {r['rss_kib'] / 1024:>8.1f} "
-              f"{r['hwm_kib'] / 1024:>8.1f} {r['tracked']:>9} {r['peak']:>9}")
+              f"{r['hwm_kib'] / 1024:>8.1f} {r['tracked']:>9} {r['peak']:>9}  "
+              f"{'/'.join(map(str, r['gc_runs']))}")
     print(f"per bet after the warm-up: RSS {_per_bet(rows, 'rss_kib', 1024):.0f} bytes, "
           f"peak RSS {_per_bet(rows, 'hwm_kib', 1024):.0f} bytes, "
           f"tracked objects {_per_bet(rows, 'tracked'):.3f}; after a full collection at the "
