@@ -15,6 +15,7 @@ it at its next round boundary (:func:`take_due_change`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -111,12 +112,26 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
     return {**options, "pays": house}
 
 
+_refreshing: dict[int, asyncio.Future[Any]] = {}
+
+
+async def _refreshed(engine: Engine) -> None:
+    """Read the changes once for every request that finds them stale at the same moment: the
+    requests of a busy table each started a read of their own in a thread of their own, each
+    taking a pooled connection (past the pool, a new one each time)."""
+    read = _refreshing.get(id(engine))
+    if read is None or read.done():
+        read = _refreshing[id(engine)] = asyncio.ensure_future(
+            run_in_threadpool(schedule.cached, engine))
+    await asyncio.shield(read)  # a client that leaves does not cancel the others' read
+
+
 async def take_due_change(engine: Engine, committer: Committer, live: LiveTable) -> None:
     """Before an action at ``live``: if a change of its pay table is in effect and the table
     stands between rounds, apply it (checked once more first) as a ``pay_table_applied``
     event; mid-round it waits for the round's end. No query while nothing is due."""
     if not schedule.fresh(engine):  # the once-a-second read, off the event loop
-        await run_in_threadpool(schedule.cached, engine)
+        await _refreshed(engine)
     change = schedule.pending(engine, live)
     if change is None or not schedule.at_boundary(live):
         return
