@@ -4,8 +4,10 @@ password and the log-ins of a small HTTP client."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -55,6 +57,24 @@ def reset_postgres(url: str) -> None:
         conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
         conn.exec_driver_sql("CREATE SCHEMA public")
     engine.dispose()
+
+
+@contextlib.contextmanager
+def own_schema(url: str, schema: str) -> Iterator[str]:
+    """An empty schema ``schema`` in the test database for the block, dropped after it; yields
+    a URL whose connections work in it (their ``search_path``)."""
+    import sqlalchemy as sa
+
+    admin = sa.create_engine(url)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    try:
+        yield url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.dispose()
 
 
 def postgres_url(why: str) -> str:

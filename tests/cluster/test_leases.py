@@ -20,6 +20,7 @@ from croupier.service.cluster import leases
 from croupier.service.cluster.node import Node
 from croupier.service.ledger import Ledger, Plan
 from croupier.service.live import LiveTable
+from serverkit import own_schema
 
 from .conftest import postgres_url
 
@@ -28,22 +29,15 @@ SCHEMA = "croupier_cluster_leases"
 
 @pytest.fixture(scope="module")
 def engine() -> Iterator[sa.Engine]:
-    url = postgres_url()
-    admin = sa.create_engine(url)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
-        conn.exec_driver_sql(f"CREATE SCHEMA {SCHEMA}")
-    eng = sa.create_engine(url, connect_args={"options": f"-c search_path={SCHEMA}"})
-    store.upgrade(eng)
-    with eng.begin() as conn:
-        leases.create(conn)
-    try:
-        yield eng
-    finally:
-        eng.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
-        admin.dispose()
+    with own_schema(postgres_url(), SCHEMA) as in_schema:
+        eng = sa.create_engine(in_schema)
+        store.upgrade(eng)
+        with eng.begin() as conn:
+            leases.create(conn)
+        try:
+            yield eng
+        finally:
+            eng.dispose()
 
 
 def expire(engine: sa.Engine, table_id: str) -> None:

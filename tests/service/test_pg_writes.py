@@ -30,20 +30,13 @@ ADMIN = User(1, "admin", "admin")
 @pytest.fixture(scope="module")
 def engine() -> Iterator[sa.Engine]:
     url = serverkit.postgres_url(": the writer connections are PostgreSQL's")
-    admin = sa.create_engine(url)
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
-        conn.exec_driver_sql(f"CREATE SCHEMA {SCHEMA}")
-    eng = store.make_engine(url + ("&" if "?" in url else "?")
-                            + f"options=-csearch_path%3D{SCHEMA}")
-    store.upgrade(eng)
-    try:
-        yield eng
-    finally:
-        eng.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
-        admin.dispose()
+    with serverkit.own_schema(url, SCHEMA) as in_schema:
+        eng = store.make_engine(in_schema)
+        store.upgrade(eng)
+        try:
+            yield eng
+        finally:
+            eng.dispose()
 
 
 @pytest.fixture
