@@ -49,6 +49,27 @@ def test_bets_and_rolls_through_every_node(nodes: Cluster) -> None:
     assert again.headers.get("Idempotent-Replay") == "true" and again.json() == first.json()
     acked.append(first.json())
     check_ledger(c, c.nodes[1], table, acked, bet_keys=13)
+    forwarded_under_one_id(c, table, acked)
+    check_ledger(c, c.nodes[1], table, acked, bet_keys=14)
+
+
+def forwarded_under_one_id(c: Cluster, table: str, acked: list[dict[str, Any]]) -> None:
+    """A bet sent to a node that does not hold the table is answered with the security headers
+    and logged on both nodes under the one request id."""
+    owner = c.owner(table)
+    other = next(n for n in c.nodes if n is not owner)
+    rid = "fwd-" + uuid.uuid4().hex[:16]
+    r = httpx.post(other.base + f"/tables/{table}/bets", json=BETS[0],
+                   headers={**c.headers("alice", uuid.uuid4().hex), "X-Request-ID": rid},
+                   timeout=10)
+    assert r.status_code == 200, r.text
+    acked.append(r.json())
+    assert r.headers["x-request-id"] == rid
+    assert r.headers["x-frame-options"] == "DENY" and "content-security-policy" in r.headers
+    deadline = time.monotonic() + 10  # the access log's line follows the answer
+    while not all(rid in n.log.read_text() for n in (owner, other)):
+        assert time.monotonic() < deadline, "the forwarded bet is not in both nodes' logs"
+        time.sleep(0.1)
 
 
 def wait_for_answers(burst: Burst, count: int, seconds: float) -> None:

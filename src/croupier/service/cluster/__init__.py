@@ -17,8 +17,10 @@ from collections.abc import Iterator
 
 import sqlalchemy as sa
 from fastapi import FastAPI
+from starlette.middleware import Middleware
 
 from croupier.service import store
+from croupier.service.api.guard import Guard
 from croupier.service.cluster import leases
 from croupier.service.cluster.feed import Announcer, ClusterHub, Feed, conninfo
 from croupier.service.cluster.node import Node
@@ -71,8 +73,17 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     feed = Feed(svc.engine, ledger, hub)
     announcer = Announcer(conninfo(svc.engine))
     ledger.listeners.append(announcer.committed)
-    app.add_middleware(Router, node=node, ledger=ledger)
+    # Inside the access log and the request guard (so a forwarded request is logged on both
+    # nodes under one request id, and its answer carries the security headers), in front of
+    # the express lane and the routes (so a bet for another node's table goes there).
+    inner = next(i for i, m in enumerate(app.user_middleware) if _named(m, Guard)) + 1
+    app.user_middleware.insert(inner, Middleware(Router, node=node, ledger=ledger))
     node.start()
     announcer.start()
     feed.start()
     return node
+
+
+def _named(middleware: Middleware, kind: type) -> bool:
+    """Whether ``middleware`` is an instance of ``kind`` waiting to be built."""
+    return bool(getattr(middleware, "cls", None) is kind)

@@ -24,6 +24,7 @@ import httpx
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from croupier.service.api.access import request_id
 from croupier.service.api.guard import ClientGone, Guard, read_limited
 from croupier.service.cluster.node import Node
 from croupier.service.ledger import Ledger
@@ -98,6 +99,8 @@ class Router:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]
                    if k.decode("latin-1").lower() in _PASS_HEADERS}
         headers[FORWARDED] = self.node.node_id
+        if request_id(scope):  # the holder logs and answers under the same id
+            headers["X-Request-ID"] = request_id(scope)
         query = scope.get("query_string", b"").decode("latin-1")
         target = url + scope["raw_path"].decode("latin-1") + (f"?{query}" if query else "")
         if self._client is None:
