@@ -216,6 +216,12 @@ True})``): on SQLite its transaction is a plain ``BEGIN``, so a long read (an au
 the write lock with every bet waiting behind it."""
 
 
+def reading(engine: Engine) -> Connection:
+    """A connection for a read (recall, reports): on SQLite its transaction takes no write lock,
+    so however long it reads, no bet waits behind it."""
+    return engine.connect().execution_options(**{READ_ONLY: True})
+
+
 def make_engine(url: str) -> Engine:
     """An engine; SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` transactions so that
     writers serialise at the start of a transaction rather than deadlock at its first write."""

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from croupier.service import codec, recall
+from croupier.service import codec, recall, store
 from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
@@ -30,7 +30,7 @@ def table_events(table_id: TableId, user: RecallReader, svc: Svc,
                  since: Annotated[int, Query(ge=0, le=2**31)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
     live = svc.ledger.table(table_id)
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         rows = queries.events_after(conn, table_id, since, limit)
     return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
              **codec.decode(live.game, r.payload).to_json()} for r in rows]
@@ -41,7 +41,7 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
     """The fairness monitors' alerts at the table (newest last; ``voided`` when the roll or
     spin that raised one was voided) and each monitor's state (supervisors, auditors)."""
     live = svc.ledger.table(table_id)
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         rows = queries.events_of_kinds(conn, table_id, (sv.IntegrityAlert.kind, sv.Voided.kind))
     decoded = [(r, codec.decode(live.game, r.payload)) for r in rows]
     voided = {s for _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
@@ -57,7 +57,7 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
                  limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
     svc.ledger.table(table_id)
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         return recall.rounds_list(conn, table_id, limit)
 
 
@@ -66,7 +66,7 @@ def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
                  svc: Svc) -> dict[str, Any]:
     """A round's wagers, outcome (with the RNG's raw draw), settlements, balances before and
     after. Players may recall the rounds they took part in, and see only their own part."""
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         if user.role == "player" and not queries.took_part(conn, table_id, round_no,
                                                            user.username):
             raise ApiError(403, "forbidden", "players recall only their own rounds")
@@ -80,5 +80,5 @@ def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
 def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
                   limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
     """A player's last ten rounds, newest first."""
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         return recall.player_rounds(conn, player, limit)

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import HTMLResponse, Response
 
 from croupier.money import parse_amount
-from croupier.service import codec
+from croupier.service import codec, store
 from croupier.service.api import queries
 from croupier.service.api.deps import Svc, TableId, known_query, require
 from croupier.service.auth import User
@@ -59,7 +59,7 @@ def _edges(game: str, profile: str, options_json: str) -> dict[str, Fraction]:
 def _rows(svc: Any, live: LiveTable) -> list[dict[str, Any]]:
     """Every event of the table, as ``GET /tables/{id}/events`` shows them."""
     out: list[dict[str, Any]] = []
-    with svc.engine.connect() as conn:
+    with store.reading(svc.engine) as conn:
         while True:
             page = queries.events_after(conn, live.id, out[-1]["seq"] if out else 0, PAGE)
             out += [{"seq": r.seq, "round": r.round, "by": r.actor,
