@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 
@@ -47,3 +48,26 @@ def _own_postgres_database_per_worker() -> None:
     finally:
         engine.dispose()
     os.environ[PG_ENV] = f"{base}/{own}{mark}{query}"
+
+
+@pytest.fixture(autouse=True)
+def _audit_key_restored() -> Any:
+    """Each test leaves the process's audit key (``verify.configure``) as it found it: a test
+    that gives the process a ledger's key must not have the next test in the same worker sign
+    and pin its ledger's checkpoints with it."""
+    import sys
+
+    def trust() -> Any:
+        module = sys.modules.get("croupier.service.audit.verify")
+        return None if module is None else module.TRUST
+
+    before = trust()
+    saved = None if before is None else dict(vars(before))
+    yield
+    after = trust()
+    if after is not None:
+        for name in ("signer", "pin_path", "checkpoint_every"):
+            if saved is not None and name in saved:
+                setattr(after, name, saved[name])
+            else:
+                after.__dict__.pop(name, None)  # back to the class's default
