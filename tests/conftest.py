@@ -71,3 +71,16 @@ def _audit_key_restored() -> Any:
                 setattr(after, name, saved[name])
             else:
                 after.__dict__.pop(name, None)  # back to the class's default
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _audit_key_cleared_after_module() -> Any:
+    """A module-scoped fixture may give the process a key for the whole module (it is set up
+    before the per-test guard above looks): each module ends with the process holding none."""
+    import sys
+
+    yield
+    module = sys.modules.get("croupier.service.audit.verify")
+    if module is not None:
+        for name in ("signer", "pin_path", "checkpoint_every"):
+            module.TRUST.__dict__.pop(name, None)
