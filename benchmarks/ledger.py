@@ -95,7 +95,9 @@ def actions_per_second(folder: Path, n: int, repeat: int) -> tuple[float, int]:
         start = time.perf_counter()
         for _ in range(n // 2):
             run("alice", actions.bet(u["alice"], craps, {"wager": "field"}, Decimal(1), False))
-            run("dealer", actions.roll(u["dealer"], craps, rng, None))
+            led.run_outcome(ledger.Job(u["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
+                                       actions.roll(u["dealer"], craps, rng, None), "outcome",
+                                       actions.settle_roll(u["dealer"], craps)))
         times.append((time.perf_counter() - start) / (2 * (n // 2)))
     events = (craps.seq - seq0) // (repeat * 2 * (n // 2))
     led.engine.dispose()

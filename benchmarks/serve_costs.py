@@ -76,7 +76,10 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
             led.run_batch(jobs)
             bets.append((time.process_time() - start) / PLAYERS)
             start = time.process_time()
-            reply = run(dealer, actions.roll(dealer, craps, rng, None))
+            reply = led.run_outcome(ledger.Job(
+                dealer, craps, uuid.uuid4().hex, uuid.uuid4().hex,
+                actions.roll(dealer, craps, rng, None), "outcome",
+                actions.settle_roll(dealer, craps)))
             rolls.append(time.process_time() - start)
             events.append(len(reply.body["events"]))
         engine.dispose()

@@ -47,3 +47,18 @@ class Refusal(_RefusalFields):
 
     def __str__(self) -> str:
         return f"{self.reason} ({self.clause})" if self.clause else self.reason
+
+
+class Unsettleable(ArithmeticError):
+    """A decided wager the table cannot settle exactly (its winnings are not a whole amount
+    of money at the odds it holds): the decision stands, the settlement waits for a person.
+
+    >>> str(Unsettleable("alice", "place_win:6", "12.00 at 10 to 7 is not an exact amount"))
+    "alice's place_win:6: 12.00 at 10 to 7 is not an exact amount"
+    """
+
+    def __init__(self, player: str, wager: str, reason: str) -> None:
+        super().__init__(f"{player}'s {wager}: {reason}")
+        self.player = player
+        self.wager = wager
+        self.reason = reason

@@ -49,10 +49,15 @@ class Event:
     """Base of every event; ``kind`` names it in JSON."""
 
     kind: ClassVar[str] = "event"
+    ledger_only: ClassVar[frozenset[str]] = frozenset()
+    """Fields the ledger keeps (its codec stores every field) that the event's JSON never
+    shows: the replay result lists events byte for byte as every release has."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind}
         for f in fields(self):
+            if f.name in self.ledger_only:
+                continue
             value = getattr(self, f.name)
             if value is None and f.name in _OMIT_WHEN_NONE:
                 continue
@@ -75,12 +80,16 @@ class BetMade(Event):
     layout, as ``place_win:6`` or ``split:0-00``).
 
     What a game adds, keyword only (left out where None): at craps the wager's ``qualifier``
-    (a hop's dice, a place bet's number), its ``state`` (a come bet's point) and the
-    ``commission`` paid now; at roulette the ``numbers`` the wager covers and the ``stake``
-    now on it.
+    (a hop's dice, a place bet's number), its ``state`` (a come bet's point), the
+    ``commission`` paid now and the ``pays`` it is accepted at (each pay-table entry it can
+    be paid at, with its odds: the wager keeps them whatever the pay table becomes); at
+    roulette the ``numbers`` the wager covers and the ``stake`` now on it. ``pays`` is kept
+    by the ledger and never shown in the event's JSON; a bet recorded without it (by an
+    earlier release) is accepted at the pay table in force when it was made.
     """
 
     kind: ClassVar[str] = "bet"
+    ledger_only: ClassVar[frozenset[str]] = frozenset({"pays"})
     player: str
     wager: str
     wager_id: str
@@ -90,6 +99,7 @@ class BetMade(Event):
     amount: Decimal
     commission: Decimal | None = field(default=None, kw_only=True)
     stake: Decimal | None = field(default=None, kw_only=True)
+    pays: tuple[tuple[str, str], ...] | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)

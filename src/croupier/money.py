@@ -161,11 +161,22 @@ class Odds:
         return Fraction(stake) * self.ratio
 
     def pays(self, stake: Decimal) -> Decimal:
-        """The winnings on ``stake`` as exact money; ArithmeticError if not a whole cent amount."""
+        """The winnings on ``stake`` as exact money; ArithmeticError if not a whole cent amount.
+
+        >>> Odds(7, 6).pays(Decimal(12))
+        Decimal('14')
+        >>> Odds(10, 7).pays(Decimal(12))
+        Traceback (most recent call last):
+        ...
+        ArithmeticError: 12 at 10 to 7 is 120/7, not an exact amount of money
+        """
         gross = stake * self.win
         paid = gross / self.stake
-        if paid * self.stake != gross:
-            raise ArithmeticError(f"{stake} at {self} is not an exact amount")
+        # Decimal division rounds to its context's precision, and so may its check by
+        # multiplication: the check is made on exact fractions.
+        if Fraction(paid) * self.stake != Fraction(gross) or paid != paid.quantize(CENT):
+            raise ArithmeticError(f"{stake} at {self} is {describe(self.winnings(stake))}, not "
+                                  "an exact amount of money")
         return paid
 
     def pays_exactly_in(self, stake: Decimal, unit: Decimal) -> bool:

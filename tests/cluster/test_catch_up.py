@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from croupier.service import actions
+from croupier.service import actions, voids
 from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
 from service.ledgerkit import Kit
@@ -53,8 +53,8 @@ def test_catch_up_over_a_void_rebuilds_without_the_voided_events(tmp_path: Path)
     craps = kit.ledger.tables["craps-1"]
     kit.act("alice", "craps-1", actions.bet(kit.users["alice"], craps, {"wager": "field"},
                                             Decimal(1), False))
-    kit.act("dealer", "craps-1", actions.roll(kit.users["dealer"], craps, kit.rng, (1, 1)))
-    kit.act("supervisor", "craps-1", actions.void(kit.users["supervisor"], craps, "dice left"))
+    kit.roll("craps-1", (1, 1))
+    kit.act("supervisor", "craps-1", voids.void(kit.users["supervisor"], craps, "dice left"))
     live = other.tables["craps-1"]
     other.catch_up(live)
     expected, head = rebuilt(kit, "craps-1")

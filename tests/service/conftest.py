@@ -38,6 +38,7 @@ class Server(Logins):
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.tokens: dict[str, str] = {}
+        self.env: dict[str, str] | None = None  # the server's environment (None: this one's)
 
     def start(self) -> None:
         # --demo: a demo ledger is made on the first start only (croupier init --demo).
@@ -47,7 +48,7 @@ class Server(Logins):
         if self.database:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.monotonic() + 120  # a loaded shared machine starts slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from croupier.service import actions, install, store
 from croupier.service.actions import PlanFn
 from croupier.service.auth import User
-from croupier.service.ledger import Ledger
+from croupier.service.ledger import Job, Ledger
 from croupier.service.rng import SeededRng
 
 PASSWORD = "demo-pass-123"
@@ -46,6 +46,25 @@ class Kit:
         assert reply.status in (200, 201, 202), reply.body
         return reply.body
 
+    def outcome(self, who: str, table: str, record: PlanFn, settle: PlanFn) -> dict[str, Any]:
+        """A roll or spin as the route runs it: the outcome committed, then settled."""
+        reply = self.ledger.run_outcome(Job(self.users[who], self.ledger.tables[table],
+                                            uuid.uuid4().hex, uuid.uuid4().hex, record,
+                                            "outcome", settle))
+        assert reply.status in (200, 201, 202), reply.body
+        return reply.body
+
+    def roll(self, table: str, dice: tuple[int, int] | None = None) -> dict[str, Any]:
+        dealer, live = self.users["dealer"], self.ledger.tables[table]
+        return self.outcome("dealer", table, actions.roll(dealer, live, self.rng, dice),
+                            actions.settle_roll(dealer, live))
+
+    def spin(self, table: str, number: Any = None) -> dict[str, Any]:
+        dealer, live = self.users["dealer"], self.ledger.tables[table]
+        return self.outcome("dealer", table, actions.spin(dealer, live, self.rng, number, None,
+                                                          False, False),
+                            actions.settle_spin(dealer, live))
+
     def deposit(self, player: str, amount: str) -> None:
         self.ledger.deposit(self.users["admin"], uuid.uuid4().hex, uuid.uuid4().hex, player,
                             Decimal(amount))
@@ -68,10 +87,9 @@ class Kit:
             self.act("alice", "craps-1", actions.bet(u["alice"], craps, {"wager": wager},
                                                      Decimal(1), False))
             dice = None if pick.random() < 0.5 else (pick.randint(1, 6), pick.randint(1, 6))
-            self.act("dealer", "craps-1", actions.roll(u["dealer"], craps, self.rng, dice))
+            self.roll("craps-1", dice)
         for _ in range(roulette_rounds):
             self.act("bob", "roulette-1", actions.bet(u["bob"], wheel, {"wager": "red"},
                                                       Decimal(1), False))
             self.act("dealer", "roulette-1", actions.no_more_bets(u["dealer"], wheel))
-            self.act("dealer", "roulette-1", actions.spin(u["dealer"], wheel, self.rng, None,
-                                                          None, False, False))
+            self.spin("roulette-1")

@@ -262,8 +262,9 @@ def test_roulette_and_streaming(server: Server) -> None:
         # An irregular spin is "no spin": every wager stays.
         nospin = s.ok("dealer", "/tables/roulette-1/spin", {"number": 5, "revolutions": 3})
         # The ball spun with its revolutions counted is recorded first (13:47-20.32(j)1).
-        assert [e["type"] for e in nospin["events"]] == ["procedure", "entered", "no_spin"]
-        assert nospin["events"][2]["clause"] == "N.J.A.C. 13:47-20.32(m)2"
+        assert [e["type"] for e in nospin["events"]] == ["procedure", "entered", "spin_declared",
+                                                         "no_spin"]
+        assert nospin["events"][3]["clause"] == "N.J.A.C. 13:47-20.32(m)2"
         s.ok("dealer", "/tables/roulette-1/no-more-bets")
         spun = s.ok("dealer", "/tables/roulette-1/spin", {"number": "00"})
         assert [e["type"] for e in spun["events"]][:3] == ["procedure", "entered", "crown"]

@@ -4,6 +4,7 @@ cut short or rolled back no longer reaches the checkpoint pinned outside the dat
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -27,13 +28,16 @@ def test_checkpoints_while_serving_and_the_pin(tmp_path: Path) -> None:
             reasons = [r[0] for r in conn.execute(sa.text("SELECT reason FROM checkpoints"))]
         assert reasons.count("every") >= 3, reasons
         assert verify_ledger(kit.ledger)["ok"]
-        # Cut short: the last events of the table are removed (with the checkpoints after
-        # them, as a rollback to an older copy would).
+        # Cut short: the table's events from a few before the head the last checkpoint but
+        # one signed are removed, with the last checkpoint (as a rollback to an older copy
+        # would): the checkpoint that stays signed events that are gone.
         with kit.engine.begin() as conn:
-            last = conn.execute(sa.text("SELECT max(seq) FROM events WHERE table_id = 'craps-1'"
-                                        )).scalar()
+            heads = conn.execute(sa.text("SELECT heads FROM checkpoints ORDER BY id DESC LIMIT 2"
+                                         )).all()[-1][0]
+            signed = json.loads(heads)["tables"]["craps-1"][0]
+            assert signed > 10
             conn.execute(sa.text("DELETE FROM events WHERE table_id = 'craps-1' AND seq > :s"),
-                         {"s": last - 10})
+                         {"s": signed - 5})
             conn.execute(sa.text("DELETE FROM checkpoints WHERE id = (SELECT max(id) FROM "
                                  "checkpoints)"))
         fresh = Ledger(kit.engine)

@@ -51,7 +51,8 @@ def test_figures_of_one_table() -> None:
     assert r.theoretical == 10 * Fraction(7, 495) + 12 * Fraction(1, 66) + 500 * Fraction(1, 36)
     assert [(b.seq, b.paid) for b in r.big_wins] == [(9, Decimal("1000.00"))]  # 6 was voided
     assert r.voids == [{"seq": 7, "round": 3, "reason": "a die left the table",
-                        "by": "supervisor", "events": 1}]
+                        "by": "supervisor", "approved_by": None, "kind": "result corrected",
+                        "events": 1}]
     assert [a["amount"] for a in r.adjustments] == [Decimal("5.00")]
 
 

@@ -48,6 +48,8 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/tables/{table_id}/roll"): frozenset({"dealer"}),
     ("POST", "/tables/{table_id}/spin"): frozenset({"dealer"}),
     ("POST", "/tables/{table_id}/void"): frozenset({"supervisor"}),
+    ("POST", "/tables/{table_id}/void/approve"): frozenset({"supervisor"}),
+    ("POST", "/tables/{table_id}/halt/resolve"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/adjustments"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/adjustments/{pending_id}/approve"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/dice/offer"): frozenset({"dealer"}),

@@ -253,18 +253,28 @@ def test_supervisor_voids_a_roll_from_the_console(server: Server, login: Any) ->
     supervisor.fill("#void-reason", "a die left the table")
     supervisor.click("#void-btn")
     supervisor.wait_for_selector("#sup-msg.ok")
-    assert f"Roll {rolled['round']} voided" in supervisor.inner_text("#sup-msg")
-    supervisor.wait_for_selector(f"#decision >> text=Roll {rolled['round']} was voided by supervisor")
-    supervisor.wait_for_selector(".rounds li.voided")
+    # The RNG's roll stands: its void waits for a second supervisor.
+    assert f"Void of roll {rolled['round']} asked" in supervisor.inner_text("#sup-msg")
+    supervisor.wait_for_selector("#sup-waiting >> text=A second supervisor approves it.")
+    assert supervisor.locator("#approve-void").count() == 0
+    floor = login("floor", CRAPS)
+    floor.click("#approve-void")
+    floor.wait_for_selector("#sup-msg.ok")
+    assert f"Roll {rolled['round']} voided" in floor.inner_text("#sup-msg")
+    floor.wait_for_selector(f"#decision >> text=Roll {rolled['round']} was voided by supervisor")
+    floor.wait_for_selector(".rounds li.voided")
+    # The stakes the roll decided are back; nothing it decided was paid or taken.
     after = server.get("alice", f"/tables/{CRAPS}")["players"]["alice"]
-    assert after == before
+    assert (Decimal(after["chips"]) + Decimal(after["on_table"])
+            == Decimal(before["chips"]) + Decimal(before["on_table"]))
     rounds = server.get("supervisor", f"/tables/{CRAPS}/rounds")
-    assert rounds[0]["voided"] == {"reason": "a die left the table", "by": "supervisor"}
-    console = supervisor.inner_text("#supervisor-console")
+    assert rounds[0]["voided"] == {"reason": "a die left the table", "by": "supervisor",
+                                   "approved_by": "floor"}
+    console = floor.inner_text("#supervisor-console")
     assert "null" not in console and f"Roll {rolled['round']} voided" in console
-    supervisor.click(f'button[aria-label="Recall roll {rolled["round"]}"]')
-    supervisor.wait_for_selector("#recall >> text=Voided by supervisor")
-    recalled = supervisor.inner_text("#recall")
+    floor.click(f'button[aria-label="Recall roll {rolled["round"]}"]')
+    floor.wait_for_selector("#recall >> text=Voided by supervisor")
+    recalled = floor.inner_text("#recall")
     assert f"Roll {rolled['round']} at {CRAPS}: {rolled['dice'][0]} + {rolled['dice'][1]}" in recalled
     assert "Drawn by a seeded test generator" in recalled  # the RNG's raw draw, in words
     for raw in ("{", "[", "null", "place_win", "dont_pass", "Round"):

@@ -217,13 +217,16 @@ def test_roulette_supervisor_console_reads_as_sentences(server: Server, login: A
     supervisor = login("supervisor", ROULETTE)
     supervisor.fill("#void-reason", "the ball left the wheel")
     supervisor.click("#void-btn")
-    supervisor.wait_for_selector("#sup-msg.ok >> text=voided")
-    console = supervisor.inner_text("#supervisor-console")
+    supervisor.wait_for_selector("#sup-msg.ok >> text=asked")
+    floor = login("floor", ROULETTE)
+    floor.click("#approve-void")
+    floor.wait_for_selector("#sup-msg.ok >> text=voided")
+    console = floor.inner_text("#supervisor-console")
     assert "null" not in console and "Spin" in console
-    supervisor.wait_for_selector(".rounds li.voided")
-    supervisor.locator(".rounds li.voided .recall-btn").first.click()
-    supervisor.wait_for_selector("#recall >> text=Voided by supervisor")
-    recalled = supervisor.inner_text("#recall")
+    floor.wait_for_selector(".rounds li.voided")
+    floor.locator(".rounds li.voided .recall-btn").first.click()
+    floor.wait_for_selector("#recall >> text=Voided by supervisor")
+    recalled = floor.inner_text("#recall")
     assert "Red" in recalled and "{" not in recalled and "null" not in recalled
 
 

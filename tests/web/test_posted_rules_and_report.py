@@ -87,7 +87,7 @@ def test_the_organisers_night_from_opening_the_table_to_the_printed_report(
                                                                  Decimal(15))
     assert cells[4] == "15.00"  # the handle: 5.00 on red and 10.00 on black
     assert admin.locator("#report-view h2").all_inner_texts() == ["Big wins", "Voids",
-                                                                  "Adjustments"]
+                                                                  "Halts", "Adjustments"]
     admin.emulate_media(media="print")
     assert not admin.is_visible("#admin-users") and admin.is_visible("#report-view")
     admin.locator("#admin-report").screenshot(path=str(SCREENSHOTS / "report.png"))

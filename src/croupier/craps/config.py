@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -89,9 +90,11 @@ class CrapsConfig:
             return "win"
         return "placement"
 
-    def commission(self, commission: str, qualifier: object, stake: Decimal) -> Decimal:
-        """A buy or lay bet's commission: the rate on its base, rounded down to the unit."""
-        base = self.commission_base(commission, qualifier, Fraction(stake))
+    def commission(self, commission: str, qualifier: object, stake: Decimal,
+                   pays: Mapping[str, Odds] | None = None) -> Decimal:
+        """A buy or lay bet's commission: the rate on its base, rounded down to the unit
+        (``pays``: the odds the bet was accepted at, if not the table's now)."""
+        base = self.commission_base(commission, qualifier, Fraction(stake), pays)
         return floor_to_unit(base * Fraction(self.vig), self.unit)
 
     def minimum_commissioned(self, wager_id: str) -> Decimal | None:
@@ -162,6 +165,18 @@ class CrapsConfig:
                    seated=variant.game in rules.seated_games, vig_on_win=vig_on_win,
                    min_buy=min_buy, min_lay=min_lay, place_lose_off=place_lose_off)
 
+    def with_pays(self, overrides: Mapping[str, str]) -> CrapsConfig:
+        """This table under the override table ``overrides`` (the whole of it: an entry it does
+        not name pays the profile's minimum), checked as the ``pays`` option is.
+
+        >>> from croupier.rules import load_profile
+        >>> cfg = CrapsConfig.from_options(load_profile("nj-13-69f"), {})
+        >>> str(cfg.with_pays({"place_win:6": "10 to 7"}).pays["place_win:6"])
+        '10 to 7'
+        """
+        return replace(self, pays=_read_pays(self.profile, self.variant, self.fire_pay_table,
+                                             dict(overrides)))
+
     def why_not_offered(self, d: WagerDef) -> Refusal | None:
         """Why this table does not offer ``d`` (not permitted, craps only, not elected, no free
         odds), or None if it does: the one place that decides what a craps table offers."""
@@ -184,11 +199,12 @@ class CrapsConfig:
         """Every wager this table offers, in the order of the definitions."""
         return [d for d in WAGERS.values() if self.why_not_offered(d) is None]
 
-    def commission_base(self, commission: str, qualifier: object, stake: Fraction) -> Fraction:
+    def commission_base(self, commission: str, qualifier: object, stake: Fraction,
+                        pays: Mapping[str, Odds] | None = None) -> Fraction:
         """What a buy or lay bet's commission is a share of: its stake, or, for lay where the
         profile says so (13:47-20.25(k)), what it could win."""
         if commission == "lay" and self.rules.lay_commission_base == "win":
-            return self.pays[f"lay:{qualifier}"].winnings(stake)
+            return (pays or self.pays)[f"lay:{qualifier}"].winnings(stake)
         return stake
 
     def odds_limit_multiple(self, number: int) -> Decimal | None:

@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 from croupier.events import BetMade, BetTakenDown, Event, Opened, Settled
 
 __all__ = [
-    "BetMade", "BetTakenDown", "CalledOn", "Moved", "Rolled", "Seated", "Settled",
-    "ShooterChanged", "TableOpened",
+    "BetMade", "BetTakenDown", "CalledOn", "Moved", "PayTableApplied", "Rolled", "Seated",
+    "Settled", "ShooterChanged", "TableOpened",
 ]
 
 
@@ -71,3 +71,16 @@ class ShooterChanged(Event):
     kind: ClassVar[str] = "shooter"
     shooter: str
     reason: str
+
+
+@dataclass(frozen=True)
+class PayTableApplied(Event):
+    """The house's pay table for the table's game and profile, taken at a round boundary:
+    ``pays`` is the whole override table from now on (the table's ``options.pays``). Wagers
+    already on the layout keep the pays they were accepted at."""
+
+    kind: ClassVar[str] = "pay_table_applied"
+    change: int
+    """The house record of the change (its ``seq`` in the house's chain)."""
+    pays: tuple[tuple[str, str], ...]
+    clause: str

@@ -20,8 +20,8 @@ Decimal('170')
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
@@ -33,6 +33,7 @@ from croupier.craps.events import (
     BetTakenDown,
     CalledOn,
     Moved,
+    PayTableApplied,
     Rolled,
     Seated,
     Settled,
@@ -53,9 +54,9 @@ from croupier.craps.wagers import (
     Win,
 )
 from croupier.dice import POINTS
-from croupier.errors import Refusal
+from croupier.errors import Refusal, Unsettleable
 from croupier.events import ChipsIn, Event, Left, chips_moved
-from croupier.money import ZERO, describe, fmt, is_multiple, to_decimal
+from croupier.money import ZERO, Odds, describe, fmt, is_multiple, to_decimal
 from croupier.rules.citations import cite
 
 _NO_CLAUSE = ""
@@ -84,6 +85,10 @@ class Wager:
     called_on: bool = False
     commission_paid: Decimal = ZERO
     reduced: bool = False
+    accepted: tuple[tuple[str, str], ...] = ()
+    """The pay-table entries it can be paid at, with the odds it was accepted at."""
+    pays: Mapping[str, Odds] = field(default_factory=dict)
+    """The same odds, read: what it is paid at, whatever the table's pay table becomes."""
 
     @property
     def definition(self) -> WagerDef:
@@ -133,6 +138,10 @@ class CrapsTable:
         self.keep_log = True
         self._off_on_come_out = config.off_on_come_out
         self._wager_clauses = dict(config.rules.wagers)  # read on every bet: a plain dict
+        # The pays a bet is accepted at, by its pay-table keys (for this pay table), and each
+        # such snapshot read once: bets share them rather than each parsing its own.
+        self._snapshots: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
+        self._read: dict[tuple[tuple[str, str], ...], Mapping[str, Odds]] = {}
         if events is None:
             # The first player listed shoots first; automated craps has no shooter.
             first = next(iter(players), "") if config.variant.shooter else ""
@@ -165,8 +174,12 @@ class CrapsTable:
             key = (event.player, event.wager)
             existing = self.wagers.get(key)
             if existing is None:
+                accepted = (event.pays if event.pays is not None
+                            else self.accepted_pays(WAGERS[event.wager_id], event.qualifier,
+                                                    event.state))
                 self.wagers[key] = Wager(event.player, event.wager_id, event.qualifier,
-                                         event.amount, event.state, commission_paid=commission)
+                                         event.amount, event.state, commission_paid=commission,
+                                         accepted=accepted, pays=self._odds_of(accepted))
             else:
                 existing.stake += event.amount
                 existing.commission_paid += commission
@@ -212,6 +225,9 @@ class CrapsTable:
         elif isinstance(event, ShooterChanged):
             self.shooter = event.shooter
             self.hand_rolls = 0
+        elif isinstance(event, PayTableApplied):
+            self.config = self.config.with_pays(dict(event.pays))
+            self._snapshots.clear()
         else:
             self._apply_shared(event)
 
@@ -327,6 +343,51 @@ class CrapsTable:
         return (sum((p.bankroll for p in self.players.values()), ZERO)
                 + sum((w.stake for w in self.wagers.values()), ZERO) + self.house)
 
+    def accepted_pays(self, d: WagerDef, qualifier: Qualifier, state: State,
+                      ) -> tuple[tuple[str, str], ...]:
+        """The pay-table entries a wager ``d`` made now can be paid at, with their odds now."""
+        keys = d.pay_keys(qualifier, state)
+        found = self._snapshots.get(keys)
+        if found is None:
+            pays = self.config.pays
+            found = self._snapshots[keys] = tuple((k, str(pays[k])) for k in keys if k in pays)
+        return found
+
+    def _odds_of(self, accepted: tuple[tuple[str, str], ...]) -> Mapping[str, Odds]:
+        found = self._read.get(accepted)
+        if found is None:
+            found = self._read[accepted] = {k: Odds.parse(text, k) for k, text in accepted}
+        return found
+
+    def repriced(self) -> list[Wager]:
+        """The wagers on the layout that the table's pay table now prices otherwise than they
+        were accepted at (they keep their pays; nothing may be added to them)."""
+        return [w for w in self.wagers.values()
+                if w.accepted != self.accepted_pays(w.definition, w.qualifier, w.state)]
+
+    def unpayable(self) -> list[tuple[Wager, str]]:
+        """The wagers on the layout whose stake their own pays cannot pay in the table unit
+        (none, while every stake is checked at its pays when made or reduced)."""
+        out: list[tuple[Wager, str]] = []
+        unit = self.config.unit
+        for wager in self.wagers.values():
+            for stake, keys in self._stakes_and_keys(wager):
+                for key in keys:
+                    odds = wager.pays.get(key)
+                    if odds is not None and not odds.pays_exactly_in(stake, unit):
+                        out.append((wager, f"{fmt(stake)} at {odds} is not a whole number of "
+                                           f"table units of {fmt(unit)}"))
+        return out
+
+    @staticmethod
+    def _stakes_and_keys(wager: Wager) -> list[tuple[Decimal, tuple[str, ...]]]:
+        d = wager.definition
+        if d.parts is None:
+            return [(wager.stake, d.pay_keys(wager.qualifier, wager.state))]
+        parts = d.parts(wager.qualifier)
+        one = wager.stake / sum(p.units for p in parts)
+        return [(one * p.units, WAGERS[p.wager].pay_keys(p.qualifier, None)) for p in parts]
+
     # --- actions: each checks completely, then commits its events ------------------------
 
     def check(self, action: CrapsAction) -> list[Event]:
@@ -406,6 +467,8 @@ class CrapsTable:
         existing = self.wagers.get((player, key))
         if existing is not None:
             state = existing.state
+        accepted = self.accepted_pays(d, qualifier, state)
+        self._check_not_repriced(d, player, existing, accepted)
         if d.dont:
             dont_clause = cfg.rules.clause("dont_removal_clause")
             if existing is not None and existing.reduced:
@@ -429,7 +492,30 @@ class CrapsTable:
                           f"needs {fmt(need)}: no wager is taken on credit",
                           cite(cfg.profile_id, "chips"))
         return [BetMade(player, key, wager_id, amount, qualifier=qualifier, state=state,
-                        commission=commission)]
+                        commission=commission, pays=accepted)]
+
+    def _check_not_repriced(self, d: WagerDef, player: str, existing: Wager | None,
+                            accepted: tuple[tuple[str, str], ...]) -> None:
+        """Refuse to add to a wager the pay table now prices otherwise than it was accepted
+        at (its stake would be paid at two odds), and a travelling wager that would join one
+        on its number (a come bet lands on the same number as an earlier one)."""
+        standing = [existing] if existing is not None else []
+        if d.travels:
+            standing = [w for (p, _), w in self.wagers.items()
+                        if p == player and w.wager_id == d.id]
+        for wager in standing:
+            if wager.accepted != accepted:
+                was = ", ".join(f"{k} {v}" for k, v in wager.accepted)
+                now = ", ".join(f"{k} {v}" for k, v in accepted)
+                way_out = ("take it down and make it again at the new odds"
+                           if wager.definition.removal is not Removal.NEVER and
+                           (wager.definition.removal is not Removal.UNTIL_POINT
+                            or wager.state is None)
+                           else "make it once that wager is decided")
+                raise Refusal(f"{player}'s {wager.definition.name} ({wager.key}) was accepted "
+                              f"at {was}, and the house's pay table now pays {now}: nothing "
+                              f"is added to it at other odds; {way_out}",
+                              self.config.rules.clause("pays_clause"))
 
     def _check_timing(self, d: WagerDef, player: str, qualifier: Qualifier, clause: str) -> None:
         timing = d.timing
@@ -455,8 +541,9 @@ class CrapsTable:
                           "shooter", clause)
 
     def check_stake(self, d: WagerDef, qualifier: Qualifier, state: State, stake: Decimal,
-                    ) -> None:
-        """Refuse a stake the table cannot take: unit, limits, split into units, payable."""
+                    pays: Mapping[str, Odds] | None = None) -> None:
+        """Refuse a stake the table cannot take: unit, limits, split into units, payable (at
+        ``pays``, the odds a wager on the layout was accepted at, else the table's now)."""
         cfg = self.config
         unit = cfg.unit
         payable = cfg.rules.clause("payable_clause")
@@ -486,14 +573,15 @@ class CrapsTable:
                               self._clause(d.id))
             for part in parts:
                 pd = WAGERS[part.wager]
-                self._check_payable(pd, part.qualifier, None, to_decimal(one * part.units), payable)
+                self._check_payable(pd, part.qualifier, None, to_decimal(one * part.units),
+                                    payable, pays)
         else:
-            self._check_payable(d, qualifier, state, stake, payable)
+            self._check_payable(d, qualifier, state, stake, payable, pays)
 
     def _check_payable(self, d: WagerDef, qualifier: Qualifier, state: State, stake: Decimal,
-                       clause: str) -> None:
+                       clause: str, pays: Mapping[str, Odds] | None = None) -> None:
         for key in d.pay_keys(qualifier, state):
-            odds = self.config.pays[key]
+            odds = (pays or self.config.pays).get(key) or self.config.pays[key]
             if not odds.pays_exactly_in(stake, self.config.unit):
                 raise Refusal(f"a {d.name} of {fmt(stake)} cannot be paid at {odds} "
                               f"in the table unit {fmt(self.config.unit)}; the wager is not "
@@ -560,7 +648,7 @@ class CrapsTable:
                           f"{fmt(wager.stake)}", LIMITS)
         remaining = ZERO if whole else wager.stake - (amount or ZERO)
         if not whole:
-            self.check_stake(d, wager.qualifier, wager.state, remaining)
+            self.check_stake(d, wager.qualifier, wager.state, remaining, wager.pays)
         odds_key = odds_key_of(wager)
         odds = self.wagers.get((player, odds_key)) if odds_key else None
         if odds is not None:
@@ -578,7 +666,8 @@ class CrapsTable:
         d = odds.definition
         if d.lay_odds:
             multiple = cfg.lay_odds_limit_multiple()
-            wins = cfg.pays[f"{d.id}:{odds.state}"].winnings(odds.stake)
+            key = f"{d.id}:{odds.state}"
+            wins = odds.pays.get(key, cfg.pays[key]).winnings(odds.stake)
         else:
             multiple = cfg.odds_limit_multiple(int(odds.state))  # type: ignore[call-overload]
             wins = Fraction(odds.stake)
@@ -709,13 +798,21 @@ class CrapsTable:
         if isinstance(outcome, Lose):
             return Settled(wager.player, name, stake, "lose", taken=stake, part_of=part_of)
         assert isinstance(outcome, Win)
-        odds = self.config.pays[outcome.key]
-        paid = odds.pays(stake)
+        # A wager is paid at the odds it was accepted at, whatever the pay table is now.
+        odds = wager.pays.get(outcome.key) or self.config.pays[outcome.key]
+        try:
+            paid = odds.pays(stake)
+        except ArithmeticError:
+            what = wager.key if part_def is None else f"{wager.key} ({name})"
+            raise Unsettleable(wager.player, wager.key, f"the {what} of {fmt(stake)} won at "
+                               f"{odds}: {describe(odds.winnings(stake))} is not an exact amount "
+                               "of money") from None
         commission = ZERO
         if d.commission is not None:
             # Collected at placement, it is paid again out of the winnings to stay up;
             # collected on the win, it comes out of the winnings.
-            commission = self.commission_on(d, wager.qualifier, stake)
+            commission = self.config.commission(d.commission, wager.qualifier, stake,
+                                                wager.pays)
         return Settled(wager.player, name, stake, "win", paid=paid,
                        returned=ZERO if stays_up else stake, commission=commission,
                        odds=str(odds), stays_up=stays_up, part_of=part_of)

@@ -15,17 +15,25 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.craps.events import BetTakenDown, Rolled, ShooterChanged
+from croupier.craps.events import Rolled, ShooterChanged
 from croupier.craps.reading import read_qualifier, read_wager
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
-from croupier.errors import Malformed, Refusal
-from croupier.events import CouponIn, Event, Settled
+from croupier.errors import Malformed, Refusal, Unsettleable
+from croupier.events import CouponIn, Event
 from croupier.money import fmt
 from croupier.roulette.reading import read_action
 from croupier.roulette.table import PlaceBet, RemoveBet, Spin
 from croupier.rules.citations import cite
-from croupier.service import equipment, equipment_register, procedures, store, table_procedures
+from croupier.service import (
+    coupons,
+    equipment,
+    equipment_register,
+    halts,
+    procedures,
+    store,
+    table_procedures,
+)
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
@@ -177,22 +185,6 @@ def _coupon_bet(live: LiveTable, engine: CrapsTable, player: str, wager_id: str,
     return Plan([CouponIn(player, wager_id, amount, coupon_clause), *made])
 
 
-def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:
-    """For each coupon wager these events decide or take down, the coupon going back."""
-    out: list[Event] = []
-    for event in events:
-        key: tuple[str, str] | None = None
-        result = ""
-        if isinstance(event, Settled) and event.part_of is None and not event.stays_up:
-            key, result = (event.player, event.wager), event.result
-        elif isinstance(event, BetTakenDown) and event.whole:
-            key, result = (event.player, event.wager), "taken down"
-        if key is not None and key in live.coupons:
-            back = live.coupons[key] if result != "lose" else Decimal(0)
-            out.append(sv.CouponOut(key[0], key[1], back, result))
-    return out
-
-
 def take_down(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal | None,
               ) -> PlanFn:
     def plan(conn: Connection) -> Plan:
@@ -208,7 +200,7 @@ def take_down(user: User, live: LiveTable, spec: dict[str, Any], amount: Decimal
                 raise Refusal("a wager with a match play coupon is taken down whole, "
                               "not reduced", engine.config.rules.clause("coupon_clause"))
             events = engine.check_take_down(player, wager_id, qualifier, amount)
-            return Plan(events + coupons_after(live, events))
+            return Plan(events + coupons.coupons_after(live, events))
         if amount is not None:
             raise Malformed("amount", "roulette wagers are taken down whole (no reduce)")
         if not live.betting_open:
@@ -286,7 +278,14 @@ def confirm_late(user: User, live: LiveTable, late_id: int) -> PlanFn:
 
 
 def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) -> PlanFn:
+    """The roll's outcome: the RNG's dice (drawn once, however often the plan runs) or the
+    dice the dealer entered, recorded before anything is settled. Where an outcome is already
+    recorded and waits, nothing is drawn: the request settles that one."""
+    drawn: list[Any] = []  # this request's one draw, kept if its transaction is run again
+
     def plan(conn: Connection) -> Plan:
+        if live.pending is not None:
+            return Plan([])
         engine = _craps_only(live)
         if dice is not None and not live.spec.dealer_enters_results:
             raise Refusal(f"at {live.game} a device throws the dice: the RNG decides every "
@@ -301,16 +300,30 @@ def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) ->
         events: list[Event] = [sv.LateBetLapsed(b.late_id, f"not confirmed by the dealer and the "
                                                 f"{other} before the dice came to rest")
                                for b in live.late.values()]
-        if dice is None:
-            draw = rng.dice()
-            d1, d2 = draw.outcome
-            events.append(sv.Drawn(draw.source, draw.raw, draw.outcome))
-        else:
-            d1, d2 = dice
-            events.append(sv.Entered(user.username, (d1, d2)))
-        rolled = engine.check_roll(d1, d2)
-        events.extend(rolled)
-        events.extend(coupons_after(live, rolled))
+        if dice is not None:
+            return Plan([*events, sv.Entered(user.username, dice)])
+        if not drawn:
+            drawn.append(rng.dice())
+        draw = drawn[0]
+        return Plan([*events, sv.Drawn(draw.source, draw.raw, draw.outcome)])
+    return plan
+
+
+def settle_roll(user: User, live: LiveTable) -> PlanFn:
+    """The settlement of the roll recorded and waiting: every wager, the coupons, the
+    stickperson's call, a change of dice called for; or, where a wager cannot be settled
+    exactly, the halt that names it."""
+    def plan(conn: Connection) -> Plan:
+        pending = live.pending
+        if pending is None:
+            return Plan([])  # settled already
+        engine = _craps_only(live)
+        d1, d2 = pending.outcome
+        try:
+            rolled = engine.check_roll(d1, d2)
+        except Unsettleable as exc:
+            return halts.halt(live, exc)
+        events: list[Event] = [*rolled, *coupons.coupons_after(live, rolled)]
         if live.spec.uses_dice:  # a stickperson handles the dice (not a device's)
             events.extend(table_procedures.stick_call(user.username, rolled))
         first = rolled[0]
@@ -324,7 +337,13 @@ def roll(user: User, live: LiveTable, rng: Rng, dice: tuple[int, int] | None) ->
 
 def spin(user: User, live: LiveTable, rng: Rng, number: Any, revolutions: int | None,
          same_direction: bool, foreign_object: bool) -> PlanFn:
+    """The spin's outcome: the RNG's pocket (drawn once) or the number the dealer entered,
+    with what the dealer declared of the spin, recorded before anything is settled."""
+    drawn: list[Any] = []
+
     def plan(conn: Connection) -> Plan:
+        if live.pending is not None:
+            return Plan([])
         if live.is_craps:
             raise ApiError(422, "malformed", "not an action at craps")
         table = live.roulette()
@@ -333,17 +352,35 @@ def spin(user: User, live: LiveTable, rng: Rng, number: Any, revolutions: int | 
                           "before it comes to rest", live.closed_clause())
         events: list[Event] = []
         if number is None:
-            draw = rng.pocket(table.wheel.order)
-            pocket = draw.outcome[0]
+            if not drawn:
+                drawn.append(rng.pocket(table.wheel.order))
+            draw = drawn[0]
             events.append(sv.Drawn(draw.source, draw.raw, draw.outcome))
         else:
             raw = read_action({"spin": number}, "body", {}, table.wheel.id)
             assert isinstance(raw, Spin)
-            pocket = raw.number
             events.append(table_procedures.ball_spun(user.username, revolutions, same_direction))
-            events.append(sv.Entered(user.username, (pocket,)))
-        events.extend(table.check_spin(Spin(pocket, revolutions, same_direction, foreign_object)))
-        return Plan(events, decision=True)
+            events.append(sv.Entered(user.username, (raw.number,)))
+        if revolutions is not None or same_direction or foreign_object:
+            events.append(sv.SpinDeclared(revolutions, same_direction, foreign_object))
+        return Plan(events)
+    return plan
+
+
+def settle_spin(user: User, live: LiveTable) -> PlanFn:
+    """The settlement of the spin recorded and waiting (or the halt that names a wager that
+    cannot be settled exactly)."""
+    def plan(conn: Connection) -> Plan:
+        pending = live.pending
+        if pending is None:
+            return Plan([])
+        declared = pending.declared or sv.SpinDeclared(None, False, False)
+        spun = Spin(pending.outcome[0], declared.revolutions, declared.same_direction,
+                    declared.foreign_object)
+        try:
+            return Plan(live.roulette().check_spin(spun), decision=True)
+        except Unsettleable as exc:
+            return halts.halt(live, exc)
     return plan
 
 
@@ -449,28 +486,6 @@ def change_dice(user: User, live: LiveTable) -> PlanFn:
 
 
 # --- the supervisor -----------------------------------------------------------------------
-
-def void(user: User, live: LiveTable, reason: str) -> PlanFn:
-    def plan(conn: Connection) -> Plan:
-        last = live.round - 1
-        row = conn.execute(sa.select(store.rounds).where(
-            store.rounds.c.table_id == live.id, store.rounds.c.round == last)).first()
-        if row is None:
-            raise Refusal("there is no decision to void")
-        if row.voided is not None:
-            raise Refusal(f"round {last} is already void")
-        if row.last_seq != live.seq:
-            raise Refusal(f"play has gone on since round {last} was decided: only the last "
-                          "decision can be voided, before anything else happens at the table")
-        outcome = json.loads(row.outcome)
-        seqs = tuple(range(int(outcome["from_seq"]), row.last_seq + 1))
-        conn.execute(store.rounds.update().where(
-            store.rounds.c.table_id == live.id, store.rounds.c.round == last).values(
-            voided=json.dumps({"reason": reason, "by": user.username})))
-        return Plan([sv.Voided(last, seqs, reason, user.username)], rebuild=True,
-                    extra={"voided_round": last})
-    return plan
-
 
 def adjust(user: User, live: LiveTable, player: str, amount: Decimal, reason: str) -> PlanFn:
     def plan(conn: Connection) -> Plan:

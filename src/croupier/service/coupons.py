@@ -20,11 +20,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from croupier.craps.events import BetTakenDown
 from croupier.errors import Refusal
+from croupier.events import Event, Settled
 from croupier.money import fmt
 from croupier.rules import load_profile
+from croupier.service import events as sv
 from croupier.service import store
 from croupier.service.ledger import Plan
+from croupier.service.live import LiveTable
 
 CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 GOOD_FOR = ("pass", "dont_pass")
@@ -206,3 +210,19 @@ def of_round(conn: Connection, table_id: str, round_no: int) -> list[dict[str, A
     rows = conn.execute(sa.select(coupons).where(
         coupons.c.table_id == table_id, coupons.c.round == round_no)).all()
     return [as_json(r) for r in rows]
+
+
+def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:
+    """For each coupon wager these events decide or take down, the coupon going back."""
+    out: list[Event] = []
+    for event in events:
+        key: tuple[str, str] | None = None
+        result = ""
+        if isinstance(event, Settled) and event.part_of is None and not event.stays_up:
+            key, result = (event.player, event.wager), event.result
+        elif isinstance(event, BetTakenDown) and event.whole:
+            key, result = (event.player, event.wager), "taken down"
+        if key is not None and key in live.coupons:
+            back = live.coupons[key] if result != "lose" else Decimal(0)
+            out.append(sv.CouponOut(key[0], key[1], back, result))
+    return out

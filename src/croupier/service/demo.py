@@ -14,7 +14,10 @@ from croupier.service.auth import Auth
 from croupier.service.ledger import Ledger, move_wallet
 
 DEMO_USERS = (("admin", "admin"), ("dealer", "dealer"), ("supervisor", "supervisor"),
-              ("auditor", "auditor"), ("alice", "player"), ("bob", "player"))
+              ("floor", "supervisor"), ("auditor", "auditor"), ("alice", "player"),
+              ("bob", "player"))
+"""The demo's people: ``floor`` is a second supervisor (a floorperson), so a demo night can
+meet the rules that need two people (a void of an RNG outcome, a large adjustment)."""
 DEMO_WALLET = Decimal(1000)
 DEMO_TABLES = (("craps-1", "craps", "nj-13-69f"), ("roulette-1", "roulette", "nj-casino-night"))
 DEMO_DICE = 8

@@ -135,6 +135,8 @@ class Voided(Event):
     seqs: tuple[int, ...]
     reason: str
     by: str
+    approved_by: str | None = None
+    """The second supervisor, where the voided outcome was the RNG's (its stakes returned)."""
 
 
 @dataclass(frozen=True)
@@ -169,19 +171,56 @@ class Procedure(Event):
 
 
 @dataclass(frozen=True)
-class PayTableApplied(Event):
-    """The house's pay table for the table's game and profile, taken at a round boundary:
-    ``pays`` is the whole override table from now on (``service/paytable_changes.py``)."""
+class SpinDeclared(Event):
+    """What the dealer declared of a spin with its outcome (13:47-20.32(m)): the revolutions
+    counted, a ball spun in the wheel's direction, a foreign object. Recorded with the outcome,
+    before it is settled, so the settlement reads the spin as it was declared."""
 
-    kind: ClassVar[str] = "pay_table_applied"
-    change: int
-    """The house record of the change (its ``seq`` in the house's chain)."""
-    pays: tuple[tuple[str, str], ...]
+    kind: ClassVar[str] = "spin_declared"
+    revolutions: int | None
+    same_direction: bool
+    foreign_object: bool
+
+
+@dataclass(frozen=True)
+class TableHalted(Event):
+    """The outcome at ``outcome_seq`` stands, but the table could not settle it: play stops
+    until a supervisor resolves it (``service/halts.py``). ``wager`` names the player's wager
+    that could not be settled ("" when the settlement failed otherwise)."""
+
+    kind: ClassVar[str] = "table_halted"
+    outcome_seq: int
+    player: str
+    wager: str
+    reason: str
     clause: str
+
+
+@dataclass(frozen=True)
+class HaltResolved(Event):
+    """A supervisor resolved a halt by the recorded procedure: the named wager's stake went
+    back to its player (the events before this one) and the outcome is settled next."""
+
+    kind: ClassVar[str] = "halt_resolved"
+    outcome_seq: int
+    by: str
+    reason: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class VoidAsked(Event):
+    """A supervisor asked to void round ``round``'s decision at an RNG table: it is voided only
+    when a second supervisor approves, before anything else happens at the table."""
+
+    kind: ClassVar[str] = "void_asked"
+    round: int
+    reason: str
+    by: str
 
 
 SERVICE_EVENTS: tuple[type[Event], ...] = (
     BettingClosed, LateBetAsked, LateBetConfirmed, LateBetLapsed, Drawn, Entered, DiceOffered,
     DiceSelected, ShootRefused, DiceChangeCalled, DiceChanged, Voided, IntegrityAlert,
-    Procedure, PayTableApplied,
+    Procedure, SpinDeclared, TableHalted, HaltResolved, VoidAsked,
 )

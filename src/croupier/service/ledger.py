@@ -34,20 +34,41 @@ from croupier.service.audit.canonical import entry_text, event_text, link, table
 from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
-from croupier.service.live import DEFAULT_CAPACITY, LiveTable
+from croupier.service.live import DEFAULT_CAPACITY, LiveTable, PendingOutcome
 from croupier.service.statements import Statements, Writes
 from croupier.service.writers import WRITER, Writers
 
 log = logging.getLogger("croupier.service")
+
+OUTCOME_CLAUSE = "replay contract: Outcomes"
+"""The reading cited for what follows an outcome: recorded first, never drawn again, settled
+before anything else; a settlement that cannot be made halts the table; voids."""
 
 
 def refusal_body(refusal: Refusal) -> dict[str, Any]:
     return {"error": {"code": "refused", "reason": refusal.reason, "clause": refusal.clause}}
 
 
+def held_up(live: LiveTable, phase: str) -> None:
+    """Refuse an action a table cannot take now: while it is halted, anything but the
+    supervisor's resolution; while an outcome waits to be settled, anything but that
+    settlement (no wager is made on an outcome already known, no outcome drawn again)."""
+    halted = live.halted
+    if halted is not None and phase != "resolve":
+        raise Refusal(f"table {live.id} is halted: {halted.reason}. Play resumes when a "
+                      "supervisor resolves the halt", halted.clause)
+    if live.pending is not None and phase == "act":
+        raise Refusal(f"the outcome {list(live.pending.outcome)} recorded at event "
+                      f"{live.pending.seq} is being settled: nothing else is done at table "
+                      f"{live.id} until it is", OUTCOME_CLAUSE)
+
+
 @dataclass
 class Plan:
-    """What an action does: its events, wallet moves (player, cents), and how to answer."""
+    """What an action does: its events, wallet moves (player, cents), and how to answer.
+
+    ``rebuild``: the table is rebuilt from the ledger after these events (a void), and then
+    ``after_rebuild(table)`` gives the events that follow them (the stakes a void returns)."""
 
     events: list[Event]
     wallet: list[tuple[str, int, str]] = field(default_factory=list)
@@ -55,6 +76,7 @@ class Plan:
     rebuild: bool = False
     status: int = 200
     extra: dict[str, Any] = field(default_factory=dict)
+    after_rebuild: Callable[[LiveTable], list[Event]] | None = None
 
 
 @dataclass(frozen=True)
@@ -71,13 +93,19 @@ Listener = Callable[[str, list[dict[str, Any]]], None]
 
 @dataclass(frozen=True)
 class Job:
-    """One action waiting for a group commit (:meth:`Ledger.run_batch`)."""
+    """One action waiting for a group commit (:meth:`Ledger.run_batch`). ``phase`` says what
+    it may do while an outcome waits to be settled: an ordinary action (``act``) nothing, the
+    settlement (``settle``) settle it, a supervisor's resolution (``resolve``) end a halt."""
 
     user: User
     live: LiveTable
     key: str | None
     fp: str
     plan_fn: Callable[[Connection], Plan]
+    phase: str = "act"
+    settle: Callable[[Connection], Plan] | None = None
+    """An outcome's settlement: ``plan_fn`` records the outcome and commits it, then this
+    settles it in a transaction of its own (:meth:`Ledger.run_outcome`)."""
 
 
 def fingerprint(method: str, path: str, body: Any) -> str:
@@ -244,9 +272,9 @@ class Ledger:
     # --- running an action --------------------------------------------------------------
 
     def run(self, user: User, live: LiveTable, key: str | None, fp: str,
-            plan_fn: Callable[[Connection], Plan]) -> Reply:
+            plan_fn: Callable[[Connection], Plan], phase: str = "act") -> Reply:
         """Run one action on ``live`` under its lock, in one transaction."""
-        job = Job(user, live, key, fp, plan_fn)
+        job = Job(user, live, key, fp, plan_fn, phase)
         with live.lock, self._sqlite_lock or contextlib.nullcontext():
             published: list[dict[str, Any]] = []
             try:
@@ -264,6 +292,84 @@ class Ledger:
         self._committed(len(published))
         return reply
 
+    def _outcomes_apart(self, jobs: list[Job]) -> list[Reply | Exception]:
+        """:meth:`run_batch` with the rolls and spins among ``jobs`` run on their own."""
+        answers: dict[int, Reply | Exception] = {}
+        plain = [j for j in jobs if j.settle is None]
+        for j, result in zip(plain, self.run_batch(plain) if plain else [], strict=True):
+            answers[id(j)] = result
+        for j in jobs:
+            if j.settle is not None:
+                try:
+                    answers[id(j)] = self.run_outcome(j)
+                except Exception as exc:
+                    answers[id(j)] = exc
+        return [answers[id(j)] for j in jobs]
+
+    def run_outcome(self, job: Job) -> Reply:
+        """A roll or spin: the outcome (``job.plan_fn``: drawn or entered) committed first, in a
+        transaction of its own, then settled (``job.settle``) in the next. Nothing that fails
+        in the settlement can take the outcome back: a wager that cannot be settled exactly
+        halts the table (its plan says so), and any other failure halts it too, recorded in a
+        third transaction, with the outcome still waiting to be settled. The reply (both
+        transactions' events) is kept under the idempotency key only once the outcome is
+        settled or the table halted; a retry finds the outcome already recorded and settles it
+        rather than drawing again."""
+        assert job.settle is not None
+        live, user = job.live, job.user
+        with live.lock, self._sqlite_lock or contextlib.nullcontext():
+            recorded = self._commit_step(Job(user, live, job.key, job.fp, job.plan_fn,
+                                             job.phase), remember=False)
+            if recorded.status != 200 or recorded.replayed:
+                return recorded  # refused (and remembered), or answered before
+            try:
+                settled = self._commit_step(Job(user, live, None, job.fp, job.settle,
+                                                "outcome"), remember=False)
+            except Exception as exc:
+                self._halt_after(user, live, exc)
+                raise
+            body = {**recorded.body, **settled.body,
+                    "events": recorded.body["events"] + settled.body["events"]}
+            reply = Reply(settled.status, body)
+            if job.key is not None:
+                with self._transaction([live], [job]) as conn:
+                    reply = self._remember(conn, user, job.key, job.fp, reply)
+                    self._flush(conn, end=True)
+            return reply
+
+    def _commit_step(self, job: Job, *, remember: bool) -> Reply:
+        """One transaction of :meth:`run_outcome` (the table's and SQLite's locks held)."""
+        try:
+            with self._transaction([job.live], [job]) as conn:
+                attempt = self._attempt(conn, job, remember=remember)
+                if isinstance(attempt, Exception):
+                    raise attempt
+                reply, published, _ = attempt
+                self._flush(conn, end=True)
+        except BaseException:
+            self._reload(job.live)
+            raise
+        for listener in self.listeners:
+            listener(job.live.id, published)
+        self._committed(len(published))
+        return reply
+
+    def _halt_after(self, user: User, live: LiveTable, exc: BaseException) -> None:
+        """Record that the settlement of the outcome waiting at ``live`` failed: the table
+        halts (the outcome stays recorded, waiting); if even that cannot be written, the
+        outcome still waits, and the table takes nothing else until it is settled."""
+        pending = live.pending
+        if pending is None:
+            return
+        reason = (f"the settlement of the outcome {list(pending.outcome)} failed "
+                  f"({type(exc).__name__}); the outcome stands and waits to be settled")
+        event = sv.TableHalted(pending.seq, "", "", reason, OUTCOME_CLAUSE)
+        try:
+            self._commit_step(Job(user, live, None, "", lambda conn: Plan([event]),
+                                  "outcome"), remember=False)
+        except Exception:
+            log.exception("recording the halt of table %s failed", live.id)
+
     def _committed(self, events: int) -> None:
         """After a commit: the checkpoint writer counts the events written (``audit.chain``)."""
         if events and self.after_commit is not None:
@@ -278,11 +384,14 @@ class Ledger:
 
         Each action sees the ones before it (same transaction, tables folded in memory). If
         anything else fails, nothing of the batch is kept: its tables are rebuilt from the
-        ledger and each action is run again on its own (:meth:`run`)."""
+        ledger and each action is run again on its own (:meth:`run`). A roll or spin is never
+        part of a group: its outcome is committed on its own first (:meth:`run_outcome`)."""
+        if any(job.settle is not None for job in jobs):
+            return self._outcomes_apart(jobs)
         if len(jobs) == 1:
             job = jobs[0]
             try:
-                return [self.run(job.user, job.live, job.key, job.fp, job.plan_fn)]
+                return [self.run(job.user, job.live, job.key, job.fp, job.plan_fn, job.phase)]
             except Exception as exc:
                 return [exc]
         lives = sorted({id(j.live): j.live for j in jobs}.values(), key=lambda t: t.id)
@@ -306,7 +415,8 @@ class Ledger:
             out: list[Reply | Exception] = []
             for job in jobs:
                 try:
-                    out.append(self.run(job.user, job.live, job.key, job.fp, job.plan_fn))
+                    out.append(self.run(job.user, job.live, job.key, job.fp, job.plan_fn,
+                                        job.phase))
                 except Exception as exc:
                     out.append(exc)
             return out
@@ -349,15 +459,17 @@ class Ledger:
             finally:
                 conn.info.pop(_KNOWN, None)
 
-    def _attempt(self, conn: Connection, job: Job,
+    def _attempt(self, conn: Connection, job: Job, *, remember: bool = True,
                  ) -> tuple[Reply, list[dict[str, Any]], LiveTable] | Exception:
         """One action of a batch. An error its checks raise (before it writes anything) is
-        its answer; any other error fails the whole batch."""
+        its answer; any other error fails the whole batch. ``remember``: the reply is kept
+        under the job's idempotency key (a refusal always is)."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
         try:
             stored = self._stored(conn, user, key, fp)
             if stored is not None:
                 return stored, [], live
+            held_up(live, job.phase)
             plan = self._within_limits(job.plan_fn(conn))
         except Refusal as refusal:
             reply = Reply(409, refusal_body(refusal))
@@ -365,6 +477,8 @@ class Ledger:
         except (ApiError, Malformed) as exc:
             return exc
         reply, published = self._write(conn, user, live, plan)
+        if not remember:
+            return reply, published, live
         return self._remember(conn, user, key, fp, reply), published, live
 
     def _within_limits(self, plan: Plan) -> Plan:
@@ -429,16 +543,18 @@ class Ledger:
                ) -> tuple[Reply, list[dict[str, Any]]]:
         before = live.balances() if plan.decision else {}
         layout = live.layout() if plan.decision else []
+        pending = live.pending  # the outcome this plan settles, if it settles one
         round_no = live.round
-        first_seq = live.seq + 1
+        first_seq = pending.seq if pending is not None else live.seq + 1
         rows: list[dict[str, Any]] = []
         out: list[dict[str, Any]] = []
         touched: set[str] = set()
         at = store.now()
+        folding = [not plan.rebuild]  # a rebuild folds the plan's events from the ledger
 
         def add(event: Event, actor: str) -> None:
             seq = live.seq + 1
-            if not plan.rebuild:
+            if folding[0]:
                 live.fold(event, seq, round_no)
             live.seq = seq
             player = codec.player_of(event)
@@ -467,13 +583,20 @@ class Ledger:
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
             live.replace_with(self._rebuild(conn, row))
             touched = set(live.present()) | {p for p in self._seat_players(conn, live.id)}
+            if plan.after_rebuild is not None:
+                folding[0] = True
+                written = len(rows)
+                for event in plan.after_rebuild(live):
+                    add(event, user.username)
+                self._writes(conn).events.extend(rows[written:])
         for player, delta, kind in plan.wallet:
             self._move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
         if plan.decision:
             touched |= {w["player"] for w in layout} | set(live.present())
         self._writes(conn).seat(live, touched)
         if plan.decision:
-            self._write_round(conn, live, round_no, first_seq, plan, before, layout, at)
+            self._write_round(conn, live, round_no, first_seq, plan, before, layout, at,
+                              pending)
             live.end_round(live.seq + 1)
         body: dict[str, Any] = {"table": live.id, "round": round_no, "events": out, **plan.extra}
         if user.role == "player" and user.username in live.present():
@@ -544,10 +667,10 @@ class Ledger:
 
     def _write_round(self, conn: Connection, live: LiveTable, round_no: int, first_seq: int,
                      plan: Plan, before: dict[str, Any], layout: list[dict[str, Any]],
-                     at: float) -> None:
+                     at: float, pending: PendingOutcome | None) -> None:
         outcome: dict[str, Any] = {"from_seq": first_seq}
         draw: dict[str, Any] = {}
-        for event in plan.events:
+        for event in [*([pending.event] if pending is not None else []), *plan.events]:
             if isinstance(event, Rolled):
                 outcome.update(kind="roll", dice=list(event.dice), total=event.total,
                                point_before=event.point_before, point_after=event.point_after)

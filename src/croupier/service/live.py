@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from croupier.craps.events import Rolled
+from croupier.craps.events import PayTableApplied, Rolled
 from croupier.craps.table import CrapsTable
 from croupier.dice import POINTS
 from croupier.events import CouponIn, CouponOut, Event, Opened
@@ -26,6 +26,7 @@ from croupier.roulette.table import RouletteTable
 from croupier.rules import load_profile
 from croupier.service import events as sv
 from croupier.service.monitoring import TableMonitors
+from croupier.service.void_watch import VoidWatch
 from croupier.table import Table
 
 if TYPE_CHECKING:
@@ -33,6 +34,22 @@ if TYPE_CHECKING:
 
 GAMES = GAME_NAMES  # the names the server opens tables of
 DEFAULT_CAPACITY = {name: g.default_capacity for name, g in REGISTRY.items()}
+@dataclass(frozen=True)
+class PendingOutcome:
+    """An outcome recorded (drawn by the RNG or entered by the dealer) and not yet settled:
+    until it is, the table takes no other action, and no roll or spin draws again."""
+
+    seq: int
+    """The outcome's own event (``draw`` or ``entered``)."""
+    event: sv.Drawn | sv.Entered
+    declared: sv.SpinDeclared | None = None
+    """What the dealer declared of the spin (roulette), recorded with the outcome."""
+
+    @property
+    def outcome(self) -> tuple[Any, ...]:
+        return tuple(self.event.outcome)
+
+
 @dataclass
 class LateBet:
     """A wager offered while the dice were in the air, waiting for its confirmations."""
@@ -76,6 +93,11 @@ class LiveTable:
         self.in_play: tuple[str, ...] = ()
         self.change_called = False
         self.coupons: dict[tuple[str, str], Decimal] = {}
+        # The outcome recorded and not yet settled; the halt that stops play until a
+        # supervisor resolves it; a void of the last decision waiting for a second person.
+        self.pending: PendingOutcome | None = None
+        self.halted: sv.TableHalted | None = None
+        self.void_asked: sv.VoidAsked | None = None
         # What the ledger holds (None: not read yet), so a write touches only what changed.
         self.seat_rows: set[str] | None = None
         self.house_written: int | None = None
@@ -88,6 +110,7 @@ class LiveTable:
             # transaction with every bet queued behind it.
             dice_bank(MonitorConfig())
         self.raised: list[Alert] = []
+        self.void_watch = VoidWatch()
 
     # --- what the table knows ---------------------------------------------------------
 
@@ -143,6 +166,12 @@ class LiveTable:
             "betting_open": self.betting_open, "players": self.balances(),
             "layout": self.layout(),
             "late_bets": [self.late_json(b) for b in self.late.values()],
+            "void_asked": (None if self.void_asked is None else
+                           {"round": self.void_asked.round, "by": self.void_asked.by,
+                            "reason": self.void_asked.reason}),
+            "halted": (None if self.halted is None else
+                       {"player": self.halted.player, "wager": self.halted.wager,
+                        "reason": self.halted.reason, "outcome_seq": self.halted.outcome_seq}),
         }
         out.update(self.engine.live_state())
         if self.spec.uses_dice:
@@ -167,8 +196,10 @@ class LiveTable:
         player = getattr(event, "player", None)
         if isinstance(player, str):
             self.participants.add(player)
+        if not isinstance(event, sv.VoidAsked):
+            self.void_asked = None  # a void waits only while nothing else happens
         if isinstance(event, sv.SERVICE_EVENTS):
-            self._fold_service(event)
+            self._fold_service(event, seq)
             return
         if isinstance(event, Opened):
             return  # the engine table was opened from the same options
@@ -180,16 +211,32 @@ class LiveTable:
         elif isinstance(event, (Rolled, Crowned, NoSpin)):
             self.betting_open = True
             self.late.clear()
+            self.pending = None
+            self.void_watch.decided()
             self.raised.extend(self.monitors.observe(event, self.in_play))
+        elif isinstance(event, PayTableApplied):
+            self.options = {**self.options, "pays": dict(event.pays)}
 
     def end_round(self, next_seq: int) -> None:
         self.round += 1
         self.round_first_seq = next_seq
         self.participants = set()
 
-    def _fold_service(self, event: Event) -> None:
+    def _fold_service(self, event: Event, seq: int) -> None:
         """The service's own procedures: they change what the service knows, never the engine."""
-        if isinstance(event, sv.BettingClosed):
+        if isinstance(event, (sv.Drawn, sv.Entered)):
+            self.pending = PendingOutcome(seq, event)
+        elif isinstance(event, sv.SpinDeclared) and self.pending is not None:
+            self.pending = PendingOutcome(self.pending.seq, self.pending.event, event)
+        elif isinstance(event, sv.TableHalted):
+            self.halted = event
+        elif isinstance(event, sv.HaltResolved):
+            self.halted = None
+        elif isinstance(event, sv.VoidAsked):
+            self.void_asked = event
+        elif isinstance(event, sv.Voided):
+            self.void_watch.voided(event)
+        elif isinstance(event, sv.BettingClosed):
             self.betting_open = False
         elif isinstance(event, sv.LateBetAsked):
             self.late[event.late_id] = LateBet(event.late_id, event.player, event.wager,
@@ -203,8 +250,6 @@ class LiveTable:
                     del self.late[event.late_id]
         elif isinstance(event, sv.LateBetLapsed):
             self.late.pop(event.late_id, None)
-        elif isinstance(event, sv.PayTableApplied):
-            self._take_pays(dict(event.pays))
         else:
             self._fold_dice(event)
 
@@ -219,17 +264,8 @@ class LiveTable:
         elif isinstance(event, sv.DiceChanged):
             self.in_play = ()
             self.change_called = False
-        # Drawn, Entered, ShootRefused and Voided record what happened; they change nothing
-        # here (a void is applied by rebuilding the table without the voided events).
-
-    def _take_pays(self, pays: dict[str, str]) -> None:
-        """The house's pay table from now on: the options' ``pays`` replaced, the engine's
-        configuration read again from them (the wagers on the layout stay as they are)."""
-        self.options = {**self.options, "pays": pays}
-        if isinstance(self.engine, CrapsTable):
-            fresh = make_engine_table(self.game, self.profile, self.options)
-            assert isinstance(fresh, CrapsTable)
-            self.engine.config = fresh.config
+        # ShootRefused and Voided record what happened; they change nothing here (a void is
+        # applied by rebuilding the table without the voided events).
 
     def replace_with(self, other: LiveTable) -> None:
         """Take over ``other``'s state (after a rebuild), keeping this table's lock."""

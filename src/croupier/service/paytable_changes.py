@@ -31,11 +31,11 @@ from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
 
+from croupier.craps.events import PayTableApplied
 from croupier.craps.table import CrapsTable
 from croupier.errors import Malformed
 from croupier.games import GAMES
 from croupier.rules import CrapsRules, load_profile
-from croupier.service import events as sv
 from croupier.service import register
 from croupier.service.live import LiveTable, make_engine_table
 
@@ -288,10 +288,10 @@ def last_check(change: Change) -> list[tuple[str, str]]:
     return _checked[change.id]
 
 
-def applied_event(change: Change) -> sv.PayTableApplied:
+def applied_event(change: Change) -> PayTableApplied:
     clause = load_profile(change.profile).craps
     cited = clause.clause("pays_clause") if clause is not None else ""
-    return sv.PayTableApplied(change.id, tuple(sorted(change.pays.items())), cited)
+    return PayTableApplied(change.id, tuple(sorted(change.pays.items())), cited)
 
 
 def refuse_at_last_check(conn: Connection, change: Change,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 import uuid
@@ -37,6 +38,7 @@ from croupier.service.commit import Committer
 from croupier.service.ledger import Job, Ledger, Plan
 from croupier.service.live import LiveTable, make_engine_table
 
+log = logging.getLogger("croupier.service")
 _CREATE_LOCK = threading.Lock()
 _CREATE_ADVISORY = 0x7061797A  # "payz": orders table creation across processes (PostgreSQL)
 SCHEDULE_USER = User(0, schedule.HOUSE, "system")
@@ -144,6 +146,15 @@ async def take_due_change(engine: Engine, committer: Committer, live: LiveTable)
     def plan(conn: Connection) -> Plan:
         # Under the table's lock: still between rounds, and not taken meanwhile.
         if not schedule.at_boundary(live) or live.options.get("pays", {}) == change.pays:
+            return Plan([])
+        # The wagers on the layout keep the pays they were accepted at; each must still be
+        # payable at them (it was checked so when made): if one is not, the table keeps its
+        # pay table rather than take a change over a layout it could not settle.
+        unpayable = live.craps().unpayable()
+        if unpayable:
+            wager, why = unpayable[0]
+            log.error("table %s keeps its pay table: %s's %s cannot be paid (%s)", live.id,
+                      wager.player, wager.key, why)
             return Plan([])
         return Plan([schedule.applied_event(change)])
 

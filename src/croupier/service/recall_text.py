@@ -85,7 +85,9 @@ def round_text(record: dict[str, Any]) -> str:
              f"  decided at {decided_at}; draw: {_draw_text(record['draw'])}"]
     if record["voided"]:
         v = record["voided"]
-        lines.append(f"  VOIDED by {v.get('by')}: {v.get('reason')}")
+        approved = (f", approved by {v['approved_by']} (the outcome stands; its stakes were "
+                    "returned)" if v.get("approved_by") else "")
+        lines.append(f"  VOIDED by {v.get('by')}{approved}: {v.get('reason')}")
     lines += ["", "Bets", table(("time", "player", "action", "wager", "amount"),
                                 _bet_rows(record["bets"])) if record["bets"] else "  none"]
     lines += ["", "Settlements", table(SETTLE_HEADERS, _settle_rows(record["settlements"]))

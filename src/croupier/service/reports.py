@@ -9,6 +9,8 @@ strings). Nothing here reads the database; the caller passes the rows.
 * **win**: what the house won: stakes taken and commissions, less winnings paid and
   adjustments in a player's favour (voided events count for nothing);
 * **hold**: win over drop;
+* **voids** and **halts**: each void with who asked and who approved it, each halted table
+  with the wager it could not settle;
 * **theoretical win**: each settled stake times its wager's house edge (``edges``, by wager
   label such as ``place_win:6`` or by wager id such as ``field``), exact as a fraction.
 
@@ -58,6 +60,7 @@ class Report:
     big_wins: list[BigWin] = field(default_factory=list)
     voids: list[dict[str, Any]] = field(default_factory=list)
     adjustments: list[dict[str, Any]] = field(default_factory=list)
+    halts: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def hold(self) -> Fraction | None:
@@ -99,9 +102,15 @@ def table_report(table: str, rows: Iterable[Mapping[str, Any]], edges: Mapping[s
                                        "amount": _money(row, "amount"),
                                        "reason": row.get("reason", ""), "by": row.get("by", "")})
         elif kind == "void":
+            approved = row.get("approved_by")
             report.voids.append({"seq": row["seq"], "round": row.get("round"),
                                  "reason": row.get("reason", ""), "by": row.get("by", ""),
+                                 "approved_by": approved,
+                                 "kind": "stakes returned" if approved else "result corrected",
                                  "events": len(row.get("seqs", ()))})
+        elif kind == "table_halted":
+            report.halts.append({"seq": row["seq"], "player": row.get("player", ""),
+                                 "wager": row.get("wager", ""), "reason": row.get("reason", "")})
     return report
 
 
@@ -128,6 +137,7 @@ def event_report(tables: Sequence[Report]) -> Report:
         total.handle += r.handle
         total.big_wins.extend(r.big_wins)
         total.voids.extend({**v, "table": r.table} for v in r.voids)
+        total.halts.extend({**h, "table": r.table} for h in r.halts)
         total.adjustments.extend({**a, "table": r.table} for a in r.adjustments)
     return total
 
@@ -171,8 +181,12 @@ def report_html(tables: Sequence[Report], title: str = "End-of-night report") ->
     lists = [
         ("Big wins", [f"{esc(b.table)} #{b.seq}: {esc(b.player)}'s {esc(b.wager)} paid {b.paid}"
                       for b in total.big_wins]),
-        ("Voids", [f"{esc(v['table'])} round {v['round']}: {esc(str(v['reason']))} "
-                   f"(by {esc(str(v['by']))}, {v['events']} events)" for v in total.voids]),
+        ("Voids", [f"{esc(v['table'])} round {v['round']}, {esc(v['kind'])}: "
+                   f"{esc(str(v['reason']))} (by {esc(str(v['by']))}"
+                   + (f", approved by {esc(str(v['approved_by']))}" if v["approved_by"] else "")
+                   + f", {v['events']} events)" for v in total.voids]),
+        ("Halts", [f"{esc(h['table'])} #{h['seq']}: {esc(str(h['player']))}'s "
+                   f"{esc(str(h['wager']))}: {esc(str(h['reason']))}" for h in total.halts]),
         ("Adjustments", [f"{esc(a['table'])}: {a['amount']} to {esc(str(a['player']))}: "
                          f"{esc(str(a['reason']))} (by {esc(str(a['by']))})"
                          for a in total.adjustments]),

@@ -18,12 +18,15 @@ from croupier.service.ledger import Job, fingerprint
 
 async def act(request: Request, svc: Services, body: BaseModel | None, user: User,
               table_id: str, key: str | None, make: Callable[[Any], actions.PlanFn],
+              settle: Callable[[Any], actions.PlanFn] | None = None, phase: str = "act",
               ) -> Response:
     """Run an action with the others queued meanwhile, in one transaction (group commit):
     on SQLite in the event loop (one writer; its transactions take well under a
-    millisecond), on PostgreSQL in a worker thread per table (tables run in parallel)."""
+    millisecond), on PostgreSQL in a worker thread per table (tables run in parallel).
+    ``settle``: the action records an outcome, committed on its own, then settled by this
+    plan in the next transaction (``Ledger.run_outcome``)."""
     return await act_at(svc, (request.method, fingerprint_path(request)), body, user, table_id,
-                        key, make)
+                        key, make, settle, phase)
 
 
 def fingerprint_path(request: Request) -> str:
@@ -41,9 +44,12 @@ def plain_path(path: str) -> bool:
 
 async def act_at(svc: Services, where: tuple[str, str], body: BaseModel | None, user: User,
                  table_id: str, key: str | None, make: Callable[[Any], actions.PlanFn],
+                 settle: Callable[[Any], actions.PlanFn] | None = None, phase: str = "act",
                  ) -> Response:
     """:func:`act` for a request known by its method and path (``where``)."""
     live = svc.ledger.table(table_id)
     await paytables.take_due_change(svc.engine, svc.committer, live)
     fp = fingerprint(*where, body.model_dump(mode="json") if body is not None else None)
-    return reply(await svc.committer.run(Job(user, live, key, fp, make(live))))
+    job = Job(user, live, key, fp, make(live), phase,
+              settle(live) if settle is not None else None)
+    return reply(await svc.committer.run(job))

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from croupier.money import parse_amount
-from croupier.service import actions, controls, store
+from croupier.service import actions, controls, halts, store, voids
 from croupier.service.api.act import act
 from croupier.service.api.deps import (
     Dealer,
@@ -63,7 +63,8 @@ async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer
         made = actions.roll(user, live, svc.rng, dice)
         return made if dice is None else controls.entering(made, table_id)
 
-    return await act(request, svc, body, user, table_id, key, make)
+    return await act(request, svc, body, user, table_id, key, make,
+                     lambda live: actions.settle_roll(user, live), phase="outcome")
 
 
 @router.post("/spin", tags=["dealer"])
@@ -77,15 +78,41 @@ async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer
                             body.same_direction, body.foreign_object)
         return made if body.number is None else controls.entering(made, table_id)
 
-    return await act(request, svc, body, user, table_id, key, make)
+    return await act(request, svc, body, user, table_id, key, make,
+                     lambda live: actions.settle_spin(user, live), phase="outcome")
 
 
 @router.post("/void", tags=["supervisor"])
 async def void(request: Request, table_id: TableId, body: VoidBody, user: Supervisor, key: Key,
                svc: Svc) -> Response:
-    """Void the last decision with a reason: a compensating entry; history is kept."""
+    """Void the last decision with a reason, history kept. A result the dealer entered is
+    corrected at once (the dealer then enters what showed); the RNG's outcome stands and its
+    stakes are returned once a second supervisor approves (202 until then)."""
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.void(user, live, body.reason))
+                     lambda live: voids.void(user, live, body.reason))
+
+
+@router.post("/void/approve", tags=["supervisor"])
+async def approve_void(request: Request, table_id: TableId, user: Supervisor, key: Key,
+                       svc: Svc) -> Response:
+    """A second supervisor approves the void asked of the RNG's last outcome: every stake it
+    decided or moved goes back to its player; nothing is drawn again."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: voids.approve(user, live))
+
+
+@router.post("/halt/resolve", tags=["supervisor"])
+async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user: Supervisor,
+                       key: Key, svc: Svc) -> Response:
+    """Resolve a halted table by the recorded procedure: the wager that could not be
+    settled goes back to its player, then the outcome that stands is settled."""
+    def settle(live: Any) -> actions.PlanFn:
+        return (actions.settle_roll(user, live) if live.is_craps
+                else actions.settle_spin(user, live))
+
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: halts.resolve(user, live, body.reason), settle,
+                     phase="resolve")
 
 
 @router.post("/adjustments", tags=["supervisor"])

@@ -82,8 +82,8 @@ def _figures(r: Report) -> dict[str, Any]:
             "theoretical": f"{r.theoretical.numerator}/{r.theoretical.denominator}",
             "big_wins": [{"table": b.table, "seq": b.seq, "player": b.player, "wager": b.wager,
                           "paid": str(b.paid)} for b in r.big_wins],
-            "voids": r.voids, "adjustments": [{**a, "amount": str(a["amount"])}
-                                              for a in r.adjustments]}
+            "voids": r.voids, "halts": r.halts,
+            "adjustments": [{**a, "amount": str(a["amount"])} for a in r.adjustments]}
 
 
 def _answer(tables: list[Report], fmt: str, title: str) -> Any:

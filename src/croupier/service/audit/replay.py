@@ -27,7 +27,7 @@ from croupier.service import codec, store
 from croupier.service import events as sv
 from croupier.service.audit.snapshot import Finding, Snapshot
 from croupier.service.ledger import Decoded, rebuild_table
-from croupier.service.live import LiveTable
+from croupier.service.live import LiveTable, PendingOutcome
 from croupier.service.rng import scale_byte
 
 
@@ -91,6 +91,15 @@ def _check_draw(live: LiveTable, draw: sv.Drawn, event: Event) -> str | None:
     return None
 
 
+def _check_entered(pending: PendingOutcome, event: Event) -> str | None:
+    """Whether the roll or spin settled is the one the dealer entered."""
+    settled: Any = (tuple(event.dice) if isinstance(event, Rolled)
+                    else (event.number,) if isinstance(event, Crowned) else None)
+    if settled is None or settled == pending.outcome:
+        return None
+    return f"{list(pending.outcome)} was entered but {list(settled)} was settled"
+
+
 @dataclass
 class Replayed:
     """A table replayed: the table (None if its events cannot be played), what differs, and
@@ -120,10 +129,16 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
         seq, _, event = decoded[i]
         current[0] = seq
         _count_chips(out.moved, event)
-        if i > 0 and isinstance(decoded[i - 1][2], sv.Drawn):
-            problem = _check_draw(live, decoded[i - 1][2], event)  # type: ignore[arg-type]
+        pending = live.pending
+        if pending is not None and isinstance(event, (sv.Drawn, sv.Entered)):
+            findings.append(Finding(where, seq, (
+                f"an outcome recorded while the outcome {list(pending.outcome)} at event "
+                f"{pending.seq} waited to be settled: an outcome is drawn or entered once")))
+        if pending is not None:
+            problem = (_check_draw(live, pending.event, event)
+                       if isinstance(pending.event, sv.Drawn) else _check_entered(pending, event))
             if problem:
-                findings.append(Finding(where, decoded[i - 1][0], problem))
+                findings.append(Finding(where, pending.seq, problem))
         derived = _derive(live, event)
         if derived is None:
             return

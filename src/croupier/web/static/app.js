@@ -211,7 +211,8 @@ function redrawSoon() {
 function foldCall(e) {
   if (e.type === "shooter") app.handRolls = 0;
   else if (e.type === "roll") app.handRolls = (app.handRolls ?? 0) + 1;
-  else if (e.type === "void" && app.craps && app.handRolls) app.handRolls -= 1;
+  // A corrected entry takes its roll back; the RNG's outcome stands when its stakes are returned.
+  else if (e.type === "void" && !e.approved_by && app.craps && app.handRolls) app.handRolls -= 1;
   if (e.player !== app.me) return;
   if (e.type === "call") app.calls.set(e.wager, e.on);
   else if (e.type === "take_down" && !e.whole && e.wager.startsWith("dont")) app.reduced.add(e.wager);
@@ -265,7 +266,14 @@ function handleFresh(fresh) {
         break;
       }
       case "void":
-        decided(`${decisionWord(app.craps)} ${e.round} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
+        decided(e.approved_by
+          ? `${decisionWord(app.craps)} ${e.round} was voided by ${e.by}, approved by ${e.approved_by}: ${e.reason}. The outcome stands; the stakes it decided are returned.`
+          : `${decisionWord(app.craps)} ${e.round} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
+        any = true;
+        break;
+      case "void_asked": toast(`${e.by} asked to void ${decisionWord(app.craps).toLowerCase()} ${e.round}; a second supervisor approves.`); any = true; break;
+      case "table_halted":
+        decided(`The table is halted: ${e.reason}`);
         any = true;
         break;
       case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;

@@ -54,6 +54,7 @@ export function renderConsoles(ctx) {
   if (app.role === "supervisor") {
     if (supervisor.dataset.key !== key) { supervisor.dataset.key = key; buildSupervisor(ctx, supervisor); }
     lateBets(ctx, "sup-late", $("sup-msg"));
+    waiting(ctx, $("sup-waiting"), $("sup-msg"));
   }
 }
 
@@ -169,11 +170,14 @@ function buildSupervisor(ctx, root) {
     h("h2", { id: "supervisor-title" }, "Supervisor console"),
     h("form", { id: "void-form", onsubmit: async (e) => {
       e.preventDefault();
-      await run(ctx, msg, "/void", { reason: $("void-reason").value.trim() }, (d) => `${decisionWord(app.craps)} ${d.voided_round} voided; its wagers and chips are restored`);
+      await run(ctx, msg, "/void", { reason: $("void-reason").value.trim() }, (d) => (d.void_asked
+        ? `Void of ${decisionWord(app.craps).toLowerCase()} ${d.void_asked} asked: the RNG's outcome stands, and its stakes are returned once a second supervisor approves`
+        : `${decisionWord(app.craps)} ${d.voided_round} voided; its wagers and chips are restored`));
       ctx.refresh();
     } },
     h("label", {}, "Void the last decision, reason: ", h("input", { id: "void-reason", required: true, minlength: 3, size: 24, placeholder: "e.g. a die left the table" })),
     h("button", { type: "submit", id: "void-btn", class: "danger" }, "Void decision")),
+    h("div", { id: "sup-waiting" }),
     app.craps ? h("div", {}, h("h3", {}, "Late bets (boxperson)"), h("ul", { id: "sup-late", class: "late" }),
       h("button", { type: "button", id: "sup-dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called") }, "Call dice change"),
       h("h3", {}, "Dice inspection"), inspect) : null,
@@ -183,6 +187,38 @@ function buildSupervisor(ctx, root) {
   ctx.api.get(`/tables/${encodeURIComponent(app.tableId)}/alerts`).then((r) => {
     for (const m of r.monitors) if (m.alarmed && (m.in_play || m.kind === "wheel")) showAlert(ctx, { message: m.alarms[0].message });
   }).catch(() => {});
+}
+
+// What waits for a supervisor: a void another supervisor asked of the RNG's outcome (a second
+// person approves it), and a halted table (resolved by returning the wager it could not settle).
+function waiting(ctx, box, msg) {
+  if (!box) return;
+  const { h, app } = ctx;
+  const t = app.table || {};
+  const parts = [];
+  const asked = t.void_asked;
+  if (asked) {
+    const word = decisionWord(app.craps).toLowerCase();
+    parts.push(h("p", {}, `${asked.by} asked to void ${word} ${asked.round}: ${sentence(asked.reason)}`),
+      asked.by === app.me
+        ? h("p", { class: "muted" }, "A second supervisor approves it.")
+        : h("button", { type: "button", id: "approve-void", class: "danger", onclick: async () => {
+          await run(ctx, msg, "/void/approve", undefined, (d) => `${decisionWord(app.craps)} ${d.voided_round} voided: the outcome stands and the stakes it decided are returned`);
+          ctx.refresh();
+        } }, `Approve the void of ${word} ${asked.round}`));
+  }
+  const halted = t.halted;
+  if (halted) {
+    parts.push(h("p", { class: "error", role: "alert" }, `The table is halted: ${sentence(halted.reason)}`),
+      h("form", { id: "resolve-form", onsubmit: async (e) => {
+        e.preventDefault();
+        await run(ctx, msg, "/halt/resolve", { reason: $("resolve-reason").value.trim() }, () => "Halt resolved: the wager's stake is returned and the outcome settled");
+        ctx.refresh();
+      } },
+      h("label", {}, "Resolve by returning the wager's stake, reason: ", h("input", { id: "resolve-reason", required: true, minlength: 3, size: 24 })),
+      h("button", { type: "submit", id: "resolve-btn", class: "danger" }, "Resolve halt")));
+  }
+  box.replaceChildren(...parts);
 }
 
 // A fairness monitor's alert (an "integrity_alert" event): a banner atop the supervisor console.
@@ -284,7 +320,7 @@ function recallView(ctx, rec) {
   const wagers = (rec.wagers_in_action || []).filter(mine);
   return kids(
     h("h3", {}, `${word} ${rec.round} at ${rec.table}: ${outcomeText(rec.outcome)}.`),
-    rec.voided ? h("p", { class: "error" }, `Voided by ${rec.voided.by}: ${sentence(rec.voided.reason)}`) : null,
+    rec.voided ? h("p", { class: "error" }, `Voided by ${rec.voided.by}${rec.voided.approved_by ? `, approved by ${rec.voided.approved_by} (the outcome stands; its stakes were returned)` : ""}: ${sentence(rec.voided.reason)}`) : null,
     rec.draw ? h("p", { class: "muted" }, drawText(rec.draw, outcome)) : h("p", { class: "muted" }, "The result was entered by the dealer (physical equipment)."),
     h("h4", {}, "Wagers in action"),
     wagers.length ? table(h, ["Player", "Wager", "Stake"], wagers.map((w) => [w.player, ctx.wagerName(w.wager), money(w.stake)])) : h("p", {}, "No wagers were in action."),

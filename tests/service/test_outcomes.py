@@ -1,0 +1,259 @@
+"""Every outcome recorded once and first; a wager keeps the pay it was accepted at; voids of the
+RNG's outcomes return stakes and need two people. Over real HTTP against ``croupier serve`` in
+a subprocess, on SQLite and PostgreSQL.
+
+The pay tables are those of N.J.A.C. 13:69F-1.4(b): place 6 "7 to 6", lay 4 "1 to 2", the
+field "1 to 1" on 3, 4, 9, 10, 11 (13:69F-1.2(a)11). The house's changes pay more than these
+minimums, as 13:69F-1.4(b) permits: place 6 "10 to 7", lay 4 "7 to 13".
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import BACKENDS, Server, make_server
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+        ) -> Iterator[Server]:
+    server = make_server(request.param, tmp_path_factory.mktemp("outcomes"), seed=11)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def change_pays(s: Server, game: str, pays: dict[str, str]) -> None:
+    """A change proposed by a supervisor and approved by the admin, in effect at once."""
+    made = s.ok("supervisor", "/paytables/changes", {
+        "game": game, "profile": "nj-13-69f", "pays": pays, "effective": _now(),
+        "reason": "the house pays more on this bet"})
+    s.ok("admin", f"/paytables/changes/{made['id']}/approve")
+
+
+def events(s: Server, table: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while True:
+        page = s.get("auditor", f"/tables/{table}/events?since={out[-1]['seq'] if out else 0}"
+                                f"&limit=1000").json()
+        if not page:
+            return out
+        out.extend(page)
+
+
+def settled(reply: dict[str, Any], player: str, wager: str) -> dict[str, Any]:
+    found = [e for e in reply["events"]
+             if e["type"] == "settle" and e["player"] == player and e["wager"] == wager]
+    assert len(found) == 1, reply["events"]
+    return found[0]
+
+
+def open_rng_table(s: Server, table: str) -> None:
+    s.ok("admin", "/tables", {"id": table, "game": "automated-craps", "profile": "nj-13-69f",
+                              "entry": "rng"})
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)", "replay contract: Outcomes")
+def test_a_repriced_place_6_entered_at_a_physical_table_is_paid_at_7_to_6(srv: Server) -> None:
+    s = srv
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "200"})
+    s.ready_dice()
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [2, 2]})  # the point is 4
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "place_win", "number": 6, "amount": "12"})
+    change_pays(s, "craps", {"place_win:6": "10 to 7"})
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [2, 3]})  # the round ends; the change waits
+    six = s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 3]})
+    assert any(e["type"] == "pay_table_applied" for e in events(s, "craps-1"))
+    assert s.get("alice", "/tables/craps-1").json()["options"]["pays"] == {
+        "place_win:6": "10 to 7"}
+    win = settled(six, "alice", "place_win:6")
+    assert (win["paid"], win["odds"], win["stays_up"]) == ("14.00", "7 to 6", True)
+    # Nothing is added to it at the new odds: down, and up again.
+    more = s.post("alice", "/tables/craps-1/bets",
+                  {"wager": "place_win", "number": 6, "amount": "14"})
+    assert more.status_code == 409, more.text
+    error = more.json()["error"]
+    assert "take it down and make it again" in error["reason"]
+    assert error["clause"] == "N.J.A.C. 13:69F-1.4(b)"
+    s.ok("alice", "/tables/craps-1/bets/take-down", {"wager": "place_win", "number": 6})
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "place_win", "number": 6, "amount": "14"})
+    again = s.ok("dealer", "/tables/craps-1/roll", {"dice": [4, 2]})
+    assert settled(again, "alice", "place_win:6")["paid"] == "20.00"  # 14 x 10 / 7
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)", "replay contract: Outcomes")
+def test_every_rng_roll_is_recorded_once_and_sevens_come(srv: Server) -> None:
+    s = srv
+    open_rng_table(s, "auto-lay")
+    for who in ("alice", "bob"):
+        s.ok(who, "/tables/auto-lay/buy-in", {"amount": "300"})
+    s.ok("bob", "/tables/auto-lay/bets", {"wager": "pass", "amount": "10"})
+    s.ok("alice", "/tables/auto-lay/bets", {"wager": "lay", "number": 4, "amount": "40"})
+    change_pays(s, "automated-craps", {"lay:4": "7 to 13"})
+    rolls: list[tuple[int, int]] = []
+    for _ in range(26):
+        reply = s.ok("dealer", "/tables/auto-lay/roll", {})
+        draws = [e for e in reply["events"] if e["type"] == "draw"]
+        rolled = [e for e in reply["events"] if e["type"] == "roll"]
+        assert len(draws) == len(rolled) == 1
+        assert rolled[0]["dice"] == draws[0]["outcome"]
+        rolls.append(tuple(rolled[0]["dice"]))
+        if rolled[0]["total"] == 7:
+            lay = settled(reply, "alice", "lay:4")
+            assert (lay["paid"], lay["odds"]) == ("20.00", "1 to 2")  # 40 at 1 to 2
+    assert sum(1 for d in rolls if sum(d) == 7) >= 1
+    stored = events(s, "auto-lay")
+    assert [tuple(e["outcome"]) for e in stored if e["type"] == "draw"] == rolls
+    assert [tuple(e["dice"]) for e in stored if e["type"] == "roll"] == rolls
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_void_of_an_rng_outcome_returns_its_stakes_needs_two_people_and_draws_nothing(
+        srv: Server) -> None:
+    s = srv
+    open_rng_table(s, "auto-void")
+    s.ok("alice", "/tables/auto-void/buy-in", {"amount": "100"})
+    alerts: list[dict[str, Any]] = []
+    for _ in range(2):
+        s.ok("alice", "/tables/auto-void/bets", {"wager": "field", "amount": "10"})
+        rolled = s.ok("dealer", "/tables/auto-void/roll", {})
+        assert settled(rolled, "alice", "field")["result"] in ("win", "lose")
+        asked = s.post("supervisor", "/tables/auto-void/void", {"reason": "device jammed"})
+        assert asked.status_code == 202, asked.text
+        alone = s.post("supervisor", "/tables/auto-void/void/approve")
+        assert alone.status_code == 409 and "second supervisor" in alone.json()["error"]["reason"]
+        done = s.ok("floor", "/tables/auto-void/void/approve")
+        back = settled(done, "alice", "field")
+        assert (back["result"], back["returned"]) == ("returned", "10.00")
+        assert s.get("alice", "/tables/auto-void").json()["players"]["alice"] == {
+            "chips": "100.00", "on_table": "0.00"}
+        alerts += [e for e in done["events"] if e["type"] == "integrity_alert"]
+    stored = events(s, "auto-void")
+    assert [e["type"] for e in stored].count("draw") == 2  # nothing drawn again
+    assert [e["type"] for e in stored].count("roll") == 2  # the outcomes stand
+    voids = [e for e in stored if e["type"] == "void"]
+    assert [(v["by"], v["approved_by"]) for v in voids] == [("supervisor", "floor")] * 2
+    # Two voids by the same people among the last hundred decisions: watched.
+    assert sorted(a["set_id"] for a in alerts) == ["auto-void:floor", "auto-void:supervisor"]
+    assert {a["monitor"] for a in alerts} == {"void_rate"}
+    report = s.get("auditor", "/reports/tables/auto-void")
+    assert report.status_code == 200, report.text
+    listed = report.json()["event"]["voids"]
+    assert [(v["by"], v["approved_by"], v["kind"]) for v in listed] == [
+        ("supervisor", "floor", "stakes returned")] * 2
+
+
+# --- a settlement that cannot be made -----------------------------------------------------
+
+FAULT = textwrap.dedent('''
+    # Loaded by the server process the test starts (PYTHONPATH): a $7 field bet or an $18
+    # place 6 "cannot be settled exactly", standing for any settlement the money cannot make.
+    from decimal import Decimal
+    from croupier import money
+
+    _pays = money.Odds.pays
+
+    def pays(self, stake):
+        if (self.win, self.stake, stake) in ((1, 1, Decimal(7)), (7, 6, Decimal(18))):
+            raise ArithmeticError(f"{stake} at {self}: not an exact amount (test fault)")
+        return _pays(self, stake)
+
+    money.Odds.pays = pays
+''')
+
+
+@pytest.fixture(params=BACKENDS)
+def faulty(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(FAULT)
+    server = make_server(request.param, tmp_path, seed=5)
+    old = os.environ.get("PYTHONPATH")
+    server.env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), *([old] if old else [])])}
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_a_settlement_that_cannot_be_made_halts_the_table_with_the_outcome_recorded(
+        faulty: Server) -> None:
+    s = faulty
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "200"})
+    s.ok("bob", "/tables/craps-1/buy-in", {"amount": "200"})
+    s.ready_dice()
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [2, 2]})  # the point is 4
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "place_win", "number": 6, "amount": "18"})
+    s.ok("bob", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+    halted = s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 3]})
+    assert [e["type"] for e in halted["events"]] == ["entered", "table_halted"]
+    halt = halted["halted"]
+    assert (halt["player"], halt["wager"], halt["clause"]) == (
+        "alice", "place_win:6", "replay contract: Outcomes")
+    stored = events(s, "craps-1")
+    assert stored[-2]["type"] == "entered" and stored[-2]["outcome"] == [3, 3]
+    # Nothing is done at a halted table but the supervisor's resolution.
+    for who, path, body in (("bob", "/tables/craps-1/bets", {"wager": "field", "amount": "5"}),
+                            ("dealer", "/tables/craps-1/roll", {"dice": [1, 2]}),
+                            ("alice", "/tables/craps-1/bets/take-down",
+                             {"wager": "place_win", "number": 6})):
+        refused = s.post(who, path, body)
+        assert refused.status_code == 409 and "halted" in refused.json()["error"]["reason"]
+    assert s.post("dealer", "/tables/craps-1/halt/resolve", {"reason": "x" * 5}
+                  ).status_code == 403
+    done = s.ok("supervisor", "/tables/craps-1/halt/resolve",
+                {"reason": "settled by the procedure: stake back"})
+    assert [e["type"] for e in done["events"]][:3] == ["settle", "halt_resolved", "roll"]
+    back = settled(done, "alice", "place_win:6")
+    assert (back["result"], back["returned"]) == ("returned", "18.00")
+    assert settled(done, "bob", "field")["result"] == "lose"  # 6 is no field number
+    players = s.get("alice", "/tables/craps-1").json()["players"]
+    assert players["alice"] == {"chips": "200.00", "on_table": "0.00"}
+    assert players["bob"] == {"chips": "195.00", "on_table": "0.00"}
+    assert [e["type"] for e in events(s, "craps-1")].count("entered") == 2
+    verified = s.get("auditor", "/audit/verify")
+    assert verified.status_code == 200 and verified.json()["ok"], verified.text
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_an_rng_outcome_that_cannot_be_settled_halts_and_is_never_drawn_again(
+        faulty: Server) -> None:
+    s = faulty
+    open_rng_table(s, "auto-halt")
+    s.ok("alice", "/tables/auto-halt/buy-in", {"amount": "200"})
+    replies = []
+    for _ in range(30):
+        s.ok("alice", "/tables/auto-halt/bets", {"wager": "field", "amount": "7"})
+        reply = s.ok("dealer", "/tables/auto-halt/roll", {})
+        replies.append(reply)
+        if "halted" in reply:
+            break
+    halted = replies[-1]
+    assert "halted" in halted, "no field number in 30 rolls"
+    drawn = [e for e in halted["events"] if e["type"] == "draw"]
+    assert len(drawn) == 1 and sum(drawn[0]["outcome"]) in (2, 3, 4, 9, 10, 11, 12)
+    again = s.post("dealer", "/tables/auto-halt/roll", {})
+    assert again.status_code == 409  # halted: nothing is drawn
+    done = s.ok("supervisor", "/tables/auto-halt/halt/resolve", {"reason": "stake back"})
+    rolled = [e for e in done["events"] if e["type"] == "roll"]
+    assert len(rolled) == 1 and rolled[0]["dice"] == drawn[0]["outcome"]
+    assert not [e for e in done["events"] if e["type"] == "draw"]
+    stored = events(s, "auto-halt")
+    draws = [e["outcome"] for e in stored if e["type"] == "draw"]
+    rolls = [e["dice"] for e in stored if e["type"] == "roll"]
+    assert draws == rolls and len(draws) == len(replies)
