@@ -12,17 +12,15 @@ True
 from __future__ import annotations
 
 import ast
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from croupier.analysis.regtext import clause_ids
 from croupier.games import FAMILIES, GAMES
 from croupier.rules import PROFILE_IDS, CrapsRules, GameRules, RouletteRules, load_profile
-from croupier.rules.citations import CONTRACT, load_readings
+from croupier.rules.citations import CONTRACT, load_annotations, load_readings
 
 
 def _is_citation(value: str) -> bool:
@@ -105,14 +103,10 @@ def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
 
 
 def readings() -> dict[str, dict[str, Any]]:
-    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code;
-    the live server's records (``rules/records.toml``) laid over the readings."""
-    out = dict(load_readings()["clauses"])
-    served = tomllib.loads(resources.files("croupier.rules").joinpath("records.toml")
-                           .read_text("utf-8"))
-    for clause, entry in served["clauses"].items():
-        out[clause] = {**out.get(clause, {}), **entry}
-    return out
+    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code:
+    the readings (``rules/readings.toml``) and the live server's records
+    (``rules/records.toml``), each clause in one of them."""
+    return load_annotations()
 
 
 def citations_by_duty() -> dict[str, dict[str, str]]:

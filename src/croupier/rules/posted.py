@@ -13,7 +13,7 @@ double-zero wheel (13:47-20.32(g)), the notice at a double-zero wheel used as si
 
 >>> doc = posted_rules("roulette", "nj-casino-night", {"wheel": "double-zero-as-single"})
 >>> [n.clause for n in doc.notices]
-['N.J.A.C. 13:47-20.32(i)1', 'N.J.A.C. 13:47-20.32(i)3', 'N.J.A.C. 13:47-20.32(f)']
+['N.J.A.C. 13:47-20.32(i)1', 'N.J.A.C. 13:47-20.32(i)3', 'N.J.A.C. 13:47-20.25(i)1']
 >>> posted_rules("craps", "nj-13-69f", {}).odds_multiples[0]
 ('4', '3 times the flat bet')
 """
@@ -186,21 +186,27 @@ def _commission(config: Any, wagers: dict[str, str], rules: CrapsRules,
     return tuple(out)
 
 
-def _commission_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
-                       ) -> Notice | None:
-    """Where commission may wait for the win, when it is collected, bet by bet."""
-    offered = [w for w in ("buy", "lay") if w in offer["wagers"]]
-    if "win" not in rules.vig_collected or not offered:
-        return None
-    on_win = [f"{w} {n}" for w in offered for n in BOX_NUMBERS
-              if config.commission_timing(w, int(n)) == "win"]
-    if len(on_win) in (0, len(offered) * len(BOX_NUMBERS)):
-        text = (f"The commission on buy and lay bets is collected "
-                f"{TIMING[config.vig_collected]}, on every number.")
-    else:
-        text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
-                f"every other buy and lay bet, {TIMING['placement']}.")
-    return Notice(rules.clause("buy_commission_clause"), text)
+def _commission_notices(config: Any, offer: dict[str, Any], rules: CrapsRules,
+                        ) -> list[Notice]:
+    """Where commission may wait for the win, when it is collected, bet by bet: one notice
+    for buy bets citing the buy clause (13:69F-1.5(a)), one for lay bets citing the lay
+    clause (1.5(b)), each clause governing its own bets' timing."""
+    if "win" not in rules.vig_collected:
+        return []
+    notices = []
+    for wager_id in ("buy", "lay"):
+        if wager_id not in offer["wagers"]:
+            continue
+        on_win = [f"{wager_id} {n}" for n in BOX_NUMBERS
+                  if config.commission_timing(wager_id, int(n)) == "win"]
+        if len(on_win) in (0, len(BOX_NUMBERS)):
+            text = (f"The commission on {wager_id} bets is collected "
+                    f"{TIMING[config.vig_collected]}, on every number.")
+        else:
+            text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
+                    f"every other {wager_id} bet, {TIMING['placement']}.")
+        notices.append(Notice(rules.clause(f"{wager_id}_commission_clause"), text))
+    return notices
 
 
 def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
@@ -229,10 +235,10 @@ def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
     notices = [Notice(_odds_wording(profile_id),
                       'Every payout is stated as odds "x to y": x won for every y wagered, the '
                       "wager itself returned besides.")]
-    for notice in (_commission_notice(config, offer, rules),
-                   _come_out_notice(config, offer, rules)):
-        if notice is not None:
-            notices.append(notice)
+    notices += _commission_notices(config, offer, rules)
+    come_out = _come_out_notice(config, offer, rules)
+    if come_out is not None:
+        notices.append(come_out)
     if fire:
         notices.append(Notice(rules.clause("fire_pays_clause"),
                               f"The fire bet pays by pay table {config.fire_pay_table}, once, for "
@@ -273,7 +279,9 @@ def _roulette(offer: dict[str, Any], rules: RouletteRules, options: dict[str, An
     notices.append(Notice(zero_clause, zero_text if wheel != "double-zero-as-single" else
                           "Wagers on red, black, odd, even, 1 to 18 and 19 to 36 are lost when "
                           "the ball comes to rest in 0."))
-    notices.append(Notice(rules.clause("pays_clause"),
+    # The wording rule is the profile's odds-wording clause, as at craps; the pay table
+    # itself (pays_clause) is not the clause that requires the notice.
+    notices.append(Notice(_odds_wording(profile_id),
                           'Every payout is stated as odds "x to y": x won for every y wagered, '
                           "the wager itself returned besides."))
     return PostedRules(
