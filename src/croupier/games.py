@@ -147,7 +147,8 @@ def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -
 
 CRAPS_EVENTS: tuple[type[Event], ...] = (
     craps_events.TableOpened, craps_events.CalledOn, craps_events.Seated, craps_events.Rolled,
-    craps_events.Moved, craps_events.ShooterChanged,
+    craps_events.Moved, craps_events.ShooterChanged, craps_events.CalledDownOnWin,
+    craps_events.CalledOffDuringPoint,
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
     roulette_events.TableOpened, roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,

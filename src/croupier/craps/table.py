@@ -26,11 +26,23 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
 
-from croupier.craps.actions import Bet, Call, CrapsAction, PassDice, Roll, Sit, TakeDown
+from croupier.craps.actions import (
+    Bet,
+    Call,
+    CrapsAction,
+    DownOnWin,
+    OffDuringPoint,
+    PassDice,
+    Roll,
+    Sit,
+    TakeDown,
+)
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import (
     BetMade,
     BetTakenDown,
+    CalledDownOnWin,
+    CalledOffDuringPoint,
     CalledOn,
     Moved,
     Rolled,
@@ -84,6 +96,11 @@ class Wager:
     called_on: bool = False
     commission_paid: Decimal = ZERO
     reduced: bool = False
+    down_on_win: bool = False
+    """Called "down on the win": its next win takes it down (table option down_on_win)."""
+    off_for_point: bool = False
+    """Called "off" for the rest of the point: not working until called on or the point is
+    decided (table option off_during_point)."""
 
     @property
     def definition(self) -> WagerDef:
@@ -185,6 +202,10 @@ class CrapsTable:
                 del self.wagers[key]
         elif isinstance(event, CalledOn):
             self.wagers[(event.player, event.wager)].called_on = event.on
+        elif isinstance(event, CalledDownOnWin):
+            self.wagers[(event.player, event.wager)].down_on_win = True
+        elif isinstance(event, CalledOffDuringPoint):
+            self.wagers[(event.player, event.wager)].off_for_point = event.off
         elif isinstance(event, Seated):
             self.players[event.player].seated = event.seated
         elif isinstance(event, Rolled):
@@ -196,6 +217,10 @@ class CrapsTable:
                 ps.dont_come_blocked = False
                 if line_decided:
                     ps.dont_pass_blocked = False
+            if event.point_before is not None and event.point_after is None:
+                # The point is decided: a wager called off for it works again.
+                for wager in self.wagers.values():
+                    wager.off_for_point = False
         elif isinstance(event, Settled):
             self._apply_settled(event)
         elif isinstance(event, Moved):
@@ -318,9 +343,11 @@ class CrapsTable:
         return self.wagers.get((player, key))
 
     def is_off(self, wager: Wager) -> bool:
-        """Whether ``wager`` is inactive on the coming roll (off on the come-out, not called on)."""
-        return (self.point is None and wager.wager_id in self._off_on_come_out
-                and not wager.called_on)
+        """Whether ``wager`` is inactive on the coming roll: off on the come-out and not called
+        on, or called off for the rest of the point."""
+        if self.point is not None:
+            return wager.off_for_point
+        return wager.wager_id in self._off_on_come_out and not wager.called_on
 
     def total_chips(self) -> Decimal:
         """Bankrolls + stakes down + the house result: constant over the life of the table."""
@@ -341,6 +368,10 @@ class CrapsTable:
                                         action.amount)
         if isinstance(action, Call):
             return self.check_call(action.player, action.wager, action.qualifier, action.on)
+        if isinstance(action, DownOnWin):
+            return self.check_down_on_win(action.player, action.wager, action.qualifier)
+        if isinstance(action, OffDuringPoint):
+            return self.check_off_during_point(action.player, action.wager, action.qualifier)
         if isinstance(action, PassDice):
             return self.check_pass_dice(action.to)
         if isinstance(action, Sit):
@@ -591,14 +622,62 @@ class CrapsTable:
 
     def check_call(self, player: str, wager_id: str, qualifier: Qualifier, on: bool,
                    ) -> list[Event]:
+        """"On" or "off" for come-out rolls; "on" on a wager called off for the point (table
+        option off_during_point) brings it back on for the point, and does only that."""
         wager = self.find(player, wager_id, qualifier,
                           self.config.rules.clause("off_on_come_out_clause"))
+        if on and self.point is not None and wager.off_for_point:
+            return [CalledOffDuringPoint(player, wager.key, False)]
         if wager.wager_id not in self._off_on_come_out:
             word = "on" if on else "off"
             raise Refusal(f"a {wager.definition.name} cannot be called {word}: only wagers that "
                           "are inactive on the come out roll unless called on may be",
                           self.config.rules.clause("off_on_come_out_clause"))
         return [CalledOn(player, wager.key, on)]
+
+    def check_down_on_win(self, player: str, wager_id: str, qualifier: Qualifier,
+                          ) -> list[Event]:
+        """A call "down on the win": the wager's next win takes it down with its win, no new
+        commission collected. Refused (citing the reading) where the table option is off."""
+        cfg = self.config
+        clause = cite(cfg.profile_id, "down_on_win")
+        d = WAGERS[wager_id]
+        if not cfg.down_on_win:
+            raise Refusal(f'this table takes no "down on the win" call (table option '
+                          f"down_on_win): a winning {d.name} stays up, only its winnings paid, "
+                          "until it loses or is taken down", clause)
+        if not d.down_on_win:
+            raise Refusal(f'a {d.name} cannot be called "down on the win": only '
+                          f"{_callable(lambda w: w.down_on_win)} may be", clause)
+        wager = self.find(player, wager_id, qualifier, clause)
+        if wager.down_on_win:
+            raise Refusal(f"{player}'s {d.name} ({wager.key}) is already called down on its "
+                          "win", clause)
+        return [CalledDownOnWin(player, wager.key)]
+
+    def check_off_during_point(self, player: str, wager_id: str, qualifier: Qualifier,
+                               ) -> list[Event]:
+        """A call "off" while a point is established that takes effect at once: the wager
+        does not work until it is called on again or the point is decided. Refused (citing
+        the reading) where the table option is off."""
+        cfg = self.config
+        clause = cite(cfg.profile_id, "off_during_point")
+        d = WAGERS[wager_id]
+        if not cfg.off_during_point:
+            raise Refusal("this table takes no call \"off\" for the rest of a point (table "
+                          "option off_during_point): a wager called off while a point is "
+                          "established keeps working until the point is decided", clause)
+        if not d.off_during_point:
+            raise Refusal(f'a {d.name} cannot be called "off" during a point: only '
+                          f"{_callable(lambda w: w.off_during_point)} may be", clause)
+        if self.point is None:
+            raise Refusal('no point is established: on a come out roll a wager is called '
+                          '"off" for the come out roll ("off")', clause)
+        wager = self.find(player, wager_id, qualifier, clause)
+        if wager.off_for_point:
+            raise Refusal(f"{player}'s {d.name} ({wager.key}) is already off until it is "
+                          "called on or the point is decided", clause)
+        return [CalledOffDuringPoint(player, wager.key, True)]
 
     def check_seat(self, player: str, seated: bool) -> list[Event]:
         rules = self.config.rules
@@ -664,6 +743,8 @@ class CrapsTable:
                 if d.odds_of is not None:
                     off_odds.append(wager)
                 continue
+            if wager.off_for_point and not off_rule:
+                continue  # called off for the rest of this point
             if d.parts is not None:
                 parts = d.parts(wager.qualifier)
                 one = wager.stake / sum(p.units for p in parts)
@@ -712,13 +793,23 @@ class CrapsTable:
         odds = self.config.pays[outcome.key]
         paid = odds.pays(stake)
         commission = ZERO
-        if d.commission is not None:
-            # Collected at placement, it is paid again out of the winnings to stay up;
-            # collected on the win, it comes out of the winnings.
+        if wager.down_on_win and part_def is None:
+            stays_up = False  # called down on the win: it comes down with this win
+        if d.commission is not None and (stays_up or self.config.commission_timing(
+                wager.wager_id, wager.qualifier) == "win"):
+            # Collected at placement, it is paid again out of the winnings to stay up (a
+            # wager coming down with its win pays none again); collected on the win, it comes
+            # out of the winnings.
             commission = self.commission_on(d, wager.qualifier, stake)
         return Settled(wager.player, name, stake, "win", paid=paid,
                        returned=ZERO if stays_up else stake, commission=commission,
                        odds=str(odds), stays_up=stays_up, part_of=part_of)
+
+
+def _callable(may: Any) -> str:
+    """The names of the wagers a call may be made on, from their definitions."""
+    names = [w.name for w in WAGERS.values() if may(w)]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
 
 def copy_config(config: CrapsConfig, **changes: object) -> CrapsConfig:

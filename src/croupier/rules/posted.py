@@ -6,7 +6,8 @@ with the clause permitting it), the limits, the pay table stated "x to 1" (13:69
 it is collected on each number), the fire pay table, 6-7-8, the zero rule, and every notice a
 clause requires of the table, each citing its clause: the zero-rule option in effect at a
 double-zero wheel (13:47-20.32(g)), the notice at a double-zero wheel used as single zero
-(13:47-20.32(i)1).
+(13:47-20.32(i)1); and the calls a craps table's options take beyond the replay contract's
+("down on the win", "off" during a point), each citing the reading it takes.
 
 :func:`posted_rules` builds the document (pure: no database, no clock); :func:`to_json`,
 :func:`to_markdown` and :func:`to_html` render it.
@@ -217,10 +218,37 @@ def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
     off = [names[w] for w in offer["wagers"] if w in config.off_on_come_out]
     if not off:
         return None
+    during = ("" if config.off_during_point else
+              " A wager called \"off\" while a point is established keeps working until the "
+              "point is decided: \"off\" speaks of come out rolls only.")
     return Notice(rules.clause("off_on_come_out_clause"),
-                  f"{', '.join(off)} are inactive on any come out roll unless called \"on\". "
-                  "A wager called \"off\" while a point is established keeps working until the "
-                  "point is decided: \"off\" speaks of come out rolls only.")
+                  f"{', '.join(off)} are inactive on any come out roll unless called "
+                  f"\"on\".{during}")
+
+
+def _call_notices(config: Any, offer: dict[str, Any], profile_id: str) -> list[Notice]:
+    """The calls the table's options take beyond the replay contract's ("down on the win",
+    "off" during a point), each citing the reading it takes; none where the options are off."""
+    from croupier.craps.wagers import WAGERS
+    from croupier.rules.citations import cite
+
+    names = _names(offer["game"])
+
+    def which(may: str) -> str:
+        listed = [names[w] for w in offer["wagers"] if getattr(WAGERS[w], may)]
+        return ", ".join(listed[:-1]) + " or " + listed[-1] if len(listed) > 1 else "".join(listed)
+
+    notices = []
+    if config.down_on_win and which("down_on_win"):
+        notices.append(Notice(cite(profile_id, "down_on_win"), (
+            f"A {which('down_on_win')} may be called \"down on the win\": its next win takes it "
+            "down, the wager returned with its winnings, and no commission is collected again "
+            "(a commission collected only on winning bets is collected from that win).")))
+    if config.off_during_point and which("off_during_point"):
+        notices.append(Notice(cite(profile_id, "off_during_point"), (
+            f"A {which('off_during_point')} may be called \"off\" while a point is established: "
+            "it does not work until it is called \"on\" again or the point is decided.")))
+    return notices
 
 
 def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
@@ -239,6 +267,7 @@ def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
     come_out = _come_out_notice(config, offer, rules)
     if come_out is not None:
         notices.append(come_out)
+    notices += _call_notices(config, offer, profile_id)
     if fire:
         notices.append(Notice(rules.clause("fire_pays_clause"),
                               f"The fire bet pays by pay table {config.fire_pay_table}, once, for "
