@@ -329,3 +329,16 @@ def test_the_call_events_are_stored_losslessly() -> None:
     for event in (CalledDownOnWin("a", "buy:4"), CalledOffDuringPoint("a", "hard:6", True)):
         assert codec.decode("mini-craps", codec.encode(event)) == event
     assert (CalledDownOnWin.kind, CalledOffDuringPoint.kind) == ("down_on_win", "off_during_point")
+
+
+def test_the_offer_names_the_wagers_each_call_may_be_made_on() -> None:
+    """What a table offers (the server and the felt read it) says which calls it takes."""
+    profile = load_profile("nj-casino-night")
+    assert GAMES["craps"].offer(profile, {})["calls"] == {"down_on_win": [],
+                                                         "off_during_point": []}
+    calls = GAMES["craps"].offer(profile, BOTH)["calls"]
+    # 13:47-20.25 permits place bets to win and to lose, buy and lay bets and hardways.
+    assert calls == {"down_on_win": ["place_win", "place_lose", "buy", "lay"],
+                     "off_during_point": ["place_win", "place_lose", "buy", "lay", "hard"]}
+    mini = GAMES["mini-craps"].offer(load_profile("nj-19-47"), BOTH)["calls"]
+    assert "buy" not in mini["down_on_win"]  # 19:47-1.2(b): no buy or lay bets

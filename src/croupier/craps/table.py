@@ -321,9 +321,12 @@ class CrapsTable:
 
     def offer(self) -> dict[str, Any]:
         """What this table offers: wagers (with the clause permitting each), the pay table in
-        force, the wagers off on the come-out, the clauses, limits and odds."""
+        force, the wagers off on the come-out, the clauses, limits and odds, and the wagers
+        each call its options take may be made on (none where the option is off)."""
         cfg, rules = self.config, self.config.rules
         ids = {d.id for d in cfg.offered()}
+        calls = {option: [d.id for d in cfg.offered() if getattr(d, option)]
+                 if getattr(cfg, option) else [] for option in ("down_on_win", "off_during_point")}
         return {
             "game": cfg.game, "profile": cfg.profile_id, "title": cfg.profile.title,
             "wagers": {k: v for k, v in rules.wagers.items() if k in ids},
@@ -333,7 +336,7 @@ class CrapsTable:
             "unit": str(cfg.unit), "min_bet": str(cfg.min_bet),
             "max_bet": None if cfg.max_bet is None else str(cfg.max_bet),
             "vig": str(cfg.vig), "odds": None if cfg.odds is None else str(cfg.odds),
-            "shooter": cfg.variant.shooter,
+            "shooter": cfg.variant.shooter, "calls": calls,
         }
 
     def on_table(self, player: str) -> Decimal:
