@@ -12,6 +12,8 @@ rebuilt, what the server's procedures need to know).
 >>> table = game("automated-craps").open(load_profile("nj-13-69f"), {}, {})
 >>> "fire" in table.offer()["wagers"], table.state_json()["shooter"]
 (False, None)
+>>> game("craps").late_bet(load_profile("nj-13-69f")).supervisor
+'boxperson'
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from croupier.roulette.reading import read_action as read_roulette_action
 from croupier.roulette.reading import read_options as read_roulette_options
 from croupier.roulette.table import RouletteTable
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
-from croupier.rules import GameRules, Profile
+from croupier.rules import CrapsRules, GameRules, Profile
+from croupier.rules.late_bets import late_bet
+from croupier.rules.profile import LateBetConfirmation
 from croupier.table import Table
 
 Opener = Callable[[Profile, Mapping[str, Any], Mapping[str, Decimal]], Table]
@@ -106,6 +110,16 @@ class Game:
         """What a table of this game offers under ``profile`` with ``options``."""
         return self.open(profile, options, {}).offer()
 
+    def late_bet(self, profile: Profile) -> LateBetConfirmation:
+        """Who confirms a wager made at this game's table under ``profile`` while the dice are
+        in the air (the dealer and the supervisor the clause names: ``.by``, ``.supervisor``,
+        ``.clause``), or the :class:`~croupier.errors.Refusal` citing the clause: the profile
+        takes no late bets, or no shooter throws here (automated craps), or the profile names
+        no one to confirm one here. For the games whose dice are thrown (the craps family)."""
+        if not isinstance(self.rules(profile), CrapsRules):
+            raise TypeError(f"no dice are thrown at {self.name}")
+        return late_bet(profile, self.name, shooter=self.has_shooter)
+
     def all_events(self) -> tuple[type[Event], ...]:
         return self.events + SHARED_EVENTS
 
@@ -134,6 +148,7 @@ def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -
 CRAPS_EVENTS: tuple[type[Event], ...] = (
     craps_events.TableOpened, craps_events.CalledOn, craps_events.Seated, craps_events.Rolled,
     craps_events.Moved, craps_events.ShooterChanged, craps_events.PayTableApplied,
+    craps_events.CalledDownOnWin, craps_events.CalledOffDuringPoint,
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
     roulette_events.TableOpened, roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,

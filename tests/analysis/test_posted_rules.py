@@ -164,3 +164,28 @@ def test_the_come_out_notice_says_what_off_does_during_a_point() -> None:
     default = posted_rules("craps", "nj-casino-night", {})
     notice = next(n for n in default.notices if n.clause == "N.J.A.C. 13:47-20.25(h)1v")
     assert "Place Bet to Lose" not in notice.text
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)1")
+@pytest.mark.parametrize("wheel", WHEELS)
+def test_roulette_odds_wording_notice_cites_the_wording_clause(wheel: str) -> None:
+    """20.25(i)1 requires odds stated "to", never "for", in whatever a casino night licensee
+    publishes; 20.32(f) is the pay table, which requires no notice."""
+    doc = posted_rules("roulette", "nj-casino-night", {"wheel": wheel})
+    wording = next(n for n in doc.notices if '"x to y"' in n.text)
+    assert wording.clause == "N.J.A.C. 13:47-20.25(i)1"
+    assert "N.J.A.C. 13:47-20.32(f)" not in _clauses(doc)
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)", "N.J.A.C. 13:69F-1.5(b)")
+def test_lay_commission_timing_cites_the_lay_clause() -> None:
+    """1.5(a) governs buy bets ("as to each specified place bet"), 1.5(b) lay bets ("a casino
+    licensee may collect the percentage ... only on winning bets"): each timing notice cites
+    the clause of its own bets."""
+    doc = posted_rules("craps", "nj-13-69f", {"vig_on_win": ["lay:4", "lay:10"]})
+    lay = next(n for n in doc.notices if "lay" in n.text and "commission" in n.text)
+    assert lay.clause == "N.J.A.C. 13:69F-1.5(b)"
+    assert "when the bet wins on lay 4, lay 10" in lay.text and "buy" not in lay.text
+    buy = next(n for n in doc.notices if "buy" in n.text and "commission" in n.text)
+    assert buy.clause == "N.J.A.C. 13:69F-1.5(a)" and "lay" not in buy.text
+    assert "on every number" in buy.text

@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from croupier.craps.actions import DownOnWin, OffDuringPoint
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS
 from croupier.errors import Refusal
@@ -31,7 +32,8 @@ amounts = st.sampled_from([Decimal(x) for x in ("1", "2", "4", "5", "6", "10", "
 @st.composite
 def actions(draw: st.DrawFn) -> tuple[Any, ...]:
     kind = draw(st.sampled_from(["bet", "bet", "bet", "roll", "roll", "roll", "remove", "reduce",
-                                 "on", "off", "shooter", "sit", "stand"]))
+                                 "on", "off", "shooter", "sit", "stand", "down_on_win",
+                                 "off_during_point"]))
     player = draw(st.sampled_from(PLAYERS))
     if kind == "roll":
         return ("roll", draw(st.integers(1, 6)), draw(st.integers(1, 6)))
@@ -53,7 +55,8 @@ def snapshot(table: CrapsTable) -> Any:
     return (
         {n: (p.bankroll, p.seated, p.dont_pass_blocked, p.dont_come_blocked)
          for n, p in table.players.items()},
-        {k: (w.wager_id, w.qualifier, w.stake, w.state, w.called_on, w.commission_paid, w.reduced)
+        {k: (w.wager_id, w.qualifier, w.stake, w.state, w.called_on, w.commission_paid, w.reduced,
+             w.down_on_win, w.off_for_point)
          for k, w in table.wagers.items()},
         list(table.wagers),
         table.point, table.shooter, table.hand_rolls, table.house,
@@ -76,6 +79,10 @@ def play(table: CrapsTable, action: tuple[Any, ...]) -> None:
             table.take_down(player, wid, qualifier)
         elif kind == "reduce":
             table.take_down(player, wid, qualifier, amount)
+        elif kind == "down_on_win":
+            table.act(DownOnWin(player, wid, qualifier))
+        elif kind == "off_during_point":
+            table.act(OffDuringPoint(player, wid, qualifier))
         else:
             table.call(player, wid, qualifier, kind == "on")
 
@@ -89,6 +96,8 @@ options = st.fixed_dictionaries({}, optional={
     "min_buy": st.sampled_from(["20", "40"]),
     "min_lay": st.sampled_from(["20", "40"]),
     "place_lose_off_on_come_out": st.booleans(),
+    "down_on_win": st.booleans(),
+    "off_during_point": st.booleans(),
 })
 # The options a profile's text rules out (each is malformed there, tested on its own).
 NOT_UNDER = {
@@ -103,7 +112,8 @@ def on_the_layout(table: CrapsTable, data: st.DataObject) -> tuple[Any, ...] | N
     if not table.wagers or not data.draw(st.booleans()):
         return None
     wager = data.draw(st.sampled_from(list(table.wagers.values())))
-    kind = data.draw(st.sampled_from(["remove", "reduce", "on", "off"]))
+    kind = data.draw(st.sampled_from(["remove", "reduce", "on", "off", "down_on_win",
+                                      "off_during_point"]))
     qualifier = wager.state if wager.definition.travels else wager.qualifier
     return (kind, wager.player, wager.wager_id, qualifier, data.draw(amounts))
 

@@ -109,18 +109,52 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
     return game, str(rules), options, str(header.get("table", ""))
 
 
-def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, str]:
-    """Where the profile departs from common practice, a note per wager prefix (``lay``):
-    13:69F takes the lay commission on the stake, where casinos commonly take it on the win."""
+CALL_NOTES = {
+    "down_on_win": (
+        "a wager called down on the win comes down with its next win, its stake "
+        "returned with the winnings and no new commission collected; the figures stand as "
+        "they are, since they count one decision, to the first win or loss, with a commission "
+        "collected at placement paid once per decision."),
+    "off_during_point": (
+        "a wager called off for the rest of a point is neither won nor lost "
+        "while it is off; the figures stand as they are, since they count the rolls on which "
+        "the wager works, to its decision."),
+}
+"""What each call a table option takes does to the figures (noted on the wagers it applies
+to, where the option is on)."""
+
+
+def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, list[str]]:
+    """Notes per wager prefix (``lay``): where the profile departs from common practice
+    (13:69F takes the lay commission on the stake, where casinos commonly take it on the win),
+    and what the calls the table's options take (``down_on_win``, ``off_during_point``) do
+    to each wager's figures."""
     from croupier.craps.table import CrapsTable
+    from croupier.craps.wagers import WAGERS
     from croupier.rules import load_profile
 
     table = REGISTRY[game].open(load_profile(rules), dict(options), {})
     if not isinstance(table, CrapsTable):
         return {}
     cfg = table.config
+    notes: dict[str, list[str]] = {}
+    lay = _lay_note(cfg, rules)
+    if lay:
+        notes["lay"] = [lay]
+    for option, says in CALL_NOTES.items():
+        called = [d.id for d in cfg.offered() if getattr(d, option)]
+        if getattr(cfg, option) and called:
+            note = f"{option} ({', '.join(called)}): {says}"
+            for wager in called:
+                notes.setdefault(wager, []).append(note)
+    return {wager: notes[wager] for wager in WAGERS if wager in notes}
+
+
+def _lay_note(cfg: Any, rules: str) -> str:
+    """13:69F takes the lay commission on the stake: what that costs against the common
+    practice of taking it on the win ("" where the profile does not)."""
     if cfg.rules.lay_commission_base != "stake" or "lay" not in cfg.rules.wagers:
-        return {}
+        return ""
     figures = []
     vig = Fraction(cfg.vig)
     for number in (4, 5, 6):
@@ -129,11 +163,11 @@ def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, str]
         on_win = vig * win / (1 + vig * win)
         figures.append(f"lay {number}/{14 - number}: {float(on_stake):.3%} against "
                        f"{float(on_win):.3%}")
-    return {"lay": (
+    return (
         f"{rules} takes the lay commission on the amount wagered "
         f"({cfg.rules.clause('lay_commission_clause')}); common practice takes it on what the "
         f"lay could win, so the lay costs more here than players expect at the same rate "
-        f"({cfg.vig}, paid when the bet is made): " + "; ".join(figures) + ".")}
+        f"({cfg.vig}, paid when the bet is made): " + "; ".join(figures) + ".")
 
 
 def _exact_or_decimal(value: Fraction, width: int) -> str:
@@ -158,13 +192,13 @@ def cmd_edge(args: argparse.Namespace) -> int:
     if args.json:
         out = [r.to_json() for r in rows]
         for item in out:
-            note = notes.get(str(item["wager"]).split(":")[0])
-            if note:
-                item["note"] = note
+            said = notes.get(str(item["wager"]).split(":")[0])
+            if said:
+                item["note"] = " ".join(said)
         print(json.dumps(out, indent=2))
         return 0
     _print_edge(game, rules, name, rows, stake)
-    for note in notes.values():
+    for note in dict.fromkeys(n for said in notes.values() for n in said):
         print(textwrap.fill(f"note: {note}", width=100, subsequent_indent="  "))
     return 0
 

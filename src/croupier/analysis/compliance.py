@@ -41,18 +41,12 @@ from croupier.games import GAMES
 from croupier.money import Odds
 from croupier.roulette.table import RouletteTable
 from croupier.rules import GameRules, Profile, load_profile
+from croupier.rules.citations import cite
 
 OK = "ok"
 REFUSED = "refused"
 
 _FOR = re.compile(r"^\s*\d+\s+for\s+\d+\s*$", re.IGNORECASE)
-# The clause forbidding odds stated with "for", by profile. The profile files do not carry it
-# (yet): a ``odds_wording_clause`` setting in each TOML would make this table unnecessary.
-_FOR_CLAUSE = {
-    "nj-13-69f": "N.J.A.C. 13:69F-1.4(a)",
-    "nj-19-47": "N.J.A.C. 19:47-1.4(a)",
-    "nj-casino-night": "N.J.A.C. 13:47-20.25(i)1",
-}
 _TOP_KEYS = ("game", "rules", "table", "options", "pays", "wagers")
 
 
@@ -292,7 +286,7 @@ def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,
         if _FOR.match(text):
             report.entries.append(Entry(report.name, key, _show(minimums.get(key)), text, None,
                                         REFUSED, 'odds are stated with "to", never "for"',
-                                        _FOR_CLAUSE.get(profile.id, "")))
+                                        cite(profile.id, "odds_wording")))
             continue
         odds = Odds.parse(text, f"{report.name}: pays.{key}")
         if key not in minimums:
@@ -329,7 +323,7 @@ def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any]
         report.entries.append(Entry(
             name, "vig_collected", " or ".join(allowed), str(safe["vig_collected"]), None,
             REFUSED, "the commission is paid at the time of making the bet",
-            rules.clause("buy_commission_clause")))
+            f"{rules.clause('buy_commission_clause')}, {rules.clause('lay_commission_clause')}"))
         safe["vig_collected"] = allowed[0]
     for elected in [key for key in safe if key in WAGERS]:
         if safe[elected] is True and elected not in rules.optional:

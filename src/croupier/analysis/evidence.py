@@ -12,17 +12,17 @@ True
 from __future__ import annotations
 
 import ast
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from croupier.analysis.regtext import clause_ids
+from croupier.errors import Refusal
 from croupier.games import FAMILIES, GAMES
 from croupier.rules import PROFILE_IDS, CrapsRules, GameRules, RouletteRules, load_profile
-from croupier.rules.citations import CONTRACT, load_readings
+from croupier.rules.citations import CONTRACT, load_annotations, load_readings
+from croupier.rules.profile import LateBetConfirmation
 
 
 def _is_citation(value: str) -> bool:
@@ -31,10 +31,14 @@ def _is_citation(value: str) -> bool:
 
 def _section_citations(family: str, rules: GameRules) -> Iterator[tuple[str, str]]:
     """``(key, citation)`` for each clause a profile section names besides its wagers': its
-    ``*_clause`` settings, then (roulette) the clauses it names by wheel and by wager, in the
-    file's order."""
+    ``*_clause`` settings, then (craps) who confirms a late bet at each game, (roulette) the
+    clauses it names by wheel and by wager, in the file's order."""
     for key, clause in rules.clauses.items():
         yield f"{family}.{key}", clause
+    if isinstance(rules, CrapsRules):
+        for confirmation in rules.late_bet_confirmations:
+            for game in sorted(confirmation.games):
+                yield f"{family}.late_bet_confirmations.{game}", confirmation.clause
     if isinstance(rules, RouletteRules):
         for name, by_key in (("void_clauses", rules.void_clauses),
                              ("zero_rule_clauses", rules.zero_rule_clauses),
@@ -98,6 +102,23 @@ def game_view(profile: str, game: str) -> GameView | None:
     return None if rules is None else GameView(profile, rules)
 
 
+def late_bets_by_game(profile: str) -> list[tuple[str, bool, LateBetConfirmation | Refusal]]:
+    """For each game of the craps family the profile covers: whether a shooter throws there,
+    and who confirms a wager made while the dice are in the air, or the refusal (what the game
+    registry answers the server, :meth:`croupier.games.Game.late_bet`)."""
+    loaded = load_profile(profile)
+    out: list[tuple[str, bool, LateBetConfirmation | Refusal]] = []
+    for name in loaded.games:
+        played = GAMES[name]
+        if not isinstance(played.rules(loaded), CrapsRules):
+            continue
+        try:
+            out.append((name, played.has_shooter, played.late_bet(loaded)))
+        except Refusal as refusal:
+            out.append((name, played.has_shooter, refusal))
+    return out
+
+
 def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
     """A profile's title and the games it covers."""
     loaded = load_profile(profile)
@@ -105,14 +126,10 @@ def profile_summary(profile: str) -> tuple[str, tuple[str, ...]]:
 
 
 def readings() -> dict[str, dict[str, Any]]:
-    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code;
-    the live server's records (``rules/records.toml``) laid over the readings."""
-    out = dict(load_readings()["clauses"])
-    served = tomllib.loads(resources.files("croupier.rules").joinpath("records.toml")
-                           .read_text("utf-8"))
-    for clause, entry in served["clauses"].items():
-        out[clause] = {**out.get(clause, {}), **entry}
-    return out
+    """Clause (or ``replay contract: ...``) -> its declared status, reading or record, code:
+    the readings (``rules/readings.toml``) and the live server's records
+    (``rules/records.toml``), each clause in one of them."""
+    return load_annotations()
 
 
 def citations_by_duty() -> dict[str, dict[str, str]]:

@@ -24,8 +24,9 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from croupier.analysis.evidence import GameView, game_view, profile_summary
+from croupier.analysis.evidence import GameView, game_view, late_bets_by_game, profile_summary
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
+from croupier.errors import Refusal
 from croupier.games import FAMILIES
 from croupier.rules import PROFILE_IDS, CrapsRules
 from croupier.rules.citations import CONTRACT, load_readings
@@ -185,10 +186,36 @@ def matrix() -> list[Cell]:
                               _free_odds(pid, rules, craps, wager)]
     for pid, table in _jurisdiction().get("table", {}).items():
         for rule in TABLE_RULES:
+            late = _late_bets(pid) if rule == "late_bets" else None
+            if late is not None:
+                cells.append(late)
+                continue
             entry = table[rule]
             cells.append(Cell("(table)", pid, rule, entry["value"], entry["basis"],
                               entry["clause"], entry.get("note", "")))
     return cells
+
+
+def _late_bets(pid: str) -> Cell | None:
+    """The late-bet cell of a profile that takes late bets, game by game, from what the game
+    registry answers the server (who confirms, or why none is taken); None for a profile that
+    takes none (its cell is a reading in ``readings.toml``)."""
+    rules = game_view(pid, "craps")
+    if rules is None or rules.craps is None or not rules.craps.late_bets:
+        return None
+    parts = []
+    for game, shooter, answer in late_bets_by_game(pid):
+        if isinstance(answer, Refusal):
+            why = "a device throws the dice" if not shooter else "the clause names no confirmer"
+            parts.append(f"refused at {game}, where {why}")
+        else:
+            parts.append(f"taken at {game}, confirmed by the {' and '.join(answer.by)} "
+                         f"({answer.clause.removeprefix('N.J.A.C. ')})")
+    return Cell("(table)", pid, "late_bets", "while the dice are in the air: " + "; ".join(parts),
+                "text", rules.cite("late_bet_clause"),
+                "the confirmations are recorded with the role the clause names for the game; "
+                "where no shooter throws the dice never leave a shooter's hand, and the clause "
+                "names no one to confirm a wager there")
 
 
 def cell(cells: list[Cell], wager: str, profile: str, attribute: str) -> Cell:

@@ -45,6 +45,26 @@ class Call:
 
 
 @dataclass(frozen=True)
+class DownOnWin:
+    """A place, buy or lay wager called "down on the win": when it next wins it comes down
+    with its win instead of staying up (at a table with the option ``down_on_win``)."""
+
+    player: str
+    wager: str
+    qualifier: Qualifier
+
+
+@dataclass(frozen=True)
+class OffDuringPoint:
+    """A wager called "off" while a point is established: it does not work until it is called
+    on again or the point is decided (at a table with the option ``off_during_point``)."""
+
+    player: str
+    wager: str
+    qualifier: Qualifier
+
+
+@dataclass(frozen=True)
 class Roll:
     """The dice come to rest showing ``d1`` and ``d2``."""
 
@@ -67,4 +87,4 @@ class Sit:
     seated: bool
 
 
-CrapsAction = Bet | TakeDown | Call | Roll | PassDice | Sit
+CrapsAction = Bet | TakeDown | Call | DownOnWin | OffDuringPoint | Roll | PassDice | Sit

@@ -28,7 +28,8 @@ THREE_FOUR_FIVE_LAY = 6
 # Besides these, an option named by a wager elects whether the table offers it (6-7-8).
 OPTION_KEYS = (
     "unit", "min_bet", "max_bet", "odds", "vig", "vig_collected", "fire_pay_table", "pays",
-    "vig_on_win", "min_buy", "min_lay", "place_lose_off_on_come_out",
+    "vig_on_win", "min_buy", "min_lay", "place_lose_off_on_come_out", "down_on_win",
+    "off_during_point",
 )
 COMMISSION_WAGERS = ("buy", "lay")
 
@@ -76,6 +77,12 @@ class CrapsConfig:
     place_lose_off: bool = False
     """Whether "All place bets shall be inactive on any come out roll" is read of place bets
     to lose too (the profile's ``all_place_bets``), not only of place bets to win."""
+    down_on_win: bool = False
+    """Whether a player may call a place, buy or lay bet "down on the win": it comes down with
+    its next win, paying no new commission (off: it stays up, the replay contract's reading)."""
+    off_during_point: bool = False
+    """Whether a wager called "off" during a point stops working until it is called on again
+    or the point is decided (off: it keeps working, the replay contract's reading)."""
 
     @property
     def off_on_come_out(self) -> frozenset[str]:
@@ -156,6 +163,8 @@ class CrapsConfig:
         min_buy, min_lay = (_read_minimum(profile, options, name, max_bet)
                             for name in ("buy", "lay"))
         place_lose_off = _read_place_lose_off(profile, options)
+        down_on_win, off_during_point = (_read_flag(options, name)
+                                         for name in ("down_on_win", "off_during_point"))
 
         pays = _read_pays(profile, variant, fire_table, options.get("pays", {}))
 
@@ -163,7 +172,8 @@ class CrapsConfig:
                    max_bet=max_bet, odds=odds, vig=vig, vig_collected=vig_collected,
                    fire_pay_table=fire_table, declined=declined, pays=pays,
                    seated=variant.game in rules.seated_games, vig_on_win=vig_on_win,
-                   min_buy=min_buy, min_lay=min_lay, place_lose_off=place_lose_off)
+                   min_buy=min_buy, min_lay=min_lay, place_lose_off=place_lose_off,
+                   down_on_win=down_on_win, off_during_point=off_during_point)
 
     def with_pays(self, overrides: Mapping[str, str]) -> CrapsConfig:
         """This table under the override table ``overrides`` (the whole of it: an entry it does
@@ -336,6 +346,14 @@ def _read_place_lose_off(profile: Profile, options: dict[str, Any]) -> bool:
         raise Malformed("options.place_lose_off_on_come_out",
                         f"under {profile.id} place bets to lose work on the come out roll "
                         f"({rules.clause('off_on_come_out_clause')}: every other wager is on)")
+    return value
+
+
+def _read_flag(options: dict[str, Any], name: str) -> bool:
+    """A true/false table option whose default, false, is the replay contract's reading."""
+    value = options.get(name, False)
+    if not isinstance(value, bool):
+        raise Malformed(f"options.{name}", f"must be true or false: {show_json(value)}")
     return value
 
 

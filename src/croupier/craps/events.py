@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 from croupier.events import BetMade, BetTakenDown, Event, Opened, Settled
 
 __all__ = [
-    "BetMade", "BetTakenDown", "CalledOn", "Moved", "PayTableApplied", "Rolled", "Seated",
-    "Settled", "ShooterChanged", "TableOpened",
+    "BetMade", "BetTakenDown", "CalledDownOnWin", "CalledOffDuringPoint", "CalledOn", "Moved",
+    "PayTableApplied", "Rolled", "Seated", "Settled", "ShooterChanged", "TableOpened",
 ]
 
 
@@ -35,6 +35,25 @@ class CalledOn(Event):
     player: str
     wager: str
     on: bool
+
+
+@dataclass(frozen=True)
+class CalledDownOnWin(Event):
+    """A wager called "down on the win": its next win takes it down, stake and win paid."""
+
+    kind: ClassVar[str] = "down_on_win"
+    player: str
+    wager: str
+
+
+@dataclass(frozen=True)
+class CalledOffDuringPoint(Event):
+    """A wager called "off" for the rest of the point (``off``), or back "on" (not ``off``)."""
+
+    kind: ClassVar[str] = "off_during_point"
+    player: str
+    wager: str
+    off: bool
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,25 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from croupier.craps.actions import Bet, Call, CrapsAction, PassDice, Roll, Sit, TakeDown
+from croupier.craps.actions import (
+    Bet,
+    Call,
+    CrapsAction,
+    DownOnWin,
+    OffDuringPoint,
+    PassDice,
+    Roll,
+    Sit,
+    TakeDown,
+)
 from croupier.craps.wagers import WAGERS, Qualifier, WagerDef
 from croupier.dice import HOPS, POINTS
 from croupier.errors import Malformed
 from croupier.money import parse_amount, show_json
 from croupier.reading import action_verb, check_keys, did_you_mean, read_player
 
-VERBS = ("bet", "remove", "reduce", "on", "off", "roll", "shooter", "sit", "stand")
+VERBS = ("bet", "remove", "reduce", "on", "off", "down_on_win", "off_during_point", "roll",
+         "shooter", "sit", "stand")
 _QUALIFIERS = {"number", "dice"}
 FIELDS: dict[str, set[str]] = {
     "bet": {"player", "bet", "amount"} | _QUALIFIERS,
@@ -32,6 +43,8 @@ FIELDS: dict[str, set[str]] = {
     "reduce": {"player", "reduce", "amount"} | _QUALIFIERS,
     "on": {"player", "on"} | _QUALIFIERS,
     "off": {"player", "off"} | _QUALIFIERS,
+    "down_on_win": {"player", "down_on_win"} | _QUALIFIERS,
+    "off_during_point": {"player", "off_during_point"} | _QUALIFIERS,
     "roll": {"roll"},
     "shooter": {"shooter"},
     "sit": {"player", "sit"},
@@ -145,4 +158,8 @@ def read_action(action: Any, where: str, players: Collection[str]) -> CrapsActio
         return TakeDown(player, d.id, qualifier, amount)
     if verb == "remove":
         return TakeDown(player, d.id, qualifier, None)
+    if verb == "down_on_win":
+        return DownOnWin(player, d.id, qualifier)
+    if verb == "off_during_point":
+        return OffDuringPoint(player, d.id, qualifier)
     return Call(player, d.id, qualifier, verb == "on")

@@ -26,11 +26,23 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
 
-from croupier.craps.actions import Bet, Call, CrapsAction, PassDice, Roll, Sit, TakeDown
+from croupier.craps.actions import (
+    Bet,
+    Call,
+    CrapsAction,
+    DownOnWin,
+    OffDuringPoint,
+    PassDice,
+    Roll,
+    Sit,
+    TakeDown,
+)
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import (
     BetMade,
     BetTakenDown,
+    CalledDownOnWin,
+    CalledOffDuringPoint,
     CalledOn,
     Moved,
     PayTableApplied,
@@ -89,6 +101,11 @@ class Wager:
     """The pay-table entries it can be paid at, with the odds it was accepted at."""
     pays: Mapping[str, Odds] = field(default_factory=dict)
     """The same odds, read: what it is paid at, whatever the table's pay table becomes."""
+    down_on_win: bool = False
+    """Called "down on the win": its next win takes it down (table option down_on_win)."""
+    off_for_point: bool = False
+    """Called "off" for the rest of the point: not working until called on or the point is
+    decided (table option off_during_point)."""
 
     @property
     def definition(self) -> WagerDef:
@@ -198,6 +215,10 @@ class CrapsTable:
                 del self.wagers[key]
         elif isinstance(event, CalledOn):
             self.wagers[(event.player, event.wager)].called_on = event.on
+        elif isinstance(event, CalledDownOnWin):
+            self.wagers[(event.player, event.wager)].down_on_win = True
+        elif isinstance(event, CalledOffDuringPoint):
+            self.wagers[(event.player, event.wager)].off_for_point = event.off
         elif isinstance(event, Seated):
             self.players[event.player].seated = event.seated
         elif isinstance(event, Rolled):
@@ -209,6 +230,10 @@ class CrapsTable:
                 ps.dont_come_blocked = False
                 if line_decided:
                     ps.dont_pass_blocked = False
+            if event.point_before is not None and event.point_after is None:
+                # The point is decided: a wager called off for it works again.
+                for wager in self.wagers.values():
+                    wager.off_for_point = False
         elif isinstance(event, Settled):
             self._apply_settled(event)
         elif isinstance(event, Moved):
@@ -312,9 +337,12 @@ class CrapsTable:
 
     def offer(self) -> dict[str, Any]:
         """What this table offers: wagers (with the clause permitting each), the pay table in
-        force, the wagers off on the come-out, the clauses, limits and odds."""
+        force, the wagers off on the come-out, the clauses, limits and odds, and the wagers
+        each call its options take may be made on (none where the option is off)."""
         cfg, rules = self.config, self.config.rules
         ids = {d.id for d in cfg.offered()}
+        calls = {option: [d.id for d in cfg.offered() if getattr(d, option)]
+                 if getattr(cfg, option) else [] for option in ("down_on_win", "off_during_point")}
         return {
             "game": cfg.game, "profile": cfg.profile_id, "title": cfg.profile.title,
             "wagers": {k: v for k, v in rules.wagers.items() if k in ids},
@@ -324,7 +352,7 @@ class CrapsTable:
             "unit": str(cfg.unit), "min_bet": str(cfg.min_bet),
             "max_bet": None if cfg.max_bet is None else str(cfg.max_bet),
             "vig": str(cfg.vig), "odds": None if cfg.odds is None else str(cfg.odds),
-            "shooter": cfg.variant.shooter,
+            "shooter": cfg.variant.shooter, "calls": calls,
         }
 
     def on_table(self, player: str) -> Decimal:
@@ -334,9 +362,11 @@ class CrapsTable:
         return self.wagers.get((player, key))
 
     def is_off(self, wager: Wager) -> bool:
-        """Whether ``wager`` is inactive on the coming roll (off on the come-out, not called on)."""
-        return (self.point is None and wager.wager_id in self._off_on_come_out
-                and not wager.called_on)
+        """Whether ``wager`` is inactive on the coming roll: off on the come-out and not called
+        on, or called off for the rest of the point."""
+        if self.point is not None:
+            return wager.off_for_point
+        return wager.wager_id in self._off_on_come_out and not wager.called_on
 
     def total_chips(self) -> Decimal:
         """Bankrolls + stakes down + the house result: constant over the life of the table."""
@@ -402,6 +432,10 @@ class CrapsTable:
                                         action.amount)
         if isinstance(action, Call):
             return self.check_call(action.player, action.wager, action.qualifier, action.on)
+        if isinstance(action, DownOnWin):
+            return self.check_down_on_win(action.player, action.wager, action.qualifier)
+        if isinstance(action, OffDuringPoint):
+            return self.check_off_during_point(action.player, action.wager, action.qualifier)
         if isinstance(action, PassDice):
             return self.check_pass_dice(action.to)
         if isinstance(action, Sit):
@@ -680,14 +714,62 @@ class CrapsTable:
 
     def check_call(self, player: str, wager_id: str, qualifier: Qualifier, on: bool,
                    ) -> list[Event]:
+        """"On" or "off" for come-out rolls; "on" on a wager called off for the point (table
+        option off_during_point) brings it back on for the point, and does only that."""
         wager = self.find(player, wager_id, qualifier,
                           self.config.rules.clause("off_on_come_out_clause"))
+        if on and self.point is not None and wager.off_for_point:
+            return [CalledOffDuringPoint(player, wager.key, False)]
         if wager.wager_id not in self._off_on_come_out:
             word = "on" if on else "off"
             raise Refusal(f"a {wager.definition.name} cannot be called {word}: only wagers that "
                           "are inactive on the come out roll unless called on may be",
                           self.config.rules.clause("off_on_come_out_clause"))
         return [CalledOn(player, wager.key, on)]
+
+    def check_down_on_win(self, player: str, wager_id: str, qualifier: Qualifier,
+                          ) -> list[Event]:
+        """A call "down on the win": the wager's next win takes it down with its win, no new
+        commission collected. Refused (citing the reading) where the table option is off."""
+        cfg = self.config
+        clause = cite(cfg.profile_id, "down_on_win")
+        d = WAGERS[wager_id]
+        if not cfg.down_on_win:
+            raise Refusal(f'this table takes no "down on the win" call (table option '
+                          f"down_on_win): a winning {d.name} stays up, only its winnings paid, "
+                          "until it loses or is taken down", clause)
+        if not d.down_on_win:
+            raise Refusal(f'a {d.name} cannot be called "down on the win": only '
+                          f"{_callable(lambda w: w.down_on_win)} may be", clause)
+        wager = self.find(player, wager_id, qualifier, clause)
+        if wager.down_on_win:
+            raise Refusal(f"{player}'s {d.name} ({wager.key}) is already called down on its "
+                          "win", clause)
+        return [CalledDownOnWin(player, wager.key)]
+
+    def check_off_during_point(self, player: str, wager_id: str, qualifier: Qualifier,
+                               ) -> list[Event]:
+        """A call "off" while a point is established that takes effect at once: the wager
+        does not work until it is called on again or the point is decided. Refused (citing
+        the reading) where the table option is off."""
+        cfg = self.config
+        clause = cite(cfg.profile_id, "off_during_point")
+        d = WAGERS[wager_id]
+        if not cfg.off_during_point:
+            raise Refusal("this table takes no call \"off\" for the rest of a point (table "
+                          "option off_during_point): a wager called off while a point is "
+                          "established keeps working until the point is decided", clause)
+        if not d.off_during_point:
+            raise Refusal(f'a {d.name} cannot be called "off" during a point: only '
+                          f"{_callable(lambda w: w.off_during_point)} may be", clause)
+        if self.point is None:
+            raise Refusal('no point is established: on a come out roll a wager is called '
+                          '"off" for the come out roll ("off")', clause)
+        wager = self.find(player, wager_id, qualifier, clause)
+        if wager.off_for_point:
+            raise Refusal(f"{player}'s {d.name} ({wager.key}) is already off until it is "
+                          "called on or the point is decided", clause)
+        return [CalledOffDuringPoint(player, wager.key, True)]
 
     def check_seat(self, player: str, seated: bool) -> list[Event]:
         rules = self.config.rules
@@ -753,6 +835,8 @@ class CrapsTable:
                 if d.odds_of is not None:
                     off_odds.append(wager)
                 continue
+            if wager.off_for_point and not off_rule:
+                continue  # called off for the rest of this point
             if d.parts is not None:
                 parts = d.parts(wager.qualifier)
                 one = wager.stake / sum(p.units for p in parts)
@@ -808,14 +892,24 @@ class CrapsTable:
                                f"{odds}: {describe(odds.winnings(stake))} is not an exact amount "
                                "of money") from None
         commission = ZERO
-        if d.commission is not None:
-            # Collected at placement, it is paid again out of the winnings to stay up;
-            # collected on the win, it comes out of the winnings.
+        if wager.down_on_win and part_def is None:
+            stays_up = False  # called down on the win: it comes down with this win
+        if d.commission is not None and (stays_up or self.config.commission_timing(
+                wager.wager_id, wager.qualifier) == "win"):
+            # Collected at placement, it is paid again out of the winnings to stay up (a
+            # wager coming down with its win pays none again); collected on the win, it comes
+            # out of the winnings.
             commission = self.config.commission(d.commission, wager.qualifier, stake,
                                                 wager.pays)
         return Settled(wager.player, name, stake, "win", paid=paid,
                        returned=ZERO if stays_up else stake, commission=commission,
                        odds=str(odds), stays_up=stays_up, part_of=part_of)
+
+
+def _callable(may: Any) -> str:
+    """The names of the wagers a call may be made on, from their definitions."""
+    names = [w.name for w in WAGERS.values() if may(w)]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
 
 def copy_config(config: CrapsConfig, **changes: object) -> CrapsConfig:

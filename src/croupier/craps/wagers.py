@@ -96,6 +96,9 @@ class WagerDef:
     ``qualifier`` names the bet action's field (``number`` or ``dice``) and ``domain`` its values.
     ``odds_of`` names the flat bet an odds wager stands behind; ``lay_odds`` marks odds laid
     against a number, limited by what they win. ``commission`` marks buy and lay.
+    ``down_on_win`` and ``off_during_point`` say which calls a player may make on it at a table
+    whose option of that name is on: "down on the win" (it comes down with its next win
+    instead of staying up) and "off" for the rest of a point.
     """
 
     id: str
@@ -114,6 +117,8 @@ class WagerDef:
     lay_odds: bool = False
     commission: str | None = None
     dont: bool = False
+    down_on_win: bool = False
+    off_during_point: bool = False
     # Its state when made (table point, qualifier -> state); nothing to remember by default.
     start: Callable[[Any, int | None], State] = lambda _q, _point: None
     # How it ends when the shooter's hand ends without a seven-out (the fire bet), if it does.
@@ -378,16 +383,22 @@ _ALL: tuple[WagerDef, ...] = (
     WagerDef("dont_come_odds", "odds on a Don't Come Bet", _odds("dont_come_odds", lay=True),
              _state_numbered("dont_come_odds"), timing=Timing.COME_ODDS, odds_of="dont_come",
              lay_odds=True, qualifier="number", domain=POINTS, start=_at_qualifier),
+    # Place, buy and lay bets stay up after a win; a player may call one down on its next win
+    # or off for the rest of a point (hardways too), where the table's options allow the call.
     WagerDef("place_win", "Place Bet to Win", _number_before_seven("place_win", against=False),
-             _numbered("place_win"), qualifier="number", domain=POINTS, stays_up=True),
+             _numbered("place_win"), qualifier="number", domain=POINTS, stays_up=True,
+             down_on_win=True, off_during_point=True),
     WagerDef("place_lose", "Place Bet to Lose", _number_before_seven("place_lose", against=True),
-             _numbered("place_lose"), qualifier="number", domain=POINTS, stays_up=True),
+             _numbered("place_lose"), qualifier="number", domain=POINTS, stays_up=True,
+             down_on_win=True, off_during_point=True),
     WagerDef("buy", "Buy Bet", _number_before_seven("buy", against=False), _numbered("buy"),
-             qualifier="number", domain=POINTS, stays_up=True, commission="buy"),
+             qualifier="number", domain=POINTS, stays_up=True, commission="buy",
+             down_on_win=True, off_during_point=True),
     WagerDef("lay", "Lay Bet", _number_before_seven("lay", against=True), _numbered("lay"),
-             qualifier="number", domain=POINTS, stays_up=True, commission="lay"),
+             qualifier="number", domain=POINTS, stays_up=True, commission="lay",
+             down_on_win=True, off_during_point=True),
     WagerDef("hard", "Hardway Bet", _hard, _numbered("hard"), qualifier="number",
-             domain=HARDWAYS, stays_up=True),
+             domain=HARDWAYS, stays_up=True, off_during_point=True),
     WagerDef("field", "Field Bet", _field, _keys("field", "field:2", "field:12"), one_roll=True),
     WagerDef("any_seven", "Any Seven", _one_roll("any_seven", frozenset({7})),
              _keys("any_seven"), one_roll=True),

@@ -6,14 +6,15 @@ with the clause permitting it), the limits, the pay table stated "x to 1" (13:69
 it is collected on each number), the fire pay table, 6-7-8, the zero rule, and every notice a
 clause requires of the table, each citing its clause: the zero-rule option in effect at a
 double-zero wheel (13:47-20.32(g)), the notice at a double-zero wheel used as single zero
-(13:47-20.32(i)1).
+(13:47-20.32(i)1); and the calls a craps table's options take beyond the replay contract's
+("down on the win", "off" during a point), each citing the reading it takes.
 
 :func:`posted_rules` builds the document (pure: no database, no clock); :func:`to_json`,
 :func:`to_markdown` and :func:`to_html` render it.
 
 >>> doc = posted_rules("roulette", "nj-casino-night", {"wheel": "double-zero-as-single"})
 >>> [n.clause for n in doc.notices]
-['N.J.A.C. 13:47-20.32(i)1', 'N.J.A.C. 13:47-20.32(i)3', 'N.J.A.C. 13:47-20.32(f)']
+['N.J.A.C. 13:47-20.32(i)1', 'N.J.A.C. 13:47-20.32(i)3', 'N.J.A.C. 13:47-20.25(i)1']
 >>> posted_rules("craps", "nj-13-69f", {}).odds_multiples[0]
 ('4', '3 times the flat bet')
 """
@@ -186,21 +187,27 @@ def _commission(config: Any, wagers: dict[str, str], rules: CrapsRules,
     return tuple(out)
 
 
-def _commission_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
-                       ) -> Notice | None:
-    """Where commission may wait for the win, when it is collected, bet by bet."""
-    offered = [w for w in ("buy", "lay") if w in offer["wagers"]]
-    if "win" not in rules.vig_collected or not offered:
-        return None
-    on_win = [f"{w} {n}" for w in offered for n in BOX_NUMBERS
-              if config.commission_timing(w, int(n)) == "win"]
-    if len(on_win) in (0, len(offered) * len(BOX_NUMBERS)):
-        text = (f"The commission on buy and lay bets is collected "
-                f"{TIMING[config.vig_collected]}, on every number.")
-    else:
-        text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
-                f"every other buy and lay bet, {TIMING['placement']}.")
-    return Notice(rules.clause("buy_commission_clause"), text)
+def _commission_notices(config: Any, offer: dict[str, Any], rules: CrapsRules,
+                        ) -> list[Notice]:
+    """Where commission may wait for the win, when it is collected, bet by bet: one notice
+    for buy bets citing the buy clause (13:69F-1.5(a)), one for lay bets citing the lay
+    clause (1.5(b)), each clause governing its own bets' timing."""
+    if "win" not in rules.vig_collected:
+        return []
+    notices = []
+    for wager_id in ("buy", "lay"):
+        if wager_id not in offer["wagers"]:
+            continue
+        on_win = [f"{wager_id} {n}" for n in BOX_NUMBERS
+                  if config.commission_timing(wager_id, int(n)) == "win"]
+        if len(on_win) in (0, len(BOX_NUMBERS)):
+            text = (f"The commission on {wager_id} bets is collected "
+                    f"{TIMING[config.vig_collected]}, on every number.")
+        else:
+            text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
+                    f"every other {wager_id} bet, {TIMING['placement']}.")
+        notices.append(Notice(rules.clause(f"{wager_id}_commission_clause"), text))
+    return notices
 
 
 def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
@@ -211,10 +218,37 @@ def _come_out_notice(config: Any, offer: dict[str, Any], rules: CrapsRules,
     off = [names[w] for w in offer["wagers"] if w in config.off_on_come_out]
     if not off:
         return None
+    during = ("" if config.off_during_point else
+              " A wager called \"off\" while a point is established keeps working until the "
+              "point is decided: \"off\" speaks of come out rolls only.")
     return Notice(rules.clause("off_on_come_out_clause"),
-                  f"{', '.join(off)} are inactive on any come out roll unless called \"on\". "
-                  "A wager called \"off\" while a point is established keeps working until the "
-                  "point is decided: \"off\" speaks of come out rolls only.")
+                  f"{', '.join(off)} are inactive on any come out roll unless called "
+                  f"\"on\".{during}")
+
+
+def _call_notices(config: Any, offer: dict[str, Any], profile_id: str) -> list[Notice]:
+    """The calls the table's options take beyond the replay contract's ("down on the win",
+    "off" during a point), each citing the reading it takes; none where the options are off."""
+    from croupier.craps.wagers import WAGERS
+    from croupier.rules.citations import cite
+
+    names = _names(offer["game"])
+
+    def which(may: str) -> str:
+        listed = [names[w] for w in offer["wagers"] if getattr(WAGERS[w], may)]
+        return ", ".join(listed[:-1]) + " or " + listed[-1] if len(listed) > 1 else "".join(listed)
+
+    notices = []
+    if config.down_on_win and which("down_on_win"):
+        notices.append(Notice(cite(profile_id, "down_on_win"), (
+            f"A {which('down_on_win')} may be called \"down on the win\": its next win takes it "
+            "down, the wager returned with its winnings, and no commission is collected again "
+            "(a commission collected only on winning bets is collected from that win).")))
+    if config.off_during_point and which("off_during_point"):
+        notices.append(Notice(cite(profile_id, "off_during_point"), (
+            f"A {which('off_during_point')} may be called \"off\" while a point is established: "
+            "it does not work until it is called \"on\" again or the point is decided.")))
+    return notices
 
 
 def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
@@ -229,10 +263,11 @@ def _craps(offer: dict[str, Any], rules: CrapsRules, game: str, profile_id: str,
     notices = [Notice(_odds_wording(profile_id),
                       'Every payout is stated as odds "x to y": x won for every y wagered, the '
                       "wager itself returned besides.")]
-    for notice in (_commission_notice(config, offer, rules),
-                   _come_out_notice(config, offer, rules)):
-        if notice is not None:
-            notices.append(notice)
+    notices += _commission_notices(config, offer, rules)
+    come_out = _come_out_notice(config, offer, rules)
+    if come_out is not None:
+        notices.append(come_out)
+    notices += _call_notices(config, offer, profile_id)
     if fire:
         notices.append(Notice(rules.clause("fire_pays_clause"),
                               f"The fire bet pays by pay table {config.fire_pay_table}, once, for "
@@ -273,7 +308,9 @@ def _roulette(offer: dict[str, Any], rules: RouletteRules, options: dict[str, An
     notices.append(Notice(zero_clause, zero_text if wheel != "double-zero-as-single" else
                           "Wagers on red, black, odd, even, 1 to 18 and 19 to 36 are lost when "
                           "the ball comes to rest in 0."))
-    notices.append(Notice(rules.clause("pays_clause"),
+    # The wording rule is the profile's odds-wording clause, as at craps; the pay table
+    # itself (pays_clause) is not the clause that requires the notice.
+    notices.append(Notice(_odds_wording(profile_id),
                           'Every payout is stated as odds "x to y": x won for every y wagered, '
                           "the wager itself returned besides."))
     return PostedRules(

@@ -11,6 +11,8 @@ that is not a clause of the game, so a typo never reads as "no clause".
 '7 to 6'
 >>> p.craps.late_bets, load_profile("nj-casino-night").craps.late_bets
 (True, False)
+>>> p.craps.late_bet_confirmation("mini-craps").by, p.craps.late_bet_confirmation("automated-craps")
+(('dealer', 'floorperson'), None)
 >>> p.craps.clause("odds_clase")
 Traceback (most recent call last):
 ...
@@ -54,6 +56,23 @@ class ProfileError(ValueError):
 def _suggest(name: str, known: frozenset[str] | tuple[str, ...]) -> str:
     close = difflib.get_close_matches(name, sorted(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+@dataclass(frozen=True)
+class LateBetConfirmation:
+    """Who confirms a wager made while the dice are in the air, at the games named, as the
+    clause names them (13:69F-1.3(a)1: "In craps, by the dealer and a boxperson")."""
+
+    games: frozenset[str]
+    by: tuple[str, ...]
+    """The confirmers, as the clause names them: the dealer and a supervisor."""
+    clause: str
+
+    @property
+    def supervisor(self) -> str:
+        """The confirmer besides the dealer (boxperson, floorperson): the role a supervisor's
+        confirmation is recorded under."""
+        return next(who for who in self.by if who != "dealer")
 
 
 @dataclass(frozen=True)
@@ -105,12 +124,19 @@ class CrapsRules(GameRules):
     """Games at which only seated players may wager."""
     late_bets: bool = False
     """Whether a wager may be made after the dice are thrown, with confirmation."""
+    late_bet_confirmations: tuple[LateBetConfirmation, ...] = ()
+    """Who confirms a late bet, game by game, as the late-bet clause names them; a game named
+    by none takes no late bet (automated craps under 13:69F-1.3(a))."""
     coupon_wagers: frozenset[str] = frozenset()
     """Wagers a match play coupon may be put with (none: coupons are not accepted)."""
     fire_tables: Mapping[str, Mapping[str, Odds]] = field(default_factory=dict)
     all_place_bets: frozenset[str] = frozenset()
     """Wagers a table may also turn off on the come-out (``place_lose_off_on_come_out``)
     where the text's "All place bets shall be inactive" may be read of every place bet."""
+
+    def late_bet_confirmation(self, game: str) -> LateBetConfirmation | None:
+        """Who confirms a late bet at ``game`` (None: the profile names no one there)."""
+        return next((c for c in self.late_bet_confirmations if game in c.games), None)
 
 
 @dataclass(frozen=True)
@@ -202,6 +228,9 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
         if not set(timings) <= set(COMMISSION_TIMINGS):
             raise ProfileError(f"{where}.vig_collected: only {', '.join(COMMISSION_TIMINGS)}")
         settings["vig_collected"] = timings
+    if "late_bet_confirmations" in rest:
+        settings["late_bet_confirmations"] = _confirmations(rest["late_bet_confirmations"],
+                                                            f"{where}.late_bet_confirmations")
     if "fire_tables" in rest:
         tables = _table(rest["fire_tables"], f"{where}.fire_tables")
         settings["fire_tables"] = MappingProxyType({
@@ -215,9 +244,36 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
             raise ProfileError(f"{where}.{name}: not permitted wagers: {', '.join(sorted(unknown))}")
     if rules.late_bets and not rules.clause("late_bet_clause"):
         raise ProfileError(f"{where}.late_bets: a profile permitting late bets cites the clause")
+    if rules.late_bets != bool(rules.late_bet_confirmations):
+        raise ProfileError(f"{where}.late_bet_confirmations: a profile permitting late bets "
+                           "names who confirms them, and only such a profile does")
     if rules.coupon_wagers and not rules.clause("coupon_clause"):
         raise ProfileError(f"{where}.coupon_wagers: a profile accepting coupons cites the clause")
     return rules
+
+
+def _confirmations(raw: Any, where: str) -> tuple[LateBetConfirmation, ...]:
+    """``[[late_bet_confirmations]]``: each with its ``games``, who confirms (``by``, the
+    dealer and one other) and the ``clause``; no game named twice."""
+    if not isinstance(raw, list):
+        raise ProfileError(f"{where}: must be a list of tables")
+    out: list[LateBetConfirmation] = []
+    for i, entry in enumerate(raw):
+        at = f"{where}[{i}]"
+        entry = _table(entry, at)
+        if set(entry) != {"games", "by", "clause"}:
+            raise ProfileError(f"{at}: holds games, by and clause, and nothing else")
+        by = entry["by"]
+        if (not isinstance(by, list) or len(set(by)) != 2 or len(by) != 2
+                or not all(isinstance(x, str) for x in by) or "dealer" not in by):
+            raise ProfileError(f"{at}.by: the dealer and one other confirm a late bet")
+        if not isinstance(entry["clause"], str) or not entry["clause"].startswith("N.J.A.C."):
+            raise ProfileError(f"{at}.clause: a clause of the text")
+        games = _strings(entry["games"], f"{at}.games")
+        if any(games & c.games for c in out):
+            raise ProfileError(f"{at}.games: a game's confirmers are named once")
+        out.append(LateBetConfirmation(games, tuple(by), entry["clause"]))
+    return tuple(out)
 
 
 def _roulette_rules(raw: dict[str, Any], where: str) -> RouletteRules:
@@ -247,8 +303,14 @@ def parse_profile(raw: dict[str, Any]) -> Profile:
     craps = _craps_rules(_table(raw["craps"], "craps"), f"{where}.craps") if "craps" in raw else None
     roulette = (_roulette_rules(_table(raw["roulette"], "roulette"), f"{where}.roulette")
                 if "roulette" in raw else None)
-    return Profile(id=raw["id"], title=raw["title"], games=tuple(raw["games"]), craps=craps,
-                   roulette=roulette)
+    profile = Profile(id=raw["id"], title=raw["title"], games=tuple(raw["games"]), craps=craps,
+                      roulette=roulette)
+    for confirmation in craps.late_bet_confirmations if craps is not None else ():
+        strange = confirmation.games - set(profile.games)
+        if strange:
+            raise ProfileError(f"{where}.craps.late_bet_confirmations: not games the profile "
+                               f"covers: {', '.join(sorted(strange))}")
+    return profile
 
 
 @cache

@@ -129,6 +129,11 @@ class Compiled:
 # --- craps --------------------------------------------------------------------------------
 
 
+CALL_OPTIONS = ("down_on_win", "off_during_point")
+"""Table options that only let a player make a call ("down on the win", "off" during a
+point): strategies make no calls, so a strategy naming one is refused rather than ignored."""
+
+
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
     nj-13-69f) with the strategy's table options."""
@@ -139,7 +144,13 @@ def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
         config = CrapsConfig.from_options(profile, dict(strategy.table))
     except Malformed as exc:
         raise exc.under(f"{strategy.name}.table") from None
+    for option in CALL_OPTIONS:
+        if getattr(config, option):
+            raise Malformed(f"{strategy.name}.table.{option}", "a table option for a call a "
+                            "player makes at the table; no strategy rule makes that call, so "
+                            "the simulator does not take it")
     return config
+
 
 
 def odds_on_the_point(d: WagerDef) -> bool:
