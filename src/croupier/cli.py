@@ -7,8 +7,10 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from croupier.errors import Malformed
+from croupier.reading import did_you_mean, unknown_name
 
 # Each module has ``register(subparsers)`` adding its commands. A module is imported only when
 # one of its commands runs (or for --help), so ``croupier replay`` starts fast.
@@ -68,9 +70,42 @@ exit status (README.md has the table):
 """
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse as croupier uses it (every command's parser is one: argparse makes subparsers
+    of the parser's own class): a name that is not among an argument's choices (a command,
+    ``--game``, ``--wheel-type``, ...) is refused with the names expected and the nearest one
+    (:func:`croupier.reading.unknown_name`, the helper every name on the command line goes
+    through); an unknown option is refused by the command's own parser, showing its usage."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's own hook for choices (every choice passes here), with the message ours.
+        if action.choices is not None and value not in action.choices:
+            command = isinstance(action, argparse._SubParsersAction)
+            what = "command" if command else action.dest.replace("_", " ")
+            raise argparse.ArgumentError(action, unknown_name(value, action.choices, what, "").message)
+
+    def unrecognized(self, extra: Sequence[str]) -> NoReturn:
+        """Refuse arguments this parser does not know, with the nearest option to the first."""
+        options = [s for action in self._actions for s in action.option_strings]
+        first = next((a.split("=")[0] for a in extra if a.startswith("-")), None)
+        hint = did_you_mean(first, options) if first else ""
+        self.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+
+
+def command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` chose (``audit verify``'s for ``croupier audit
+    verify ...``), or ``parser`` itself when none was chosen."""
+    while True:
+        chosen = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+                  and getattr(args, a.dest, None) in a.choices]
+        if not chosen:
+            return parser
+        parser = chosen[0].choices[getattr(args, chosen[0].dest)]
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command`` given, only the module that holds it is imported."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="croupier",
         description="Craps and roulette exactly as New Jersey's regulations define them.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -101,7 +136,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        own = command_parser(parser, args)
+        if isinstance(own, Parser):
+            own.unrecognized(extra)
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -34,6 +34,46 @@ def did_you_mean(value: object, known: Iterable[str]) -> str:
     return f'; did you mean "{close[0]}"?' if close else ""
 
 
+LISTED_AT_MOST = 12
+"""A refusal lists every name it expected when there are at most this many."""
+
+
+def unknown_name(value: object, known: Iterable[str], what: str, where: str,
+                 listing: str = "") -> Malformed:
+    """The error for ``value`` that is no ``what`` of ``known``: the names expected (or, for a
+    long list, ``listing``: where to find them) and the nearest name, as :func:`did_you_mean`.
+    The command line reads every name through this and :func:`check_name` (a strategy, a rule
+    profile, a game, a wager, a table option, a pay-table entry, a command, an option).
+
+    >>> print(unknown_name("nj-13-96f", ["nj-13-69f", "nj-19-47"], "rule profile", "--rules"))
+    --rules: unknown rule profile "nj-13-96f"; expected one of nj-13-69f, nj-19-47; did you mean "nj-13-69f"?
+    """
+    names = list(known)
+    shown = show_json(value) if isinstance(value, str) else repr(value)
+    if listing or len(names) > LISTED_AT_MOST:
+        expected = f"; {listing}" if listing else ""
+    else:
+        expected = f"; expected one of {', '.join(names)}"
+    return Malformed(where, f"unknown {what} {shown}{expected}{did_you_mean(value, names)}")
+
+
+def check_name(value: object, known: Iterable[str], what: str, where: str,
+               listing: str = "") -> str:
+    """``value`` when it is one of ``known``; else :func:`unknown_name`'s error.
+
+    >>> check_name("craps", ("craps", "roulette"), "game", "--game")
+    'craps'
+    >>> check_name("crasp", ("craps", "roulette"), "game", "--game")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    croupier.errors.Malformed: --game: unknown game "crasp"; ...; did you mean "craps"?
+    """
+    names = list(known)
+    if isinstance(value, str) and value in names:
+        return value
+    raise unknown_name(value, names, what, where, listing)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 

@@ -34,6 +34,9 @@ def test_locked_out_admin_recovered_from_the_command_line(server: Server) -> Non
     assert done.returncode == 0, done.stderr
     assert login(s, "admin", PASSWORD) == 200
     assert users(s, "unlock", "nobody-here").returncode == 1
+    misspelt = users(s, "unlock", "admn")
+    assert misspelt.returncode == 1
+    assert misspelt.stderr == "croupier users unlock: there is no user 'admn'; did you mean \"admin\"?\n"
 
 
 def test_reset_password_unlocks_and_applies_the_policy(server: Server) -> None:

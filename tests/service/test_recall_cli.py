@@ -101,7 +101,10 @@ def test_unknown_rounds_and_players_are_errors(ledger: Path,
     for argv, message in ((("--player", "zelda"), "there is no player 'zelda'"),
                           (("--player", "zelda", "--json"), "there is no player 'zelda'"),
                           (("craps-1", "99"), "no round 99 at table craps-1"),
-                          (("nowhere", "1"), "no round 1 at table nowhere")):
+                          (("nowhere", "1"), "no round 1 at table nowhere"),
+                          # A misspelt name gets the nearest one.
+                          (("--player", "alise"), "there is no player 'alise'; did you mean \"alice\"?"),
+                          (("crapz-1", "1"), "no round 1 at table crapz-1; did you mean \"craps-1\"?")):
         code, out, err = _recall(capsys, ledger, *argv)
         assert (code, out) == (1, ""), argv
         assert err == f"croupier recall: {message}\n"

@@ -20,11 +20,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.options import DEFAULT_RULES, default_rules
+from croupier.analysis.options import (
+    DEFAULT_RULES,
+    check_game,
+    check_options,
+    check_pays,
+    check_rules,
+    default_rules,
+)
 from croupier.analysis.options import option_value as _value
 from croupier.errors import Malformed
 from croupier.games import GAME_NAMES, REGISTRY
 from croupier.money import fmt, parse_amount
+from croupier.roulette.reading import ZERO_RULES
+from croupier.roulette.wheel import WHEELS
 
 EDGE_HELP = """\
 Every wager the table offers, analysed exactly from the engine's own wager definitions (a
@@ -85,20 +94,27 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
         if given is not None and key in header and header[key] != given:
             raise Malformed(f"--{key} {given}",
                             f"{args.options_file} is for {key} {header[key]!r}")
-    game = args.game or header.get("game", "craps")
-    if game not in GAMES:
-        raise Malformed("game", f"unknown game {game!r}; expected {', '.join(GAMES)}")
+    # Every name is checked here, with the nearest one suggested: the game, the profile, each
+    # option (from the file or --option) and each pay-table entry (--pay or the file's pays).
+    source = args.options_file or "--option"
+    game = args.game or check_game(header.get("game", "craps"), f"{source}: game")
     rules = args.rules or header.get("rules") or default_rules(game)
+    check_rules(rules, "--rules" if args.rules else f"{source}: rules")
+    check_options(game, options, f"{source}: options.{{key}}")
     for item in args.options:
         key, sep, value = item.partition("=")
         if not sep:
             raise Malformed(f"--option {item}", "expected KEY=VALUE")
+        check_options(game, {key.strip(): None}, "--option {key}")
         options[key.strip()] = _value(value.strip())
     pays = dict(options.get("pays", {}))
+    if isinstance(options.get("pays", {}), dict):
+        check_pays(game, rules, pays, f"{source}: pays.{{key}}")
     for item in args.pays:
         key, sep, value = item.partition("=")
         if not sep:
             raise Malformed(f"--pay {item}", 'expected KEY=ODDS, as "field:12=3 to 1"')
+        check_pays(game, rules, {key.strip(): None}, "--pay {key}")
         pays[key.strip()] = value.strip()
     if pays:
         options["pays"] = pays
@@ -255,9 +271,10 @@ def register(subparsers: Any) -> None:
                       help="table options from a JSON or TOML file: a proposal as check reads "
                       "it (its game, rules, options and pays; examples/house-table.toml) or an "
                       "object of options; --option and --pay add to it")
-    edge.add_argument("--wheel", help="roulette wheel: double-zero, single-zero, "
-                      "double-zero-as-single")
-    edge.add_argument("--zero-rule", help="roulette even-money wagers on 0/00: full or half")
+    edge.add_argument("--wheel", choices=tuple(WHEELS), help="roulette wheel: double-zero, "
+                      "single-zero, double-zero-as-single")
+    edge.add_argument("--zero-rule", choices=ZERO_RULES,
+                      help="roulette even-money wagers on 0/00: full or half")
     edge.add_argument("--stake", metavar="AMOUNT",
                       help="the edge a player really gets betting AMOUNT: buy and lay "
                       "commission as the table takes it on that stake, rounded down to its "

@@ -33,14 +33,16 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis import exact
+from croupier.analysis.options import option_names, option_problems
 from croupier.craps.config import MAX_VIG
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS
 from croupier.errors import Malformed
 from croupier.games import GAMES
 from croupier.money import Odds
+from croupier.reading import unknown_name
 from croupier.roulette.table import RouletteTable
-from croupier.rules import GameRules, Profile, load_profile
+from croupier.rules import PROFILE_IDS, GameRules, Profile, load_profile
 from croupier.rules.citations import cite
 
 OK = "ok"
@@ -187,12 +189,10 @@ def _read_header(name: str, doc: dict[str, Any],
     """The game and the profile, each checked; a problem for each that is wrong."""
     for key in doc:
         if key not in _TOP_KEYS:
-            problems.append(Malformed(f"{name}: {key}",
-                                      f"unknown key; expected one of {', '.join(_TOP_KEYS)}"))
+            problems.append(unknown_name(key, _TOP_KEYS, "key", f"{name}: {key}"))
     game = doc.get("game", "craps")
     if not isinstance(game, str) or game not in GAMES:
-        problems.append(Malformed(f"{name}: game", f"unknown game {game!r}; expected "
-                                  f"{', '.join(GAMES)}"))
+        problems.append(unknown_name(game, GAMES, "game", f"{name}: game"))
         game = ""
     profile_id = doc.get("rules")
     if not isinstance(profile_id, str):
@@ -201,7 +201,7 @@ def _read_header(name: str, doc: dict[str, Any],
     try:
         profile = load_profile(profile_id)
     except KeyError:
-        problems.append(Malformed(f"{name}: rules", f"unknown rule profile {profile_id!r}"))
+        problems.append(unknown_name(profile_id, PROFILE_IDS, "rule profile", f"{name}: rules"))
         return game, None
     if game and not profile.covers(game):
         problems.append(Malformed(f"{name}: game", f"{profile_id} does not cover {game}"))
@@ -269,12 +269,15 @@ def _option_problems(name: str, game: str, profile: Profile,
             return _located(name, exc)
         return None
 
+    # A name that is no option is named with the nearest one; the rest are tried.
+    unknown = option_problems(game, options, f"{name}: options.{{key}}")
+    options = {k: v for k, v in options.items() if k in option_names(game)}
     safe = dict(options) if _is_roulette(game) else _refusable(profile, options)
     found = [e for e in (attempt({k: v}) for k, v in safe.items()) if e is not None]
-    if not found:
+    if not found and not unknown:
         together = attempt(safe)
         found = [] if together is None else [together]
-    return found
+    return unknown + found
 
 
 def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,

@@ -318,7 +318,7 @@ def register(subparsers: Any) -> None:
 
 def cmd_posted(args: argparse.Namespace) -> int:
     """``rules --posted``: the posted rules of one table (exit 2 on a malformed option)."""
-    from croupier.analysis.options import default_rules
+    from croupier.analysis.options import check_game, check_options, check_rules, default_rules
     from croupier.analysis.options import option_value as _value
     from croupier.errors import Malformed
     from croupier.rules.posted import posted_rules, to_html, to_json, to_markdown
@@ -331,6 +331,10 @@ def cmd_posted(args: argparse.Namespace) -> int:
             return 2
         options[key] = _value(text)
     try:
+        check_game(args.game)
+        if args.profile is not None:
+            check_rules(args.profile)
+        check_options(args.game, options, "--option {key}")
         doc = posted_rules(args.game, args.profile or default_rules(args.game), options)
     except Malformed as e:
         print(f"croupier rules: {e}", file=sys.stderr)

@@ -25,18 +25,45 @@ from croupier.integrity.stats import chi_square_gof
 
 TOTALS = tuple(range(2, 13))
 TOTAL_PROBS = tuple((6 - abs(t - 7)) / 36 for t in TOTALS)
+PAIRS = tuple((a, b) for a in FACES for b in FACES)
 
 
 @lru_cache(maxsize=32)
 def dice_bank(config: MonitorConfig) -> Bank:
-    """Twelve monitors, one per face of each die; outcome (d1 - 1) * 6 + (d2 - 1)."""
-    budget = config.sequential_alpha / 12
+    """The monitors of one dice set; outcome (d1 - 1) * 6 + (d2 - 1).
+
+    For small biases, one per face of each die (designed for the face at
+    ``config.die_face_p1``). For gross ones (unless ``config.gross_share`` is 0), one more per
+    face of each die (at ``config.die_face_gross_p1``) and one per ordered pair (at
+    ``config.pair_ratio`` / 36): a small-bias monitor adds at most ln(1.2) for a six, so
+    it needs 64 sixes in a row however loaded the die, while six-six again and again is
+    ln 36 of evidence a roll, which the pair monitor takes ln 6 of.
+
+    >>> bank = dice_bank(MonitorConfig())
+    >>> [bank.specs[k].name for k in bank.hits[35]]
+    ['die1 face 6', 'die2 face 6', 'die1 face 6 (gross)', 'die2 face 6 (gross)', 'pair 6-6']
+    """
+    drift = config.drift_alpha / 12
     specs = tuple(
-        make_spec(f"die{die} face {face}", 1 / 6, config.die_face_p1, config.horizon, budget)
+        make_spec(f"die{die} face {face}", 1 / 6, config.die_face_p1, config.horizon, drift)
         for die in (1, 2)
         for face in FACES
     )
-    hits = tuple((a - 1, 6 + b - 1) for a in FACES for b in FACES)
+    drift_hits = tuple((a - 1, 6 + b - 1) for a, b in PAIRS)
+    if not config.gross_share:
+        return Bank(specs, drift_hits)
+    gross = config.gross_alpha / (12 + 36)
+    specs += tuple(
+        make_spec(f"die{die} face {face} (gross)", 1 / 6, config.die_face_gross_p1, config.horizon, gross)
+        for die in (1, 2)
+        for face in FACES
+    )
+    specs += tuple(
+        make_spec(f"pair {a}-{b}", 1 / 36, config.pair_ratio / 36, config.horizon, gross)
+        for a in FACES
+        for b in FACES
+    )
+    hits = tuple((*drift_hits[k], 12 + a - 1, 18 + b - 1, 24 + k) for k, (a, b) in enumerate(PAIRS))
     return Bank(specs, hits)
 
 

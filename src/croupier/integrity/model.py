@@ -4,7 +4,8 @@ The false-alarm guarantee (see docs/integrity.md): for fair equipment,
 
 * the sequential monitors of one dice set or wheel raise any alert within ``horizon``
   observations with probability at most ``alpha * sequential_share`` (exact per monitor,
-  union bound over the monitors);
+  union bound over the monitors; ``gross_share`` of it goes to the monitors for gross biases,
+  the rest to those for small ones);
 * the end-of-run goodness-of-fit tests of one report share ``alpha * (1 - sequential_share)``
   (Bonferroni);
 
@@ -38,6 +39,18 @@ class MonitorConfig:
     """Neighbouring pockets watched together (a pocket and two either side)."""
     sector_ratio: float = 1.25
     """A sector coming up this many times as often as it should."""
+    gross_share: float = 0.2
+    """The part of the sequential budget given to the monitors for gross biases (below); 0
+    leaves them out. A monitor designed for a small bias adds at most ln(p1 / p0) per outcome
+    (ln 1.2 for a face at 1/5), so it needs dozens of outcomes whatever it sees: a die showing
+    six every roll took 64 rolls. These catch such a die within a few."""
+    die_face_gross_p1: float = 1 / 2
+    """Gross bias: a face of one die coming up with this probability."""
+    pair_ratio: float = 6.0
+    """Gross bias: an ordered pair of faces (6-6) coming up this many times as often as it
+    should (6/36 instead of 1/36)."""
+    pocket_gross_ratio: float = 8.0
+    """Gross bias: a pocket coming up this many times as often as it should (8/38)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.alpha < 1:
@@ -52,10 +65,28 @@ class MonitorConfig:
             raise ValueError("pocket_ratio and sector_ratio must be above 1")
         if self.sector_width < 2:
             raise ValueError("sector_width must be at least 2")
+        if not 0 <= self.gross_share < 1:
+            raise ValueError("gross_share must be at least 0 and below 1")
+        if not self.die_face_p1 < self.die_face_gross_p1 < 1:
+            raise ValueError("die_face_gross_p1 must be above die_face_p1 and below 1")
+        if not 1 < self.pair_ratio < 36:
+            raise ValueError("pair_ratio must be above 1 and below 36")
+        if self.pocket_gross_ratio <= self.pocket_ratio:
+            raise ValueError("pocket_gross_ratio must be above pocket_ratio")
 
     @property
     def sequential_alpha(self) -> float:
         return self.alpha * self.sequential_share
+
+    @property
+    def drift_alpha(self) -> float:
+        """The sequential budget of the monitors for small biases."""
+        return self.sequential_alpha * (1 - self.gross_share)
+
+    @property
+    def gross_alpha(self) -> float:
+        """The sequential budget of the monitors for gross biases (0: there are none)."""
+        return self.sequential_alpha * self.gross_share
 
     @property
     def final_alpha(self) -> float:

@@ -28,23 +28,31 @@ from croupier.roulette.wheel import DOUBLE_ZERO, Pocket, Wheel, is_pocket
 
 @lru_cache(maxsize=32)
 def wheel_bank(order: tuple[Pocket, ...], config: MonitorConfig) -> Bank:
-    """One monitor per pocket, then one per sector of ``config.sector_width`` neighbours;
-    outcome ``i`` is the pocket at position ``i`` clockwise from 0."""
+    """One monitor per pocket, then one per sector of ``config.sector_width`` neighbours (small
+    biases), then, unless ``config.gross_share`` is 0, one more per pocket for a gross bias
+    (``config.pocket_gross_ratio`` times its share: a small-bias pocket monitor adds at most
+    ln 2 a spin, so it needs 20 spins in a row in one pocket); outcome ``i`` is the pocket at
+    position ``i`` clockwise from 0."""
     n = len(order)
     width = config.sector_width
     arcs = sector_arcs(n, width)
-    budget = config.sequential_alpha / (2 * n)
+    drift = config.drift_alpha / (2 * n)
     pocket_p1 = min(config.pocket_ratio / n, 0.5)
     sector_p1 = min(config.sector_ratio * width / n, 0.95)
-    specs = tuple(make_spec(f"pocket {p}", 1 / n, pocket_p1, config.horizon, budget) for p in order)
+    specs = tuple(make_spec(f"pocket {p}", 1 / n, pocket_p1, config.horizon, drift) for p in order)
     specs += tuple(
         make_spec(
-            "sector " + "-".join(str(order[k]) for k in arc), width / n, sector_p1, config.horizon, budget
+            "sector " + "-".join(str(order[k]) for k in arc), width / n, sector_p1, config.horizon, drift
         )
         for arc in arcs
     )
     hits = tuple((i, *(n + (i - k) % n for k in range(width))) for i in range(n))
-    return Bank(specs, hits)
+    if not config.gross_share:
+        return Bank(specs, hits)
+    gross_p1 = min(config.pocket_gross_ratio / n, 0.9)
+    gross = config.gross_alpha / n
+    specs += tuple(make_spec(f"pocket {p} (gross)", 1 / n, gross_p1, config.horizon, gross) for p in order)
+    return Bank(specs, tuple((*h, 2 * n + i) for i, h in enumerate(hits)))
 
 
 def wheel_tests(counts: Sequence[int], order: Sequence[Pocket], config: MonitorConfig) -> list[TestResult]:

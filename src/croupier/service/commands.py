@@ -360,13 +360,15 @@ def _recall(args: argparse.Namespace) -> int:
         if args.player:
             rounds = recall.player_rounds(conn, args.player)
             if not rounds and not _user_exists(conn, args.player):
-                return _fail("recall", f"there is no player {args.player!r}", 1)
+                hint = _nearest(conn, "users", args.player)
+                return _fail("recall", f"there is no player {args.player!r}{hint}", 1)
             result: object = rounds
             text = recall_text.player_text(args.player, rounds)
         else:
             record = recall.round_record(conn, args.table, args.round)
             if record is None:
-                return _fail("recall", f"no round {args.round} at table {args.table}", 1)
+                hint = _nearest(conn, "tables", args.table)
+                return _fail("recall", f"no round {args.round} at table {args.table}{hint}", 1)
             result, text = record, recall_text.round_text(record)
     sys.stdout.write((json.dumps(result, indent=2) if args.json else text) + "\n")
     return 0
@@ -379,6 +381,25 @@ def _user_exists(conn: Any, name: str) -> bool:
 
     return conn.execute(sa.select(store.users.c.id).where(
         store.users.c.username == name)).first() is not None
+
+
+def _nearest(conn: Any, kind: str, name: str) -> str:
+    """``; did you mean "x"?`` for the user name or table id nearest ``name``, when ``name``
+    is none of them (the same rule as every other name the command line reads)."""
+    import sqlalchemy as sa
+
+    from croupier.reading import did_you_mean
+    from croupier.service import store
+
+    column = store.users.c.username if kind == "users" else store.tables.c.id
+    known = [row[0] for row in conn.execute(sa.select(column))]
+    return "" if name in known else did_you_mean(name, known)
+
+
+def _no_user(command: str, engine: Any, name: str) -> int:
+    with engine.connect() as conn:
+        hint = _nearest(conn, "users", name)
+    return _fail(command, f"there is no user {name!r}{hint}", 1)
 
 
 def _open(command: str, args: argparse.Namespace) -> Any:
@@ -398,7 +419,7 @@ def _users_unlock(args: argparse.Namespace) -> int:
     if engine is None:
         return 2
     if not recovery.unlock(engine, args.name):
-        return _fail("users unlock", f"there is no user {args.name!r}", 1)
+        return _no_user("users unlock", engine, args.name)
     print(f"croupier users unlock: {args.name} unlocked")
     return 0
 
@@ -415,7 +436,7 @@ def _users_reset(args: argparse.Namespace) -> int:
     if engine is None:
         return 2
     if not recovery.reset_password(engine, args.name, password):
-        return _fail("users reset-password", f"there is no user {args.name!r}", 1)
+        return _no_user("users reset-password", engine, args.name)
     shown = f": {password} (shown once)" if args.password is None else ""
     print(f"croupier users reset-password: {args.name} has a new password{shown}; unlocked, "
           "every session ended")

@@ -88,8 +88,13 @@ NOT_WITH_TRACE = ("json", "csv", "plot", "chart", "workers", "cluster")
 def check_options(args: argparse.Namespace) -> None:
     """Refuse, naming the option, what the simulation cannot do as asked (rather than
     ignore it or fail inside)."""
+    from croupier.analysis.options import check_rules
+
+
     if not args.strategy:
         raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
+    if args.rules is not None:
+        check_rules(args.rules)
     if args.sessions < 1 or args.rolls < 1:
         raise Malformed("--sessions/--rolls", "must be at least 1")
     if args.seed < 0:
@@ -111,6 +116,7 @@ def check_options(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``croupier simulate`` with the parsed arguments; the exit status."""
+    from croupier.analysis.options import check_table
     from croupier.sim.compile import StrategyRefused, compile_table
     from croupier.sim.engine import simulate, simulate_dask
     from croupier.sim.library import BUILT_IN, strategies_for
@@ -123,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_options(args)
         bankroll = int(parse_amount(args.bankroll, "--bankroll") * 100)
-        compiled = compile_table(strategies_for(args.strategy.split(",")), args.rules)
+        strategies = strategies_for(args.strategy.split(","))
+        for strategy in strategies:  # the option names, with the nearest suggested
+            check_table(strategy.game, strategy.table, strategy.name)
+        compiled = compile_table(strategies, args.rules)
         if compiled.players * args.sessions > MAX_PLAYER_SESSIONS:
             raise Malformed("--sessions", f"at most {MAX_PLAYER_SESSIONS // compiled.players:,} "
                             f"for {compiled.players} player(s): every session's results are "

@@ -33,6 +33,7 @@ from croupier.dice import HOPS, OUTCOMES, POINTS
 from croupier.errors import Malformed, Refusal
 from croupier.games import game as game_entry
 from croupier.money import Odds
+from croupier.reading import unknown_name
 from croupier.roulette.reading import read_options
 from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
@@ -218,7 +219,8 @@ def _check_craps(strategy: Strategy, config: CrapsConfig) -> None:
         where = f"{strategy.name}.bets[{i}]"
         d = WAGERS.get(bet.wager)
         if d is None:
-            raise Malformed(f"{where}.wager", f"no craps wager {bet.wager!r}")
+            raise unknown_name(bet.wager, WAGERS, "craps wager", f"{where}.wager",
+                               "croupier wagers lists them")
         scratch = CrapsTable(config, {"p": BIG})
         try:
             scratch.check_offered(d)
@@ -542,7 +544,8 @@ def roulette_qualifier(bet: Bet) -> Any:
     """The roulette wager's qualifier from the bet rule (numbers, a number or none)."""
     w = ROULETTE_WAGERS.get(bet.wager)
     if w is None:
-        raise Malformed(bet.wager, f"no roulette wager {bet.wager!r}")
+        raise unknown_name(bet.wager, ROULETTE_WAGERS, "roulette wager", bet.wager,
+                           "croupier wagers lists them")
     if w.qualifier == "numbers":
         if bet.numbers is None:
             raise Malformed(bet.wager, f"a {w.name} wager needs numbers = [...]")

@@ -20,6 +20,7 @@ from importlib import resources
 
 from croupier.errors import Malformed
 from croupier.games import FAMILIES
+from croupier.reading import unknown_name
 from croupier.sim.strategy import Strategy
 
 
@@ -56,8 +57,9 @@ def load_strategy(spec: str) -> Strategy:
         with open(spec, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
-        raise Malformed("STRATEGY", f"no built-in strategy {spec!r} and no such file "
-                        f"({exc.strerror}); built-ins: {', '.join(sorted(BUILT_IN))}") from None
+        raise unknown_name(spec, BUILT_IN, "strategy", "STRATEGY",
+                           f"no built-in of that name, and no such file ({exc.strerror}); "
+                           "croupier simulate --list shows the built-ins") from None
     return Strategy.from_toml(text, spec)
 
 

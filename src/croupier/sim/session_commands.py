@@ -57,6 +57,7 @@ def _json_value(value: Fraction | float) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the session and print the result."""
+    from croupier.analysis.options import check_rules, check_table
     from croupier.sim.compile import StrategyRefused
     from croupier.sim.library import load_strategy
     from croupier.sim.session import SessionRefused, analyse, statuses
@@ -66,10 +67,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.rolls < 0:
             raise Malformed("--rolls", "must be at least 0")
+        if args.rules is not None:
+            check_rules(args.rules)
         bankroll = parse_amount(args.bankroll, "--bankroll")
         goal = parse_amount(args.goal, "--goal") if args.goal is not None else None
-        chain, sol, dist = analyse(load_strategy(args.strategy), bankroll, goal, args.rolls,
-                                   args.rules, exact, args.max_states)
+        strategy = load_strategy(args.strategy)
+        check_table(strategy.game, strategy.table, strategy.name)
+        chain, sol, dist = analyse(strategy, bankroll, goal, args.rolls, args.rules, exact,
+                                   args.max_states)
     except (Malformed, StrategyRefused, SessionRefused, KeyError) as exc:
         print(f"croupier session: {exc}", file=sys.stderr)
         return 2

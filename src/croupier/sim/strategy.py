@@ -43,6 +43,8 @@ from croupier.errors import Malformed
 from croupier.games import FAMILIES
 from croupier.games import game as game_entry
 from croupier.money import parse_amount
+from croupier.reading import check_name, unknown_name
+from croupier.rules import PROFILE_IDS
 from croupier.sim.roulette_progressions import expand as expand_named_progressions
 
 When = Literal["always", "point_on", "point_off"]
@@ -148,13 +150,13 @@ class Strategy:
                  "win_goal", "shooter_loss_limit", "rules", "table"}
         for key in raw:
             if key not in known:
-                raise Malformed(f"{where}.{key}", "unknown strategy key")
+                raise unknown_name(key, sorted(known), "strategy key", f"{where}.{key}")
         name = raw.get("name")
         if not isinstance(name, str) or not name:
             raise Malformed(f"{where}.name", "a strategy needs a name")
         game = raw.get("game", "craps")
-        if game not in FAMILIES:  # a strategy is written for a family's first game
-            raise Malformed(f"{where}.game", f"must be one of {', '.join(FAMILIES)}")
+        # A strategy is written for a family's first game.
+        check_name(game, FAMILIES, "game", f"{where}.game")
         progs: list[Progression] = []
         raw_progs = raw.get("progressions", {})
         if not isinstance(raw_progs, dict):
@@ -174,8 +176,8 @@ class Strategy:
         if not isinstance(table, dict):
             raise Malformed(f"{where}.table", "must be a table of table options")
         rules = raw.get("rules")
-        if rules is not None and not isinstance(rules, str):
-            raise Malformed(f"{where}.rules", "must be a rule profile id")
+        if rules is not None:
+            check_name(rules, PROFILE_IDS, "rule profile", f"{where}.rules")
         strategy = cls(
             name=name, bets=tuple(bets), game=game, description=str(raw.get("description", "")),
             progressions=tuple(progs),
@@ -257,7 +259,7 @@ def _bet(body: Any, where: str, index: int) -> tuple[Bet, Progression | None]:
         raise Malformed(where, "a bet rule is a table")
     for key in body:
         if key not in _BET_KEYS:
-            raise Malformed(f"{where}.{key}", "unknown bet rule key")
+            raise unknown_name(key, sorted(_BET_KEYS), "bet rule key", f"{where}.{key}")
     wager = body.get("wager")
     if not isinstance(wager, str):
         raise Malformed(f"{where}.wager", "names the wager id, e.g. \"pass\"")
