@@ -11,8 +11,8 @@ Each count comes with the command that lists what it counted (``--only X --verbo
     keyed by one. Two related counts are shown below it, not in it: ``isinstance`` on a
     game's rules class (``CrapsRules``, ``RouletteRules``), and calls of an engine's own
     methods outside the ``Table`` protocol (a public method of ``CrapsTable`` or
-    ``RouletteTable`` that ``croupier/table.py`` does not declare and no other class
-    defines, called by name).
+    ``RouletteTable`` that ``croupier/table.py`` does not declare and no function outside
+    the engines is named, called by name).
 (b) **comparisons on a user's role** (``x.role == ...``, ``x.role in ...``) outside
     ``service/api/deps.py``, with :mod:`ast`.
 (c) **operations of /openapi.json whose success answer has no schema**: the app is built
@@ -182,7 +182,8 @@ def game_branches(src: Path, names: frozenset[str]) -> list[Site]:
 
 def engine_only_methods(src: Path) -> frozenset[str]:
     """Public methods of the engines' table classes that the Table protocol does not declare
-    and no class outside the engines defines (so a call by that name is a call to an engine)."""
+    and no function outside the engines is named (so a call by that name is a call to an
+    engine)."""
     trees = dict(modules(src))
     engine: set[str] = set()
     for rel in ("croupier/craps/table.py", "croupier/roulette/table.py"):
@@ -190,14 +191,11 @@ def engine_only_methods(src: Path) -> frozenset[str]:
             if isinstance(node, ast.ClassDef) and node.name in ENGINE_CLASSES:
                 engine |= {f.name for f in node.body
                            if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")}
-    elsewhere: set[str] = set()
+    elsewhere: set[str] = set()  # a function of that name elsewhere makes a call ambiguous
     for rel, tree in trees.items():
-        if rel in ("croupier/craps/table.py", "croupier/roulette/table.py"):
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                elsewhere |= {f.name for f in node.body
-                              if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}
+        if rel not in ("croupier/craps/table.py", "croupier/roulette/table.py"):
+            elsewhere |= {f.name for f in ast.walk(tree)
+                          if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)}
     return frozenset(engine - elsewhere)
 
 

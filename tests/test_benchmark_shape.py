@@ -78,6 +78,23 @@ def test_type_branches_on_the_game_are_counted_by_kind(tmp_path: Path) -> None:
     }
 
 
+def test_calls_of_an_engine_s_own_methods_are_counted(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    for rel, text in (
+            ("croupier/craps/table.py", "class CrapsTable:\n    def check(self): pass\n"
+             "    def check_bet(self): pass\n    def call(self): pass\n"
+             "    def _commit(self): pass\n"),
+            ("croupier/table.py", "class Table(Protocol):\n    def check(self): ...\n"),
+            ("croupier/service/actions.py", "def call(user): pass\n"),
+            ("croupier/service/x.py", "engine.check_bet(1)\ntable.check(a)\n"
+             "actions.call(u)\nengine._commit()\nengine.check_bet\n")):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    assert shape.engine_only_methods(src) == {"check_bet"}
+    assert [(s.path, s.line) for s in shape.engine_method_calls(src)] == [
+        ("croupier/service/x.py", 1)]
+
+
 def test_role_comparisons_are_counted_outside_the_dependencies(tmp_path: Path) -> None:
     sites = shape.role_comparisons(fake_src(tmp_path))
     assert [(s.path, s.line) for s in sites] == [("croupier/service/x.py", 17),
