@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from croupier.events import Settled  # noqa: E402
-from croupier.service import actions, codec, install, ledger, store  # noqa: E402
+from croupier.service import cashier, codec, install, ledger, outcomes, store, wagers  # noqa: E402
 from croupier.service.audit import canonical, chain, keys  # noqa: E402
 from croupier.service.auth import User  # noqa: E402
 from croupier.service.rng import SeededRng  # noqa: E402
@@ -82,22 +82,22 @@ def actions_per_second(folder: Path, n: int, repeat: int) -> tuple[float, int]:
     craps = led.tables["craps-1"]
     rng = SeededRng(1)
 
-    def run(who: str, plan: actions.PlanFn) -> None:
+    def run(who: str, plan: wagers.PlanFn) -> None:
         reply = led.run(u[who], craps, uuid.uuid4().hex, uuid.uuid4().hex, plan)
         assert reply.status in (200, 202), reply.body
 
-    run("alice", actions.buy_in(led, u["alice"], craps, Decimal(900)))
-    run("dealer", actions.offer_dice(u["dealer"], craps, [f"NJ-{i:04d}" for i in range(1, 6)]))
-    run("dealer", actions.select_dice(u["dealer"], craps, ["NJ-0001", "NJ-0002"]))
+    run("alice", cashier.buy_in(led, u["alice"], craps, Decimal(900)))
+    run("dealer", craps.procedures.dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
+    run("dealer", craps.procedures.dice.select(u["dealer"], ["NJ-0001", "NJ-0002"], by_shooter=False))
     times = []
     seq0 = craps.seq
     for _ in range(repeat):
         start = time.perf_counter()
         for _ in range(n // 2):
-            run("alice", actions.bet(u["alice"], craps, {"wager": "field"}, Decimal(1), False))
+            run("alice", wagers.bet(u["alice"], craps, {"wager": "field"}, Decimal(1), False))
             led.run_outcome(ledger.Job(u["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
-                                       actions.roll(u["dealer"], craps, rng, None), "outcome",
-                                       actions.settle_roll(u["dealer"], craps)))
+                                       outcomes.record(u["dealer"], craps, rng, None), "outcome",
+                                       outcomes.settle(u["dealer"], craps)))
         times.append((time.perf_counter() - start) / (2 * (n // 2)))
     events = (craps.seq - seq0) // (repeat * 2 * (n // 2))
     led.engine.dispose()

@@ -38,7 +38,7 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
     # Imported here, not at the top: the client processes of the other half re-import this
     # module, and must start within the seconds before their window opens.
     sys.path.insert(0, str(ROOT / "src"))
-    from croupier.service import actions, install, ledger, store
+    from croupier.service import cashier, install, ledger, outcomes, store, wagers
     from croupier.service.auth import Auth, User
     from croupier.service.rng import SeededRng
 
@@ -65,12 +65,12 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
 
         for p in players:
             led.deposit(User(1, "admin", "admin"), None, "x", p.username, Decimal(100))
-            run(p, actions.buy_in(led, p, craps, Decimal(100)))
-        run(dealer, actions.offer_dice(dealer, craps, [f"NJ-{i:04d}" for i in range(1, 6)]))
-        run(dealer, actions.select_dice(dealer, craps, ["NJ-0001", "NJ-0002"]))
+            run(p, cashier.buy_in(led, p, craps, Decimal(100)))
+        run(dealer, craps.procedures.dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
+        run(dealer, craps.procedures.dice.select(dealer, ["NJ-0001", "NJ-0002"], by_shooter=False))
         rolls, bets, events = [], [], []
         for _ in range(rounds):
-            jobs = [ledger.Job(p, craps, uuid.uuid4().hex, uuid.uuid4().hex, actions.bet(
+            jobs = [ledger.Job(p, craps, uuid.uuid4().hex, uuid.uuid4().hex, wagers.bet(
                 p, craps, {"wager": "field"}, Decimal(1), False)) for p in players]
             start = time.process_time()
             led.run_batch(jobs)
@@ -78,8 +78,8 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
             start = time.process_time()
             reply = led.run_outcome(ledger.Job(
                 dealer, craps, uuid.uuid4().hex, uuid.uuid4().hex,
-                actions.roll(dealer, craps, rng, None), "outcome",
-                actions.settle_roll(dealer, craps)))
+                outcomes.record(dealer, craps, rng, None), "outcome",
+                outcomes.settle(dealer, craps)))
             rolls.append(time.process_time() - start)
             events.append(len(reply.body["events"]))
         engine.dispose()

@@ -200,8 +200,23 @@ class CouponOut(Event):
     result: str
 
 
+@dataclass(frozen=True)
+class PayTableApplied(Event):
+    """The house's pay table for the table's game and profile, taken at a round boundary:
+    ``pays`` is the whole override table from now on (the table's ``options.pays``). Wagers
+    already on the layout keep the pays they were accepted at. Only a game whose house keeps
+    one pay table (craps) is given one."""
+
+    kind: ClassVar[str] = "pay_table_applied"
+    change: int
+    """The house record of the change (its ``seq`` in the house's chain)."""
+    pays: tuple[tuple[str, str], ...]
+    clause: str
+
+
 SHARED_EVENTS: tuple[type[Event], ...] = (
     BetMade, BetTakenDown, Settled, ChipsIn, ChipsOut, Left, Adjusted, CouponIn, CouponOut,
+    PayTableApplied,
 )
 
 

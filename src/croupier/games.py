@@ -77,6 +77,13 @@ class Game:
     wager_names: Mapping[str, str]
     """Every wager its engine knows, id -> name, in the engine's order (whether a table
     offers one is the profile's and the options' say: :meth:`offer`)."""
+    house_pay_table: bool
+    """The house pays the same odds at every table of the game and profile (the craps
+    texts' uniform-pay rule, 13:69F-1.4(b)); a change of it applies to every such table."""
+    procedures: str
+    """The module of the live server's procedures around this family's tables (the dice
+    and the shooter, late bets, the ball and wheel): named here, imported only by the
+    server, so the server never asks which game a table plays."""
 
     def rules(self, profile: Profile) -> GameRules | None:
         """Its rules under ``profile`` (None where the profile has no section for them)."""
@@ -147,7 +154,7 @@ def _read_roulette(raw: Any, where: str, players: Collection[str], table: Any) -
 
 CRAPS_EVENTS: tuple[type[Event], ...] = (
     craps_events.TableOpened, craps_events.CalledOn, craps_events.Seated, craps_events.Rolled,
-    craps_events.Moved, craps_events.ShooterChanged, craps_events.PayTableApplied,
+    craps_events.Moved, craps_events.ShooterChanged,
     craps_events.CalledDownOnWin, craps_events.CalledOffDuringPoint,
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
@@ -173,7 +180,8 @@ def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> G
                 uses_dice=not device, dealer_enters_results=not device, decisions="rolls",
                 opener=_craps_opener(variant), action_reader=_read_craps,
                 rules_of=_craps_rules, default_profile="nj-13-69f",
-                wager_names=CRAPS_WAGER_NAMES)
+                wager_names=CRAPS_WAGER_NAMES, house_pay_table=True,
+                procedures="croupier.service.procedures.craps")
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
@@ -185,7 +193,8 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game("roulette", "roulette", RouletteTable, ROULETTE_EVENTS, 8, has_shooter=False,
          uses_dice=False, dealer_enters_results=True, decisions="spins", opener=_open_roulette,
          action_reader=_read_roulette, rules_of=_roulette_rules,
-         default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES),
+         default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES,
+         house_pay_table=False, procedures="croupier.service.procedures.roulette"),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 FAMILIES: dict[str, Game] = {

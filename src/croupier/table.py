@@ -22,6 +22,9 @@ class Table(Protocol):
     """What the house has won (collected less paid): chips + stakes + house is constant."""
     keep_log: bool
     """Whether the table keeps its own event list (a server, whose ledger has it, does not)."""
+    earlier_release_pays: bool
+    """Settle a wager whose bet recorded no pays at the pay table in force at the decision, as
+    the releases before wagers kept their pays did (the audit re-derives their records so)."""
 
     def apply(self, event: Event) -> None:
         """Fold one event (the game's own or a shared one) into the table."""
@@ -66,3 +69,18 @@ class Table(Protocol):
 
     def has_seating(self) -> bool:
         """Whether only seated players wager at this table."""
+
+    def draw_ranges(self) -> tuple[int, ...]:
+        """How many equally likely values each part of an outcome takes: two dice (6, 6), a
+        wheel (its pockets). A random draw gives one index in each."""
+
+    def outcome_from(self, indices: tuple[int, ...]) -> tuple[Any, ...]:
+        """The outcome a draw's indices give (the dice, or the pocket)."""
+
+    def outcome_of(self, event: Event) -> tuple[Any, ...] | None:
+        """The outcome an event decides with (a roll's dice, the ball's pocket), or None for
+        an event that decides nothing."""
+
+    def unpayable(self) -> list[tuple[str, str, str]]:
+        """Each wager on the layout its own pays cannot pay in the table unit: (player, wager
+        key, why). Empty while every stake is checked payable when it is made."""

@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from croupier.service import actions, voids
+from croupier.service import voids, wagers
 from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
 from service.ledgerkit import Kit
@@ -34,7 +34,7 @@ def test_catch_up_equals_a_full_rebuild(tmp_path: Path) -> None:
     kit.play(craps_rounds=6, roulette_rounds=3)
     # A bet left on the layout: the current round has a participant and no decision yet.
     craps = kit.ledger.tables["craps-1"]
-    kit.act("alice", "craps-1", actions.bet(kit.users["alice"], craps, {"wager": "field"},
+    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
                                             Decimal(2), False))
     for table in ("craps-1", "roulette-1"):
         live = other.tables[table]
@@ -51,7 +51,7 @@ def test_catch_up_over_a_void_rebuilds_without_the_voided_events(tmp_path: Path)
     other = Ledger(kit.engine)
     other.load()
     craps = kit.ledger.tables["craps-1"]
-    kit.act("alice", "craps-1", actions.bet(kit.users["alice"], craps, {"wager": "field"},
+    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
                                             Decimal(1), False))
     kit.roll("craps-1", (1, 1))
     kit.act("supervisor", "craps-1", voids.void(kit.users["supervisor"], craps, "dice left"))

@@ -12,11 +12,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.service import actions, install, store
-from croupier.service.actions import PlanFn
+from croupier.service import cashier, install, outcomes, reading, store, wagers
 from croupier.service.auth import User
 from croupier.service.ledger import Job, Ledger
 from croupier.service.rng import SeededRng
+from croupier.service.wagers import PlanFn
 
 PASSWORD = "demo-pass-123"
 
@@ -55,15 +55,18 @@ class Kit:
         return reply.body
 
     def roll(self, table: str, dice: tuple[int, int] | None = None) -> dict[str, Any]:
-        dealer, live = self.users["dealer"], self.ledger.tables[table]
-        return self.outcome("dealer", table, actions.roll(dealer, live, self.rng, dice),
-                            actions.settle_roll(dealer, live))
+        """A roll: the RNG's, or ``dice`` entered by the dealer."""
+        return self._outcome(table, None if dice is None else {"roll": list(dice)})
 
     def spin(self, table: str, number: Any = None) -> dict[str, Any]:
+        """A spin: the RNG's, or ``number`` entered by the dealer."""
+        return self._outcome(table, None if number is None else {"spin": number})
+
+    def _outcome(self, table: str, entered: dict[str, Any] | None) -> dict[str, Any]:
         dealer, live = self.users["dealer"], self.ledger.tables[table]
-        return self.outcome("dealer", table, actions.spin(dealer, live, self.rng, number, None,
-                                                          False, False),
-                            actions.settle_spin(dealer, live))
+        action = None if entered is None else reading.outcome_action(live, entered)
+        return self.outcome("dealer", table, outcomes.record(dealer, live, self.rng, action),
+                            outcomes.settle(dealer, live))
 
     def deposit(self, player: str, amount: str) -> None:
         self.ledger.deposit(self.users["admin"], uuid.uuid4().hex, uuid.uuid4().hex, player,
@@ -73,23 +76,24 @@ class Kit:
         """Buy-ins, then rounds: $1 wagers at craps (pass or field) and roulette (red)."""
         led, u = self.ledger, self.users
         craps, wheel = led.tables["craps-1"], led.tables["roulette-1"]
-        self.act("alice", "craps-1", actions.buy_in(led, u["alice"], craps, Decimal(500)))
-        self.act("bob", "roulette-1", actions.buy_in(led, u["bob"], wheel, Decimal(300)))
-        self.act("dealer", "craps-1", actions.offer_dice(
-            u["dealer"], craps, [f"NJ-{i:04d}" for i in range(1, 6)]))
-        self.act("dealer", "craps-1", actions.select_dice(u["dealer"], craps,
-                                                          ["NJ-0001", "NJ-0002"]))
+        self.act("alice", "craps-1", cashier.buy_in(led, u["alice"], craps, Decimal(500)))
+        self.act("bob", "roulette-1", cashier.buy_in(led, u["bob"], wheel, Decimal(300)))
+        dice = craps.procedures.dice
+        assert dice is not None
+        self.act("dealer", "craps-1", dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
+        self.act("dealer", "craps-1", dice.select(u["dealer"], ["NJ-0001", "NJ-0002"],
+                                                  by_shooter=False))
         pick = random.Random(3)
         for _ in range(craps_rounds):
-            wager = "pass" if craps.craps().point is None and not any(
-                p == "alice" and label == "pass" for p, label in craps.craps().wagers) \
+            wager = "pass" if craps.table.state_json()["point"] is None and not any(
+                p == "alice" and label == "pass" for p, label, _ in craps.table.layout()) \
                 else "field"
-            self.act("alice", "craps-1", actions.bet(u["alice"], craps, {"wager": wager},
+            self.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": wager},
                                                      Decimal(1), False))
             dice = None if pick.random() < 0.5 else (pick.randint(1, 6), pick.randint(1, 6))
             self.roll("craps-1", dice)
         for _ in range(roulette_rounds):
-            self.act("bob", "roulette-1", actions.bet(u["bob"], wheel, {"wager": "red"},
+            self.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, {"wager": "red"},
                                                       Decimal(1), False))
-            self.act("dealer", "roulette-1", actions.no_more_bets(u["dealer"], wheel))
+            self.act("dealer", "roulette-1", outcomes.no_more_bets(u["dealer"], wheel))
             self.spin("roulette-1")

@@ -9,17 +9,20 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from croupier.errors import Malformed
+from croupier.errors import Malformed, Refusal
+from croupier.games import game
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import coupons, equipment_register, paytable_changes, procedures, register
+from croupier.service import equipment_register, paytable_changes, register
 from croupier.service.audit import bundle, verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.ledger import Ledger
+from croupier.service.procedures import clauses
 
 from .ledgerkit import Kit
 
@@ -135,18 +138,23 @@ def test_the_profile_alone_decides_late_bets_and_coupons(monkeypatch: pytest.Mon
         rules = load_profile(pid).craps
         if rules is None:
             continue
-        assert procedures.late_bets_permitted(pid) is rules.late_bets
-        assert coupons.permitted(pid) is bool(rules.coupon_wagers)
-        assert procedures.coupons_permitted(pid, "craps") is bool(rules.coupon_wagers)
+        assert _takes_late_bets(load_profile(pid)) is rules.late_bets
+        assert clauses.coupon_wagers(pid, "craps") == rules.coupon_wagers
     # Flip the profile's own fields: every decision follows, nothing else is consulted.
     real = load_profile("nj-13-69f")
     assert real.craps is not None
     flipped = dataclasses.replace(real, craps=dataclasses.replace(
         real.craps, late_bets=False, coupon_wagers=frozenset()))
-    for module in (procedures, coupons):
-        monkeypatch.setattr(module, "load_profile", lambda pid: flipped)
-    assert not procedures.late_bets_permitted("nj-13-69f")
-    assert not coupons.permitted("nj-13-69f")
-    assert not procedures.coupons_permitted("nj-13-69f", "craps")
-    with pytest.raises(Exception, match="no late bets"):
-        procedures.check_late_bet("nj-13-69f")
+    monkeypatch.setattr(clauses, "load_profile", lambda pid: flipped)
+    assert not _takes_late_bets(flipped)
+    assert clauses.coupon_wagers("nj-13-69f", "craps") == frozenset()
+    with pytest.raises(Refusal, match="no late bets"):
+        game("craps").late_bet(flipped)
+
+
+def _takes_late_bets(profile: Any) -> bool:
+    try:
+        game("craps").late_bet(profile)
+    except Refusal:
+        return False
+    return True

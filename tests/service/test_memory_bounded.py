@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from croupier.service import actions
+from croupier.service import outcomes, wagers
 
 from .ledgerkit import Kit
 
@@ -38,12 +38,12 @@ def _rounds(kit: Kit, n: int) -> None:
     led, u = kit.ledger, kit.users
     craps, wheel = led.tables["craps-1"], led.tables["roulette-1"]
     for _ in range(n):
-        kit.act("alice", "craps-1", actions.bet(u["alice"], craps, {"wager": "field"},
+        kit.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": "field"},
                                                 Decimal(1), False))
         kit.roll("craps-1")
-        kit.act("bob", "roulette-1", actions.bet(u["bob"], wheel, {"wager": "red"}, Decimal(1),
+        kit.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, {"wager": "red"}, Decimal(1),
                                                  False))
-        kit.act("dealer", "roulette-1", actions.no_more_bets(u["dealer"], wheel))
+        kit.act("dealer", "roulette-1", outcomes.no_more_bets(u["dealer"], wheel))
         kit.spin("roulette-1")
 
 
@@ -62,9 +62,11 @@ def _sizes(kit: Kit) -> dict[str, Any]:
     for name, live in kit.ledger.tables.items():
         # Who took part in the round so far is at most who sits there (a craps round may
         # still be open at either count, so only its bound is compared).
-        out[name] = (len(live.participants) <= len(live.present()), len(live.late),
+        late = live.procedures.late
+        out[name] = (len(live.participants) <= len(live.present()),
+                     len(late.waiting) if late is not None else 0,
                      len(live.coupons), len(live.raised), len(live.monitors.dice),
-                     len(getattr(live.engine, "log", ())))
+                     len(getattr(live.table, "events", ())))
     return out
 
 

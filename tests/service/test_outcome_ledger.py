@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from croupier.craps.events import PayTableApplied, Rolled
-from croupier.service import actions, codec, paytables, store
+from croupier.service import cashier, codec, outcomes, paytables, store, wagers
 from croupier.service import events as sv
 from croupier.service.ledger import Job, Ledger, Plan
 from croupier.service.live import LiveTable
@@ -27,15 +27,15 @@ from .ledgerkit import Kit
 
 
 class Recording(SeededRng):
-    """A seeded generator that keeps every draw it hands out."""
+    """A seeded generator that keeps every draw it hands out (as dice)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self.draws: list[Draw] = []
 
-    def dice(self) -> Draw:
-        draw = super().dice()
-        self.draws.append(draw)
+    def draw(self, ranges: Any) -> Draw:
+        draw = super().draw(ranges)
+        self.draws.append(Draw(draw.source, draw.raw, tuple(i + 1 for i in draw.outcome)))
         return draw
 
 
@@ -58,7 +58,7 @@ def new_table(kit: Kit) -> LiveTable:
     live = paytables.open_table(kit.ledger, table_id, "automated-craps", "nj-13-69f", {}, None)
     kit.ledger.tables[table_id] = live
     for player in ("alice", "bob"):
-        kit.act(player, table_id, actions.buy_in(kit.ledger, kit.users[player], live,
+        kit.act(player, table_id, cashier.buy_in(kit.ledger, kit.users[player], live,
                                                  Decimal(300)))
     return live
 
@@ -79,10 +79,10 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     live = new_table(kit)
     rng = Recording(3)
     dealer = kit.users["dealer"]
-    recorded = run(kit, "dealer", live, actions.roll(dealer, live, rng, None), "outcome")
+    recorded = run(kit, "dealer", live, outcomes.record(dealer, live, rng, None), "outcome")
     assert [e["type"] for e in recorded.body["events"]] == ["draw"]
     assert live.pending is not None and live.pending.outcome == rng.draws[0].outcome
-    refused = run(kit, "alice", live, actions.bet(kit.users["alice"], live, {"wager": "field"},
+    refused = run(kit, "alice", live, wagers.bet(kit.users["alice"], live, {"wager": "field"},
                                                   Decimal(5), False))
     assert refused.status == 409
     assert refused.body["error"]["clause"] == "replay contract: Outcomes"
@@ -93,8 +93,8 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     again = fresh.tables[live.id]
     assert again.pending is not None and again.pending.seq == live.pending.seq
     reply = fresh.run_outcome(Job(dealer, again, uuid.uuid4().hex, uuid.uuid4().hex,
-                                  actions.roll(dealer, again, rng, None), "outcome",
-                                  actions.settle_roll(dealer, again)))
+                                  outcomes.record(dealer, again, rng, None), "outcome",
+                                  outcomes.settle(dealer, again)))
     assert len(rng.draws) == 1
     rolled = [e for e in reply.body["events"] if e["type"] == "roll"]
     assert [tuple(e["dice"]) for e in rolled] == [rng.draws[0].outcome]
@@ -106,7 +106,7 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
 def test_a_roll_plan_run_twice_draws_once(kit: Kit) -> None:
     live = new_table(kit)
     rng = Recording(4)
-    plan = actions.roll(kit.users["dealer"], live, rng, None)
+    plan = outcomes.record(kit.users["dealer"], live, rng, None)
     with kit.engine.connect() as conn:
         first, second = plan(conn), plan(conn)
     assert first.events == second.events and len(rng.draws) == 1
@@ -145,14 +145,14 @@ def test_every_draw_is_in_the_ledger_once_and_chips_are_conserved(kit: Kit,
         if step[0] == "bet":
             _, who, wager, units = step
             spec, amount = WAGERS[wager]
-            reply = run(kit, who, live, actions.bet(kit.users[who], live, spec,
+            reply = run(kit, who, live, wagers.bet(kit.users[who], live, spec,
                                                     Decimal(amount * units), False))
         elif step[0] == "pays":
             reply = run(kit, "dealer", live, _pay_change(live, PAYS[step[1]]))
         else:
             reply = kit.ledger.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
-                                               actions.roll(dealer, live, rng, None), "outcome",
-                                               actions.settle_roll(dealer, live)))
+                                               outcomes.record(dealer, live, rng, None), "outcome",
+                                               outcomes.settle(dealer, live)))
             assert "halted" not in reply.body
         assert reply.status in (200, 409), reply.body
     events = stored(kit, live.id)
@@ -166,3 +166,34 @@ def test_every_draw_is_in_the_ledger_once_and_chips_are_conserved(kit: Kit,
     rebuilt.load()
     again = rebuilt.tables[live.id]
     assert (again.balances(), again.house) == (live.balances(), live.house)
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_a_retry_after_another_request_settled_its_outcome_draws_nothing(kit: Kit) -> None:
+    live = new_table(kit)
+    rng = Recording(6)
+    dealer = kit.users["dealer"]
+    key, fp = uuid.uuid4().hex, uuid.uuid4().hex
+    job = Job(dealer, live, key, fp, outcomes.record(dealer, live, rng, None), "outcome",
+              outcomes.settle(dealer, live))
+    # The request's outcome is committed (and its key kept as waiting), then the request
+    # is lost before its settlement; another roll request settles that outcome.
+    waiting = kit.ledger._commit_step(job, remember=False, provisional=True)
+    assert waiting.status == 202 and waiting.body["settling"] == live.pending.seq
+    other = kit.ledger.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
+                                       outcomes.record(dealer, live, rng, None), "outcome",
+                                       outcomes.settle(dealer, live)))
+    assert [e["type"] for e in other.body["events"]][0] == "roll" and live.pending is None
+    # The first request, retried with its key: the stored 202, and no new draw.
+    again = kit.ledger.run_outcome(Job(dealer, live, key, fp,
+                                       outcomes.record(dealer, live, rng, None), "outcome",
+                                       outcomes.settle(dealer, live)))
+    assert again.status == 202 and again.replayed and len(rng.draws) == 1
+    # A retry once settled by itself answers the whole reply kept with the settlement.
+    key2 = uuid.uuid4().hex
+    first = kit.ledger.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
+        dealer, live, rng, None), "outcome", outcomes.settle(dealer, live)))
+    second = kit.ledger.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
+        dealer, live, rng, None), "outcome", outcomes.settle(dealer, live)))
+    assert first.status == second.status == 200 and second.replayed
+    assert second.body["events"] == first.body["events"] and len(rng.draws) == 2

@@ -257,3 +257,27 @@ def test_an_rng_outcome_that_cannot_be_settled_halts_and_is_never_drawn_again(
     draws = [e["outcome"] for e in stored if e["type"] == "draw"]
     rolls = [e["dice"] for e in stored if e["type"] == "roll"]
     assert draws == rolls and len(draws) == len(replies)
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_one_key_on_rolls_at_two_tables_at_once_rolls_once(srv: Server) -> None:
+    """The dealer's client reuses a key for rolls at two tables at the same moment: one roll
+    is made and the other is refused as a reused key, never a server error, and every draw
+    is in a ledger."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    s = srv
+    for table in ("auto-k1", "auto-k2"):
+        open_rng_table(s, table)
+    for n in range(3):
+        key = f"same-key-{n}"
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda t: s.post("dealer", f"/tables/{t}/roll", {}, key),
+                                    ("auto-k1", "auto-k2")))
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [200, 422], [a.text for a in answers]
+        refused = next(a for a in answers if a.status_code == 422)
+        assert refused.json()["error"]["code"] == "idempotency_key_reused"
+    draws = sum(1 for t in ("auto-k1", "auto-k2") for e in events(s, t) if e["type"] == "draw")
+    rolls = sum(1 for t in ("auto-k1", "auto-k2") for e in events(s, t) if e["type"] == "roll")
+    assert draws == rolls == 3

@@ -266,7 +266,7 @@ def test_the_dice_chain_of_custody(srv: Server) -> None:
     assert r.status_code == 422 and "body.table" in r.json()["error"]["reason"]
     r = s.post("admin", "/equipment/dice/CU-1/custody", {"step": "issued",
                                                          "table": "roulette-1"}, key=None)
-    assert r.status_code == 409 and "plays no dice game" in r.json()["error"]["reason"]
+    assert r.status_code == 409 and "keeps no dice" in r.json()["error"]["reason"]
     issued = s.ok("admin", "/equipment/dice/CU-1/custody", {"step": "issued",
                                                             "table": "craps-1"}, key=None)
     assert issued["payload"]["clause"] == "N.J.A.C. 13:47-20.25(e)2" and len(issued["hash"]) == 64
@@ -298,7 +298,7 @@ def test_a_die_in_a_cup_is_not_received_again_and_an_unknown_die_has_no_custody(
     assert steps == [("received", None), ("issued", "craps-1")]
     r = s.post("admin", "/equipment/dice", {"serial": "CUP-2", "set_name": "cup",
                                             "table_id": "roulette-1"}, key=None)
-    assert r.status_code == 409 and "plays no dice game" in r.json()["error"]["reason"]
+    assert r.status_code == 409 and "keeps no dice" in r.json()["error"]["reason"]
     r = s.post("supervisor", "/equipment/dice/CUP-1/custody", {"step": "received"}, key=None)
     error = r.json()["error"]
     assert r.status_code == 409 and "craps-1's dice cup" in error["reason"]

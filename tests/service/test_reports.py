@@ -31,7 +31,7 @@ def _night() -> list[dict[str, Any]]:
         {"seq": 6, "type": "settle", "player": "bob", "wager": "field", "stake": "300.00",
          "result": "win", "paid": "600.00", "taken": "0.00", "returned": "300.00",
          "commission": "0.00"},
-        {"seq": 7, "type": "void", "round": 3, "seqs": [6], "reason": "a die left the table",
+        {"seq": 7, "type": "void", "decision": 3, "seqs": [6], "reason": "a die left the table",
          "by": "supervisor"},
         {"seq": 8, "type": "adjust", "player": "bob", "amount": "5.00",
          "reason": "short pay on round 2", "by": "supervisor"},
@@ -99,7 +99,7 @@ def test_voided_settlements_count_for_nothing(settles: list[tuple[Decimal, bool,
             voided.append(seq)
         else:
             kept.append(row)
-    rows.append({"seq": len(settles) + 1, "type": "void", "round": 1, "seqs": voided,
+    rows.append({"seq": len(settles) + 1, "type": "void", "decision": 1, "seqs": voided,
                  "reason": "test", "by": "s"})
     with_void = table_report("t", rows, EDGES, big_win=Decimal("1000000"))
     without = table_report("t", kept, EDGES, big_win=Decimal("1000000"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from croupier.events import BetMade, BetTakenDown, Event, Opened, Settled
+from croupier.events import BetMade, BetTakenDown, Event, Opened, PayTableApplied, Settled
 
 __all__ = [
     "BetMade", "BetTakenDown", "CalledDownOnWin", "CalledOffDuringPoint", "CalledOn", "Moved",
@@ -90,16 +90,3 @@ class ShooterChanged(Event):
     kind: ClassVar[str] = "shooter"
     shooter: str
     reason: str
-
-
-@dataclass(frozen=True)
-class PayTableApplied(Event):
-    """The house's pay table for the table's game and profile, taken at a round boundary:
-    ``pays`` is the whole override table from now on (the table's ``options.pays``). Wagers
-    already on the layout keep the pays they were accepted at."""
-
-    kind: ClassVar[str] = "pay_table_applied"
-    change: int
-    """The house record of the change (its ``seq`` in the house's chain)."""
-    pays: tuple[tuple[str, str], ...]
-    clause: str

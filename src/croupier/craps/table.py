@@ -101,6 +101,9 @@ class Wager:
     """The pay-table entries it can be paid at, with the odds it was accepted at."""
     pays: Mapping[str, Odds] = field(default_factory=dict)
     """The same odds, read: what it is paid at, whatever the table's pay table becomes."""
+    recorded_pays: bool = True
+    """Whether its bet recorded the pays (a bet an earlier release recorded did not: it is
+    accepted at the pay table in force when it was made)."""
     down_on_win: bool = False
     """Called "down on the win": its next win takes it down (table option down_on_win)."""
     off_for_point: bool = False
@@ -159,6 +162,10 @@ class CrapsTable:
         # such snapshot read once: bets share them rather than each parsing its own.
         self._snapshots: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
         self._read: dict[tuple[tuple[str, str], ...], Mapping[str, Odds]] = {}
+        # Releases before wagers kept their pays settled a wager at the pay table in force at
+        # the roll; the audit asks for that reading of such wagers to re-derive what they
+        # recorded (an honest ledger of theirs verifies).
+        self.earlier_release_pays = False
         if events is None:
             # The first player listed shoots first; automated craps has no shooter.
             first = next(iter(players), "") if config.variant.shooter else ""
@@ -196,7 +203,8 @@ class CrapsTable:
                                                     event.state))
                 self.wagers[key] = Wager(event.player, event.wager_id, event.qualifier,
                                          event.amount, event.state, commission_paid=commission,
-                                         accepted=accepted, pays=self._odds_of(accepted))
+                                         accepted=accepted, pays=self._odds_of(accepted),
+                                         recorded_pays=event.pays is not None)
             else:
                 existing.stake += event.amount
                 existing.commission_paid += commission
@@ -329,7 +337,19 @@ class CrapsTable:
         return self.config.seated
 
     def live_state(self) -> dict[str, Any]:
-        return self.state_json()
+        """The replay's state and the rolls of the shooter's hand so far (a fire bet is made
+        only before the first)."""
+        return {**self.state_json(), "hand_rolls": self.hand_rolls}
+
+    def draw_ranges(self) -> tuple[int, ...]:
+        return (6, 6)
+
+    def outcome_from(self, indices: tuple[int, ...]) -> tuple[Any, ...]:
+        """Two dice from two draws of six (index 0 is a one)."""
+        return tuple(i + 1 for i in indices)
+
+    def outcome_of(self, event: Event) -> tuple[Any, ...] | None:
+        return tuple(event.dice) if isinstance(event, Rolled) else None
 
     def state_json(self) -> dict[str, Any]:
         """Where the game stands, as the replay result shows it."""
@@ -395,18 +415,19 @@ class CrapsTable:
         return [w for w in self.wagers.values()
                 if w.accepted != self.accepted_pays(w.definition, w.qualifier, w.state)]
 
-    def unpayable(self) -> list[tuple[Wager, str]]:
+    def unpayable(self) -> list[tuple[str, str, str]]:
         """The wagers on the layout whose stake their own pays cannot pay in the table unit
         (none, while every stake is checked at its pays when made or reduced)."""
-        out: list[tuple[Wager, str]] = []
+        out: list[tuple[str, str, str]] = []
         unit = self.config.unit
         for wager in self.wagers.values():
             for stake, keys in self._stakes_and_keys(wager):
                 for key in keys:
                     odds = wager.pays.get(key)
                     if odds is not None and not odds.pays_exactly_in(stake, unit):
-                        out.append((wager, f"{fmt(stake)} at {odds} is not a whole number of "
-                                           f"table units of {fmt(unit)}"))
+                        out.append((wager.player, wager.key,
+                                    f"{fmt(stake)} at {odds} is not a whole number of table "
+                                    f"units of {fmt(unit)}"))
         return out
 
     @staticmethod
@@ -883,7 +904,9 @@ class CrapsTable:
             return Settled(wager.player, name, stake, "lose", taken=stake, part_of=part_of)
         assert isinstance(outcome, Win)
         # A wager is paid at the odds it was accepted at, whatever the pay table is now.
-        odds = wager.pays.get(outcome.key) or self.config.pays[outcome.key]
+        pays = (self.config.pays if self.earlier_release_pays and not wager.recorded_pays
+                else wager.pays)
+        odds = pays.get(outcome.key) or self.config.pays[outcome.key]
         try:
             paid = odds.pays(stake)
         except ArithmeticError:
@@ -899,8 +922,7 @@ class CrapsTable:
             # Collected at placement, it is paid again out of the winnings to stay up (a
             # wager coming down with its win pays none again); collected on the win, it comes
             # out of the winnings.
-            commission = self.config.commission(d.commission, wager.qualifier, stake,
-                                                wager.pays)
+            commission = self.config.commission(d.commission, wager.qualifier, stake, pays)
         return Settled(wager.player, name, stake, "win", paid=paid,
                        returned=ZERO if stays_up else stake, commission=commission,
                        odds=str(odds), stays_up=stays_up, part_of=part_of)

@@ -107,6 +107,7 @@ class RouletteTable:
         self.rules: RouletteRules = profile.roulette
         self.opened = opened
         self.wheel = WHEELS[opened.wheel]
+        self.earlier_release_pays = False  # a roulette table's pays never change
         self.pays = {key: Odds.parse(text, key) for key, text in opened.pays}
         self.bankrolls: dict[str, Decimal] = dict(opened.players)
         self.wagers: dict[tuple[str, str], Placed] = {}
@@ -253,6 +254,25 @@ class RouletteTable:
 
     def live_state(self) -> dict[str, Any]:
         return {**self.state_json(), "wheel": self.wheel.id}
+
+    def draw_ranges(self) -> tuple[int, ...]:
+        return (len(self.wheel.order),)
+
+    def outcome_from(self, indices: tuple[int, ...]) -> tuple[Any, ...]:
+        """The pocket at a draw's index, in the wheel's order."""
+        return (self.wheel.order[indices[0]],)
+
+    def outcome_of(self, event: Event) -> tuple[Any, ...] | None:
+        """The pocket the ball came to rest in (also in a void pocket: "no spin" for the
+        wagers, but an outcome of the wheel); None for a spin with no number."""
+        if isinstance(event, Crowned):
+            return (event.number,)
+        if isinstance(event, NoSpin) and event.number is not None:
+            return (event.number,)
+        return None
+
+    def unpayable(self) -> list[tuple[str, str, str]]:
+        return []  # a roulette table's pay table never changes while it is open
 
     def state_json(self) -> dict[str, Any]:
         """Where the game stands, as the replay result shows it."""

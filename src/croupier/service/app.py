@@ -16,10 +16,9 @@ from croupier.service import api, store
 from croupier.service.api import access, errors, express, guard
 from croupier.service.api.deps import Services
 from croupier.service.audit.verify import verify_ledger
-from croupier.service.auth import ROLES, AddressThrottle, Auth
+from croupier.service.auth import AddressThrottle, Auth
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
-from croupier.service.live import GAMES
 from croupier.service.rng import Rng
 from croupier.service.streaming import Hub
 
@@ -67,6 +66,3 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAP
     mount(app)
     return app
 
-
-ROLE_NAMES = ROLES
-GAME_NAMES = GAMES

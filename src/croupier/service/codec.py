@@ -43,12 +43,19 @@ def _removed(f: Fields) -> Fields:
     return {"player": f["player"], "wager": f["wager"], "amount": f["returned"], "whole": True}
 
 
+def _void(f: Fields) -> Fields:
+    """A void's round, stored as ``round`` before the field was named ``decision`` (an event's
+    ``round`` is where it is recorded)."""
+    return {("decision" if k == "round" else k): v for k, v in f.items()}
+
+
 # The kinds earlier releases wrote that are now spelt otherwise: the kind each is read as and
 # how its stored fields become that event's (old ledgers are never rewritten: their rows are
 # chained and signed as they are).
 ALIASES: dict[str, tuple[str, Callable[[Fields], Fields]]] = {
     "open": (Opened.kind, dict),  # craps's opening, before one kind served every game
     "remove": (BetTakenDown.kind, _removed),  # roulette's, before the shared take-down
+    "void": ("void", _void),
 }
 
 

@@ -11,6 +11,7 @@ which recall shows.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Callable
@@ -22,13 +23,14 @@ from sqlalchemy.engine import Connection
 
 from croupier.craps.events import BetTakenDown
 from croupier.errors import Refusal
-from croupier.events import Event, Settled
+from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.rules import load_profile
 from croupier.service import events as sv
 from croupier.service import store
 from croupier.service.ledger import Plan
 from croupier.service.live import LiveTable
+from croupier.service.procedures import clauses
 
 CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 GOOD_FOR = ("pass", "dont_pass")
@@ -72,14 +74,6 @@ class CouponRefused(Exception):
         super().__init__(reason)
         self.reason = reason
         self.clause = CLAUSE
-
-
-def permitted(profile_id: str) -> bool:
-    """Whether tables under ``profile_id`` take match play coupons: the profile's own list of
-    the wagers a coupon may be put with (``coupon_wagers``; only 13:69F-1.3(b) provides for
-    them), the one place that decides it."""
-    rules = load_profile(profile_id).craps
-    return rules is not None and bool(rules.coupon_wagers)
 
 
 def _log(conn: Connection, serial: str, action: str, actor: str, detail: dict[str, Any],
@@ -157,9 +151,6 @@ def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, w
     the same transaction: a refusal anywhere leaves the coupon issued."""
 
     def plan(conn: Connection) -> Plan:
-        if not permitted(profile_id):
-            raise Refusal(f"match play coupons are not taken under {profile_id}: only "
-                          f"{CLAUSE} provides for them", _permitted_clause(profile_id))
         row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)).first()
         _check(row, serial, player, wager, amount)
         if row is not None and row.table_id not in (None, table_id):
@@ -199,12 +190,6 @@ def _check(row: Any, serial: str, player: str, wager: str, amount: Decimal) -> N
                       "put down with chips of the same value", CLAUSE)
 
 
-def _permitted_clause(profile_id: str) -> str:
-    rules = load_profile(profile_id).craps
-    clause = rules.clause("permitted_clause") if rules is not None else ""
-    return str(clause)
-
-
 def of_round(conn: Connection, table_id: str, round_no: int) -> list[dict[str, Any]]:
     """The coupons redeemed in a round (for recall)."""
     rows = conn.execute(sa.select(coupons).where(
@@ -226,3 +211,30 @@ def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:
             back = live.coupons[key] if result != "lose" else Decimal(0)
             out.append(sv.CouponOut(key[0], key[1], back, result))
     return out
+
+
+def coupon_bet(live: LiveTable, action: Any) -> list[Event]:
+    """Chips put down with a match play coupon of their value on a new wager (13:69F-1.3(b)):
+    the table checks the whole stake (chips and coupon) as one wager with the coupon's value in
+    hand (``covered``); the coupon's value comes from the house, the chips from the player, so
+    the coupon's event goes first, then the wager."""
+    good_for = clauses.coupon_wagers(live.profile, live.game.name)
+    rules = live.game.rules(load_profile(live.profile))
+    if not good_for or rules is None:
+        cited = rules.clause("permitted_clause") if rules is not None else ""
+        raise Refusal(f"match play coupons are not accepted at {live.game.name} under "
+                      f"{live.profile}", cited)
+    coupon_clause = rules.clause("coupon_clause")
+    if action.wager not in good_for:
+        names = " or ".join(live.game.wager_names[w] for w in sorted(good_for))
+        raise Refusal(f"match play coupons are accepted only for {names} wagers", coupon_clause)
+    if not live.betting_open:
+        raise Refusal("a match play coupon is not taken while the dice are in the air",
+                      live.procedures.closed_clause())
+    if any(p == action.player and key == action.wager for p, key, _ in live.table.layout()):
+        raise Refusal(f"a match play coupon is put down with a new {action.wager} wager, not "
+                      "added to one already on the layout", coupon_clause)
+    amount = action.amount
+    made: list[Event] = live.table.check(dataclasses.replace(action, amount=amount * 2,
+                                                             covered=amount))
+    return [CouponIn(action.player, action.wager, amount, coupon_clause), *made]

@@ -32,7 +32,8 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.errors import Refusal
 from croupier.games import GAMES
 from croupier.rules import RouletteRules, load_profile
-from croupier.service import procedures, register, store
+from croupier.service import register, store
+from croupier.service.procedures import clauses
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
 LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
@@ -215,8 +216,8 @@ def _clauses(die: Any, table_id: str | None, profiles: Mapping[str, str]) -> dic
     profile = profiles.get(table_id or die.table_id or "")
     if profile is None:
         return {}
-    return {"cup": procedures.clause(profile, "dice_cup"),
-            "spec": procedures.clause(profile, "dice_spec")}
+    return {"cup": clauses.clause(profile, "dice_cup"),
+            "spec": clauses.clause(profile, "dice_spec")}
 
 
 def _check_step(conn: Connection, die: Any, step: str, table_id: str | None,

@@ -131,7 +131,9 @@ class Voided(Event):
     """A supervisor voided a decision: its events no longer count (history is not edited)."""
 
     kind: ClassVar[str] = "void"
-    round: int
+    decision: int
+    """The round whose decision is voided (named so that the event's own round, where it is
+    recorded, stays the round it is recorded in)."""
     seqs: tuple[int, ...]
     reason: str
     by: str
@@ -210,11 +212,12 @@ class HaltResolved(Event):
 
 @dataclass(frozen=True)
 class VoidAsked(Event):
-    """A supervisor asked to void round ``round``'s decision at an RNG table: it is voided only
-    when a second supervisor approves, before anything else happens at the table."""
+    """A supervisor asked to void round ``decision``'s outcome, drawn by the RNG: it is voided
+    only when a second supervisor approves, before anything else happens at the table."""
 
     kind: ClassVar[str] = "void_asked"
-    round: int
+    decision: int
+    """The round whose decision the void is asked of."""
     reason: str
     by: str
 

@@ -32,9 +32,8 @@ from croupier.service import codec, limits, monitoring, store
 from croupier.service import events as sv
 from croupier.service.audit.canonical import entry_text, event_text, link, table_genesis, wallet_genesis
 from croupier.service.auth import User
-from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.errors import ApiError
-from croupier.service.live import DEFAULT_CAPACITY, LiveTable, PendingOutcome
+from croupier.service.live import LiveTable, PendingOutcome
 from croupier.service.statements import Statements, Writes
 from croupier.service.writers import WRITER, Writers
 
@@ -190,7 +189,7 @@ class Ledger:
     def create_table(self, conn: Connection, table_id: str, game: str, profile: str,
                      options: dict[str, Any], capacity: int | None) -> LiveTable:
         """A new table (the options checked by the engine: Malformed if not)."""
-        live = LiveTable(table_id, game, profile, options, capacity or DEFAULT_CAPACITY[game])
+        live = LiveTable(table_id, game, profile, options, capacity)
         text = json.dumps(options)
         conn.execute(store.tables.insert().values(
             id=table_id, game=game, profile=profile, options=text,
@@ -226,10 +225,14 @@ class Ledger:
         return Reply(int(status), json.loads(body), replayed=True, text=str(body))
 
     def _remember(self, conn: Connection, user: User, key: str | None, fp: str,
-                  reply: Reply) -> Reply:
-        """Store the reply under its idempotency key; the reply with its encoded body."""
+                  reply: Reply, *, replace: bool = False) -> Reply:
+        """Store the reply under its idempotency key (``replace``: in place of the one stored
+        while it was being settled); the reply with its encoded body."""
         text = json.dumps(reply.body, separators=(",", ":"))
-        if key is not None:
+        if key is not None and replace:
+            self._writes(conn).replaced.append(
+                {"u": user.id, "k": key, "status": reply.status, "body": text})
+        elif key is not None:
             self._writes(conn).stored[(user.id, key)] = {
                 "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
                 "body": text, "at": store.now()}
@@ -311,48 +314,84 @@ class Ledger:
         transaction of its own, then settled (``job.settle``) in the next. Nothing that fails
         in the settlement can take the outcome back: a wager that cannot be settled exactly
         halts the table (its plan says so), and any other failure halts it too, recorded in a
-        third transaction, with the outcome still waiting to be settled. The reply (both
-        transactions' events) is kept under the idempotency key only once the outcome is
-        settled or the table halted; a retry finds the outcome already recorded and settles it
-        rather than drawing again."""
+        third transaction, with the outcome still waiting to be settled.
+
+        The idempotency key is kept with the outcome (a 202 naming the event it waits at,
+        ``settling``) and then with the settlement (the whole reply). A retry of a request
+        whose outcome still waits settles it; of one whose outcome another request settled,
+        answers the 202; never draws again."""
+        assert job.settle is not None
+        live = job.live
+        with live.lock, self._sqlite_lock or contextlib.nullcontext():
+            recorded = self._peek(job)
+            if recorded is None:
+                try:
+                    recorded = self._commit_step(job, remember=False, provisional=True)
+                except sa.exc.IntegrityError:  # the same key stored meanwhile elsewhere
+                    recorded = self._peek(job)
+                    if recorded is None:
+                        raise
+            settling = recorded.body.get("settling") if recorded.status == 202 else None
+            if settling is None or live.pending is None or live.pending.seq != settling:
+                return recorded  # refused, answered before, or settled by another request
+            return self._settle_step(job, recorded)
+
+    def _peek(self, job: Job) -> Reply | None:
+        """The reply stored under the job's key, read on its own (None: none is)."""
+        if job.key is None:
+            return None
+        with self.engine.connect() as conn:
+            return self._stored(conn, job.user, job.key, job.fp)
+
+    def _settle_step(self, job: Job, recorded: Reply) -> Reply:
+        """The settlement of the outcome ``recorded``, with the whole reply kept under the
+        key in the same transaction."""
         assert job.settle is not None
         live, user = job.live, job.user
-        with live.lock, self._sqlite_lock or contextlib.nullcontext():
-            recorded = self._commit_step(Job(user, live, job.key, job.fp, job.plan_fn,
-                                             job.phase), remember=False)
-            if recorded.status != 200 or recorded.replayed:
-                return recorded  # refused (and remembered), or answered before
-            try:
-                settled = self._commit_step(Job(user, live, None, job.fp, job.settle,
-                                                "outcome"), remember=False)
-            except Exception as exc:
-                self._halt_after(user, live, exc)
-                raise
-            body = {**recorded.body, **settled.body,
-                    "events": recorded.body["events"] + settled.body["events"]}
-            reply = Reply(settled.status, body)
-            if job.key is not None:
-                with self._transaction([live], [job]) as conn:
-                    reply = self._remember(conn, user, job.key, job.fp, reply)
-                    self._flush(conn, end=True)
-            return reply
+        settle = Job(user, live, None, job.fp, job.settle, "outcome")
+        try:
+            with self._transaction([live], [settle]) as conn:
+                attempt = self._attempt(conn, settle, remember=False)
+                if isinstance(attempt, Exception):
+                    raise attempt
+                settled, published, _ = attempt
+                body = {**recorded.body, **settled.body,
+                        "events": recorded.body["events"] + settled.body["events"]}
+                body.pop("settling", None)
+                reply = self._remember(conn, user, job.key, job.fp,
+                                       Reply(settled.status, body), replace=True)
+                self._flush(conn, end=True)
+        except BaseException as exc:
+            self._reload(live)
+            self._halt_after(user, live, exc)
+            raise
+        self._publish(live, published)
+        return reply
 
-    def _commit_step(self, job: Job, *, remember: bool) -> Reply:
-        """One transaction of :meth:`run_outcome` (the table's and SQLite's locks held)."""
+    def _commit_step(self, job: Job, *, remember: bool, provisional: bool = False) -> Reply:
+        """One transaction of :meth:`run_outcome` (the table's and SQLite's locks held);
+        ``provisional``: the outcome's reply is kept under the key as waiting (202)."""
         try:
             with self._transaction([job.live], [job]) as conn:
                 attempt = self._attempt(conn, job, remember=remember)
                 if isinstance(attempt, Exception):
                     raise attempt
                 reply, published, _ = attempt
+                pending = job.live.pending
+                if provisional and reply.status == 200 and pending is not None:
+                    reply = self._remember(conn, job.user, job.key, job.fp, Reply(
+                        202, {**reply.body, "settling": pending.seq}))
                 self._flush(conn, end=True)
         except BaseException:
             self._reload(job.live)
             raise
-        for listener in self.listeners:
-            listener(job.live.id, published)
-        self._committed(len(published))
+        self._publish(job.live, published)
         return reply
+
+    def _publish(self, live: LiveTable, published: list[dict[str, Any]]) -> None:
+        for listener in self.listeners:
+            listener(live.id, published)
+        self._committed(len(published))
 
     def _halt_after(self, user: User, live: LiveTable, exc: BaseException) -> None:
         """Record that the settlement of the outcome waiting at ``live`` failed: the table
@@ -509,7 +548,7 @@ class Ledger:
     def _fold_since(self, conn: Connection, live: LiveTable) -> bool:
         """Fold the table's events after ``live.seq``; False if a full rebuild is needed."""
         rows = conn.execute(_EVENTS_AFTER, {"t": live.id, "s": live.seq}).all()
-        decoded = [(r.seq, r.round, codec.decode(live.game, r.payload)) for r in rows]
+        decoded = [(r.seq, r.round, codec.decode(live.game.name, r.payload)) for r in rows]
         if any(isinstance(e, sv.Voided) for _, _, e in decoded):
             return False
         for seq, round_no, event in decoded:
@@ -569,14 +608,14 @@ class Ledger:
         live.raised = []
         for event in plan.events:
             add(event, user.username)
-        # A fairness monitor's alert is written with the roll or spin that raised it; at craps
-        # it calls for a change of dice (effective after the next decision, 13:47-20.25(g)8).
+        # A fairness monitor's alert is written with the roll or spin that raised it, with
+        # what it calls for at the table (at craps a change of dice).
         raised, live.raised = live.raised, []
         for alert in raised:
             add(monitoring.alert_event(alert), monitoring.MONITOR_ACTOR)
-        if raised and live.is_craps and live.in_play and not live.change_called:
-            add(sv.DiceChangeCalled(monitoring.MONITOR_ACTOR, CHANGE_CLAUSE),
-                monitoring.MONITOR_ACTOR)
+        if raised:
+            for event in live.procedures.after_alerts():
+                add(event, monitoring.MONITOR_ACTOR)
         self._writes(conn).events.extend(rows)
         if plan.rebuild:
             self._flush(conn)  # the rebuild reads this action's events back
@@ -638,7 +677,8 @@ class Ledger:
         """The statements that write ``writes``, each with its rows of values."""
         out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
             (self.sql.insert_events, writes.events),
-            (self.sql.insert_stored, list(writes.stored.values()))]
+            (self.sql.insert_stored, list(writes.stored.values())),
+            (self.sql.update_stored, writes.replaced)]
         for live, players in writes.seats.values():
             out.extend(self._seat_writes(conn, live, players))
         return [(sql, rows) for sql, rows in out if rows]

@@ -32,12 +32,11 @@ from typing import Any
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.craps.events import PayTableApplied
-from croupier.craps.table import CrapsTable
 from croupier.errors import Malformed
 from croupier.games import GAMES
-from croupier.rules import CrapsRules, load_profile
+from croupier.rules import load_profile
 from croupier.service import register
-from croupier.service.live import LiveTable, make_engine_table
+from croupier.service.live import LiveTable, empty_table
 
 KINDS = ("paytable_proposed", "paytable_approved", "paytable_withdrawn", "paytable_refused")
 APPROVERS = ("admin", "supervisor")
@@ -147,7 +146,7 @@ def check(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]
              if e.verdict != "ok"]
     if not found:
         try:  # and what a table of the game would refuse to open with
-            make_engine_table(game, profile, {"pays": pays})
+            empty_table(GAMES[game], profile, {"pays": pays})
         except Malformed as exc:
             found.append((str(exc), ""))
     return found
@@ -159,11 +158,11 @@ def _entry_clause(game: str, profile: str, where: str) -> str:
     any minimum payout), its permitted-wagers clause for a key that is no entry; nothing for a
     problem that is not with an entry."""
     prefix = "change: pays."
-    rules = GAMES[game].rules(load_profile(profile)) if game in GAMES else None
-    if not where.startswith(prefix) or not isinstance(rules, CrapsRules):
+    played = GAMES.get(game)
+    rules = played.rules(load_profile(profile)) if played is not None else None
+    if not where.startswith(prefix) or rules is None or not played or not played.house_pay_table:
         return ""
-    table = make_engine_table(game, profile, {})
-    entries = table.config.pays if isinstance(table, CrapsTable) else {}
+    entries = empty_table(played, profile, {}).offer()["pays"]
     return rules.clause("pays_clause" if where[len(prefix):] in entries else "permitted_clause")
 
 
@@ -177,9 +176,9 @@ def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:
 def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[str, str],
             effective: str, reason: str) -> Change:
     """Record a proposed change (checked first); it waits for a second person's approval."""
-    rules = load_profile(profile)
-    if not rules.covers(game) or not isinstance(GAMES[game].rules(rules), CrapsRules):
-        raise ChangeRefused(422, f"body.game: {profile} keeps no craps pay table for {game}")
+    if game not in GAMES or not load_profile(profile).covers(game) or not (
+            GAMES[game].house_pay_table):
+        raise ChangeRefused(422, f"body.game: {profile} keeps no house pay table for {game}")
     when = parse_when(effective)
     _refuse_if_failing(game, profile, pays)
     row = register.append(conn, "paytable_proposed", subject(game, profile), {
@@ -273,9 +272,9 @@ def at_boundary(live: LiveTable) -> bool:
 
 def pending(engine: Engine, live: LiveTable) -> Change | None:
     """The change the table should take now (in effect, not yet its pay table), if any."""
-    if not live.is_craps:
+    if not live.game.house_pay_table:
         return None
-    change = due(cached(engine), live.game, live.profile, time.time())
+    change = due(cached(engine), live.game.name, live.profile, time.time())
     if change is None or live.options.get("pays", {}) == change.pays:
         return None
     return change

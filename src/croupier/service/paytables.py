@@ -22,21 +22,22 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import sqlalchemy as sa
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.engine import Connection, Engine
 
-from croupier.craps.table import CrapsTable
 from croupier.errors import Refusal
+from croupier.games import GAMES, Game
+from croupier.money import Odds
+from croupier.rules import load_profile
 from croupier.service import paytable_changes as schedule
 from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.commit import Committer
 from croupier.service.ledger import Job, Ledger, Plan
-from croupier.service.live import LiveTable, make_engine_table
+from croupier.service.live import LiveTable, empty_table
 
 log = logging.getLogger("croupier.service")
 _CREATE_LOCK = threading.Lock()
@@ -44,21 +45,22 @@ _CREATE_ADVISORY = 0x7061797A  # "payz": orders table creation across processes 
 SCHEDULE_USER = User(0, schedule.HOUSE, "system")
 
 
-def _ratios(engine: CrapsTable) -> dict[str, Fraction]:
-    return {key: Fraction(odds.ratio) for key, odds in engine.config.pays.items()}
+def _pays(game: Game, profile: str, options: dict[str, Any]) -> dict[str, Odds]:
+    """The pay table a table of ``game`` with ``options`` pays (the table's own offer)."""
+    offered = empty_table(game, profile, options).offer()["pays"]
+    return {key: Odds.parse(text, key) for key, text in offered.items()}
 
 
-def _differs(table_id: str, game: str, profile: str, mine: dict[str, Any],
+def _differs(table_id: str, game: Game, profile: str, mine: dict[str, Any],
              house: dict[str, Any], where: str) -> None:
     """Refuse ``mine`` (a table's options) if it prices an entry otherwise than ``house``."""
-    new, kept = make_engine_table(game, profile, mine), make_engine_table(game, profile, house)
-    assert isinstance(new, CrapsTable) and isinstance(kept, CrapsTable)
-    a, b = _ratios(new), _ratios(kept)
-    for key in sorted(a.keys() & b.keys()):
-        if a[key] != b[key]:
-            raise Refusal(f"{key} would pay {new.config.pays[key]} at table {table_id} but "
-                          f"pays {kept.config.pays[key]} {where}: the odds paid are uniform "
-                          "within the casino", new.config.rules.clause("pays_clause"))
+    new, kept = _pays(game, profile, mine), _pays(game, profile, house)
+    for key in sorted(new.keys() & kept.keys()):
+        if new[key].ratio != kept[key].ratio:
+            rules = game.rules(load_profile(profile))
+            raise Refusal(f"{key} would pay {new[key]} at table {table_id} but pays "
+                          f"{kept[key]} {where}: the odds paid are uniform within the casino",
+                          rules.clause("pays_clause") if rules is not None else "")
 
 
 def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any] | None, str]:
@@ -104,13 +106,15 @@ def open_table(ledger: Ledger, table_id: str, game: str, profile: str,
 
 def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
                      options: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(make_engine_table(game, profile, options), CrapsTable):
+    played = GAMES[game]
+    empty_table(played, profile, options)  # the options checked as the table's (Malformed)
+    if not played.house_pay_table:
         return options  # roulette: 13:47-20.32 has no uniform pay rule
     house, where = house_pays(conn, game, profile)
     if house is None:
         return options
     if "pays" in options:
-        _differs(table_id, game, profile, options, {**options, "pays": house}, where)
+        _differs(table_id, played, profile, options, {**options, "pays": house}, where)
     return {**options, "pays": house}
 
 
@@ -150,11 +154,11 @@ async def take_due_change(engine: Engine, committer: Committer, live: LiveTable)
         # The wagers on the layout keep the pays they were accepted at; each must still be
         # payable at them (it was checked so when made): if one is not, the table keeps its
         # pay table rather than take a change over a layout it could not settle.
-        unpayable = live.craps().unpayable()
+        unpayable = live.table.unpayable()
         if unpayable:
-            wager, why = unpayable[0]
+            player, wager, why = unpayable[0]
             log.error("table %s keeps its pay table: %s's %s cannot be paid (%s)", live.id,
-                      wager.player, wager.key, why)
+                      player, wager, why)
             return Plan([])
         return Plan([schedule.applied_event(change)])
 

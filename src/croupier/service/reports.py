@@ -103,7 +103,7 @@ def table_report(table: str, rows: Iterable[Mapping[str, Any]], edges: Mapping[s
                                        "reason": row.get("reason", ""), "by": row.get("by", "")})
         elif kind == "void":
             approved = row.get("approved_by")
-            report.voids.append({"seq": row["seq"], "round": row.get("round"),
+            report.voids.append({"seq": row["seq"], "round": row.get("decision"),
                                  "reason": row.get("reason", ""), "by": row.get("by", ""),
                                  "approved_by": approved,
                                  "kind": "stakes returned" if approved else "result corrected",

@@ -41,6 +41,7 @@ class Draw:
     source: str
     raw: tuple[int, ...]
     outcome: tuple[Any, ...]
+    """The outcome (:meth:`Rng.dice`, :meth:`Rng.pocket`) or the indices (:meth:`Rng.draw`)."""
 
 
 class Rng:
@@ -59,18 +60,22 @@ class Rng:
             if scaled is not None:
                 return scaled
 
+    def draw(self, ranges: Sequence[int]) -> Draw:
+        """One equally likely index below each of ``ranges`` (a table's
+        :meth:`~croupier.table.Table.draw_ranges`), with every raw byte behind them."""
+        raw: list[int] = []
+        indices = tuple(self._pick(n, raw) for n in ranges)
+        return Draw(self.source, tuple(raw), indices)
+
     def dice(self) -> Draw:
         """Two dice, 1 to 6 each."""
-        raw: list[int] = []
-        d1 = self._pick(6, raw) + 1
-        d2 = self._pick(6, raw) + 1
-        return Draw(self.source, tuple(raw), (d1, d2))
+        drawn = self.draw((6, 6))
+        return Draw(drawn.source, drawn.raw, tuple(i + 1 for i in drawn.outcome))
 
     def pocket(self, pockets: Sequence[Any]) -> Draw:
         """One of ``pockets`` (the wheel's pockets in their order), each equally likely."""
-        raw: list[int] = []
-        index = self._pick(len(pockets), raw)
-        return Draw(self.source, tuple(raw), (pockets[index],))
+        drawn = self.draw((len(pockets),))
+        return Draw(drawn.source, drawn.raw, (pockets[drawn.outcome[0]],))
 
 
 class SeededRng(Rng):

@@ -32,6 +32,10 @@ class Statements:
         self.select_stored = _sql(dialect, sa.select(c.fingerprint, c.status, c.body).where(
             c.user_id == sa.bindparam("u"), c.key == sa.bindparam("k")))
         self.insert_stored = _sql(dialect, store.idempotency.insert())
+        i = store.idempotency.c
+        self.update_stored = _sql(dialect, store.idempotency.update().where(
+            i.user_id == sa.bindparam("u"), i.key == sa.bindparam("k")).values(
+            status=sa.bindparam("status"), body=sa.bindparam("body")))
         # PostgreSQL: the stored replies of a whole batch's keys, read with its BEGIN
         # (``writers``): one query for the pairs (user id, key) given as two arrays.
         self.select_stored_many = "" if store.is_sqlite(engine) else _sql(dialect, sa.text(
@@ -80,6 +84,8 @@ class Writes:
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
         self.stored: dict[tuple[int, str], dict[str, Any]] = {}
+        self.replaced: list[dict[str, Any]] = []
+        """Stored replies answered at last (an outcome's, once it is settled)."""
         self.seats: dict[str, tuple[Any, set[str]]] = {}
 
     def seat(self, live: Any, players: Iterable[str]) -> None:

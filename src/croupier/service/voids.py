@@ -76,7 +76,7 @@ def void(user: User, live: LiveTable, reason: str) -> PlanFn:
                           "last decision can be voided, before anything else happens at the "
                           "table", OUTCOME_CLAUSE)
         if _drawn(row):
-            asked = sv.VoidAsked(row.round, reason, user.username)
+            asked = sv.VoidAsked(int(row.round), reason, user.username)
             return Plan([asked], status=202, extra={
                 "void_asked": row.round,
                 "waiting": "the RNG's outcome stands: its stakes are returned once a second "
@@ -101,8 +101,8 @@ def approve(user: User, live: LiveTable) -> PlanFn:
             raise Refusal("the void of an RNG outcome is approved by a second supervisor, not "
                           "by the one who asked for it", OUTCOME_CLAUSE)
         row = _last_decision(conn, live)
-        if row.round != asked.round:
-            raise Refusal(f"the void asked was of round {asked.round}, not the last decision",
+        if row.round != asked.decision:
+            raise Refusal(f"the void asked was of round {asked.decision}, not the last decision",
                           OUTCOME_CLAUSE)
         outcome = json.loads(row.outcome)
         seqs, touched = _settlement(conn, live, int(outcome["from_seq"]), row.last_seq)
@@ -128,7 +128,7 @@ def _settlement(conn: Connection, live: LiveTable, first: int, last: int,
         if r.kind not in MONEY_KINDS:
             continue
         seqs.append(int(r.seq))
-        event = codec.decode(live.game, r.payload)
+        event = codec.decode(live.game.name, r.payload)
         player = codec.player_of(event)
         key = getattr(event, "part_of", None) or getattr(event, "wager", None)
         if player and isinstance(key, str):
@@ -141,5 +141,5 @@ def returned(live: LiveTable, touched: set[tuple[str, str]]) -> list[Event]:
     a match play coupon on it to the house)."""
     events: list[Event] = [Settled(p, key, stake, "returned", returned=stake,
                                    clause=OUTCOME_CLAUSE)
-                           for p, key, stake in live.engine.layout() if (p, key) in touched]
+                           for p, key, stake in live.table.layout() if (p, key) in touched]
     return events + coupons.coupons_after(live, events)

@@ -1,4 +1,5 @@
-"""``/tables/{id}/bets``: a player's wagers: make, take down or reduce, call on or off."""
+"""``/tables/{id}/bets``: a player's wagers: make, take down or reduce, and the calls a player
+makes on a wager (on or off for come-out rolls, down on the win, off for the point)."""
 
 from __future__ import annotations
 
@@ -7,28 +8,19 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from croupier.errors import Malformed
 from croupier.money import parse_amount
-from croupier.service import actions, coupons, procedures, store
+from croupier.service import coupons, store, wagers
 from croupier.service.api.act import act, act_at, fingerprint_path
 from croupier.service.api.deps import IdemKey, Key, Player, Services, Svc, TableId
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
 from croupier.service.auth import User
-from croupier.service.live import LiveTable
+from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/tables/{table_id}/bets", tags=["players"])
 
-CRAPS_FIELDS = ("number", "dice")
-ROULETTE_FIELDS = ("numbers", "center", "column", "dozen")
 
-
-def only_own_fields(live: LiveTable, body: Wager) -> None:
-    """A wager carries only its own game's fields: a ``dozen`` on a craps bet is malformed,
-    not ignored."""
-    foreign = ROULETTE_FIELDS if live.is_craps else CRAPS_FIELDS
-    for name in foreign:
-        if getattr(body, name) is not None:
-            raise Malformed(name, f"not a field of a {live.game} wager")
+def _fields(body: Wager) -> dict[str, Any]:
+    return body.model_dump(exclude_none=True)
 
 
 @router.post("")
@@ -46,16 +38,16 @@ async def place(svc: Services, where: tuple[str, str], table_id: str, body: BetB
     express lane (:mod:`croupier.service.api.express`), which reach it the same way."""
     amount = parse_amount(body.amount, "amount")
     svc.ledger.limits.check_wager(store.cents(amount))
-    only_own_fields(svc.ledger.table(table_id), body)
+    fields = _fields(body)
     serial = body.coupon
 
-    def make(live: Any) -> actions.PlanFn:
+    def make(live: Any) -> wagers.PlanFn:
         if serial is None:
-            return actions.bet(user, live, body.spec(), amount, False)
-        redeem = coupons.redeeming(actions.bet(user, live, body.spec(), amount, True), serial,
-                                   user.username, body.wager, amount, table_id, live.profile,
-                                   lambda: live.round)
-        return procedures.coupons_checked(redeem, live.profile, live.game)
+            return wagers.bet(user, live, fields, amount, False)
+        clauses.check_coupons(live.profile, live.game.name)
+        return coupons.redeeming(wagers.bet(user, live, fields, amount, True), serial,
+                                 user.username, body.wager, amount, table_id, live.profile,
+                                 lambda: live.round)
 
     return await act_at(svc, where, body, user, table_id, key, make)
 
@@ -65,15 +57,32 @@ async def take_down(request: Request, table_id: TableId, body: TakeDownBody, use
                     key: Key, svc: Svc) -> Response:
     """Remove a wager, or reduce it by ``amount`` (craps), where the rules allow."""
     amount = parse_amount(body.amount, "amount") if body.amount is not None else None
-    only_own_fields(svc.ledger.table(table_id), body)
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.take_down(user, live, body.spec(), amount))
+                     lambda live: wagers.take_down(user, live, _fields(body), amount))
 
 
 @router.post("/call")
 async def call_bet(request: Request, table_id: TableId, body: CallBody, user: Player, svc: Svc,
                    key: IdemKey = None) -> Response:
     """Call a wager "on" or "off" for come-out rolls (craps)."""
-    only_own_fields(svc.ledger.table(table_id), body)
+    verb = "on" if body.on else "off"
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.call(user, live, body.spec(), body.on))
+                     lambda live: wagers.call(user, live, _fields(body), verb))
+
+
+@router.post("/down-on-win")
+async def down_on_win(request: Request, table_id: TableId, body: Wager, user: Player, svc: Svc,
+                      key: IdemKey = None) -> Response:
+    """Call a place, buy or lay wager "down on the win": its next win takes it down, paying
+    no new commission (a table with the option ``down_on_win``)."""
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: wagers.call(user, live, _fields(body), "down_on_win"))
+
+
+@router.post("/off-during-point")
+async def off_during_point(request: Request, table_id: TableId, body: Wager, user: Player,
+                           svc: Svc, key: IdemKey = None) -> Response:
+    """Call a wager "off" while a point stands: it does not work until it is called on again
+    or the point is decided (a table with the option ``off_during_point``)."""
+    return await act(request, svc, body, user, table_id, key,
+                     lambda live: wagers.call(user, live, _fields(body), "off_during_point"))

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 
 from croupier.money import parse_amount
-from croupier.service import coupons, procedures
+from croupier.service import coupons
 from croupier.service.api.deps import CouponIssuer, Current, Svc, forbid_unless
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.errors import ApiError
+from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/coupons", tags=["cashier"])
 Serial = Annotated[str, Path(max_length=32)]
@@ -23,7 +24,7 @@ def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
     face = parse_amount(body.face_value, "face_value")
     if body.table is not None:
         live = svc.ledger.table(body.table)
-        procedures.check_coupons(live.profile, live.game)
+        clauses.check_coupons(live.profile, live.game.name)
     with svc.engine.begin() as conn:
         return coupons.issue(conn, user.username, body.player, face, list(body.wagers),
                              body.expires_in_days, body.table)

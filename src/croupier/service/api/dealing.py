@@ -1,5 +1,5 @@
 """The game's running at ``/tables/{id}``: "no more bets", late-bet confirmation, the roll or
-spin (dealer), and a decision voided or chips adjusted (supervisor)."""
+spin (dealer); a decision voided, a halt resolved or chips adjusted (supervisor)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from croupier.money import parse_amount
-from croupier.service import actions, controls, halts, store, voids
+from croupier.service import adjustments, controls, halts, outcomes, store, voids
 from croupier.service.api.act import act
 from croupier.service.api.deps import (
     Dealer,
@@ -24,6 +24,8 @@ from croupier.service.api.deps import (
 )
 from croupier.service.api.models import AdjustBody, RollBody, SpinBody, VoidBody
 from croupier.service.errors import ApiError
+from croupier.service.live import LiveTable
+from croupier.service.reading import outcome_action
 
 router = APIRouter(prefix="/tables/{table_id}")
 
@@ -41,45 +43,58 @@ async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: S
     """Roulette: "No more bets" (20.32(j)2). Craps: the dice are in the air; later wagers
     need the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.no_more_bets(user, live))
+                     lambda live: outcomes.no_more_bets(user, live))
 
 
 @router.post("/late-bets/{late_id}/confirm", tags=["dealer"])
 async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
                        user: LateConfirmer, key: Key, svc: Svc) -> Response:
     """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
-    return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.confirm_late(user, live, late_id))
+    def make(live: LiveTable) -> Any:
+        late = live.procedures.late
+        if late is None:
+            raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
+        return late.confirm(user, late_id, as_dealer=user.role == "dealer")
+
+    return await act(request, svc, None, user, table_id, key, make)
+
+
+async def _outcome(request: Request, svc: Any, body: Any, user: Any, table_id: str, key: str,
+                   entered: dict[str, Any] | None, declared: dict[str, Any]) -> Response:
+    """A roll or a spin: the outcome recorded on its own, then settled."""
+    decisions = "rolls" if request.url.path.endswith("/roll") else "spins"
+
+    def make(live: LiveTable) -> Any:
+        if live.game.decisions != decisions:
+            raise ApiError(422, "malformed", f"not an action at {live.game.name}: its wagers "
+                           f"are decided by {live.game.decisions}")
+        action = outcome_action(live, entered) if entered is not None else None
+        made = outcomes.record(user, live, svc.rng, action, declared)
+        return made if entered is None else controls.entering(made, table_id)
+
+    return await act(request, svc, body, user, table_id, key, make,
+                     lambda live: outcomes.settle(user, live), phase="outcome")
 
 
 @router.post("/roll", tags=["dealer"])
 async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
-    """Roll: the RNG's dice (raw draw recorded) or the physical dice entered; every wager
-    settled in the same transaction as the roll."""
-    dice = (body.dice[0], body.dice[1]) if body.dice else None
-
-    def make(live: Any) -> actions.PlanFn:
-        made = actions.roll(user, live, svc.rng, dice)
-        return made if dice is None else controls.entering(made, table_id)
-
-    return await act(request, svc, body, user, table_id, key, make,
-                     lambda live: actions.settle_roll(user, live), phase="outcome")
+    """Roll: the RNG's dice (raw draw recorded) or the physical dice entered, recorded before
+    anything is settled; then every wager settled."""
+    entered = {"roll": body.dice} if body.dice else None
+    return await _outcome(request, svc, body, user, table_id, key, entered, {})
 
 
 @router.post("/spin", tags=["dealer"])
 async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
-    """Spin (after "No more bets"): the RNG's pocket or the number entered; an irregular
-    spin (20.32(m)) is "no spin" and every wager stays."""
-
-    def make(live: Any) -> actions.PlanFn:
-        made = actions.spin(user, live, svc.rng, body.number, body.revolutions,
-                            body.same_direction, body.foreign_object)
-        return made if body.number is None else controls.entering(made, table_id)
-
-    return await act(request, svc, body, user, table_id, key, make,
-                     lambda live: actions.settle_spin(user, live), phase="outcome")
+    """Spin (after "No more bets"): the RNG's pocket or the number entered, recorded before
+    anything is settled; an irregular spin (20.32(m)) is "no spin" and every wager stays."""
+    declared = {"revolutions": body.revolutions, "same_direction": body.same_direction,
+                "foreign_object": body.foreign_object}
+    entered = None if body.number is None else {"spin": body.number, **{
+        k: v for k, v in declared.items() if v is not None}}
+    return await _outcome(request, svc, body, user, table_id, key, entered, declared)
 
 
 @router.post("/void", tags=["supervisor"])
@@ -89,7 +104,7 @@ async def void(request: Request, table_id: TableId, body: VoidBody, user: Superv
     corrected at once (the dealer then enters what showed); the RNG's outcome stands and its
     stakes are returned once a second supervisor approves (202 until then)."""
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: voids.void(user, live, body.reason))
+                     lambda live: voids.void(user, live, body.reason), changes=False)
 
 
 @router.post("/void/approve", tags=["supervisor"])
@@ -98,7 +113,7 @@ async def approve_void(request: Request, table_id: TableId, user: Supervisor, ke
     """A second supervisor approves the void asked of the RNG's last outcome: every stake it
     decided or moved goes back to its player; nothing is drawn again."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: voids.approve(user, live))
+                     lambda live: voids.approve(user, live), changes=False)
 
 
 @router.post("/halt/resolve", tags=["supervisor"])
@@ -106,13 +121,9 @@ async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user
                        key: Key, svc: Svc) -> Response:
     """Resolve a halted table by the recorded procedure: the wager that could not be
     settled goes back to its player, then the outcome that stands is settled."""
-    def settle(live: Any) -> actions.PlanFn:
-        return (actions.settle_roll(user, live) if live.is_craps
-                else actions.settle_spin(user, live))
-
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: halts.resolve(user, live, body.reason), settle,
-                     phase="resolve")
+                     lambda live: halts.resolve(user, live, body.reason),
+                     lambda live: outcomes.settle(user, live), phase="resolve", changes=False)
 
 
 @router.post("/adjustments", tags=["supervisor"])
@@ -130,7 +141,8 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
                                        user.username)
         return JSONResponse(pending, status_code=202)
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.adjust(user, live, body.player, amount, body.reason))
+                     lambda live: adjustments.adjust(user, live, body.player, amount,
+                                                     body.reason))
 
 
 @router.post("/adjustments/{pending_id}/approve", tags=["supervisor"])
@@ -145,5 +157,5 @@ async def approve_adjustment(request: Request, table_id: TableId, pending_id: La
     amount = store.dollars(row.amount_cents)
     reason = f"{row.reason} (asked by {row.requested_by}, approved by {user.username})"
     return await act(request, svc, None, user, table_id, key, lambda live: controls.approving(
-        actions.adjust(user, live, row.player, amount, reason), pending_id, table_id,
+        adjustments.adjust(user, live, row.player, amount, reason), pending_id, table_id,
         user.username))

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from croupier.service import actions, equipment, equipment_register
+from croupier.service import equipment, equipment_register
 from croupier.service.api import queries
 from croupier.service.api.act import act
 from croupier.service.api.deps import (
@@ -25,9 +25,23 @@ from croupier.service.api.deps import (
 )
 from croupier.service.api.models import Inspection, NewDie, Serials
 from croupier.service.errors import ApiError
+from croupier.service.live import LiveTable
+from croupier.service.procedures.dice import DiceDesk
 
 router = APIRouter()
 Serial = Annotated[str, Path(max_length=32)]
+
+
+def _dice(live: LiveTable) -> DiceDesk:
+    """The dice the table keeps, or 422 where it keeps none."""
+    desk = live.procedures.dice
+    if desk is not None:
+        return desk
+    game = live.game
+    if game.decisions == "rolls":
+        raise ApiError(422, "malformed", f"at {game.name} a device throws the dice: they are "
+                       "not offered, selected, passed or changed")
+    raise ApiError(422, "malformed", f"not an action at {game.name}")
 
 
 @router.post("/tables/{table_id}/dice/offer", tags=["dice"])
@@ -35,15 +49,16 @@ async def offer_dice(request: Request, table_id: TableId, body: Serials, user: D
                      key: IdemKey = None) -> Response:
     """The stickperson offers at least five inspected, in-spec dice to the shooter."""
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.offer_dice(user, live, body.serials))
+                     lambda live: _dice(live).offer(body.serials))
 
 
 @router.post("/tables/{table_id}/dice/select", tags=["dice"])
 async def select_dice(request: Request, table_id: TableId, body: Serials, user: DiceHandler,
                       svc: Svc, key: IdemKey = None) -> Response:
-    """The shooter selects two of the dice offered."""
+    """The shooter selects two of the dice offered (the dealer may record the pick)."""
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.select_dice(user, live, body.serials))
+                     lambda live: _dice(live).select(user, body.serials,
+                                                     by_shooter=user.role == "player"))
 
 
 @router.post("/tables/{table_id}/dice/refuse", tags=["dice"])
@@ -51,7 +66,7 @@ async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Sv
                       key: IdemKey = None) -> Response:
     """A player refuses to shoot in their turn; the dice go clockwise to the next."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.refuse_dice(user, live))
+                     lambda live: _dice(live).refuse(user))
 
 
 @router.post("/tables/{table_id}/dice/pass", tags=["dice"])
@@ -59,7 +74,7 @@ async def pass_dice(request: Request, table_id: TableId, user: DiceHandler, svc:
                     key: IdemKey = None) -> Response:
     """The shooter passes the dice to the next player on completion of a decision."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.pass_dice(user, live))
+                     lambda live: _dice(live).pass_on(user, by_shooter=user.role == "player"))
 
 
 @router.post("/tables/{table_id}/dice/change", tags=["dice"])
@@ -67,7 +82,7 @@ async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc
                       key: IdemKey = None) -> Response:
     """Call for a change of dice: it takes place immediately after the next decision."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.change_dice(user, live))
+                     lambda live: _dice(live).change(user, by_player=user.role == "player"))
 
 
 @router.post("/equipment/dice", tags=["equipment"], status_code=201)
@@ -76,9 +91,9 @@ def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]
     recorded, and with ``table_id`` its issue into that table's dice cup (a craps table's)."""
     if body.table_id is not None and body.table_id not in svc.ledger.tables:
         raise ApiError(404, "not_found", f"there is no table {body.table_id!r}")
-    if body.table_id is not None and not svc.ledger.tables[body.table_id].is_craps:
-        raise ApiError(409, "refused", f"table {body.table_id} plays no dice game: a die is "
-                       "issued only to a craps table's cup")
+    if body.table_id is not None and svc.ledger.tables[body.table_id].procedures.dice is None:
+        raise ApiError(409, "refused", f"table {body.table_id} keeps no dice: a die is issued "
+                       "only to the cup of a table where a player throws the dice")
     with svc.engine.begin() as conn:
         if queries.die_exists(conn, body.serial):
             raise ApiError(409, "exists", f"die {body.serial} is already registered")

@@ -74,10 +74,6 @@ class Wager(Body):
     column: int | None = None
     dozen: int | None = None
 
-    def spec(self) -> dict[str, Any]:
-        """The wager's own fields, as the engine's action reader takes them."""
-        return self.model_dump(exclude={"amount", "coupon", "on"})
-
 
 class BetBody(Wager):
     amount: str = Field(pattern=MONEY, examples=["10.00"])

@@ -33,7 +33,7 @@ def table_events(table_id: TableId, user: RecallReader, svc: Svc,
     with store.reading(svc.engine) as conn:
         rows = queries.events_after(conn, table_id, since, limit)
     return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
-             **codec.decode(live.game, r.payload).to_json()} for r in rows]
+             **codec.decode(live.game.name, r.payload).to_json()} for r in rows]
 
 
 @router.get("/tables/{table_id}/alerts")
@@ -43,10 +43,10 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
     live = svc.ledger.table(table_id)
     with store.reading(svc.engine) as conn:
         rows = queries.events_of_kinds(conn, table_id, (sv.IntegrityAlert.kind, sv.Voided.kind))
-    decoded = [(r, codec.decode(live.game, r.payload)) for r in rows]
+    decoded = [(r, codec.decode(live.game.name, r.payload)) for r in rows]
     voided = {s for _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
     with live.lock:
-        monitors = live.monitors.summary(live.in_play)
+        monitors = live.monitors.summary(live.procedures.dice_set())
     return {"table": table_id,
             "alerts": [{"seq": r.seq, "round": r.round, "at": r.at, "voided": r.seq in voided,
                         **e.to_json()} for r, e in decoded if isinstance(e, sv.IntegrityAlert)],

@@ -63,14 +63,14 @@ def _rows(svc: Any, live: LiveTable) -> list[dict[str, Any]]:
         while True:
             page = queries.events_after(conn, live.id, out[-1]["seq"] if out else 0, PAGE)
             out += [{"seq": r.seq, "round": r.round, "by": r.actor,
-                     **codec.decode(live.game, r.payload).to_json()} for r in page]
+                     **codec.decode(live.game.name, r.payload).to_json()} for r in page]
             if len(page) < PAGE:
                 return out
 
 
 def _report(svc: Any, live: LiveTable, big_win: Decimal) -> Report:
     options = json.dumps(live.options, sort_keys=True, default=str)
-    return table_report(live.id, _rows(svc, live), _edges(live.game, live.profile, options),
+    return table_report(live.id, _rows(svc, live), _edges(live.game.name, live.profile, options),
                         big_win)
 
 

@@ -121,7 +121,7 @@ async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int
         rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
     for r in rows:
         item: dict[str, Any] = {"seq": r.seq, "round": r.round,
-                                **codec.decode(live.game, r.payload).to_json()}
+                                **codec.decode(live.game.name, r.payload).to_json()}
         await websocket.send_json(item)
         since = r.seq
     return since

@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import actions, controls, equipment_register, paytables
+from croupier.service import cashier, controls, equipment_register, paytables, wagers
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
@@ -34,7 +34,7 @@ def no_floats(value: Any, where: str) -> None:
 
 @router.get("", tags=["tables"])
 def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
-    return [{"id": t.id, "game": t.game, "profile": t.profile, "players": len(t.present()),
+    return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": len(t.present()),
              "capacity": t.capacity} for t in svc.ledger.tables.values()]
 
 
@@ -76,7 +76,7 @@ async def buy_in(request: Request, table_id: TableId, body: Amount, user: Player
     """Chips from the player's wallet to their place at the table."""
     amount = parse_amount(body.amount, "amount")
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.buy_in(svc.ledger, user, live, amount))
+                     lambda live: cashier.buy_in(svc.ledger, user, live, amount))
 
 
 @router.post("/{table_id}/cash-out", tags=["cashier"])
@@ -85,7 +85,7 @@ async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Pla
     """Chips (not wagers on the layout) back to the wallet; all of them if no amount."""
     amount = parse_amount(body.amount, "amount") if body.amount is not None else None
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: actions.cash_out(svc.ledger, user, live, amount))
+                     lambda live: cashier.cash_out(user, live, amount))
 
 
 @router.post("/{table_id}/sit", tags=["players"])
@@ -93,11 +93,11 @@ async def sit(request: Request, table_id: TableId, user: Player, svc: Svc,
               key: IdemKey = None) -> Response:
     """Take a seat at mini-craps (only seated players wager there, 13:69F-1.3(f))."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.seat(user, live, True))
+                     lambda live: wagers.seat(user, live, True))
 
 
 @router.post("/{table_id}/stand", tags=["players"])
 async def stand(request: Request, table_id: TableId, user: Player, svc: Svc,
                 key: IdemKey = None) -> Response:
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: actions.seat(user, live, False))
+                     lambda live: wagers.seat(user, live, False))

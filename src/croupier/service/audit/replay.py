@@ -13,16 +13,13 @@ add up to what was deposited. Sums are taken in Python's exact integers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from croupier.craps.events import Rolled
 from croupier.events import Event
 from croupier.money import fmt
-from croupier.roulette.events import Crowned
-from croupier.roulette.table import Spin
 from croupier.service import codec, store
 from croupier.service import events as sv
 from croupier.service.audit.snapshot import Finding, Snapshot
@@ -62,39 +59,48 @@ def _draw_outcome(raw: Iterable[int], sizes: list[int]) -> list[int] | None:
     return out
 
 
-def _derive(live: LiveTable, event: Event) -> list[Event] | None:
-    """The events the engine gives for a recorded outcome at the table as it stands."""
-    if isinstance(event, Rolled):
-        return live.craps().check_roll(*event.dice)
-    if isinstance(event, Crowned):
-        return live.roulette().check_spin(Spin(event.number))
-    return None
+def _derive(live: LiveTable, event: Event,
+            recorded: Callable[[int], list[Event]]) -> list[Event] | None:
+    """The events the table gives for a recorded decision at the table as it stands: each
+    wager at the pays it was accepted at, or, where that differs from the record, wagers bet
+    before the ledger kept their pays at the pay table in force at the decision, as the
+    release that recorded them settled them."""
+    action = live.procedures.settles(event)
+    if action is None:
+        return None
+    derived: list[Event] = live.table.check(action)
+    if derived != recorded(len(derived)):
+        live.table.earlier_release_pays = True
+        try:
+            earlier: list[Event] = live.table.check(action)
+        finally:
+            live.table.earlier_release_pays = False
+        if earlier == recorded(len(earlier)):
+            return earlier
+    return derived
 
 
 def _check_draw(live: LiveTable, draw: sv.Drawn, event: Event) -> str | None:
-    """Whether an RNG draw's raw bytes scale to the outcome recorded with it."""
-    if isinstance(event, Rolled):
-        got = _draw_outcome(draw.raw, [6, 6])
-        expected: Any = tuple(d + 1 for d in got) if got is not None else None
-        recorded: Any = tuple(event.dice)
-    elif isinstance(event, Crowned):
-        order = list(live.roulette().wheel.order)
-        got = _draw_outcome(draw.raw, [len(order)])
-        expected = order[got[0]] if got is not None else None
-        recorded = event.number
-    else:
+    """Whether an RNG draw's raw bytes scale to the outcome recorded with it and settled."""
+    recorded = live.table.outcome_of(event)
+    if recorded is None or live.procedures.settles(event) is None:
         return None
-    if expected != recorded or tuple(draw.outcome) != (
-            recorded if isinstance(recorded, tuple) else (recorded,)):
-        return (f"the raw draw {list(draw.raw)} gives {expected!r} but {recorded!r} was "
-                "recorded")
+    got = _draw_outcome(draw.raw, list(live.table.draw_ranges()))
+    expected = live.table.outcome_from(tuple(got)) if got is not None else None
+    if expected != recorded or tuple(draw.outcome) != recorded:
+        return (f"the raw draw {list(draw.raw)} gives {_shown(expected)!r} but "
+                f"{_shown(recorded)!r} was recorded")
     return None
 
 
-def _check_entered(pending: PendingOutcome, event: Event) -> str | None:
+def _shown(outcome: tuple[Any, ...] | None) -> Any:
+    """An outcome as a finding names it: the dice as a pair, a pocket by itself."""
+    return outcome if outcome is None or len(outcome) > 1 else outcome[0]
+
+
+def _check_entered(live: LiveTable, pending: PendingOutcome, event: Event) -> str | None:
     """Whether the roll or spin settled is the one the dealer entered."""
-    settled: Any = (tuple(event.dice) if isinstance(event, Rolled)
-                    else (event.number,) if isinstance(event, Crowned) else None)
+    settled = live.table.outcome_of(event)
     if settled is None or settled == pending.outcome:
         return None
     return f"{list(pending.outcome)} was entered but {list(settled)} was settled"
@@ -136,10 +142,11 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
                 f"{pending.seq} waited to be settled: an outcome is drawn or entered once")))
         if pending is not None:
             problem = (_check_draw(live, pending.event, event)
-                       if isinstance(pending.event, sv.Drawn) else _check_entered(pending, event))
+                       if isinstance(pending.event, sv.Drawn)
+                       else _check_entered(live, pending, event))
             if problem:
                 findings.append(Finding(where, pending.seq, problem))
-        derived = _derive(live, event)
+        derived = _derive(live, event, lambda n: [e for _, _, e in decoded[i:i + n]])
         if derived is None:
             return
         recorded = [e for _, _, e in decoded[i:i + len(derived)]]

@@ -198,8 +198,8 @@ class Feed:
                 rows = conn.execute(_AFTER, {"t": table_id, "c": cursor}).all()
             if not rows:
                 return
-            batch = [{"seq": r.seq, "round": r.round, **codec.decode(live.game, r.payload).to_json()}
-                     for r in rows]
+            batch = [{"seq": r.seq, "round": r.round,
+                      **codec.decode(live.game.name, r.payload).to_json()} for r in rows]
             self._hub.advance(table_id, rows[-1].seq)
             self._hub.publish(table_id, batch)
             if len(rows) < PAGE:

@@ -267,11 +267,11 @@ function handleFresh(fresh) {
       }
       case "void":
         decided(e.approved_by
-          ? `${decisionWord(app.craps)} ${e.round} was voided by ${e.by}, approved by ${e.approved_by}: ${e.reason}. The outcome stands; the stakes it decided are returned.`
-          : `${decisionWord(app.craps)} ${e.round} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
+          ? `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}, approved by ${e.approved_by}: ${e.reason}. The outcome stands; the stakes it decided are returned.`
+          : `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
         any = true;
         break;
-      case "void_asked": toast(`${e.by} asked to void ${decisionWord(app.craps).toLowerCase()} ${e.round}; a second supervisor approves.`); any = true; break;
+      case "void_asked": toast(`${e.by} asked to void ${decisionWord(app.craps).toLowerCase()} ${e.decision}; a second supervisor approves.`); any = true; break;
       case "table_halted":
         decided(`The table is halted: ${e.reason}`);
         any = true;

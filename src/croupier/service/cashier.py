@@ -1,0 +1,75 @@
+"""Chips in and out at a table: a player's wallet to their place at the table and back.
+
+A player joins a table with their first chips (last in the order around it; at craps the dice
+are offered to the first player) and leaves it when they cash out everything with nothing on
+the layout (a shooter passes the dice on, except while a point stands: the shooter throws until
+the decision). Wagers are never cashed out; nobody buys in beyond the table's places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from sqlalchemy.engine import Connection
+
+from croupier.errors import Refusal
+from croupier.events import Event
+from croupier.money import fmt
+from croupier.rules.citations import cite
+from croupier.service import events as sv
+from croupier.service import store
+from croupier.service.auth import User
+from croupier.service.ledger import Ledger, Plan
+from croupier.service.live import LiveTable
+from croupier.service.procedures.clauses import clause
+
+PlanFn = Callable[[Connection], Plan]
+
+
+def require_player_at(live: LiveTable, player: str) -> None:
+    """Refuse anything but a buy-in from a player without chips at the table."""
+    if player not in live.present():
+        raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier "
+                      "first", cite(live.profile, "chips"))  # a wager without chips is credit
+
+
+def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        present = live.present()
+        # Where only seated players wager (mini-craps), the capacity is the seats.
+        if (player not in present and len(present) >= live.capacity
+                and not live.table.has_seating()):
+            raise Refusal(f"there is no room at table {live.id} ({live.capacity} places)",
+                          clause(live.profile, "room"))
+        balance = ledger.wallet_balance(conn, player, lock=True)
+        if store.cents(amount) > balance:
+            raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
+                          f"buy {fmt(amount)} in chips")
+        events: list[Event] = [sv.ChipsIn(player, amount), *live.procedures.joined(player)]
+        return Plan(events, wallet=[(player, -store.cents(amount), "buy_in")])
+    return plan
+
+
+def cash_out(user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        require_player_at(live, player)
+        chips = live.chips(player)
+        out = chips if amount is None else amount
+        if out > chips:
+            raise Refusal(f"{player} has {fmt(chips)} in chips at the table (wagers on the layout "
+                          f"are not cashed out): cannot cash out {fmt(out)}")
+        events: list[Event] = [sv.ChipsOut(player, out)] if out > 0 else []
+        leaving = out == chips and live.on_table(player) == 0
+        if leaving:
+            passed, leaving = live.procedures.leaving(player)
+            events.extend(passed)
+        if leaving:
+            events.append(sv.Left(player))
+        if not events:
+            raise Refusal(f"{player} has no chips to cash out")
+        wallet = [(player, store.cents(out), "cash_out")] if out > 0 else []
+        return Plan(events, wallet=wallet, extra={"left": leaving})
+    return plan

@@ -1,0 +1,89 @@
+"""Rolls and spins: the outcome recorded first, then settled.
+
+An outcome is drawn by the RNG (the table says how many equally likely values each part takes,
+:meth:`~croupier.table.Table.draw_ranges`, and what the draw's indices give) or entered by the
+dealer (read by the game's reader as a transcript's ``roll`` or ``spin``). It is written on its
+own (:meth:`~croupier.service.ledger.Ledger.run_outcome`) with what the family's procedures
+record before it (late bets lapsing, the ball spun) and what the dealer declared of a spin; the
+settlement is the table's answer to the family's decision action for it, with what follows a
+decision (the stickperson's call, a change of dice due). A wager that cannot be settled exactly
+halts the table instead (:mod:`croupier.service.halts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from croupier.errors import Refusal, Unsettleable
+from croupier.events import Event
+from croupier.service import coupons, halts
+from croupier.service import events as sv
+from croupier.service.auth import User
+from croupier.service.ledger import Plan
+from croupier.service.live import LiveTable
+from croupier.service.rng import Rng
+
+PlanFn = Callable[[Connection], Plan]
+
+
+def no_more_bets(user: User, live: LiveTable) -> PlanFn:
+    """The dealer's call: roulette's "No more bets"; at craps, the dice are in the air."""
+    def plan(conn: Connection) -> Plan:
+        if not live.betting_open:
+            raise Refusal("betting is already closed")
+        return Plan([sv.BettingClosed(user.username, live.procedures.closed_clause())])
+    return plan
+
+
+def record(user: User, live: LiveTable, rng: Rng, entered: Any,
+           declared: dict[str, Any] | None = None) -> PlanFn:
+    """The outcome, recorded before anything is settled: the RNG's (drawn once, however
+    often the plan runs) or the one the dealer entered (``entered``: the game's action for
+    it), with what the dealer declared of it (``declared``, for the RNG's; an entered
+    action carries its own). Where an outcome is already recorded and waits, nothing is
+    drawn: the request settles that one."""
+    drawn: list[Any] = []  # this request's one draw, kept if its transaction is run again
+
+    def plan(conn: Connection) -> Plan:
+        if live.pending is not None:
+            return Plan([])
+        procedures = live.procedures
+        procedures.check_outcome(entered is not None)
+        if entered is None:
+            if not drawn:
+                draw = rng.draw(live.table.draw_ranges())
+                drawn.append(sv.Drawn(draw.source, draw.raw,
+                                      live.table.outcome_from(draw.outcome)))
+            said = declared or {}
+            events = [*procedures.before_outcome(user, False, said), drawn[0]]
+        else:
+            outcome, said = procedures.entered(entered)
+            events = [*procedures.before_outcome(user, True, said),
+                      sv.Entered(user.username, outcome)]
+        if said.get("revolutions") is not None or any(
+                said.get(flag) for flag in ("same_direction", "foreign_object")):
+            events.append(sv.SpinDeclared(said.get("revolutions"),
+                                          bool(said.get("same_direction")),
+                                          bool(said.get("foreign_object"))))
+        return Plan(events)
+    return plan
+
+
+def settle(user: User, live: LiveTable) -> PlanFn:
+    """The settlement of the outcome recorded and waiting: every wager, the coupons, and
+    what follows a decision; or, where a wager cannot be settled exactly, the halt naming it."""
+    def plan(conn: Connection) -> Plan:
+        pending = live.pending
+        if pending is None:
+            return Plan([])  # settled already
+        try:
+            decided: list[Event] = live.table.check(live.procedures.decision(pending))
+        except Unsettleable as exc:
+            return halts.halt(live, exc)
+        events = [*decided, *coupons.coupons_after(live, decided),
+                  *live.procedures.after_decision(user, decided)]
+        return Plan(events, decision=True)
+    return plan

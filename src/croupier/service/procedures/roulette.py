@@ -1,0 +1,108 @@
+"""The server's procedures at roulette: "no more bets", and the ball spun against the wheel.
+
+The dealer calls "No more bets" while the ball is still rotating (13:47-20.32(j)2): no wager is
+made or taken back after it, and the spin follows it. A spin of a physical wheel is recorded
+with the ball spun in the direction opposite to the wheel's rotation and its revolutions
+counted (13:47-20.32(j)1); what the dealer declares of an irregular spin (too few revolutions,
+spun the wheel's way, a foreign object) is recorded with the outcome and makes it "no spin"
+(13:47-20.32(m)). There are no dice, no shooter and no late bets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from croupier.errors import Refusal
+from croupier.events import Event
+from croupier.roulette.events import Crowned, NoSpin
+from croupier.roulette.table import Spin
+from croupier.roulette.wheel import WHEELS, Wheel
+from croupier.service import events as sv
+from croupier.service import table_procedures
+from croupier.service.auth import User
+
+if TYPE_CHECKING:
+    from croupier.service.live import LiveTable, PendingOutcome
+    from croupier.service.procedures.dice import DiceDesk
+    from croupier.service.procedures.late_bets import LateBets
+
+
+class RouletteProcedures:
+    """The procedures around one roulette table."""
+
+    dice: DiceDesk | None = None
+    late: LateBets | None = None
+
+    def __init__(self, live: LiveTable) -> None:
+        self.live = live
+
+    def _clause(self, name: str) -> str:
+        from croupier.rules import load_profile
+
+        rules = self.live.game.rules(load_profile(self.live.profile))
+        return rules.clause(name) if rules is not None else ""
+
+    def fold(self, event: Event) -> None:
+        return None  # roulette has no procedures of its own that change what it knows
+
+    def state(self) -> dict[str, Any]:
+        return {"late_bets": []}
+
+    def fold_decision(self, event: Event) -> bool:
+        return isinstance(event, (Crowned, NoSpin))
+
+    def closed_clause(self) -> str:
+        return self._clause("no_more_bets_clause")
+
+    def removal_closed(self) -> Refusal:
+        return Refusal('the dealer has called "No more bets"', self.closed_clause())
+
+    def joined(self, player: str) -> list[Event]:
+        return []
+
+    def leaving(self, player: str) -> tuple[list[Event], bool]:
+        return [], True
+
+    def check_outcome(self, entered: bool) -> None:
+        if self.live.betting_open:
+            raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
+                          "before it comes to rest", self.closed_clause())
+
+    def before_outcome(self, user: User, entered: bool, declared: dict[str, Any],
+                       ) -> list[Event]:
+        """A physical spin: the ball spun against the wheel, its revolutions counted."""
+        if not entered:
+            return []
+        return [table_procedures.ball_spun(user.username, declared.get("revolutions"),
+                                           bool(declared.get("same_direction")))]
+
+    def entered(self, action: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        assert isinstance(action, Spin)  # the roulette reader's answer to a "spin"
+        return (action.number,), {"revolutions": action.revolutions,
+                                  "same_direction": action.same_direction,
+                                  "foreign_object": action.foreign_object}
+
+    def decision(self, pending: PendingOutcome) -> Spin:
+        declared = pending.declared or sv.SpinDeclared(None, False, False)
+        return Spin(pending.outcome[0], declared.revolutions, declared.same_direction,
+                    declared.foreign_object)
+
+    def settles(self, event: Event) -> Spin | None:
+        return Spin(event.number) if isinstance(event, Crowned) else None
+
+    def after_decision(self, user: User, decided: Sequence[Event]) -> list[Event]:
+        return []
+
+    def after_alerts(self) -> list[Event]:
+        return []
+
+    def wheel(self) -> Wheel | None:
+        return WHEELS[str(self.live.table.live_state()["wheel"])]
+
+    def dice_set(self) -> tuple[str, ...]:
+        return ()
+
+
+def procedures(live: LiveTable) -> RouletteProcedures:
+    return RouletteProcedures(live)

@@ -1,0 +1,102 @@
+"""A player's wagers at a live table: made, taken down or reduced, called on or off, called
+down on the win or off for the point; a seat taken or left.
+
+Each request is read as the game's own action (:func:`croupier.service.reading.game_action`)
+and checked by the table (:meth:`croupier.table.Table.check`); around it the server's
+procedures say whether it may be made now: betting closed (a late bet waits for two people
+where the profile and the game take one; :mod:`croupier.service.procedures.late_bets`), a match
+play coupon put down with it, the seats of a mini-craps table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from croupier.errors import Refusal
+from croupier.rules import load_profile
+from croupier.service import coupons
+from croupier.service.auth import User
+from croupier.service.cashier import require_player_at
+from croupier.service.ledger import Plan
+from croupier.service.live import LiveTable
+from croupier.service.reading import game_action
+
+PlanFn = Callable[[Connection], Plan]
+
+
+def _clause(live: LiveTable, name: str) -> str:
+    rules = live.game.rules(load_profile(live.profile))
+    return rules.clause(name) if rules is not None else ""
+
+
+def bet(user: User, live: LiveTable, body: Mapping[str, Any], amount: Decimal,
+        coupon: bool) -> PlanFn:
+    """A wager (``coupon``: chips of ``amount`` put down with a match play coupon of the same
+    value, a stake of twice it)."""
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        require_player_at(live, player)
+        action = game_action(live, "bet", body, player, str(amount))
+        if coupon:
+            return Plan(coupons.coupon_bet(live, action))
+        if live.betting_open:
+            return Plan(live.table.check(action))
+        late = live.procedures.late
+        if late is None:
+            raise Refusal('the dealer has called "No more bets"',
+                          live.procedures.closed_clause())
+        return late.ask(action)
+    return plan
+
+
+def take_down(user: User, live: LiveTable, body: Mapping[str, Any],
+              amount: Decimal | None) -> PlanFn:
+    """A wager removed (``amount`` None) or reduced by ``amount``."""
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        require_player_at(live, player)
+        verb, said = ("remove", None) if amount is None else ("reduce", str(amount))
+        action = game_action(live, verb, body, player, said)
+        if not live.betting_open:
+            raise live.procedures.removal_closed()
+        if amount is not None and (player, action.wager) in live.coupons:
+            raise Refusal("a wager with a match play coupon is taken down whole, not reduced",
+                          _clause(live, "coupon_clause"))
+        events = live.table.check(action)
+        return Plan(events + coupons.coupons_after(live, events))
+    return plan
+
+
+def call(user: User, live: LiveTable, body: Mapping[str, Any], verb: str) -> PlanFn:
+    """A call on a wager: ``on`` or ``off`` for come-out rolls, ``down_on_win``,
+    ``off_during_point`` (the game's reader and table say which wagers take which)."""
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        require_player_at(live, player)
+        action = game_action(live, verb, body, player)
+        if not live.betting_open:
+            raise Refusal(f"no wager is called {verb.replace('_', ' ')} once betting is closed",
+                          live.procedures.closed_clause())
+        return Plan(live.table.check(action))
+    return plan
+
+
+def seat(user: User, live: LiveTable, seated: bool) -> PlanFn:
+    """A seat taken (or left) where only seated players wager (mini-craps, 13:69F-1.3(f))."""
+    def plan(conn: Connection) -> Plan:
+        player = user.username
+        require_player_at(live, player)
+        verb = "sit" if seated else "stand"
+        action = live.game.read_action({verb: True, "player": player}, "body", live.present(),
+                                       live.table)
+        table = live.table
+        if (seated and table.has_seating() and player not in table.seated()
+                and len(table.seated()) >= live.capacity):
+            raise Refusal(f"all {live.capacity} seats at this {live.game.name} table are taken",
+                          _clause(live, "seating_clause"))
+        return Plan(table.check(action))
+    return plan
