@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from croupier.craps.wagers import ODDS_BEHIND, WAGERS, Move, Qualifier, Win
@@ -141,29 +141,64 @@ def described(cfg: CrapsConfig) -> dict[str, Any]:
     """The felt's part of a table's offer: ``defs`` (each wager offered, by id, in the order
     of the definitions), ``spots`` (every key a wager offered may have on the layout: what
     the page sends to make it, its name and pays, where it is drawn or where its chips go)
-    and ``points`` (the numbers of the layout's columns)."""
-    offered = cfg.offered()
-    ids = {d.id for d in offered}
+    and ``points`` (the numbers of the layout's columns). Built once for each table's terms
+    (the offer is read whenever a page opens a table or its posted rules): read, never
+    change, what it gives."""
+    offered = tuple(cfg.offered())
+    return _described(_Terms(
+        offered, tuple(spot_of(d.id) for d in offered),
+        tuple((k, str(v)) for k, v in cfg.pays.items()),
+        tuple((d.id, cfg.rules.wagers.get(d.id, "")) for d in offered),
+        frozenset(cfg.off_on_come_out), tuple(c for c in CALLS if getattr(cfg, c))))
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """All a table's felt depends on: its wagers, where each is drawn, its pays, the clauses
+    permitting them, those off on the come-out and the calls its options take."""
+
+    wagers: tuple[WagerDef, ...]
+    felt: tuple[Spot, ...]
+    pays: tuple[tuple[str, str], ...]
+    clauses: tuple[tuple[str, str], ...]
+    off_on_come_out: frozenset[str]
+    calls: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The terms as the helpers below read them."""
+
+    pays: dict[str, str]
+    clauses: dict[str, str]
+    off_on_come_out: frozenset[str]
+    calls: tuple[str, ...]
+
+
+@lru_cache(maxsize=64)
+def _described(terms: _Terms) -> dict[str, Any]:
+    table = _Table(dict(terms.pays), dict(terms.clauses), terms.off_on_come_out, terms.calls)
+    ids = {d.id for d in terms.wagers}
     defs: dict[str, Any] = {}
     spots: dict[str, Any] = {}
-    for d in offered:
-        keys = _placed(cfg, d, ids, spots)
-        defs[d.id] = _definition(cfg, d, ids, keys)
+    for d in terms.wagers:
+        keys = _placed(table, d, ids, spots)
+        defs[d.id] = _definition(table, d, ids, keys)
     return {"defs": defs, "spots": spots, "points": list(POINTS)}
 
 
-def _definition(cfg: CrapsConfig, d: WagerDef, ids: set[str], keys: list[str]) -> dict[str, Any]:
+def _definition(table: _Table, d: WagerDef, ids: set[str], keys: list[str]) -> dict[str, Any]:
     odds = ODDS_BEHIND.get(d.id)
     return {
-        "id": d.id, "name": _name(d), "clause": cfg.rules.wagers.get(d.id, ""),
+        "id": d.id, "name": _name(d), "clause": table.clauses.get(d.id, ""),
         "qualifier": d.qualifier, "domain": [_json(q) for q in d.domain],
         "timing": d.timing.name.lower(), "removal": d.removal.name.lower(),
         "stays_up": d.stays_up, "one_roll": d.one_roll, "travels": d.travels,
         "split": d.parts is not None, "dont": d.dont, "lay_odds": d.lay_odds,
         "commission": d.commission, "odds_of": d.odds_of,
         "odds": odds.id if odds is not None and odds.id in ids else None,
-        "off_on_come_out": d.id in cfg.off_on_come_out, "hand_end": d.hand_end is not None,
-        "calls": [c for c in CALLS if getattr(cfg, c) and getattr(d, c)],
+        "off_on_come_out": d.id in table.off_on_come_out, "hand_end": d.hand_end is not None,
+        "calls": [c for c in table.calls if getattr(d, c)],
         "felt": _felt(spot_of(d.id)), "keys": keys,
     }
 
@@ -207,16 +242,16 @@ def _qualifiers(d: WagerDef, pays: Iterable[str]) -> list[Qualifier]:
                                                for k in d.pay_keys(q, None)), default=0))
 
 
-def _placed(cfg: CrapsConfig, d: WagerDef, ids: set[str], spots: dict[str, Any]) -> list[str]:
+def _placed(table: _Table, d: WagerDef, ids: set[str], spots: dict[str, Any]) -> list[str]:
     """Adds every key ``d`` may have on the layout to ``spots``; its placed keys, in order."""
     keys = []
-    for q in _qualifiers(d, cfg.pays):
+    for q in _qualifiers(d, table.pays):
         key = d.key(q, None)
-        spots[key] = _placement(cfg, d, q, ids)
+        spots[key] = _placement(table, d, q, ids)
         keys.append(key)
     if d.travels:
         for state in _travels_to(d):
-            spots[d.key(None, state)] = _standing(cfg, d, state, ids)
+            spots[d.key(None, state)] = _standing(table, d, state, ids)
     return keys
 
 
@@ -227,11 +262,11 @@ def _spec(d: WagerDef, q: Any, field: str | None = None) -> dict[str, Any]:
     return spec
 
 
-def _pays_of(cfg: CrapsConfig, keys: Iterable[str]) -> list[str]:
-    return [k for k in keys if k in cfg.pays]
+def _pays_of(table: _Table, keys: Iterable[str]) -> list[str]:
+    return [k for k in keys if k in table.pays]
 
 
-def _placement(cfg: CrapsConfig, d: WagerDef, q: Qualifier, ids: set[str]) -> dict[str, Any]:
+def _placement(table: _Table, d: WagerDef, q: Qualifier, ids: set[str]) -> dict[str, Any]:
     """One spot of ``d`` made with qualifier ``q``."""
     spot, key = spot_of(d.id), d.key(q, None)
     text = {"name": _name(d), "q": "" if q is None else _q_text(q)}
@@ -239,14 +274,14 @@ def _placement(cfg: CrapsConfig, d: WagerDef, q: Qualifier, ids: set[str]) -> di
                            "name": spot.spot_name.format(**text) if q is not None else text["name"]}
     if q is not None:
         out["q"] = _json(q)
-    out.update(_pays(cfg, d, q))
-    pay = cfg.pays.get(key)
+    out.update(_pays(table, d, q))
+    pay = table.pays.get(key)
     if pay is not None:
-        out["pay"] = str(pay)
-    out.update(_art(cfg, d, q, out.get("pays", []), text))
+        out["pay"] = pay
+    out.update(_art(table, d, q, out.get("pays", []), text))
     if d.parts is not None:
         out["parts"] = [{"key": WAGERS[p.wager].key(p.qualifier, None), "units": p.units,
-                         "pays": _pays_of(cfg, WAGERS[p.wager].pay_keys(p.qualifier, None))}
+                         "pays": _pays_of(table, WAGERS[p.wager].pay_keys(p.qualifier, None))}
                         for p in d.parts(q)]
     if d.odds_of is not None:
         flat = WAGERS[d.odds_of]
@@ -265,16 +300,16 @@ def _keys_at(d: WagerDef, q: Qualifier) -> tuple[tuple[int | None, tuple[str, ..
     return tuple((p, d.pay_keys(q, d.initial_state(q, p))) for p in (None, *POINTS))
 
 
-def _pays(cfg: CrapsConfig, d: WagerDef, q: Qualifier) -> dict[str, Any]:
+def _pays(table: _Table, d: WagerDef, q: Qualifier) -> dict[str, Any]:
     """The pay-table entries a spot is paid at: ``pays``, or ``pays_at`` by the table's point
     when they depend on it (the odds behind a pass or don't pass bet)."""
-    at = {p: _pays_of(cfg, keys) for p, keys in _keys_at(d, q)}
+    at = {p: _pays_of(table, keys) for p, keys in _keys_at(d, q)}
     if all(keys == at[None] for keys in at.values()):
         return {"pays": at[None]}
     return {"pays_at": {str(p): keys for p, keys in at.items() if p is not None and keys}}
 
 
-def _art(cfg: CrapsConfig, d: WagerDef, q: Qualifier, pays: list[str],
+def _art(table: _Table, d: WagerDef, q: Qualifier, pays: list[str],
          text: dict[str, str]) -> dict[str, Any]:
     spot = spot_of(d.id)
     out: dict[str, Any] = {}
@@ -289,9 +324,9 @@ def _art(cfg: CrapsConfig, d: WagerDef, q: Qualifier, pays: list[str],
     if "totals" in spot.art:
         out["totals"] = sorted({a + b for a, b in _wins(d, q)})
     if "rings" in spot.art:
-        out["rings"] = [{"text": k.partition(":")[2], "pay": str(cfg.pays[k])} for k in pays[1:]]
+        out["rings"] = [{"text": k.partition(":")[2], "pay": table.pays[k]} for k in pays[1:]]
     if "pays" in spot.art:
-        out["lines"] = [spot.pay_line.format(k=k.partition(":")[2], pay=cfg.pays[k])
+        out["lines"] = [spot.pay_line.format(k=k.partition(":")[2], pay=table.pays[k])
                         for k in pays]
     return out
 
@@ -319,13 +354,13 @@ def _travels_to(d: WagerDef) -> tuple[Any, ...]:
     return tuple(sorted({m.state for m in moved if isinstance(m, Move)}))
 
 
-def _standing(cfg: CrapsConfig, d: WagerDef, state: Any, ids: set[str]) -> dict[str, Any]:
+def _standing(table: _Table, d: WagerDef, state: Any, ids: set[str]) -> dict[str, Any]:
     """A travelling wager standing on ``state``: where its chips go, its odds."""
     spot = spot_of(d.id)
     out: dict[str, Any] = {
         "wager": d.id, "spec": _spec(d, state, "number"), "state": state,
         "name": spot.spot_name.format(name=_name(d), q=_q_text(state)),
-        "pays": _pays_of(cfg, d.pay_keys(None, state)),
+        "pays": _pays_of(table, d.pay_keys(None, state)),
     }
     if spot.stands is not None:
         strip, dx, dy = spot.stands

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from croupier.roulette.layout import LAYOUTS, Cover
@@ -103,21 +103,33 @@ def described(wheel: Wheel, offered: Iterable[str], clauses: Mapping[str, str],
     clause taking it only on an approved layout) and ``spots`` (every spot of those wagers:
     what the page sends to make it, its name and pay, the numbers it covers, what is printed
     on it). The grid's spots come smallest first, then by their numbers, the order a list of
-    the wagers covering one number reads in."""
+    the wagers covering one number reads in. Built once for each table's terms (the offer is
+    read whenever a page opens a table or its posted rules): read, never change, what it
+    gives."""
     ids = set(offered)
+    wagers = tuple(w for w in WAGERS.values() if w.id in ids)
+    return _described(wheel, wagers, tuple(spot_of(w.id) for w in wagers),
+                      tuple((w.id, clauses.get(w.id, "")) for w in wagers),
+                      tuple((k, str(v)) for k, v in pays.items()),
+                      tuple((w.id, (layouts or {}).get(w.id)) for w in wagers))
+
+
+@lru_cache(maxsize=64)
+def _described(wheel: Wheel, wagers: tuple[RouletteWager, ...], felt: tuple[Spot, ...],
+               clauses: tuple[tuple[str, str], ...], pays: tuple[tuple[str, str], ...],
+               layouts: tuple[tuple[str, str | None], ...]) -> dict[str, Any]:
+    pay_of, clause_of, layout_of = dict(pays), dict(clauses), dict(layouts)
     defs: dict[str, Any] = {}
     spots: list[tuple[tuple[int, ...], str, dict[str, Any]]] = []
-    for wager in WAGERS.values():
-        if wager.id not in ids:
-            continue
+    for wager, spot_at in zip(wagers, felt, strict=True):
         keys = []
         for q, cover in _spots(wager, wheel):
-            spot = _spot(wager, q, cover, wheel, pays)
+            spot = _spot(wager, q, cover, wheel, pay_of)
             keys.append(spot["key"])
             order = (len(cover), *(pocket_key(p) for p in spot["covers"]))
-            spots.append((order if spot_of(wager.id).area == "grid" else (99,), spot["key"], spot))
-        defs[wager.id] = _definition(wager, clauses, keys)
-        defs[wager.id]["approved_layout"] = (layouts or {}).get(wager.id)
+            spots.append((order if spot_at.area == "grid" else (99,), spot["key"], spot))
+        defs[wager.id] = _definition(wager, clause_of, keys)
+        defs[wager.id]["approved_layout"] = layout_of.get(wager.id)
     spots.sort(key=lambda s: s[0])
     layout = LAYOUTS[wheel.layout_id]
     return {
@@ -171,17 +183,9 @@ def _spots(wager: RouletteWager, wheel: Wheel) -> tuple[tuple[Qualifier, Cover],
 
 
 def _spot(wager: RouletteWager, q: Qualifier, cover: Cover, wheel: Wheel,
-          pays: Mapping[str, object]) -> dict[str, Any]:
+          pays: Mapping[str, str]) -> dict[str, Any]:
+    spot = spot_of(wager.id)
     pay = pays.get(wager.pay_key)
-    return dict(_drawn(wager, spot_of(wager.id), q, cover, wheel,
-                       None if pay is None else str(pay)))
-
-
-@cache
-def _drawn(wager: RouletteWager, spot: Spot, q: Qualifier, cover: Cover, wheel: Wheel,
-           pay: str | None) -> dict[str, Any]:
-    """One spot of ``wager`` as the page reads it (asked once for each: a table's offer is
-    built whenever a page opens it or reads its posted rules)."""
     numbers = (wheel.neighbours(q) if wager.qualifier == "center" and not isinstance(q, tuple)
                and q is not None else tuple(sorted(cover, key=pocket_key)))
     text = {"name": spot.name or wager.name, "q": "" if q is None else _q_text(q),
