@@ -189,3 +189,17 @@ def test_lay_commission_timing_cites_the_lay_clause() -> None:
     buy = next(n for n in doc.notices if "buy" in n.text and "commission" in n.text)
     assert buy.clause == "N.J.A.C. 13:69F-1.5(a)" and "lay" not in buy.text
     assert "on every number" in buy.text
+
+
+@pytest.mark.parametrize(("game", "profile"), [("craps", "nj-13-69f"), ("roulette", "nj-casino-night")])
+def test_the_json_sections_are_the_rest_of_the_markdown(game: str, profile: str) -> None:
+    """The browser table shows the posted rules' limits, odds, commission and the rest from
+    ``sections`` without naming any: the same titles and lines as the Markdown, after the
+    notices and the wagers."""
+    doc = posted_rules(game, profile, {})
+    markdown = to_markdown(doc).split("\n## ")[3:]  # the heading, the notices, the wagers
+    sections = to_json(doc)["sections"]
+    assert [s["title"] for s in sections] == [part.split("\n", 1)[0] for part in markdown]
+    assert [s["lines"] for s in sections] == [
+        [line[2:] for line in part.split("\n") if line.startswith("- ")] for part in markdown]
+    assert "Limits" in [s["title"] for s in sections]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -65,15 +66,16 @@ class Server:
         return r.json()
 
 
-@pytest.fixture(scope="module")  # a fresh ledger per file: no file leans on another's play
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+@contextlib.contextmanager
+def serving(data: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """``croupier serve`` on a free port with a fresh demo ledger in ``data`` (``env``: the
+    server process's environment, None for this one's), stopped on leaving."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("web-ledger")
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir", str(data),
          "--insecure-test-rng-seed", str(SEED), "--test-mode", "--demo", "--demo-password", PASSWORD],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -96,6 +98,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")  # a fresh ledger per file: no file leans on another's play
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("web-ledger")) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

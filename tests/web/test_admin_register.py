@@ -18,6 +18,14 @@ def test_the_console_shows_the_register_and_the_pay_tables(server: Server, login
     row = admin.wait_for_selector("#admin-register tr[data-item='layout-1']")
     text = row.inner_text()
     assert "five_adjacent" in text and "in service" in text and "roulette-1" in text
+    # A layout shows the wagers taken only on a layout approved for them (20.32(e)1ii, 15i):
+    # the boxes to tick come from the profiles' offers, once the item is a layout.
+    assert admin.locator("#item-form input[name=wager]").count() == 0
+    admin.select_option("#item-type", "layout")
+    admin.wait_for_selector("#item-form input[name=wager]")
+    ticks = admin.eval_on_selector_all("#item-form input[name=wager]", "bs => bs.map(b => b.value)")
+    assert sorted(ticks) == ["five_adjacent", "seven_numbers"]
+    assert admin.get_attribute("#pt-pays", "placeholder") != '{"entry": "3 to 1"}'  # a real one
     # A change proposed here, a day ahead, waits for a second person.
     admin.select_option("#pt-game", "mini-craps nj-19-47")
     admin.fill("#pt-pays", '{"field:12": "3 to 1"}')

@@ -52,6 +52,7 @@ from croupier.craps.events import (
     ShooterChanged,
     TableOpened,
 )
+from croupier.craps.felt import described
 from croupier.craps.wagers import (
     ODDS_BEHIND,
     WAGERS,
@@ -357,8 +358,9 @@ class CrapsTable:
 
     def offer(self) -> dict[str, Any]:
         """What this table offers: wagers (with the clause permitting each), the pay table in
-        force, the wagers off on the come-out, the clauses, limits and odds, and the wagers
-        each call its options take may be made on (none where the option is off)."""
+        force, the wagers off on the come-out, the clauses, limits and odds, the wagers each
+        call its options take may be made on (none where the option is off), and what the
+        page draws the felt and the legal moves from (:func:`croupier.craps.felt.described`)."""
         cfg, rules = self.config, self.config.rules
         ids = {d.id for d in cfg.offered()}
         calls = {option: [d.id for d in cfg.offered() if getattr(d, option)]
@@ -372,7 +374,7 @@ class CrapsTable:
             "unit": str(cfg.unit), "min_bet": str(cfg.min_bet),
             "max_bet": None if cfg.max_bet is None else str(cfg.max_bet),
             "vig": str(cfg.vig), "odds": None if cfg.odds is None else str(cfg.odds),
-            "shooter": cfg.variant.shooter, "calls": calls,
+            "shooter": cfg.variant.shooter, "calls": calls, **described(cfg),
         }
 
     def on_table(self, player: str) -> Decimal:

@@ -31,6 +31,7 @@ from croupier.roulette.events import (
     NoSpin,
     TableOpened,
 )
+from croupier.roulette.felt import described
 from croupier.roulette.layout import Cover
 from croupier.roulette.wagers import WAGERS, Qualifier, RouletteWager, decide
 from croupier.roulette.wheel import WHEELS, Pocket, colour, label, pocket_key
@@ -292,7 +293,8 @@ class RouletteTable:
 
     def offer(self) -> dict[str, Any]:
         """What this table offers: wagers (with the clause permitting each), the pay table in
-        force, the clauses, limits, the zero rule and the wheel."""
+        force, the clauses, limits, the zero rule, the wheel, and what the page draws the
+        felt from (:func:`croupier.roulette.felt.described`)."""
         opened, wheel = self.opened, self.wheel
         wagers = dict(self.rules.wagers)
         for wager in WAGERS.values():
@@ -312,6 +314,8 @@ class RouletteTable:
             "wheel": {"id": wheel.id, "name": wheel.name, "layout": wheel.layout_id,
                       "order": list(wheel.order),
                       "in_play": sorted(wheel.in_play, key=_wheel_order)},
+            **described(wheel, wagers, self.rules.wagers, self.pays,
+                        self.rules.approved_layout_clauses),
         }
 
     # -- checks ---------------------------------------------------------------------------

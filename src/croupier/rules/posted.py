@@ -324,24 +324,32 @@ def _roulette(offer: dict[str, Any], rules: RouletteRules, options: dict[str, An
 
 
 def to_json(doc: PostedRules) -> dict[str, Any]:
-    """The document as JSON-ready data (lists of pairs become lists of objects)."""
+    """The document as JSON-ready data (lists of pairs become lists of objects), and
+    ``sections``: all but its notices and wagers as titled lines, as the Markdown and the
+    HTML show them (the browser table shows these without naming any)."""
     data = asdict(doc)
     for key in ("limits", "odds_multiples", "commission", "fire"):
         data[key] = [{"name": k, "value": v} for k, v in data[key]]
     for wager in data["wagers"]:
         wager["pays"] = [{"on": k, "odds": v} for k, v in wager["pays"]]
+    data["sections"] = [{"title": title, "lines": lines} for title, lines in _rest(doc)]
     return data
 
 
 def _sections(doc: PostedRules) -> list[tuple[str, list[str]]]:
     """The document as titled lists of lines (plain text), shared by the renderers."""
-    pairs = [("Limits", doc.limits), ("Free odds", doc.odds_multiples),
-             ("Commission", doc.commission), ("Fire bet pay table", doc.fire)]
     out = [("Notices", [f"{n.text} ({n.clause})" for n in doc.notices])]
     out.append(("Wagers", [
         f"{w.name} ({w.clause}): " + "; ".join(f"{k}: {v}" if k else v for k, v in w.pays)
         for w in doc.wagers]))
-    out.extend((title, [f"{k}: {v}" for k, v in items]) for title, items in pairs if items)
+    return out + _rest(doc)
+
+
+def _rest(doc: PostedRules) -> list[tuple[str, list[str]]]:
+    """All but the notices and the wagers, as titled lists of lines."""
+    pairs = [("Limits", doc.limits), ("Free odds", doc.odds_multiples),
+             ("Commission", doc.commission), ("Fire bet pay table", doc.fire)]
+    out = [(title, [f"{k}: {v}" for k, v in items]) for title, items in pairs if items]
     if doc.six_seven_eight:
         out.append(("6-7-8", [f"The 6-7-8 wager is {doc.six_seven_eight} at this table."]))
     if doc.zero_rule:

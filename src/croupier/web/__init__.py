@@ -7,7 +7,9 @@
   WebSocket stream like any other client (plain ES modules, no build step);
 * ``GET /static/{name}`` -- the page's scripts and style, read from the package;
 * ``GET /web/offer`` -- what a table offers under its profile and options (the wagers, their
-  pays and clauses, the wheel's pockets in order), which the page draws its layout from.
+  pays and clauses, the wheel's pockets in order, and each wager's definition and spots as
+  :mod:`croupier.craps.felt` and :mod:`croupier.roulette.felt` describe them), which the page
+  draws its layout and the legal moves from: it names no wager itself.
 
 Mounting twice changes nothing, so a server that already calls it may be handed to it again.
 
@@ -47,6 +49,7 @@ ASSETS: dict[str, str] = {
     "consoles.js": "text/javascript; charset=utf-8",
     "messages.js": "text/javascript; charset=utf-8",
     "legal.js": "text/javascript; charset=utf-8",
+    "offer.js": "text/javascript; charset=utf-8",
     "keys.js": "text/javascript; charset=utf-8",
     "admin.js": "text/javascript; charset=utf-8",
     "rules.js": "text/javascript; charset=utf-8",

@@ -155,10 +155,31 @@ function diceCard(ctx) {
   return { root, load };
 }
 
+// The wagers a table offers only on a layout approved for them, as the profiles' own offers
+// say (GET /web/offer): what a layout registered here may show.
+async function wagersOnLayouts(api) {
+  const pairs = Object.entries(PROFILES).flatMap(([game, profiles]) => profiles.map((profile) => ({ game, profile })));
+  const offers = await Promise.all(pairs.map((q) => api.get(`/web/offer?${new URLSearchParams(q)}`).catch(() => null)));
+  const found = new Map();
+  for (const offer of offers) {
+    for (const d of Object.values((offer && offer.defs) || {})) if (d.approved_layout) found.set(d.id, d);
+  }
+  return [...found.values()];
+}
+
 // The equipment register (tables, wheels, balls, layouts, dice: approvals and inspections) and the
 // dice's chain of custody; every record is a link of the house's hash chain.
 function registerCard(ctx) {
   const { h, api } = ctx;
+  // Only a layout shows wagers: their boxes appear when the item is one.
+  const wagerBoxes = h("span", { id: "item-wagers" });
+  let layoutWagers = null;
+  const showWagers = async () => {
+    if ($("item-type").value !== "layout") { wagerBoxes.replaceChildren(); return; }
+    layoutWagers = layoutWagers || await wagersOnLayouts(api);
+    if ($("item-type").value !== "layout") return;
+    wagerBoxes.replaceChildren(...layoutWagers.map((d) => field(h, d.name, h("input", { type: "checkbox", name: "wager", value: d.id }))));
+  };
   const msg = h("p", { class: "console-msg", role: "status", id: "register-msg" });
   const body = h("tbody", {});
   const record = (id, path, payload, done) => attempt(msg, () => api.call("POST", `/equipment/items/${encodeURIComponent(id)}/${path}`, payload, { idempotent: false }), () => done);
@@ -184,10 +205,10 @@ function registerCard(ctx) {
     await load();
   } },
   field(h, "Id", h("input", { id: "item-id", required: true, size: 9 })),
-  field(h, "Type", h("select", { id: "item-type" }, ["table", "wheel", "ball", "layout", "dice"].map((t) => h("option", { value: t }, t)))),
+  field(h, "Type", h("select", { id: "item-type", onchange: showWagers }, ["table", "wheel", "ball", "layout", "dice"].map((t) => h("option", { value: t }, t)))),
   field(h, "Description", h("input", { id: "item-desc", required: true, size: 16 })),
   field(h, "Table", h("input", { id: "item-table", size: 9 })),
-  ...["five_adjacent", "seven_numbers"].map((w) => field(h, w.replace("_", " "), h("input", { type: "checkbox", name: "wager", value: w }))),
+  wagerBoxes,
   h("button", { type: "submit", id: "item-btn" }, "Register"));
   const custody = h("form", { id: "custody-form", onsubmit: async (e) => {
     e.preventDefault();
@@ -213,8 +234,15 @@ function payTableCard(ctx) {
   const house = h("tbody", {});
   const changes = h("tbody", {});
   const pays = (p) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(", ") || "the minimums";
+  // An entry of the chosen game's pay table, as an example of what the field takes.
+  const example = async () => {
+    const [game, profile] = $("pt-game").value.split(" ");
+    const offer = await api.get(`/web/offer?${new URLSearchParams({ game, profile })}`).catch(() => null);
+    const last = offer && Object.entries(offer.pays).pop();
+    if (last) $("pt-pays").placeholder = JSON.stringify({ [last[0]]: last[1] });
+  };
   const load = async () => {
-    const [tables, listed] = await Promise.all([api.get("/paytables"), api.get("/paytables/changes")]);
+    const [tables, listed] = await Promise.all([api.get("/paytables"), api.get("/paytables/changes"), example()]);
     house.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, `${t.game} ${t.profile}`), h("td", {}, pays(t.pays)), h("td", {}, t.source),
       h("td", {}, Object.entries(t.tables).map(([id, same]) => same ? id : `${id} (next round)`).join(", ")))));
     changes.replaceChildren(...listed.map((c) => h("tr", { "data-change": String(c.id) }, h("td", {}, String(c.id)), h("td", {}, `${c.game} ${c.profile}`), h("td", {}, pays(c.pays)),
@@ -227,7 +255,7 @@ function payTableCard(ctx) {
   const form = h("form", { id: "paytable-form", onsubmit: async (e) => {
     e.preventDefault();
     let table;
-    try { table = JSON.parse($("pt-pays").value || "{}"); } catch { say(msg, { message: "pays: write a JSON object, as {\"field:12\": \"3 to 1\"}" }); return; }
+    try { table = JSON.parse($("pt-pays").value || "{}"); } catch { say(msg, { message: `pays: write a JSON object of pay-table entries and their odds, as ${$("pt-pays").placeholder}` }); return; }
     const when = new Date($("pt-when").value);
     if (Number.isNaN(when.getTime())) { say(msg, { message: "effective: give a date and time" }); return; }
     const [game, profile] = $("pt-game").value.split(" ");
@@ -235,8 +263,8 @@ function payTableCard(ctx) {
       (c) => `Change ${c.id} proposed; a second person approves it`);
     await load();
   } },
-  field(h, "Game", h("select", { id: "pt-game" }, Object.entries(PROFILES).filter(([g]) => g !== "roulette").flatMap(([g, ps]) => ps.map((p) => h("option", { value: `${g} ${p}` }, `${g} ${p}`))))),
-  field(h, "Pays", h("input", { id: "pt-pays", size: 22, placeholder: '{"field:12": "3 to 1"}' })),
+  field(h, "Game", h("select", { id: "pt-game", onchange: () => example() }, Object.entries(PROFILES).filter(([g]) => g !== "roulette").flatMap(([g, ps]) => ps.map((p) => h("option", { value: `${g} ${p}` }, `${g} ${p}`))))),
+  field(h, "Pays", h("input", { id: "pt-pays", size: 22, placeholder: '{"entry": "3 to 1"}' })),
   field(h, "Effective", h("input", { id: "pt-when", type: "datetime-local", required: true })),
   field(h, "Reason", h("input", { id: "pt-reason", required: true, size: 16 })),
   h("button", { type: "submit", id: "pt-btn" }, "Propose"));

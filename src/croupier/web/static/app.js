@@ -5,8 +5,9 @@ import { explain, sentence, checkAmount, kids, decisionWord } from "./messages.j
 import { movesFor, payableUp, stakeStep, cents, dollars } from "./legal.js";
 import { installShortcuts } from "./keys.js";
 import { renderAdmin } from "./admin.js";
-import { drawCraps, specOf as crapsSpec, NAMES as CRAPS_NAMES } from "./craps.js";
-import { drawRoulette, drawWheel, specOf as rouletteSpec } from "./roulette.js";
+import { drawCraps } from "./craps.js";
+import { drawRoulette, drawWheel } from "./roulette.js";
+import { spotOf, defOf } from "./offer.js";
 import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
 import { renderRules } from "./rules.js";
 
@@ -74,9 +75,12 @@ export async function act(path, body, { spot = null, onError = null } = {}) {
   }
 }
 
-function specFor(label) { return app.craps ? crapsSpec(label) : rouletteSpec(label); }
+function specFor(label) { return spotOf(app.offer, label).spec; }
 function myWagersAt(spot) {
-  return (app.table.layout || []).filter((w) => w.player === app.me && app.layout.placeOf(w.wager).key === spot.key);
+  return (app.table.layout || []).filter((w) => {
+    const place = w.player === app.me && app.layout.placeOf(w.wager);
+    return place && place.key === spot.key;
+  });
 }
 
 function bet(spot, spec, amount = app.amount) {
@@ -94,7 +98,7 @@ function activate(spot) {
   }
   const checked = checkAmount(app.amount);
   if (checked.error) { showRefusal(spot, { code: "info", reason: checked.error, clause: "" }); return; }
-  if (app.vertical && !app.craps && spot.spec.wager === "straight") { openChooser(spot, checked.value); return; }
+  if (app.vertical && spot.cell) { openChooser(spot, checked.value); return; }
   place(spot, checked.value);
 }
 
@@ -111,7 +115,7 @@ function place(spot, amount) {
 // corners, six numbers), each a button a thumb can hit, in place of the narrow lines between
 // the numbers; the wagers the player already has there say so.
 function openChooser(spot, amount) {
-  const number = spot.spec.numbers[0];
+  const number = spot.covers[0];
   const pop = $("popover");
   const parts = [h("h3", { id: "pop-title" }, `Bets on ${number}`),
     h("p", { class: "pop-note" }, `Each bet is ${money(amount)}; choose one.`)];
@@ -170,10 +174,7 @@ function openPopover(spot, mine, chip) {
     if (m.reduce !== null) parts.push(popButton("pop-reduce", `Reduce by ${money(dollars(m.reduce))}`, () => act("/bets/take-down", { ...spec, amount: dollars(m.reduce) }, { spot })));
     if (m.remove) parts.push(popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
     if (m.call) parts.push(popButton(`pop-${m.call}`, m.call === "on" ? "Call it on for the come-out" : "Call it off for the come-out", () => act("/bets/call", { ...spec, on: m.call === "on" }, { spot })));
-    if (m.odds !== null) {
-      const oddsSpec = { wager: { pass: "pass_odds", dont_pass: "dont_pass_odds", come: "come_odds", dont_come: "dont_come_odds" }[spec.wager], ...(spec.number ? { number: spec.number } : {}) };
-      parts.push(popButton("pop-odds", `Odds ${money(dollars(m.odds))}`, () => bet(spot, oddsSpec, dollars(m.odds))));
-    }
+    if (m.odds !== null) parts.push(popButton("pop-odds", `Odds ${money(dollars(m.odds))}`, () => bet(spot, m.oddsSpec, dollars(m.odds))));
     if (m.note) parts.push(h("p", { class: "pop-note" }, m.note));
   }
   parts.push(popButton("pop-close", "Close", () => spot.el.focus()));
@@ -215,7 +216,7 @@ function foldCall(e) {
   else if (e.type === "void" && !e.approved_by && app.craps && app.handRolls) app.handRolls -= 1;
   if (e.player !== app.me) return;
   if (e.type === "call") app.calls.set(e.wager, e.on);
-  else if (e.type === "take_down" && !e.whole && e.wager.startsWith("dont")) app.reduced.add(e.wager);
+  else if (e.type === "take_down" && !e.whole && (defOf(app.offer, e.wager) || {}).dont) app.reduced.add(e.wager);
   else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) {
     app.calls.delete(e.wager);
     app.reduced.delete(e.wager);
@@ -534,5 +535,3 @@ installShortcuts({ app, pickChip, chips: CHIPS });
   }
   $("login").hidden = false;
 })();
-
-export { CRAPS_NAMES };

@@ -1,14 +1,8 @@
-// Which moves the rules allow on a craps wager now, with amounts the table can pay, derived
-// from the table's state and its offer (the engine still decides; this keeps the page honest).
-// Amounts are whole cents (integers), never floats.
-
-// When a wager may come down (13:69F-1.3(c), (d)): as the engine's wager definitions say.
-const REMOVAL = { pass: "until_point", come: "until_point", dont_pass: "dont", dont_come: "dont", fire: "never" };
-// Split wagers: the one-roll wagers each unit of the stake stands on.
-const PARTS = { c_and_e: ["any_craps", "yo_11"], horn: ["craps_2", "craps_3", "yo_11", "craps_12"],
-  whirl: ["craps_2", "craps_3", "yo_11", "craps_12", "any_seven"] };
-const ODDS_OF = { pass: "pass_odds", dont_pass: "dont_pass_odds", come: "come_odds", dont_come: "dont_come_odds" };
-const FLAT_OF = Object.fromEntries(Object.entries(ODDS_OF).map(([k, v]) => [v, k]));
+// Which moves the rules allow now on a craps wager, with amounts the table can pay, derived
+// from the table's state and its offer (offer.js: when each wager may be made and removed,
+// the odds behind it, the pay-table entries of each spot); the engine still decides, this
+// keeps the page honest. Amounts are whole cents (integers), never floats.
+import { spotOf, defOf } from "./offer.js";
 
 export const cents = (text) => {
   const [whole, frac = ""] = String(text).trim().split(".");
@@ -32,27 +26,25 @@ function unitsFor(pays) {
   return r ? r[1] / gcd(r[0], r[1]) : 1;
 }
 
+// The pay-table entries a spot is paid at (odds behind a line bet: at the table's point).
 function payKeys(offer, label, point) {
-  const [id, q] = label.split(":");
-  if (id === "field") return ["field", "field:2", "field:12"];
-  if (id === "six_seven_eight") return ["six_seven_eight", "six_seven_eight:hard"];
-  if (id === "fire") return ["fire:4", "fire:5", "fire:6"];
-  if (id === "pass_odds" || id === "dont_pass_odds") return point ? [`${id}:${point}`] : [];
-  if (id === "come" || id === "dont_come") return [id];
-  return [offer.pays[label] !== undefined ? label : id];
+  const spot = spotOf(offer, label);
+  if (spot.pays_at) return point ? spot.pays_at[String(point)] || [] : [];
+  return spot.pays || [];
 }
 
-// The step (in cents) every stake on ``label`` must be a multiple of, and the units it splits into.
+const unitsOf = (offer, keys) => keys.map((k) => unitsFor(offer.pays[k])).reduce(lcm, 1);
+
+// The step (in cents) every stake on ``label`` must be a multiple of: a split wager's stake
+// divides into its parts' units, each paid in whole table units.
 export function stakeStep(offer, label, point) {
   const unit = cents(offer.unit || "1");
-  const [id, q] = label.split(":");
-  if (id === "horn_high" || PARTS[id]) {
-    const parts = id === "horn_high" ? PARTS.horn : PARTS[id];
-    const per = parts.map((p) => unitsFor(offer.pays[p])).reduce(lcm, 1);
-    return unit * per * (id === "horn_high" ? 5 : parts.length);
+  const parts = spotOf(offer, label).parts;
+  if (parts) {
+    const per = parts.map((p) => unitsOf(offer, p.pays)).reduce(lcm, 1);
+    return unit * per * parts.reduce((n, p) => n + p.units, 0);
   }
-  const per = payKeys(offer, label, point).map((k) => unitsFor(offer.pays[k])).reduce(lcm, 1);
-  return unit * per;
+  return unit * unitsOf(offer, payKeys(offer, label, point));
 }
 
 export function limits(offer) {
@@ -78,50 +70,36 @@ function oddsMultiple(offer, number) {
 
 // Odds a player may still add behind a flat bet of ``flat`` cents on ``number`` (take odds
 // limited by their stake, lay odds by what they win), in cents.
-function oddsRoom(offer, oddsId, number, flat, current) {
+function oddsRoom(offer, oddsLabel, number, flat, current) {
   const mult = oddsMultiple(offer, number);
   if (mult === null) return Infinity;
-  if (oddsId.startsWith("dont")) {
-    const r = ratio(offer.pays[`${oddsId}:${number}`]);
+  const def = defOf(offer, oddsLabel);
+  if (def && def.lay_odds) {
+    const r = ratio(offer.pays[payKeys(offer, oddsLabel, number)[0]]);
     if (!r) return Infinity;
     return Math.floor((mult * flat * r[1]) / r[0]) - current;
   }
   return mult * flat - current;
 }
 
-/**
- * The moves the rules allow now on one of the player's wagers ``w`` ({wager, stake}), with
- * ``chip`` (cents) the amount the player has picked. Returns {state, add, reduce, remove,
- * call, odds, note}: amounts in cents (null when not allowed), call "on"/"off"/null.
- */
-export function movesFor(offer, table, mine, w, chip, calls) {
-  const label = w.wager;
-  const [id, q] = label.split(":");
-  const point = table.point;
-  const stake = cents(w.stake);
-  const onNumber = q !== undefined && (id === "come" || id === "dont_come");
-  const flatId = FLAT_OF[id];
-  const numberOf = onNumber ? Number(q) : point;
-  const moves = { add: null, reduce: null, remove: false, call: null, odds: null, note: "", state: "" };
-  // Making more of it: line bets only before their point, travelling bets not on their number.
-  const newShooter = !point && (table.hand_rolls === 0 || table.hand_rolls === null || table.hand_rolls === undefined);
-  const reduced = table.reduced && table.reduced.has(label);
-  const canAdd = !((id === "pass" || id === "dont_pass") && point) && !onNumber && !(id === "fire" && !newShooter) && !reduced;
-  const pointFor = flatId ? (q ? Number(q) : point) : point;
-  if (canAdd && !flatId) moves.add = payableUp(offer, label, chip, pointFor, stake) ;
-  if (flatId) {
-    const flat = mine.find((x) => x.wager === (q ? `${flatId}:${q}` : flatId));
-    const room = flat ? oddsRoom(offer, id, pointFor, cents(flat.stake), stake) : 0;
-    const add = payableUp(offer, label, chip, pointFor, stake);
-    const step = stakeStep(offer, label, pointFor);
-    moves.add = add !== null && add <= room ? add : (room >= step ? Math.floor(room / step) * step : null);
-  }
-  // Taking it down: never the fire bet, not a pass or come bet on its point.
-  const removal = REMOVAL[id] || "any";
-  const onPoint = (id === "pass" && point) || (id === "come" && onNumber);
-  const oddsBehind = ODDS_OF[id] && mine.find((x) => x.wager === (onNumber ? `${ODDS_OF[id]}:${q}` : ODDS_OF[id]));
-  if (removal === "never") moves.note = "The fire bet stays until the shooter's hand ends.";
-  else if (removal === "until_point" && onPoint) moves.note = `It stands on the point ${numberOf}: it may not be added to, reduced or removed.`;
+// The most odds the player may add now, as a multiple of the odds' step: ``chip`` made payable
+// if the room takes it, else all the room there is.
+function oddsAmount(offer, oddsLabel, chip, number, room, already) {
+  const add = payableUp(offer, oddsLabel, chip, number, already);
+  const step = stakeStep(offer, oddsLabel, number);
+  return add !== null && add <= room ? add : (room >= step ? Math.floor(room / step) * step : null);
+}
+
+// How long a wager that may not come down stays: "until the shooter's hand ends".
+const stays = (def) => (def.hand_end ? "until the shooter's hand ends" : "until it is decided");
+
+// Taking it down (13:69F-1.3(c), (d)): never a wager that stays until decided, not a line or
+// come bet on its point, not a flat bet with odds behind it; reduced in steps the table pays.
+function removal(offer, ctx, moves) {
+  const { def, label, stake, chip, onNumber, point, pointFor, oddsBehind } = ctx;
+  const onPoint = def.removal === "until_point" && (def.travels ? onNumber : Boolean(point));
+  if (def.removal === "never") moves.note = `The ${def.name} stays ${stays(def)}.`;
+  else if (onPoint) moves.note = `It stands on the point ${ctx.numberOf}: it may not be added to, reduced or removed.`;
   else if (oddsBehind) moves.note = "Take the odds down first to reduce or remove it.";
   else {
     moves.remove = true;
@@ -130,23 +108,53 @@ export function movesFor(offer, table, mine, w, chip, calls) {
     const want = Math.floor(chip / step) * step;
     if (want > 0 && stake - want >= min && stake - want >= step) moves.reduce = want;
   }
-  if (reduced) moves.note = moves.note || "It was reduced: a don't bet may not be increased afterwards.";
-  else if (id.startsWith("dont") && !flatId) moves.note = moves.note || "A don't bet reduced or removed may not be replaced or increased until the next decision.";
-  if (id === "fire" && !newShooter) moves.note = "The fire bet is made only before the shooter's first roll, and stays until the hand ends.";
+  if (ctx.reduced) moves.note = moves.note || "It was reduced: a don't bet may not be increased afterwards.";
+  else if (def.dont) moves.note = moves.note || "A don't bet reduced or removed may not be replaced or increased until the next decision.";
+}
+
+/**
+ * The moves the rules allow now on one of the player's wagers ``w`` ({wager, stake}), with
+ * ``chip`` (cents) the amount the player has picked. Returns {state, add, reduce, remove,
+ * call, odds, oddsSpec, note}: amounts in cents (null when not allowed), call "on"/"off"/null.
+ */
+export function movesFor(offer, table, mine, w, chip, calls) {
+  const label = w.wager;
+  const spot = spotOf(offer, label);
+  const def = defOf(offer, label) || { name: spot.name, removal: "any_time", timing: "any_time" };
+  const point = table.point;
+  const stake = cents(w.stake);
+  const onNumber = spot.state !== undefined; // a travelling wager standing on its number
+  const isOdds = Boolean(def.odds_of);
+  const numberOf = onNumber ? spot.state : point;
+  const pointFor = isOdds && spot.q !== undefined ? spot.q : point;
+  const oddsBehind = spot.odds ? mine.find((x) => x.wager === spot.odds) : undefined;
+  const moves = { add: null, reduce: null, remove: false, call: null, odds: null, oddsSpec: null, note: "", state: "" };
+  // Making more of it: not after the time it is made in has passed, not a travelling wager on
+  // its number, not a don't bet once reduced; odds up to what the flat bet behind them allows.
+  const newShooter = !point && (table.hand_rolls === 0 || table.hand_rolls === null || table.hand_rolls === undefined);
+  const reduced = Boolean(table.reduced && table.reduced.has(label));
+  const late = (def.timing === "come_out" && point) || (def.timing === "point_on" && !point)
+    || (def.timing === "new_shooter" && !newShooter);
+  if (isOdds) {
+    const flat = spot.place && mine.find((x) => x.wager === spot.place.with);
+    const room = flat ? oddsRoom(offer, label, pointFor, cents(flat.stake), stake) : 0;
+    moves.add = oddsAmount(offer, label, chip, pointFor, room, stake);
+  } else if (!late && !onNumber && !reduced) moves.add = payableUp(offer, label, chip, pointFor, stake);
+  removal(offer, { def, label, stake, chip, onNumber, point, pointFor, numberOf, oddsBehind, reduced }, moves);
+  if (def.timing === "new_shooter" && !newShooter) {
+    moves.note = `The ${def.name} is made only before the shooter's first roll${def.removal === "never" ? `, and stays ${stays(def)}` : ""}.`;
+  }
   // Called on or off: only wagers that are off on the come-out unless called on.
-  if ((offer.off_on_come_out || []).includes(id)) {
+  if (def.off_on_come_out) {
     const on = calls.get(label) === true;
     moves.call = on ? "off" : "on";
     moves.state = on ? "called on: it works on the come-out roll" : point ? "working; off on the next come-out roll unless called on" : "off on this come-out roll";
   } else moves.state = "working";
   // Odds behind a flat bet standing on its number.
-  const oddsId = ODDS_OF[id];
-  if (oddsId && oddsId in offer.wagers && ((id === "pass" || id === "dont_pass") ? point : onNumber) && !oddsBehind) {
-    const room = oddsRoom(offer, oddsId, numberOf, stake, 0);
-    const oddsLabel = onNumber ? `${oddsId}:${q}` : oddsId;
-    const add = payableUp(offer, oddsLabel, chip, numberOf, 0);
-    const step = stakeStep(offer, oddsLabel, numberOf);
-    moves.odds = add !== null && add <= room ? add : (room >= step ? Math.floor(room / step) * step : null);
+  if (spot.odds && offer.spots[spot.odds] && (onNumber || point) && !oddsBehind) {
+    const room = oddsRoom(offer, spot.odds, numberOf, stake, 0);
+    moves.odds = oddsAmount(offer, spot.odds, chip, numberOf, room, 0);
+    moves.oddsSpec = spotOf(offer, spot.odds).spec;
   }
   return moves;
 }

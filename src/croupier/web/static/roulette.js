@@ -1,79 +1,71 @@
-// The roulette layout, the wheel replica (racetrack) and the animated wheel, drawn in SVG.
+// The roulette layout, the wheel replica (racetrack) and the animated wheel, drawn in SVG from
+// what the table offers (offer.js): the layout's boxes with each pocket's colour, and each
+// wager where its definition's felt says (on the numbers, in the outside rows, at the end of
+// them, on the racetrack, or among the "more bets").
 import { s, text, chip, money } from "./svg.js";
+import { inArea, nameOf, describe, spotElement } from "./offer.js";
 
-const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-const C = 56; // along the layout (the twelve streets)
-const R = 62; // across it (the three rows)
+const C = 56; // along the layout (one row of numbers)
+const R = 62; // across it (the three columns of numbers)
 const M = 12; // margin
-export const colour = (p) => (RED.has(p) ? "red" : p === 0 || p === "00" ? "green" : "black");
-const pkey = (p) => (p === "00" ? 1 : 2 * Number(p));
-export const keyOf = (nums) => [...nums].sort((a, b) => pkey(a) - pkey(b)).join("-");
-const parsePocket = (t) => (t === "00" ? "00" : Number(t));
+const EPS = 1e-6;
 
-const NAMES = {
-  straight: "Straight", split: "Split", three_numbers: "Three numbers", four_numbers: "Corner",
-  six_numbers: "Six numbers", first_five: "First five numbers (0-00-1-2-3)",
-  column: "Column", dozen: "Dozen", red: "Red", black: "Black", odd: "Odd", even: "Even",
-  low: "1 to 18", high: "19 to 36", seven_numbers: "Seven numbers (10-15 and 33)",
-  five_adjacent: "Five adjacent numbers",
-};
-
-export function specOf(label) {
-  const [id, q] = label.split(":");
-  if (q === undefined) return { wager: id };
-  if (id === "column" || id === "dozen") return { wager: id, [id]: Number(q) };
-  if (id === "five_adjacent") return { wager: id, center: parsePocket(q) };
-  return { wager: id, numbers: q.split("-").map(parsePocket) };
+// Each pocket's colour, as the offer's boxes give it.
+function colours(offer) {
+  const map = new Map(offer.boxes.map((b) => [String(b.pocket), b.colour]));
+  return (p) => map.get(String(p)) || "green";
 }
 
-// A wager's name as the decision and recall read it: "Split 17-20", "Red", "First dozen".
-export function nameOf(label, offer) {
-  const spec = specOf(label);
-  let what = NAMES[spec.wager] || spec.wager.replaceAll("_", " ");
-  if (spec.numbers) what = `${what} ${spec.numbers.join("-")}`;
-  if (spec.column) what = `Column ${spec.column}`;
-  if (spec.dozen) what = `${["First", "Second", "Third"][spec.dozen - 1]} dozen`;
-  if (spec.center !== undefined) {
-    const order = offer.wheel.order;
-    const i = order.indexOf(spec.center);
-    const five = [-2, -1, 0, 1, 2].map((d) => order[(i + d + order.length) % order.length]);
-    what = `Five adjacent numbers on the wheel centred on ${spec.center} (${five.join("-")})`;
-  }
-  return what;
-}
-
-export function describe(label, offer) {
-  const spec = specOf(label);
-  const what = nameOf(label, offer);
-  const pay = offer.pays[spec.wager === "five_adjacent" ? "straight" : spec.wager];
-  return pay ? `${what}, pays ${pay}` : what;
+// Where the boxes ``bs`` meet: the common part of their spans along and across the layout,
+// or, for boxes in a row that meet nowhere (a street, a line of six), its outside edge.
+function meeting(bs, nearSide) {
+  const common = (lo, hi) => [Math.max(...bs.map(lo)), Math.min(...bs.map(hi))];
+  const [l0, l1] = common((b) => b.l0, (b) => b.l1);
+  const [s0, s1] = common((b) => b.s0, (b) => b.s1);
+  const l = l0 <= l1 + EPS ? (l0 + l1) / 2 : (Math.min(...bs.map((b) => b.l0)) + Math.max(...bs.map((b) => b.l1))) / 2;
+  if (s0 > s1 + EPS) return { l, s: nearSide, kind: "corner" };
+  const alongL = l1 - l0 > EPS;
+  const acrossS = s1 - s0 > EPS;
+  if (alongL === acrossS) return { l, s: (s0 + s1) / 2, kind: "corner" };
+  return { l, s: (s0 + s1) / 2, kind: alongL ? "along" : "across" };
 }
 
 export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
-  const offers = (id) => id in offer.wagers;
-  const single = offer.wheel.layout === "single-zero";
-  const inPlay = new Set(offer.wheel.in_play.map(String));
+  const colour = colours(offer);
   const spots = new Map();
   host.replaceChildren();
 
-  const long = 14 * C;
+  // The boxes in layout units: ``l`` along the rows of numbers (the zero row first), ``s``
+  // across them (the far column at 0, the near one, beside the outside bets, at 3R).
+  const X = Math.max(...offer.boxes.map((b) => b.x1));
+  const rows = Math.max(...offer.boxes.map((b) => b.y1));
+  const boxes = new Map(offer.boxes.map((b) => [String(b.pocket),
+    { ...b, l0: b.y0 * C, l1: b.y1 * C, s0: ((X - b.x1) * 3 * R) / X, s1: ((X - b.x0) * 3 * R) / X }]));
+  const outside = inArea(offer, "outside");
+  const outRows = Math.max(inArea(offer, "end").length ? 1 : 0, ...outside.map((d) => d.felt.row));
+  const more = inArea(offer, "more").flatMap((d) => d.keys);
+  const track = inArea(offer, "racetrack");
+
+  const long = (rows + 1) * C;
   const O = vertical ? 54 : 40; // each row of outside wagers, deeper on a phone for the thumb
-  const across = 3 * R + 2 * O;
+  const across = 3 * R + outRows * O;
   const trackTop = across + 14;
-  const trackDepth = offers("five_adjacent") ? 120 : 0;
+  const trackDepth = track.length ? 120 : 0;
+  const moreTop = trackTop + trackDepth;
+  const PER_ROW = 4;
+  const moreDepth = more.length ? 24 + Math.ceil(more.length / PER_ROW) * 48 : 0;
+  const depth = across + trackDepth + moreDepth;
   // (l, s) on the layout to (x, y) on the page: along the numbers, across the rows. Upright on
   // a phone the rows read 1, 2, 3 from the left, the outside bets and the racetrack beside them.
-  const P = (l, sAcross) => (vertical ? [M + across + trackDepth + 10 - sAcross, M + l] : [M + l, M + sAcross]);
+  const P = (l, sAcross) => (vertical ? [M + depth + 10 - sAcross, M + l] : [M + l, M + sAcross]);
   const rect = (l0, s0, l1, s1, attrs) => {
     const [x0, y0] = P(l0, s0);
     const [x1, y1] = P(l1, s1);
     return s("rect", { x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
       height: Math.abs(y1 - y0), ...attrs });
   };
-  const at = (l, sA, str, attrs) => { const [x, y] = P(l, sA); return text(x, y, str, attrs); };
 
-  const [W, H] = vertical ? [across + trackDepth + 2 * M + 10, long + 2 * M]
-    : [long + 2 * M, across + trackDepth + 2 * M + 10];
+  const [W, H] = vertical ? [depth + 2 * M + 10, long + 2 * M] : [long + 2 * M, depth + 2 * M + 10];
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: `felt roulette-felt${vertical ? " vertical" : ""}`,
     role: "group", "aria-label": `Roulette layout, ${offer.wheel.name}, ${offer.title}` });
   svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 22, class: "felt-bg" }));
@@ -84,121 +76,99 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
   const badgeLayer = s("g", { class: "badges" });
   svg.append(cells, targets, chipsLayer, dollyLayer, badgeLayer);
 
-  const spot = (layer, label, shape, anchor, art = [], cls = "") => {
-    const spec = specOf(label);
-    if (!offers(spec.wager)) return null;
-    const name = describe(label, offer);
-    const g = s("g", { class: `spot spot-${spec.wager} ${cls}`, role: "button", tabindex: 0,
-      "aria-label": name, "data-spot": label });
-    g.append(shape, ...art, s("title", {}, name));
+  const spot = (layer, key, shape, anchor, art = [], extra = {}) => {
+    if (!offer.spots[key]) return null;
+    let info = null;
+    const { g, spot: sp, name } = spotElement(s, offer, key, shape, art, () => hooks.activate(info));
     layer.append(g);
-    const info = { key: label, el: g, svg, x: anchor[0], y: anchor[1], spec, name };
-    spots.set(label, info);
-    g.addEventListener("click", () => hooks.activate(info));
-    g.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); hooks.activate(info); }
-    });
+    info = { key, el: g, svg, x: anchor[0], y: anchor[1], spec: sp.spec, covers: sp.covers || [], name, ...extra };
+    spots.set(key, info);
     return info;
   };
 
-  // Boxes: number n in street k = ceil(n/3) - 1, row 3 on the far side (0), 1 on the near side (2).
-  const boxes = new Map();
-  for (let n = 1; n <= 36; n++) {
-    const k = Math.ceil(n / 3) - 1;
-    const row = 2 - ((n - 1) % 3);
-    boxes.set(String(n), { l0: C + k * C, l1: C + (k + 1) * C, s0: row * R, s1: (row + 1) * R });
-  }
-  if (single) boxes.set("0", { l0: 0, l1: C, s0: 0, s1: 3 * R });
-  else {
-    boxes.set("00", { l0: 0, l1: C, s0: 0, s1: 1.5 * R });
-    boxes.set("0", { l0: 0, l1: C, s0: 1.5 * R, s1: 3 * R });
-  }
+  // On the numbers: a single number's box, or a target where the boxes covered meet.
   const centre = (b) => P((b.l0 + b.l1) / 2, (b.s0 + b.s1) / 2);
-  for (const [name, b] of boxes) {
-    const p = parsePocket(name);
-    const c = centre(b);
-    spot(cells, `straight:${name}`, rect(b.l0, b.s0, b.l1, b.s1, { class: `cell cell-${colour(p)}${inPlay.has(name) ? "" : " void"}` }),
-      [c[0] + 12, c[1] + 14], [text(c[0], c[1], name, { class: `cell-number num-${colour(p)}` })]);
-  }
-
-  // Lines and corners between the boxes (splits, three, four and six numbers).
-  const line = (label, l, sA, alongL) => {
-    const [x, y] = P(l, sA);
-    const horizontalBar = vertical ? !alongL : alongL;
-    const [w, hh] = horizontalBar ? [C * 0.55, 12] : [12, R * 0.5];
-    spot(targets, label, s("rect", { x: x - w / 2, y: y - hh / 2, width: w, height: hh, rx: 5, class: "target" }), [x, y]);
-  };
-  const corner = (label, l, sA) => {
-    const [x, y] = P(l, sA);
-    spot(targets, label, s("circle", { cx: x, cy: y, r: 9, class: "target" }), [x, y]);
-  };
-  for (let n = 1; n <= 36; n++) {
-    const b = boxes.get(String(n));
-    if (n + 3 <= 36) line(`split:${keyOf([n, n + 3])}`, b.l1, (b.s0 + b.s1) / 2, false);
-    if (n % 3 !== 0) line(`split:${keyOf([n, n + 1])}`, (b.l0 + b.l1) / 2, b.s0, true);
-    if (n % 3 !== 0 && n + 4 <= 36) corner(`four_numbers:${keyOf([n, n + 1, n + 3, n + 4])}`, b.l1, b.s0);
-    if (n % 3 === 1) {
-      corner(`three_numbers:${keyOf([n, n + 1, n + 2])}`, (b.l0 + b.l1) / 2, 3 * R);
-      if (n + 5 <= 36) corner(`six_numbers:${keyOf([n, n + 1, n + 2, n + 3, n + 4, n + 5])}`, b.l1, 3 * R);
+  for (const d of inArea(offer, "grid")) {
+    for (const key of d.keys) {
+      const sp = offer.spots[key];
+      const bs = sp.covers.map((p) => boxes.get(String(p))).filter(Boolean);
+      if (!bs.length) continue;
+      if (bs.length === 1) {
+        const [b] = bs;
+        const c = centre(b);
+        spot(cells, key, rect(b.l0, b.s0, b.l1, b.s1, { class: `cell cell-${b.colour}${b.in_play ? "" : " void"}` }),
+          [c[0] + 12, c[1] + 14], [text(c[0], c[1], sp.label || String(b.pocket), { class: `cell-number num-${b.colour}` })],
+          { cell: true });
+        continue;
+      }
+      const at = meeting(bs, 3 * R);
+      const [x, y] = P(at.l, at.s);
+      if (at.kind === "corner") {
+        spot(targets, key, s("circle", { cx: x, cy: y, r: 9, class: "target" }), [x, y]);
+        continue;
+      }
+      const horizontalBar = vertical ? at.kind !== "along" : at.kind === "along";
+      const [w, hh] = horizontalBar ? [C * 0.55, 12] : [12, R * 0.5];
+      spot(targets, key, s("rect", { x: x - w / 2, y: y - hh / 2, width: w, height: hh, rx: 5, class: "target" }), [x, y]);
     }
   }
-  if (single) {
-    line("split:0-1", C, 2.5 * R, false); line("split:0-2", C, 1.5 * R, false); line("split:0-3", C, 0.5 * R, false);
-    corner("three_numbers:0-1-2", C, 2 * R); corner("three_numbers:0-2-3", C, R);
-    corner("four_numbers:0-1-2-3", C, 3 * R);
-  } else {
-    line("split:0-1", C, 2.5 * R, false); line("split:0-2", C, 1.75 * R, false);
-    line("split:00-2", C, 1.25 * R, false); line("split:00-3", C, 0.5 * R, false);
-    line("split:0-00", C / 2, 1.5 * R, true);
-    corner("three_numbers:0-1-2", C, 2 * R); corner("three_numbers:0-00-2", C, 1.5 * R);
-    corner("three_numbers:00-2-3", C, R);
-    corner("first_five", C, 3 * R);
+
+  // Outside wagers: beside each row of numbers at the end (row 0), along the numbers in the
+  // outside rows (each spot an equal share of a row), and the box at the end of those rows.
+  const first = Math.min(...offer.boxes.map((b) => b.y1)) * C; // where the zero row ends
+  const last = rows * C;
+  for (const d of outside.filter((o) => o.felt.row === 0)) {
+    for (const key of d.keys) {
+      const sp = offer.spots[key];
+      const bs = sp.covers.map((p) => boxes.get(String(p))).filter(Boolean);
+      if (!bs.length) continue;
+      const s0 = Math.min(...bs.map((b) => b.s0));
+      const s1 = Math.max(...bs.map((b) => b.s1));
+      const [cx, cy] = P(last + C / 2, (s0 + s1) / 2);
+      spot(cells, key, rect(last, s0, last + C, s1, { class: "cell outside" }), [cx, cy + 14],
+        [text(cx, cy - 6, sp.label || "", { class: "cell-text small" }), text(cx, cy + 10, sp.note || "", { class: "cell-text micro" })]);
+    }
+  }
+  for (let row = 1; row <= outRows; row++) {
+    const here = outside.filter((o) => o.felt.row === row).sort((a, b) => a.felt.slot - b.felt.slot).flatMap((d) => d.keys);
+    const each = (last - first) / Math.max(here.length, 1);
+    const s0 = 3 * R + (row - 1) * O;
+    here.forEach((key, i) => {
+      const sp = offer.spots[key];
+      const l0 = first + i * each;
+      const [cx, cy] = P(l0 + each / 2, s0 + O / 2);
+      spot(cells, key, rect(l0, s0, l0 + each, s0 + O, { class: "cell outside" }), [cx + Math.min(40, each / 4), cy],
+        [text(cx, cy, sp.label || sp.name, { class: `cell-text${sp.style ? ` ${sp.style}` : ""}` })]);
+    });
+  }
+  for (const d of inArea(offer, "end")) {
+    const sp = offer.spots[d.keys[0]];
+    const [cx, cy] = P(last + C / 2, 3 * R + (outRows * O) / 2);
+    const lines = sp.lines || [sp.label || sp.name];
+    spot(cells, d.keys[0], rect(last, 3 * R, last + C, 3 * R + outRows * O, { class: "cell outside" }),
+      [cx, cy + 22], lines.map((line, i) => text(cx, cy - 28 + i * 12, line, { class: "cell-text micro" })));
   }
 
-  // Outside wagers: columns, dozens, even money, seven numbers.
-  for (let col = 1; col <= 3; col++) {
-    const row = 3 - col;
-    const [cx, cy] = P(13.5 * C, (row + 0.5) * R);
-    spot(cells, `column:${col}`, rect(13 * C, row * R, 14 * C, (row + 1) * R, { class: "cell outside" }),
-      [cx, cy + 14], [text(cx, cy - 6, "2 to 1", { class: "cell-text small" }), text(cx, cy + 10, `col ${col}`, { class: "cell-text micro" })]);
-  }
-  ["1st 12", "2nd 12", "3rd 12"].forEach((t, i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 4 * C, 3 * R + O / 2);
-    spot(cells, `dozen:${i + 1}`, rect(C + i * 4 * C, 3 * R, C + (i + 1) * 4 * C, 3 * R + O, { class: "cell outside" }),
-      [cx + 40, cy], [text(cx, cy, t, { class: "cell-text" })]);
-  });
-  [["low", "1-18"], ["even", "EVEN"], ["red", "◆"], ["black", "◆"], ["odd", "ODD"], ["high", "19-36"]].forEach(([id, t], i) => {
-    const [cx, cy] = P(C + (i + 0.5) * 2 * C, 3 * R + 1.5 * O);
-    spot(cells, id, rect(C + i * 2 * C, 3 * R + O, C + (i + 1) * 2 * C, 3 * R + 2 * O, { class: "cell outside" }),
-      [cx + 28, cy], [text(cx, cy, t, { class: `cell-text${id === "red" || id === "black" ? ` diamond-${id}` : ""}` })]);
-  });
-  {
-    const [cx, cy] = P(13.5 * C, 3 * R + O);
-    spot(cells, "seven_numbers", rect(13 * C, 3 * R, 14 * C, 3 * R + 2 * O, { class: "cell outside seven" }),
-      [cx, cy + 22], [text(cx, cy - 28, "7 NUMS", { class: "cell-text micro" }),
-        text(cx, cy - 16, "10-15", { class: "cell-text micro" }), text(cx, cy - 4, "& 33", { class: "cell-text micro" })]);
-  }
-
-  // The wheel replica (racetrack): five adjacent numbers on the wheel, centred on a pocket.
-  if (offers("five_adjacent")) {
-    const order = offer.wheel.order;
+  // The wheel replica (racetrack): a spot for each pocket, in the wheel's order around it.
+  for (const d of track) {
     const rr = 44;
     const la = 1.2 * C + rr;
-    const lb = 13.2 * C - rr;
+    const lb = (rows + 0.2) * C - rr;
     const sc = trackTop + rr + 6;
     const straight = lb - la;
     const per = 2 * straight + 2 * Math.PI * rr;
-    const track = s("g", { class: "racetrack" });
+    const group = s("g", { class: "racetrack" });
     const [ox, oy] = P(la - rr, sc - rr);
     const [ex, ey] = P(lb + rr, sc + rr);
-    track.append(s("rect", { x: Math.min(ox, ex), y: Math.min(oy, ey), width: Math.abs(ex - ox), height: Math.abs(ey - oy),
+    group.append(s("rect", { x: Math.min(ox, ex), y: Math.min(oy, ey), width: Math.abs(ex - ox), height: Math.abs(ey - oy),
       rx: rr, class: "track-bg" }));
     const [tx, ty] = P((la + lb) / 2, sc);
-    track.append(text(tx, ty, "FIVE ADJACENT NUMBERS ON THE WHEEL", { class: "cell-text micro",
+    group.append(text(tx, ty, d.felt.label || d.name.toUpperCase(), { class: "cell-text micro",
       transform: vertical ? `rotate(-90 ${tx} ${ty})` : undefined }));
-    cells.append(track);
-    order.forEach((p, i) => {
-      let t = (i / order.length) * per;
+    cells.append(group);
+    d.keys.forEach((key, i) => {
+      const sp = offer.spots[key];
+      let t = (i / d.keys.length) * per;
       let l; let sA;
       if (t < straight) { l = la + t; sA = sc - rr; } else if ((t -= straight) < Math.PI * rr) {
         const a = t / rr; l = lb + rr * Math.sin(a); sA = sc - rr * Math.cos(a);
@@ -206,8 +176,24 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
         t -= straight; const a = t / rr; l = la - rr * Math.sin(a); sA = sc + rr * Math.cos(a);
       }
       const [x, y] = P(l, sA);
-      spot(cells, `five_adjacent:${p}`, s("circle", { cx: x, cy: y, r: 13, class: `pocket pocket-${colour(p)}` }),
-        [x, y], [text(x, y, String(p), { class: "pocket-number" })]);
+      spot(cells, key, s("circle", { cx: x, cy: y, r: 13, class: `pocket pocket-${colour(sp.q)}` }),
+        [x, y], [text(x, y, sp.label || String(sp.q), { class: "pocket-number" })], { printed: true });
+    });
+  }
+
+  // The "more bets": every wager offered that has no place of its own, in boxes under the rest.
+  if (more.length) {
+    const [hx, hy] = P((first + last) / 2, moreTop + 12);
+    cells.append(text(hx, hy, "MORE BETS", { class: "cell-text micro",
+      transform: vertical ? `rotate(-90 ${hx} ${hy})` : undefined }));
+    const each = (last - first) / PER_ROW;
+    more.forEach((key, i) => {
+      const sp = offer.spots[key];
+      const l0 = first + (i % PER_ROW) * each;
+      const s0 = moreTop + 24 + Math.floor(i / PER_ROW) * 48;
+      const [cx, cy] = P(l0 + each / 2, s0 + 22);
+      spot(cells, key, rect(l0 + 2, s0, l0 + each - 2, s0 + 44, { class: "cell outside" }), [cx + each * 0.3, cy],
+        [text(cx, cy - 7, sp.label || sp.name, { class: "cell-text micro" }), text(cx, cy + 9, sp.pay || "", { class: "cell-text micro" })]);
     });
   }
 
@@ -225,7 +211,7 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
       const sp = spots.get(label);
       if (!sp) continue;
       if (e.others) chipsLayer.append(chip(sp.x - 10, sp.y + 8, e.others, { mine: false, label: "other players" }));
-      if (e.mine) chipsLayer.append(chip(sp.x, sp.y, e.mine, { label }));
+      if (e.mine) chipsLayer.append(chip(sp.x, sp.y, e.mine, { label: sp.name }));
     }
     const last = state.last_number;
     const shown = dollyLayer.querySelector(".dolly");
@@ -253,7 +239,7 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
     if (!numberBoxes) {
       numberBoxes = [...boxes.values()].map((b) => { const [x, y] = centre(b); return [x - 17, y - 13, x + 17, y + 13]; });
       for (const sp of spots.values()) {
-        if (sp.spec.wager === "five_adjacent") numberBoxes.push([sp.x - 13, sp.y - 13, sp.x + 13, sp.y + 13]);
+        if (sp.printed) numberBoxes.push([sp.x - 13, sp.y - 13, sp.x + 13, sp.y + 13]);
       }
     }
     return numberBoxes;
@@ -282,28 +268,23 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
     badgeLayer.append(g);
   }
 
-  // Every inside wager that covers a number, straight first: on a phone the lines and corners
-  // between numbers are too small for a thumb, so a tap on a number offers them as a list.
-  const ORDER = ["straight", "split", "three_numbers", "four_numbers", "first_five", "six_numbers"];
-  const FIRST_FIVE = new Set(["0", "00", "1", "2", "3"]);
-  const byNumbers = (a, b) => {
-    const [x, y] = [a, b].map((sp) => (sp.spec.numbers || []).map(pkey));
-    const i = x.findIndex((v, j) => v !== y[j]);
-    return i < 0 ? x.length - y.length : x[i] - (y[i] ?? -1);
-  };
+  // Every wager on the numbers that covers a number, smallest first (the offer lists them so):
+  // on a phone the lines and corners between numbers are too small for a thumb, so a tap on a
+  // number offers them as a list.
+  const onGrid = new Set(inArea(offer, "grid").map((d) => d.id));
   function covering(number) {
     const n = String(number);
-    return [...spots.values()].filter((sp) => (sp.spec.numbers ? sp.spec.numbers.map(String).includes(n)
-      : sp.spec.wager === "first_five" && FIRST_FIVE.has(n)))
-      .sort((a, b) => ORDER.indexOf(a.spec.wager) - ORDER.indexOf(b.spec.wager) || byNumbers(a, b));
+    return Object.entries(offer.spots).filter(([key, sp]) => onGrid.has(sp.wager) && spots.has(key)
+      && sp.covers.map(String).includes(n)).map(([key]) => spots.get(key));
   }
 
   return { spots, render, clearBadges, badge, covering, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
-    describe: (l) => describe(l, offer), nameOf: (l) => nameOf(l, offer) };
+    describe: (l) => describe(offer, l), nameOf: (l) => nameOf(offer, l) };
 }
 
 // The wheel: pockets in their order, turning one way while the ball runs the other.
 export function drawWheel(host, offer) {
+  const colour = colours(offer);
   const order = offer.wheel.order;
   const n = order.length;
   const svg = s("svg", { viewBox: "-110 -110 220 220", class: "wheel", role: "img",
