@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
+from numba import njit
 
 from croupier.errors import Malformed
 from croupier.sim.compile import (
@@ -52,6 +53,7 @@ __all__ = ["Chain", "Layout", "SessionRefused", "analyse", "distribution", "expl
 F64 = npt.NDArray[np.float64]
 MAX_STATES = 3_000_000
 EXACT_STATES = 600
+ITERATIVE_STATES = 50_000  # past this, GMRES first (a sparse LU fills in too much)
 UNIT_ROUNDOFF = 2.0 ** -53
 
 
@@ -92,7 +94,7 @@ class Solution:
     transient: int  # states in which the session goes on
 
 
-def solve(chain: Chain, exact: bool | None = None) -> Solution:
+def solve(chain: Chain, exact: bool | None = None, progress: Progress | None = None) -> Solution:
     """Absorption probabilities and the expected rolls to the end, from the starting state."""
     trans = np.flatnonzero(~chain.absorbing)
     if chain.absorbing[0]:
@@ -104,7 +106,7 @@ def solve(chain: Chain, exact: bool | None = None) -> Solution:
             if (chain.absorbing & (chain.end_status == s)).any()]
     if exact:
         return _solve_exact(chain, trans, ends)
-    return _solve_float(chain, trans, ends)
+    return _solve_float(chain, trans, ends, progress)
 
 
 def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F64]:
@@ -128,10 +130,60 @@ def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F
     return a, rhs
 
 
-def _solve_float(chain: Chain, trans: I64, ends: list[int]) -> Solution:
+@njit(cache=True, nogil=True)
+def _ssor(indptr: Any, indices: Any, data: Any, r: Any) -> Any:
+    """One symmetric Gauss-Seidel sweep on ``A x = r`` from zero: forward, then backward."""
+    n = r.shape[0]
+    x = np.zeros(n)
+    for i in range(n):
+        acc, diag = r[i], 1.0
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            if j == i:
+                diag = data[k]
+            elif j < i:
+                acc -= data[k] * x[j]
+        x[i] = acc / diag
+    for i in range(n - 1, -1, -1):
+        acc, diag = r[i], 1.0
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            if j == i:
+                diag = data[k]
+            else:
+                acc -= data[k] * x[j]
+        x[i] = acc / diag
+    return x
+
+
+def _iterate(a: Any, rhs: F64, progress: Progress | None) -> F64 | None:
+    """``a x = rhs`` by GMRES preconditioned with a symmetric Gauss-Seidel sweep, column by
+    column (None: a column did not converge; the caller factorises instead). Chains of odds
+    and place bets fill a sparse LU factorisation in by hundreds of entries a row; the sweep
+    follows the rolls' own couplings, and a few dozen GMRES steps reach the rounding level."""
+    a = sp.csr_matrix(a)
+    m = a.shape[0]
+    pre = spla.LinearOperator((m, m), matvec=lambda r: _ssor(a.indptr, a.indices, a.data, r))
+    x = np.zeros_like(rhs)
+    for col in range(rhs.shape[1]):
+        if progress is not None:
+            progress("solving", col, rhs.shape[1])
+        got, info = spla.gmres(a, rhs[:, col], M=pre, rtol=1e-14, atol=0.0, restart=100,
+                               maxiter=6)
+        if info != 0:
+            return None
+        x[:, col] = got
+    return x
+
+
+def _solve_float(chain: Chain, trans: I64, ends: list[int],
+                 progress: Progress | None = None) -> Solution:
     a, rhs = _transient_system(chain, trans, ends)
-    lu = spla.splu(sp.csc_matrix(a))
-    x = lu.solve(rhs)
+    x = _iterate(a, rhs, progress) if a.shape[0] > ITERATIVE_STATES else None
+    if x is None:
+        if progress is not None:
+            progress("factorising", 0, 0)
+        x = spla.splu(sp.csc_matrix(a)).solve(rhs)
     residual = np.abs(a @ x - rhs).max(axis=0) / chain.n_outcomes
     t_max = float(x[:, -1].max())
     # (I - Q)^-1 is non-negative with row sums t: its infinity norm is max t. Each solution's
@@ -231,13 +283,20 @@ def distribution(chain: Chain, rolls: int, exact: bool | None = None) -> Distrib
     cnt = np.concatenate([chain.count, np.full(loops.size, chain.n_outcomes, np.int64)])
     if exact:
         return _distribution_exact(chain, rolls, src, dst, cnt)
+    worth = chain.worth
+    if chain.depth is not None:  # only states reached in at most ``rolls`` rolls matter
+        near = np.flatnonzero(chain.depth <= rolls)
+        at = np.full(n, -1, np.int64)
+        at[near] = np.arange(near.size)
+        keep = (at[src] >= 0) & (at[dst] >= 0)
+        src, dst, cnt, worth, n = at[src[keep]], at[dst[keep]], cnt[keep], worth[near], near.size
     p = sp.csr_matrix((cnt / chain.n_outcomes, (dst, src)), shape=(n, n))
     v = np.zeros(n)
     v[0] = 1.0
     for _ in range(rolls):
         v = p @ v
     out: dict[int, Fraction | float] = {}
-    for w, prob in zip(chain.worth.tolist(), v.tolist(), strict=True):
+    for w, prob in zip(worth.tolist(), v.tolist(), strict=True):
         if prob > 0:
             out[w] = float(out.get(w, 0.0)) + prob
     # each step adds at most (successors + 1) roundings of the unit total mass
@@ -278,13 +337,17 @@ def gamblers_ruin(p: Fraction, bankroll: int, goal: int) -> Fraction:
 
 def analyse(strategy: Strategy, bankroll: Decimal, goal: Decimal | None, rolls: int,
             rules: str | None = None, exact: bool | None = None,
-            max_states: int = MAX_STATES) -> tuple[Chain, Solution, Distribution]:
-    """The whole analysis of one strategy's session."""
+            max_states: int = MAX_STATES, progress: Progress | None = None,
+            ) -> tuple[Chain, Solution, Distribution]:
+    """The whole analysis of one strategy's session (``progress``: told each phase)."""
     c = session_table(strategy, goal, rules)
     if bankroll <= 0:
         raise Malformed("--bankroll", "must be positive")
-    chain = explore(c, cents(bankroll), max_states)
-    return chain, solve(chain, exact), distribution(chain, rolls, exact)
+    chain = explore(c, cents(bankroll), max_states, progress)
+    sol = solve(chain, exact, progress)
+    if progress is not None:
+        progress("after rolls", 0, 0)
+    return chain, sol, distribution(chain, rolls, exact)
 
 
 def statuses(ends: Iterable[str]) -> list[str]:
