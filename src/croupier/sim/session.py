@@ -30,7 +30,6 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp  # type: ignore[import-untyped]
 import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
-from numba import njit
 
 from croupier.errors import Malformed
 from croupier.sim.compile import (
@@ -53,7 +52,6 @@ __all__ = ["Chain", "Layout", "SessionRefused", "analyse", "distribution", "expl
 F64 = npt.NDArray[np.float64]
 MAX_STATES = 3_000_000
 EXACT_STATES = 600
-ITERATIVE_STATES = 50_000  # past this, GMRES first (a sparse LU fills in too much)
 UNIT_ROUNDOFF = 2.0 ** -53
 
 
@@ -130,60 +128,12 @@ def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F
     return a, rhs
 
 
-@njit(cache=True, nogil=True)
-def _ssor(indptr: Any, indices: Any, data: Any, r: Any) -> Any:
-    """One symmetric Gauss-Seidel sweep on ``A x = r`` from zero: forward, then backward."""
-    n = r.shape[0]
-    x = np.zeros(n)
-    for i in range(n):
-        acc, diag = r[i], 1.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if j == i:
-                diag = data[k]
-            elif j < i:
-                acc -= data[k] * x[j]
-        x[i] = acc / diag
-    for i in range(n - 1, -1, -1):
-        acc, diag = r[i], 1.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if j == i:
-                diag = data[k]
-            else:
-                acc -= data[k] * x[j]
-        x[i] = acc / diag
-    return x
-
-
-def _iterate(a: Any, rhs: F64, progress: Progress | None) -> F64 | None:
-    """``a x = rhs`` by GMRES preconditioned with a symmetric Gauss-Seidel sweep, column by
-    column (None: a column did not converge; the caller factorises instead). Chains of odds
-    and place bets fill a sparse LU factorisation in by hundreds of entries a row; the sweep
-    follows the rolls' own couplings, and a few dozen GMRES steps reach the rounding level."""
-    a = sp.csr_matrix(a)
-    m = a.shape[0]
-    pre = spla.LinearOperator((m, m), matvec=lambda r: _ssor(a.indptr, a.indices, a.data, r))
-    x = np.zeros_like(rhs)
-    for col in range(rhs.shape[1]):
-        if progress is not None:
-            progress("solving", col, rhs.shape[1])
-        got, info = spla.gmres(a, rhs[:, col], M=pre, rtol=1e-14, atol=0.0, restart=100,
-                               maxiter=6)
-        if info != 0:
-            return None
-        x[:, col] = got
-    return x
-
-
 def _solve_float(chain: Chain, trans: I64, ends: list[int],
                  progress: Progress | None = None) -> Solution:
     a, rhs = _transient_system(chain, trans, ends)
-    x = _iterate(a, rhs, progress) if a.shape[0] > ITERATIVE_STATES else None
-    if x is None:
-        if progress is not None:
-            progress("factorising", 0, 0)
-        x = spla.splu(sp.csc_matrix(a)).solve(rhs)
+    if progress is not None:
+        progress("factorising", int(a.shape[0]), 0)
+    x = spla.splu(sp.csc_matrix(a)).solve(rhs)
     residual = np.abs(a @ x - rhs).max(axis=0) / chain.n_outcomes
     t_max = float(x[:, -1].max())
     # (I - Q)^-1 is non-negative with row sums t: its infinity norm is max t. Each solution's
