@@ -1,54 +1,111 @@
-"""Timings of ``croupier session``'s exact analysis: three strategies, bankrolls of 100, 1,000
-and 10,000 units (the goal as large as the bankroll; a unit is the strategy's stake).
+"""Timings of ``croupier session``: every built-in strategy at a bankroll and goal of $500 and
+the bankroll's distribution after 100 rolls (as ``croupier session NAME --bankroll 500
+--goal 500 --rolls 100``), and place-6-8-press-regress at $1,000, with this checkout's code
+and, beside it in the same run, another checkout's.
 
-    .venv/bin/python benchmarks/session.py [--units 100,1000,10000] [--max-states N]
+    .venv/bin/python benchmarks/session.py [--before CHECKOUT] [--timeout 60]
+                                           [--cases NAME:AMOUNT,...] [--max-states N]
 
-For each: the states, whether the solution is exact or double precision (with its error
-bound), P(goal), the expected rolls, and the seconds to explore, solve and give the bankroll's
-distribution after 100 rolls. A chain past ``--max-states`` is refused and says so.
+Each case runs in a child process (its ``src`` on ``PYTHONPATH``), stopped after
+``--timeout`` seconds; the seconds are those of the analysis (exploring the chain, solving
+it, the distribution after 100 rolls), the interpreter's start and imports apart. A case past
+the state limit is refused, and says so. ``--before`` is e.g. a ``git worktree add
+/tmp/session-before main`` of the code before.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import time
 from decimal import Decimal
+from pathlib import Path
+from typing import Any
 
-from croupier.sim.library import BUILT_IN
-from croupier.sim.session import SessionRefused, distribution, explore, session_table, solve
+ROOT = Path(__file__).resolve().parent.parent
 
-STRATEGIES = (("pass-line", 10), ("place-6-8", 12), ("place-6-8-press-regress", 12))
+
+def one(name: str, amount: str, max_states: int) -> dict[str, Any]:
+    """One analysis, in this process: what it gives and how long it takes."""
+    from croupier.sim.library import BUILT_IN
+    from croupier.sim.session import SessionRefused, analyse
+
+    money = Decimal(amount)
+    t0 = time.perf_counter()
+    try:
+        chain, sol, _ = analyse(BUILT_IN[name], money, money, 100, max_states=max_states)
+    except SessionRefused as exc:
+        return {"refused": str(exc), "seconds": time.perf_counter() - t0}
+    return {"seconds": time.perf_counter() - t0, "states": chain.size, "exact": sol.exact,
+            "bound": sol.error_bound, "goal": float(sol.ends.get("win goal", 0)),
+            "rolls": float(sol.expected_rolls)}
+
+
+def run(checkout: Path, name: str, amount: str, args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`one` with ``checkout``'s code, in a child process."""
+    env = dict(os.environ, PYTHONPATH=str(checkout / "src"))
+    cmd = [sys.executable, __file__, "--one", f"{name}:{amount}", "--max-states",
+           str(args.max_states)]
+    try:
+        got = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                             timeout=args.timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return {"timeout": args.timeout}
+    result: dict[str, Any] = json.loads(got.stdout)
+    return result
+
+
+def cell(r: dict[str, Any]) -> str:
+    """A timing as the table shows it."""
+    if "timeout" in r:
+        return f"> {r['timeout']:.0f} s"
+    if "refused" in r:
+        return f"refused ({r['seconds']:.1f} s)"
+    return f"{r['seconds']:.1f} s"
+
+
+def cases(spec: str | None) -> list[tuple[str, str]]:
+    """The (strategy, amount) pairs to time."""
+    if spec:
+        return [(c.split(":")[0], c.split(":")[1]) for c in spec.split(",")]
+    sys.path.insert(0, str(ROOT / "src"))
+    from croupier.sim.library import BUILT_IN
+
+    return [(n, "500") for n in BUILT_IN] + [("place-6-8-press-regress", "1000")]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--units", default="100,1000,10000")
+    ap.add_argument("--before", metavar="CHECKOUT", help="time this checkout's code too")
+    ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--cases", help="NAME:AMOUNT,... (default: every built-in at 500 and "
+                    "place-6-8-press-regress at 1000)")
     ap.add_argument("--max-states", type=int, default=3_000_000)
+    ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        name, amount = args.one.split(":")
+        print(json.dumps(one(name, amount, args.max_states)))
+        return 0
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
-    print(f"{'strategy':26s} {'units':>6s} {'states':>10s} {'method':>22s} {'P(goal)':>12s} "
-          f"{'E[rolls]':>12s} {'explore':>8s} {'solve':>7s} {'N=100':>7s}")
-    for name, unit in STRATEGIES:
-        for units in (int(u) for u in args.units.split(",")):
-            money = Decimal(unit * units)
-            t0 = time.perf_counter()
-            try:
-                c = session_table(BUILT_IN[name], money, None)
-                chain = explore(c, unit * units * 100, args.max_states)
-            except SessionRefused as exc:
-                print(f"{name:26s} {units:6d} refused after {time.perf_counter() - t0:.1f} s: "
-                      f"{exc}", flush=True)
-                continue
-            t1 = time.perf_counter()
-            sol = solve(chain)
-            t2 = time.perf_counter()
-            distribution(chain, 100)
-            t3 = time.perf_counter()
-            method = "exact" if sol.exact else f"float, err<={sol.error_bound:.0e}"
-            print(f"{name:26s} {units:6d} {chain.size:10,d} {method:>22s} "
-                  f"{float(sol.ends.get('win goal', 0)):12.4e} {float(sol.expected_rolls):12,.0f} "
-                  f"{t1 - t0:8.1f} {t2 - t1:7.1f} {t3 - t2:7.2f}", flush=True)
+    head = f"{'strategy':28s} {'$':>5s} "
+    head += f"{'before':>16s} " if args.before else ""
+    print(head + f"{'now':>16s} {'states':>10s} {'method':>22s} {'P(goal)':>10s} "
+          f"{'E[rolls]':>10s}")
+    for name, amount in cases(args.cases):
+        line = f"{name:28s} {amount:>5s} "
+        if args.before:
+            line += f"{cell(run(Path(args.before).resolve(), name, amount, args)):>16s} "
+        now = run(ROOT, name, amount, args)
+        line += f"{cell(now):>16s} "
+        if "states" in now:
+            method = "exact" if now["exact"] else f"float, err<={now['bound']:.0e}"
+            line += (f"{now['states']:10,d} {method:>22s} {now['goal']:10.4g} "
+                     f"{now['rolls']:10,.0f}")
+        print(line, flush=True)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     return 0
 

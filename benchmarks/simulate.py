@@ -1,7 +1,7 @@
 """croupier's simulation kernel against crapssim, side by side in one run.
 
     .venv/bin/python benchmarks/simulate.py [--reps 5] [--quick] [--json] [--threads 1]
-                                            [--compare-with CHECKOUT]
+                                            [--compare-with CHECKOUT] [--profile]
 
 Scenarios: the pass line alone; pass + 3x odds + two come bets with 3x odds; place 6 and 8;
 six players with six different strategies at one table; the pass line with a $5 fire bet on every
@@ -18,6 +18,11 @@ interpreter (imports, numba cache load, compile of the strategy, the run itself)
 /tmp/sim-before main``) first times croupier's side of every scenario with that checkout's
 code, in a child process of the same run (its ``src`` on ``PYTHONPATH``), and prints it as the
 "before" column next to this checkout's.
+
+``--profile`` also splits the six players' time per roll: drawing the dice, and playing,
+against each player's strategy played alone at a table on the same dice (their sum, beside
+the six together: what sharing the processor's caches costs); with ``--compare-with``, for
+that checkout's code too.
 """
 
 from __future__ import annotations
@@ -127,13 +132,69 @@ def croupier_only(args: argparse.Namespace) -> dict[str, float]:
     return out
 
 
-def time_before(checkout: str, args: argparse.Namespace) -> dict[str, float]:
+def _ns_per_roll(fn: Any, rolls: int, reps: int) -> float:
+    fn()
+    best = min(_timed(fn) for _ in range(reps))
+    return 1e9 * best / rolls
+
+
+def _timed(fn: Any) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def profile(args: argparse.Namespace) -> dict[str, Any]:
+    """Where the six players' time goes: nanoseconds per roll to draw the dice (the chunks of
+    outcomes the run draws), to play the six together, and to play each one's strategy alone
+    (the fastest of ``--reps``)."""
+    from croupier.sim import engine
+
+    _, names, _, sessions, rolls = scenarios_for(args.quick)[3]
+    n = sessions * rolls
+    chunks = -(-sessions // engine.BLOCK) * -(-rolls // engine.ROLL_CHUNK)
+    player = engine.chunk_player(compile_table([BUILT_IN[x] for x in names]), "layouts", 8)
+    buf = player.buffer() if hasattr(player, "buffer") else \
+        np.empty((engine.BLOCK, engine.ROLL_CHUNK), np.uint8)
+    rng = engine.block_stream(1, 0)
+
+    def dice() -> None:
+        for _ in range(chunks):
+            if hasattr(player, "draw"):
+                player.draw(rng, buf, 36)
+            else:
+                engine.draw_outcomes(rng, buf, 36)
+
+    def play(strategies: list[str]) -> Any:
+        compiled = compile_table([BUILT_IN[x] for x in strategies])
+        return lambda: simulate(compiled, sessions, rolls, 10**9, 7)
+
+    out: dict[str, Any] = {"dice_ns": _ns_per_roll(dice, n, args.reps),
+                           "six_ns": _ns_per_roll(play(names), n, args.reps)}
+    out["alone_ns"] = {x: _ns_per_roll(play([x]), n, args.reps) - out["dice_ns"]
+                       for x in names}
+    return out
+
+
+def print_profile(label: str, prof: dict[str, Any], bound: float) -> None:
+    """One checkout's profile of the six players, in ns per roll and as shares of it."""
+    bound_ns = 1e9 / bound
+    six, dice = prof["six_ns"], prof["dice_ns"]
+    alone = prof["alone_ns"]
+    print(f"{label}: six players {six:.2f} ns a roll ({100 * bound_ns / six:.1f}% of the bound, "
+          f"{bound_ns:.2f} ns): dice {dice:.2f} ns, playing {six - dice:.2f} ns; each "
+          f"strategy alone: {' + '.join(f'{v:.2f}' for v in alone.values())} = "
+          f"{sum(alone.values()):.2f} ns")
+
+
+def time_before(checkout: str, args: argparse.Namespace) -> dict[str, Any]:
     """:func:`croupier_only` with the code of another checkout, in a child process."""
     env = dict(os.environ, PYTHONPATH=str(Path(checkout).resolve() / "src"))
     cmd = [sys.executable, __file__, "--croupier-only", "--reps", str(args.reps), "--threads",
-           str(args.threads)] + (["--quick"] if args.quick else [])
+           str(args.threads)] + (["--quick"] if args.quick else []) \
+        + (["--profile"] if args.profile else [])
     got = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
-    result: dict[str, float] = json.loads(got.stdout)
+    result: dict[str, Any] = json.loads(got.stdout)
     return result
 
 
@@ -146,10 +207,15 @@ def main() -> int:
                     "sessions at once; the same results)")
     ap.add_argument("--compare-with", metavar="CHECKOUT",
                     help="time croupier's side with this checkout's code too (before)")
+    ap.add_argument("--profile", action="store_true", help="split the six players' time "
+                    "per roll (dice, each player alone, together)")
     ap.add_argument("--croupier-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.croupier_only:
-        print(json.dumps(croupier_only(args)))
+        got: dict[str, Any] = dict(croupier_only(args))
+        if args.profile:
+            got["profile"] = profile(args)
+        print(json.dumps(got))
         return 0
     scale = 4 if args.quick else 1
     load_start = os.getloadavg()
@@ -177,12 +243,19 @@ def main() -> int:
             row["before_ratio"] = before[title] / cs
         rows.append(row)
     wp = whole_process("pass-line", 2048 // scale, 2000)
+    prof = profile(args) if args.profile else None
     load = {"start": load_start, "end": os.getloadavg()}
     if args.json:
         print(json.dumps({"scenarios": rows, "whole_process_pass_line_rolls_per_s": wp,
-                          "load_average": load}, indent=2))
+                          "load_average": load, "profile": prof,
+                          "before_profile": before.get("profile")}, indent=2))
         return 0
     print_table(rows, bool(before))
+    if prof is not None:
+        six_bound = rows[3]["raw_bound_rolls_per_s"]
+        if "profile" in before:
+            print_profile("\nbefore", before["profile"], six_bound)
+        print_profile("now" if "profile" in before else "\nnow", prof, six_bound)
     print(f"\nrolls/s are medians of {args.reps} repetitions; raw bound: numpy PCG64 two dice "
           "per roll (uint8; int64 draws are slower), same roll count, same run.")
     if before:

@@ -183,7 +183,7 @@ def test_a_retry_after_another_request_settled_its_outcome_draws_nothing(kit: Ki
     other = kit.ledger.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
                                        outcomes.record(dealer, live, rng, None), "outcome",
                                        outcomes.settle(dealer, live)))
-    assert [e["type"] for e in other.body["events"]][0] == "roll" and live.pending is None
+    assert other.body["events"][0]["type"] == "roll" and live.pending is None
     # The first request, retried with its key: the stored 202, and no new draw.
     again = kit.ledger.run_outcome(Job(dealer, live, key, fp,
                                        outcomes.record(dealer, live, rng, None), "outcome",

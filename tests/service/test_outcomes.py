@@ -272,7 +272,7 @@ def test_one_key_on_rolls_at_two_tables_at_once_rolls_once(srv: Server) -> None:
     for n in range(3):
         key = f"same-key-{n}"
         with ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda t: s.post("dealer", f"/tables/{t}/roll", {}, key),
+            answers = list(pool.map(lambda t, k=key: s.post("dealer", f"/tables/{t}/roll", {}, k),
                                     ("auto-k1", "auto-k2")))
         codes = sorted(a.status_code for a in answers)
         assert codes == [200, 422], [a.text for a in answers]

@@ -63,6 +63,44 @@ def test_layout_tables_play_the_generic_kernels_game(strategies: list[Strategy],
     _same(tabled, generic)
 
 
+@settings(max_examples=10, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(strategies=tables(), bankroll=st.sampled_from([3000, 9000, 40000, 10**7]),
+       seed=st.integers(0, 2**32 - 1), sessions=st.integers(1, 70),
+       paths=st.integers(0, 3))
+def test_sessions_in_lanes_play_the_generic_kernels_game(strategies: list[Strategy],
+                                                         bankroll: int, seed: int,
+                                                         sessions: int, paths: int) -> None:
+    # the sessions without a kept path play in lanes, eight at a time (a partial last group,
+    # lanes that leave at a limit or short of money, blocks with and without the checks)
+    compiled = compile_table(strategies)
+    args = (compiled, sessions, 1100, bankroll, seed)
+    _same(simulate(*args, n_hist=paths, stride=3),
+          simulate(*args, n_hist=paths, stride=3, kernel="generic"))
+
+
+def test_lanes_near_their_limits_and_far_from_them() -> None:
+    # a win goal and a stop loss a few bets away (lanes leave at them, in checked blocks) and
+    # far away (blocks played without the checks), at one table with a player without limits
+    near = _with_limits(BUILT_IN["pass-odds-come"], 120, 90, 0)
+    far = _with_limits(BUILT_IN["iron-cross"], 4000, 5000, 0)
+    compiled = compile_table([near, far, BUILT_IN["place-6-8"]])
+    args = (compiled, 203, 2100, 300000, 12)
+    lanes = simulate(*args)
+    _same(lanes, simulate(*args, kernel="generic"))
+    assert {2, 3} <= set(lanes.status[:, 0].tolist())  # the stop loss and the goal
+    assert (lanes.status[:, 2] == 0).any() and (lanes.endroll[:, 1] > 1024).any()
+
+
+def test_lanes_short_of_money_go_on_with_the_generic_kernel() -> None:
+    # as test_a_player_short_of_money_leaves..., with the sessions in lanes (no kept paths)
+    compiled = compile_table([BUILT_IN["pass-odds-come"], BUILT_IN["place-6-8"]])
+    args = (compiled, 301, 1500, 6000, 4)
+    lanes = simulate(*args)
+    assert (lanes.status == RUINED).sum() > 100
+    _same(lanes, simulate(*args, kernel="generic"))
+
+
 @settings(max_examples=4, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(strategies=tables(), seed=st.integers(0, 2**32 - 1))

@@ -16,6 +16,7 @@ from croupier.sim.compile import RUINED, WIN_GOAL, compile_table
 from croupier.sim.engine import simulate
 from croupier.sim.library import BUILT_IN
 from croupier.sim.session import (
+    Chain,
     SessionRefused,
     analyse,
     distribution,
@@ -24,6 +25,8 @@ from croupier.sim.session import (
     session_table,
     solve,
 )
+from croupier.sim.session_layouts import explore_layouts
+from croupier.sim.session_rows import explore_rows
 
 PASS_WINS = Fraction(244, 495)  # the pass line's chance of winning a decision
 
@@ -94,3 +97,43 @@ def test_session_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert total == 1
     assert main(["session", "pass-line"]) == 2
     assert "no win goal" in capsys.readouterr().err
+
+
+def _as_rows(chain: Chain) -> tuple[set[bytes], set[tuple[bytes, bytes, int]],
+                                    dict[bytes, tuple[int, int]]]:
+    keys = [r.tobytes() for r in chain.rows]
+    trans = {(keys[s], keys[d], k) for s, d, k in zip(chain.src.tolist(), chain.dst.tolist(),
+                                                       chain.count.tolist(), strict=True)}
+    ends = {keys[i]: (int(chain.end_status[i]), int(chain.worth[i])) for i in range(chain.size)
+            if chain.absorbing[i]}
+    return set(keys), trans, ends
+
+
+@pytest.mark.parametrize(("name", "money", "loss"), [
+    ("pass-line", 40, None), ("pass-line", 40, 20), ("place-6-8", 48, None),
+    ("place-6-8-press-regress", 60, None), ("pass-odds-come", 25, None),
+    ("iron-cross", 40, 30), ("martingale-red", 30, None), ("pass-fire", 25, None),
+    ("three-point-dolly", 20, None), ("hammer-lock", 30, None)])
+def test_layout_tables_give_the_row_explorers_chain(name: str, money: int,
+                                                    loss: int | None) -> None:
+    # the chain from the layout tables (states of layout, chips, status) and the one found
+    # state row by state row with the generic kernel (the code before it): the same states,
+    # transitions with their outcome counts, endings and worths; small bankrolls, so that
+    # players run short of money (partial bets) and reach the stop loss
+    strategy = dataclasses.replace(BUILT_IN[name],
+                                   stop_loss=None if loss is None else Decimal(loss))
+    c = session_table(strategy, Decimal(money), None)
+    new = explore_layouts(c, money * 100, 1_000_000)
+    old = explore_rows(c, money * 100, 1_000_000)
+    assert new is not None
+    assert _as_rows(new) == _as_rows(old)
+    if new.size - int(new.absorbing.sum()) <= 600:  # exact: the same fractions
+        a, b = solve(new), solve(old)
+        assert a.exact and a.ends == b.ends and a.expected_rolls == b.expected_rolls
+        assert distribution(new, 7).by_worth == distribution(old, 7).by_worth
+
+
+def test_a_chain_far_past_the_limit_is_refused_at_once_with_its_size() -> None:
+    c = session_table(BUILT_IN["pass-odds-come"], Decimal(500), None)
+    with pytest.raises(SessionRefused, match=r"about [\d,]+: 18,960 layouts.*--max-states"):
+        explore(c, 50000)

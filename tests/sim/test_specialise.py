@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import Results, simulate
+from croupier.sim.engine import Results, grouped, simulate, ungrouped
 from croupier.sim.kernel import fill_outcomes
 from croupier.sim.library import BUILT_IN
 from croupier.sim.specialise import source_for
@@ -89,3 +89,16 @@ def test_fill_outcomes_takes_the_bytes_in_order(n_outcomes: int) -> None:
         assert pos == epos
         assert out[start:pos].tolist() == expect
         assert (out[:start] == 255).all()  # nothing before the start is touched
+
+
+def test_outcomes_grouped_by_eight_sessions_are_each_sessions_own() -> None:
+    # the layout tables read a block's outcomes eight sessions side by side; the 8 x 8 byte
+    # transpose gives every session its own outcomes, roll by roll, as numpy's transpose
+    gen = np.random.Generator(np.random.PCG64(3))
+    for sessions, rolls in [(1024, 1024), (16, 8), (8, 24), (13, 40), (9, 5)]:
+        rows = gen.integers(0, 38, size=(sessions, rolls), dtype=np.uint8)
+        got = grouped(rows)
+        assert got.shape == (-(-sessions // 8), rolls, 8)
+        for s in range(sessions):
+            assert (got[s // 8, :, s % 8] == rows[s]).all()
+        assert (ungrouped(got)[:sessions] == rows).all()

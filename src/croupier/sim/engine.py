@@ -10,6 +10,7 @@ every session the same dice and the same result.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -19,8 +20,21 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.sim.compile import Compiled
-from croupier.sim.kernel import Tables, fill_outcomes, play_chunk, tables_of
-from croupier.sim.layouts import LayoutTables, layout_tables, play_layouts
+from croupier.sim.kernel import (
+    Tables,
+    fill_outcomes,
+    group_rows,
+    play_chunk,
+    tables_of,
+)
+from croupier.sim.lanes import LANES
+from croupier.sim.layouts import (
+    LayoutTables,
+    fresh_matters,
+    lane_scratch,
+    layout_tables,
+    play_layouts,
+)
 from croupier.sim.specialise import kernel_for
 
 BLOCK = 1024
@@ -74,6 +88,29 @@ def draw_outcomes(rng: np.random.Generator, out: npt.NDArray[np.uint8], n_outcom
         pos = int(fill_outcomes(words, flat, pos, n_outcomes))
 
 
+def grouped(outcomes: npt.NDArray[np.uint8],
+            out: npt.NDArray[np.uint8] | None = None) -> npt.NDArray[np.uint8]:
+    """Outcomes ``(sessions, rolls)`` grouped by eight sessions, ``(groups, rolls, 8)`` (into
+    ``out`` where given)."""
+    n, rolls = outcomes.shape
+    groups = -(-n // LANES)
+    if out is None:
+        out = np.empty((groups, rolls, LANES), np.uint8)
+    if n == groups * LANES and rolls % 8 == 0 and sys.byteorder == "little" \
+            and outcomes.flags.c_contiguous:
+        group_rows(outcomes.view(np.uint64), out.view(np.uint64).reshape(groups, rolls))
+        return out
+    padded = np.zeros((groups * LANES, rolls), np.uint8)
+    padded[:n] = outcomes
+    out[...] = padded.reshape(-1, LANES, rolls).transpose(0, 2, 1)
+    return out
+
+
+def ungrouped(outcomes: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The inverse of :func:`grouped` (with the padding sessions)."""
+    return outcomes.transpose(0, 2, 1).reshape(-1, outcomes.shape[1])
+
+
 def outcome_stream(seed: int, session: int, rolls: int, n_outcomes: int) -> npt.NDArray[np.uint8]:
     """The outcomes session ``session`` is dealt (for checking the kernel against the engine)."""
     block, row = divmod(session, BLOCK)
@@ -90,27 +127,67 @@ KernelName = Literal["layouts", "specialised", "generic"]
 ChunkState = tuple[Any, ...]
 
 
-def _layout_player(lt: LayoutTables, tables: Tables, players: int,
-                   n_sess: int) -> Callable[[ChunkState], None]:
-    """Play chunks from the layout tables; a session that leaves them goes on generically."""
+@dataclass
+class ChunkPlayer:
+    """Plays one chunk of a block's sessions (``play(state)``), from outcomes arranged as it
+    reads them: ``(sessions, rolls)``, or grouped by eight sessions (the layout tables)."""
+
+    play: Callable[[ChunkState], None]
+    grouped: bool
+    scratch: npt.NDArray[np.uint8] | None = None
+
+    def __call__(self, state: ChunkState) -> None:
+        self.play(state)
+
+    def buffer(self) -> npt.NDArray[np.uint8]:
+        """Room for a chunk's outcomes of a whole block."""
+        if self.grouped:
+            return np.empty((BLOCK // LANES, ROLL_CHUNK, LANES), np.uint8)
+        return np.empty((BLOCK, ROLL_CHUNK), np.uint8)
+
+    def draw(self, rng: np.random.Generator, out: npt.NDArray[np.uint8],
+             n_outcomes: int) -> None:
+        """A chunk's outcomes of a whole block into ``out`` (:meth:`buffer`): drawn session by
+        session (:func:`draw_outcomes`), grouped where this player reads them so."""
+        if not self.grouped:
+            draw_outcomes(rng, out, n_outcomes)
+            return
+        if self.scratch is None:
+            self.scratch = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
+        draw_outcomes(rng, self.scratch, n_outcomes)
+        grouped(self.scratch, out)
+
+    def arrange(self, outcomes: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """Outcomes ``(sessions, rolls)`` as this player reads them."""
+        return grouped(outcomes) if self.grouped else outcomes
+
+
+def _layout_player(lt: LayoutTables, compiled: Compiled, tables: Tables,
+                   n_sess: int) -> ChunkPlayer:
+    """Play chunks from the layout tables; a session that leaves them goes on generically
+    (from the outcomes ungrouped, in the chunks where one does)."""
+    players = compiled.players
+    lanes = lt.lanes
+    assert lanes is not None
     layout = np.repeat(lt.first[None, :players], n_sess, axis=0)
     generic = np.zeros(n_sess, np.bool_)
     first = np.zeros(n_sess, np.int64)
-    # scratch: two sessions' players at the chunk's start, and their rolls in play, point, fresh
-    saved = (np.zeros((2, players, 6), np.int64), np.zeros((2, players, 3), np.int64))
+    scratch = lane_scratch(n_sess, players)
+    keeps_fresh = np.array([fresh_matters(compiled, p) for p in range(players)], np.int64)
 
     def play(state: ChunkState) -> None:
-        cast(Any, play_layouts)(*state, layout, generic, first, saved, lt.decide, lt.step,
-                                lt.play, lt.rows, lt.shape.slots, lt.shape.counters, tables)
+        cast(Any, play_layouts)(*state, layout, generic, first, scratch, lt.decide, lt.step,
+                                lt.play, lt.rows, keeps_fresh, lanes.nxt, lanes.packed,
+                                lanes.need, lanes.on, lanes.bounds, lt.shape.slots,
+                                lt.shape.counters, tables)
         if generic.any():
-            cast(Any, play_chunk)(*state, first, tables)
+            cast(Any, play_chunk)(ungrouped(state[0]), *state[1:], first, tables)
 
-    return play
+    return ChunkPlayer(play, True)
 
 
-def chunk_player(compiled: Compiled, kernel: KernelName,
-                 n_sess: int) -> Callable[[ChunkState], None]:
-    """A function playing one chunk of ``n_sess`` sessions with ``kernel``: the layout tables
+def chunk_player(compiled: Compiled, kernel: KernelName, n_sess: int) -> ChunkPlayer:
+    """A player of one chunk of ``n_sess`` sessions with ``kernel``: the layout tables
     (:mod:`croupier.sim.layouts`; where a strategy's layouts are too many, the specialised
     kernel instead), the kernel specialised to the strategies (:mod:`croupier.sim.specialise`)
     or the generic one (:func:`croupier.sim.kernel.play_chunk`). The results are the same."""
@@ -118,13 +195,13 @@ def chunk_player(compiled: Compiled, kernel: KernelName,
     if kernel == "layouts":
         lt = layout_tables(compiled)
         if lt is not None:
-            return _layout_player(lt, tables, compiled.players, n_sess)
+            return _layout_player(lt, compiled, tables, n_sess)
         kernel = "specialised"
     if kernel == "specialised":
         fn = kernel_for(compiled)
-        return lambda state: fn(*state)
+        return ChunkPlayer(lambda state: fn(*state), False)
     from_start = np.zeros(n_sess, np.int64)
-    return lambda state: cast(Any, play_chunk)(*state, from_start, tables)
+    return ChunkPlayer(lambda state: cast(Any, play_chunk)(*state, from_start, tables), False)
 
 
 def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll: int, seed: int,
@@ -155,13 +232,13 @@ def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll:
     hist = np.zeros((n_hist, P, rolls // stride + 1), np.int64)
     hist[:, :, 0] = bankroll
     rng = block_stream(seed, block)
-    buf = np.empty((BLOCK, ROLL_CHUNK), np.uint8)
     play = chunk_player(compiled, kernel, n_sess)
+    buf = play.buffer()
     for r0 in range(0, rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
-            buf = outcomes_fn(r0)
+            buf = play.arrange(outcomes_fn(r0))
         else:
-            draw_outcomes(rng, buf, compiled.n_outcomes)
+            play.draw(rng, buf, compiled.n_outcomes)
         play((buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
               status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride))
         if progress is not None:

@@ -41,15 +41,30 @@ def no_refcount(fn: F) -> F:
     return cast(F, njit(**options)(fn))
 
 
+LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+HIGH = np.uint64(0x8080808080808080)
+ONES = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rejects_a_byte(x: Any, sub: Any) -> Any:
+    """Whether a byte of the word ``x`` is at or above the limit ``128 + m`` (``sub``: ``m``
+    in every byte, ``m < 128``): a byte with its high bit set whose low seven bits are at
+    least ``m``; ``(low7 | 0x80) - m`` keeps its high bit exactly then, and borrows from no
+    other byte."""
+    return ((((x & LOW7) | HIGH) - sub) & x & HIGH) != 0
+
+
 @njit(cache=True, nogil=True)
 def fill_outcomes(words: Any, out: Any, start: int, n_outcomes: int) -> int:
     """Fill ``out[start:]`` from the bytes of ``words``; return the new fill position.
 
     Bytes are taken in order, low byte first; the fill stops at the end of ``out`` (the rest
-    of the word is dropped). While a whole word cannot reach the end, its eight bytes are
-    written without a branch: every byte stores its outcome and only an accepted one advances,
-    so ``out`` past the returned position may hold a rejected byte's scratch value (the next
-    call, which starts there, overwrites it).
+    of the word is dropped). While a whole word cannot reach the end, a word none of whose
+    bytes is rejected (most words: 88% with 36 outcomes) writes its eight outcomes at once;
+    another writes its eight bytes without a branch: every byte stores its outcome and only
+    an accepted one advances, so ``out`` past the returned position may hold a rejected
+    byte's scratch value (the next call, which starts there, overwrites it).
     """
     limit = 256 - 256 % n_outcomes
     lut = np.empty(256, np.uint8)
@@ -57,23 +72,31 @@ def fill_outcomes(words: Any, out: Any, start: int, n_outcomes: int) -> int:
     for v in range(256):
         lut[v] = v % n_outcomes
         acc[v] = 1 if v < limit else 0
+    # the whole-word test needs the limit above 128: true of every game of up to 128 outcomes
+    whole = n_outcomes <= 128
+    sub = np.uint64(limit - 128 if whole else 0) * ONES
     pos = start
     n = out.shape[0]
     nw = words.shape[0]
     w = 0
     while w < nw and pos + 8 <= n:
         x = words[w]
-        for _ in range(8):
-            b = x & 0xFF
-            out[pos] = lut[b]
-            pos += acc[b]
-            x >>= 8
+        if whole and not _rejects_a_byte(x, sub):
+            for k in range(8):
+                out[pos + k] = lut[(x >> np.uint64(8 * k)) & np.uint64(0xFF)]
+            pos += 8
+        else:
+            for _ in range(8):
+                b = x & np.uint64(0xFF)
+                out[pos] = lut[b]
+                pos += acc[b]
+                x >>= np.uint64(8)
         w += 1
     while w < nw and pos < n:
         x = words[w]
         for _ in range(8):
-            b = x & 0xFF
-            x >>= 8
+            b = x & np.uint64(0xFF)
+            x >>= np.uint64(8)
             if b < limit:
                 out[pos] = lut[b]
                 pos += 1
@@ -82,6 +105,45 @@ def fill_outcomes(words: Any, out: Any, start: int, n_outcomes: int) -> int:
         w += 1
     return pos
 
+
+@njit(cache=True, nogil=True, inline="always")
+def _swap(a: Any, b: Any, shift: Any, mask: Any) -> tuple[Any, Any]:
+    """Exchange the bytes of ``a`` above ``shift`` with those of ``b`` below it (``mask``)."""
+    t = ((a >> shift) ^ b) & mask
+    return a ^ (t << shift), b ^ t
+
+
+@njit(cache=True, nogil=True)
+def group_rows(rows: Any, out: Any) -> None:
+    """Eight rows of outcomes side by side: ``rows`` (8G sessions, R rolls, viewed as R / 8
+    64-bit words per session), ``out`` (G, R) 64-bit words, word ``j`` of group ``g`` holding
+    the eight sessions' outcomes at roll ``j`` (byte ``k``: session ``8g + k``), for
+    :mod:`croupier.sim.lanes`. Eight rolls of eight sessions at a time, an 8 x 8 transpose of
+    bytes in three rounds of exchanges."""
+    s8, s16, s32 = np.uint64(8), np.uint64(16), np.uint64(32)
+    m8 = np.uint64(0x00FF00FF00FF00FF)
+    m16 = np.uint64(0x0000FFFF0000FFFF)
+    m32 = np.uint64(0x00000000FFFFFFFF)
+    for g in range(out.shape[0]):
+        r = 8 * g
+        for w in range(rows.shape[1]):
+            a0, a1, a2, a3 = rows[r, w], rows[r + 1, w], rows[r + 2, w], rows[r + 3, w]
+            a4, a5, a6, a7 = rows[r + 4, w], rows[r + 5, w], rows[r + 6, w], rows[r + 7, w]
+            a0, a1 = _swap(a0, a1, s8, m8)
+            a2, a3 = _swap(a2, a3, s8, m8)
+            a4, a5 = _swap(a4, a5, s8, m8)
+            a6, a7 = _swap(a6, a7, s8, m8)
+            a0, a2 = _swap(a0, a2, s16, m16)
+            a1, a3 = _swap(a1, a3, s16, m16)
+            a4, a6 = _swap(a4, a6, s16, m16)
+            a5, a7 = _swap(a5, a7, s16, m16)
+            a0, a4 = _swap(a0, a4, s32, m32)
+            a1, a5 = _swap(a1, a5, s32, m32)
+            a2, a6 = _swap(a2, a6, s32, m32)
+            a3, a7 = _swap(a3, a7, s32, m32)
+            j = 8 * w
+            out[g, j], out[g, j + 1], out[g, j + 2], out[g, j + 3] = a0, a1, a2, a3
+            out[g, j + 4], out[g, j + 5], out[g, j + 6], out[g, j + 7] = a4, a5, a6, a7
 
 
 class Tables(NamedTuple):

@@ -33,73 +33,26 @@ import scipy.sparse.linalg as spla  # type: ignore[import-untyped]
 
 from croupier.errors import Malformed
 from croupier.sim.compile import (
-    ACTIVE,
     RUINED,
     STATUS_NAMES,
     STOP_LOSS,
-    T_NEW_SHOOTER,
     WIN_GOAL,
     Compiled,
     cents,
     compile_table,
 )
-from croupier.sim.kernel import play_chunk, tables_of
+from croupier.sim.session_chain import I64, Chain, Layout, Progress, SessionRefused
+from croupier.sim.session_layouts import explore_layouts
+from croupier.sim.session_rows import explore_rows
 from croupier.sim.strategy import Strategy
 
-I64 = npt.NDArray[np.int64]
+__all__ = ["Chain", "Layout", "SessionRefused", "analyse", "distribution", "explore",
+           "gamblers_ruin", "session_table", "solve", "statuses"]
+
 F64 = npt.NDArray[np.float64]
 MAX_STATES = 3_000_000
 EXACT_STATES = 600
-BATCH = 4096
 UNIT_ROUNDOFF = 2.0 ** -53
-
-
-class SessionRefused(Exception):
-    """The strategy cannot be analysed exactly (the reason says why)."""
-
-
-@dataclass
-class Layout:
-    """Where each part of a session's state sits in a state row."""
-
-    slots: int
-    counters: int
-
-    @property
-    def width(self) -> int:
-        """Columns of a state row: point, fresh, bank, status, handstart, on table, then the
-        stakes, wager states and commissions paid of every slot, then the levels."""
-        return 6 + 3 * self.slots + self.counters
-
-    def stake(self) -> slice:
-        """The stakes' columns."""
-        return slice(6, 6 + self.slots)
-
-
-@dataclass
-class Chain:
-    """The session's Markov chain: states, the outcome counts between them, how each ends."""
-
-    compiled: Compiled
-    start: int  # the starting bankroll in cents
-    layout: Layout
-    rows: I64  # (n, width) every reachable state, the starting state first
-    src: I64  # transitions: from state src[k] to dst[k] on count[k] of the n_outcomes outcomes
-    dst: I64
-    count: I64
-    absorbing: npt.NDArray[np.bool_]  # (n,) the session is over in this state
-    end_status: npt.NDArray[np.int8]  # (n,) how it ended (absorbing states)
-    worth: I64  # (n,) chips in hand plus wagers on the layout, in cents
-
-    @property
-    def n_outcomes(self) -> int:
-        """How many equally likely outcomes a roll (spin) has."""
-        return self.compiled.n_outcomes
-
-    @property
-    def size(self) -> int:
-        """The number of states."""
-        return int(self.rows.shape[0])
 
 
 def session_table(strategy: Strategy, goal: Decimal | None, rules: str | None) -> Compiled:
@@ -113,152 +66,18 @@ def session_table(strategy: Strategy, goal: Decimal | None, rules: str | None) -
     return compile_table([strategy], rules)
 
 
-def _initial(c: Compiled, start: int, layout: Layout) -> I64:
-    row = np.zeros(layout.width, np.int64)
-    row[1] = _fresh_matters(c)
-    row[2] = start
-    row[3] = ACTIVE
-    row[4] = start if c.arrays["shooterlim"][0] > 0 else 0
-    return row
-
-
-def _fresh_matters(c: Compiled) -> int:
-    """Whether a rule waits for a new shooter (else the flag is kept at 0: fewer states)."""
-    return int((c.arrays["timing"][0, : int(c.arrays["nslots"][0])] == T_NEW_SHOOTER).any())
-
-
-def step(c: Compiled, start: int, layout: Layout, states: I64) -> tuple[I64, npt.NDArray[
-        np.bool_]]:
-    """Every state of ``states`` after each outcome: ``(m * n_outcomes, width)`` rows (state
-    by state, outcome by outcome), and whether each state ended the session instead of rolling
-    (the same for every outcome)."""
-    m, n_out, S, C = states.shape[0], c.n_outcomes, layout.slots, layout.counters
-    n = m * n_out
-
-    def cols(a: int, b: int) -> I64:
-        return np.repeat(states[:, a:b], n_out, axis=0)
-
-    outcomes = np.tile(np.arange(n_out, dtype=np.uint8), m).reshape(n, 1)
-    point = cols(0, 1).reshape(n)
-    fresh = cols(1, 2).reshape(n).astype(np.int8)
-    bank, status, handstart, ontable = cols(2, 3), cols(3, 4).astype(np.int8), cols(4, 5), \
-        cols(5, 6)
-    stake = cols(6, 6 + S).reshape(n, 1, S)
-    st = cols(6 + S, 6 + 2 * S).reshape(n, 1, S)
-    cpaid = cols(6 + 2 * S, 6 + 3 * S).reshape(n, 1, S)
-    level = cols(6 + 3 * S, 6 + 3 * S + C).reshape(n, 1, C) if C else np.zeros((n, 1, 1),
-                                                                                 np.int64)
-    rolls = np.zeros(n, np.int64)
-    tables = tables_of(c.arrays)
-    play_chunk(outcomes, n, 0, 1, start, point, fresh, bank, stake, st, cpaid, level, status,
-               handstart, ontable, np.zeros((n, 1), np.int64), rolls, np.zeros(n, np.bool_),
-               np.full((n, 1), -1, np.int64), np.zeros((0, 1, 2), np.int64), 1,
-               np.zeros(n, np.int64), tables)
-    out = np.empty((n, layout.width), np.int64)
-    out[:, 0] = point
-    out[:, 1] = fresh * _fresh_matters(c)
-    out[:, 2], out[:, 3], out[:, 5] = bank[:, 0], status[:, 0], ontable[:, 0]
-    out[:, 4] = handstart[:, 0] if c.arrays["shooterlim"][0] > 0 else 0
-    out[:, 6:6 + S] = stake[:, 0]
-    out[:, 6 + S:6 + 2 * S] = st[:, 0]
-    out[:, 6 + 2 * S:6 + 3 * S] = cpaid[:, 0]
-    if C:
-        out[:, 6 + 3 * S:] = level[:, 0, :C]
-    ended = rolls.reshape(m, n_out)[:, 0] == 0
-    return out, ended
-
-
-def _distinct(rows: I64) -> tuple[I64, I64]:
-    """The distinct rows of ``rows`` (as indexes of a first occurrence) and each row's one:
-    by a 64-bit hash, checked against the rows themselves (a collision falls back to sorting
-    the rows' bytes)."""
-    mult = np.random.default_rng(0).integers(1, 2**63, rows.shape[1], dtype=np.uint64) | 1
-    with np.errstate(over="ignore"):
-        h = (rows.view(np.uint64) * mult).sum(axis=1, dtype=np.uint64)
-    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    if not (rows[first][inverse] == rows).all():
-        keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1] * 8))).ravel()
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        inverse = inverse.ravel()
-    return first, inverse
-
-
-class _States:
-    """The states found so far: rows in a growing array, and an index by their bytes."""
-
-    def __init__(self, first: I64, limit: int) -> None:
-        self.rows = np.zeros((1024, first.shape[0]), np.int64)
-        self.rows[0] = first
-        self.n = 1
-        self.index: dict[bytes, int] = {first.tobytes(): 0}
-        self.limit = limit
-
-    def add(self, row: I64) -> int:
-        """The number of ``row``, numbering it if it is new."""
-        key = row.tobytes()
-        got = self.index.get(key)
-        if got is not None:
-            return got
-        if self.n >= self.limit:
-            raise SessionRefused(
-                f"the session has more than {self.limit:,} states (bankroll x table x layout); "
-                "a smaller bankroll or goal, or fewer bets, would fit")
-        if self.n == self.rows.shape[0]:
-            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
-        self.rows[self.n] = row
-        self.index[key] = self.n
-        self.n += 1
-        return self.n - 1
-
-
-def explore(c: Compiled, start: int, max_states: int = MAX_STATES) -> Chain:
-    """Every state a session can reach from ``start`` cents, and the chain between them."""
+def explore(c: Compiled, start: int, max_states: int = MAX_STATES,
+            progress: Progress | None = None) -> Chain:
+    """Every state a session can reach from ``start`` cents, and the chain between them:
+    from the layout tables (:mod:`croupier.sim.session_layouts`) where they hold the
+    strategy's state, else state row by state row (:mod:`croupier.sim.session_rows`)."""
     if c.players != 1:
         raise SessionRefused("one strategy at a time: players at one table share the dice, so "
                              "their sessions are one chain of all their states together")
-    layout = Layout(int(c.arrays["nslots"][0]), int(c.arrays["nctr"][0]))
-    found = _States(_initial(c, start, layout), max_states)
-    srcs: list[I64] = []
-    dsts: list[I64] = []
-    counts: list[I64] = []
-    ended_at: dict[int, I64] = {}
-    done = 0
-    while done < found.n:
-        batch = np.arange(done, min(found.n, done + BATCH))
-        done = int(batch[-1]) + 1
-        after, ended = step(c, start, layout, found.rows[batch])
-        for i in np.flatnonzero(ended):
-            ended_at[int(batch[i])] = after[i * c.n_outcomes].copy()
-        live = np.flatnonzero(~ended)
-        if live.size == 0:
-            continue
-        flat = after.reshape(batch.size, c.n_outcomes, layout.width)[live].reshape(
-            -1, layout.width)
-        first, inverse = _distinct(flat)
-        ids = np.array([found.add(flat[f]) for f in first], np.int64)
-        src = np.repeat(batch[live], c.n_outcomes)
-        pair, count = np.unique(src * (1 << 32) + ids[inverse], return_counts=True)
-        srcs.append(pair >> 32)
-        dsts.append(pair & ((1 << 32) - 1))
-        counts.append(count.astype(np.int64))
-    return _chain(c, start, layout, found.rows[:found.n].copy(), srcs, dsts, counts, ended_at)
-
-
-def _chain(c: Compiled, start: int, layout: Layout, rows: I64, srcs: list[I64],
-           dsts: list[I64], counts: list[I64], ended_at: dict[int, I64]) -> Chain:
-    n = rows.shape[0]
-    absorbing = np.zeros(n, np.bool_)
-    end_status = np.zeros(n, np.int8)
-    worth = rows[:, 2] + rows[:, 5]
-    for i, final in ended_at.items():
-        absorbing[i] = True
-        end_status[i] = final[3]
-        worth[i] = final[2] + final[5]
-    empty = np.zeros(0, np.int64)
-    return Chain(c, start, layout, rows, np.concatenate(srcs) if srcs else empty,
-                 np.concatenate(dsts) if dsts else empty,
-                 np.concatenate(counts) if counts else empty, absorbing, end_status, worth)
+    chain = explore_layouts(c, start, max_states, progress)
+    if chain is None:
+        chain = explore_rows(c, start, max_states, progress)
+    return chain
 
 
 @dataclass
@@ -273,7 +92,7 @@ class Solution:
     transient: int  # states in which the session goes on
 
 
-def solve(chain: Chain, exact: bool | None = None) -> Solution:
+def solve(chain: Chain, exact: bool | None = None, progress: Progress | None = None) -> Solution:
     """Absorption probabilities and the expected rolls to the end, from the starting state."""
     trans = np.flatnonzero(~chain.absorbing)
     if chain.absorbing[0]:
@@ -285,7 +104,7 @@ def solve(chain: Chain, exact: bool | None = None) -> Solution:
             if (chain.absorbing & (chain.end_status == s)).any()]
     if exact:
         return _solve_exact(chain, trans, ends)
-    return _solve_float(chain, trans, ends)
+    return _solve_float(chain, trans, ends, progress)
 
 
 def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F64]:
@@ -309,10 +128,12 @@ def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F
     return a, rhs
 
 
-def _solve_float(chain: Chain, trans: I64, ends: list[int]) -> Solution:
+def _solve_float(chain: Chain, trans: I64, ends: list[int],
+                 progress: Progress | None = None) -> Solution:
     a, rhs = _transient_system(chain, trans, ends)
-    lu = spla.splu(sp.csc_matrix(a))
-    x = lu.solve(rhs)
+    if progress is not None:
+        progress("factorising", int(a.shape[0]), 0)
+    x = spla.splu(sp.csc_matrix(a)).solve(rhs)
     residual = np.abs(a @ x - rhs).max(axis=0) / chain.n_outcomes
     t_max = float(x[:, -1].max())
     # (I - Q)^-1 is non-negative with row sums t: its infinity norm is max t. Each solution's
@@ -330,7 +151,7 @@ def _solve_exact(chain: Chain, trans: I64, ends: list[int]) -> Solution:
     nearly banded and fills in little). ``36 I - C`` is a non-singular M-matrix: no pivoting."""
     a, rhs = _transient_system(chain, trans, ends)
     m = a.shape[0]
-    order = np.lexsort((np.arange(m), chain.rows[trans, 2]))
+    order = np.lexsort((np.arange(m), chain.bank[trans]))
     at = np.empty(m, np.int64)
     at[order] = np.arange(m)
     coo = sp.coo_matrix(a)
@@ -412,13 +233,20 @@ def distribution(chain: Chain, rolls: int, exact: bool | None = None) -> Distrib
     cnt = np.concatenate([chain.count, np.full(loops.size, chain.n_outcomes, np.int64)])
     if exact:
         return _distribution_exact(chain, rolls, src, dst, cnt)
+    worth = chain.worth
+    if chain.depth is not None:  # only states reached in at most ``rolls`` rolls matter
+        near = np.flatnonzero(chain.depth <= rolls)
+        at = np.full(n, -1, np.int64)
+        at[near] = np.arange(near.size)
+        keep = (at[src] >= 0) & (at[dst] >= 0)
+        src, dst, cnt, worth, n = at[src[keep]], at[dst[keep]], cnt[keep], worth[near], near.size
     p = sp.csr_matrix((cnt / chain.n_outcomes, (dst, src)), shape=(n, n))
     v = np.zeros(n)
     v[0] = 1.0
     for _ in range(rolls):
         v = p @ v
     out: dict[int, Fraction | float] = {}
-    for w, prob in zip(chain.worth.tolist(), v.tolist(), strict=True):
+    for w, prob in zip(worth.tolist(), v.tolist(), strict=True):
         if prob > 0:
             out[w] = float(out.get(w, 0.0)) + prob
     # each step adds at most (successors + 1) roundings of the unit total mass
@@ -459,13 +287,17 @@ def gamblers_ruin(p: Fraction, bankroll: int, goal: int) -> Fraction:
 
 def analyse(strategy: Strategy, bankroll: Decimal, goal: Decimal | None, rolls: int,
             rules: str | None = None, exact: bool | None = None,
-            max_states: int = MAX_STATES) -> tuple[Chain, Solution, Distribution]:
-    """The whole analysis of one strategy's session."""
+            max_states: int = MAX_STATES, progress: Progress | None = None,
+            ) -> tuple[Chain, Solution, Distribution]:
+    """The whole analysis of one strategy's session (``progress``: told each phase)."""
     c = session_table(strategy, goal, rules)
     if bankroll <= 0:
         raise Malformed("--bankroll", "must be positive")
-    chain = explore(c, cents(bankroll), max_states)
-    return chain, solve(chain, exact), distribution(chain, rolls, exact)
+    chain = explore(c, cents(bankroll), max_states, progress)
+    sol = solve(chain, exact, progress)
+    if progress is not None:
+        progress("after rolls", 0, 0)
+    return chain, sol, distribution(chain, rolls, exact)
 
 
 def statuses(ends: Iterable[str]) -> list[str]:

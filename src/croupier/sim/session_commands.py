@@ -42,7 +42,34 @@ def register(subparsers: Any) -> None:
                    help="refuse a session with more states than this (default 3,000,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object (exact values "
                    "as fractions)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress on stderr (shown once the analysis has run a second)")
     p.set_defaults(func=run)
+
+
+class Ticker:
+    """Progress on stderr once the analysis has run a second: the phase and its count."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = self.last = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.start < 1.0 or now - self.last < 0.1:
+            return
+        self.last = now
+        count = f"{done:,}" + (f" of {total:,}" if total else "")
+        unit = " states" if phase == "exploring" else ""
+        sys.stderr.write(f"\rsession: {phase} {count}{unit} ({now - self.start:.1f} s)   ")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        """End the progress line, if one was drawn."""
+        if self.shown:
+            sys.stderr.write("\n")
 
 
 def _show(value: Fraction | float) -> str:
@@ -73,8 +100,12 @@ def run(args: argparse.Namespace) -> int:
         goal = parse_amount(args.goal, "--goal") if args.goal is not None else None
         strategy = load_strategy(args.strategy)
         check_table(strategy.game, strategy.table, strategy.name)
-        chain, sol, dist = analyse(strategy, bankroll, goal, args.rolls, args.rules, exact,
-                                   args.max_states)
+        ticker = Ticker(not args.no_progress)
+        try:
+            chain, sol, dist = analyse(strategy, bankroll, goal, args.rolls, args.rules, exact,
+                                       args.max_states, ticker)
+        finally:
+            ticker.close()
     except (Malformed, StrategyRefused, SessionRefused, KeyError) as exc:
         print(f"croupier session: {exc}", file=sys.stderr)
         return 2
