@@ -37,7 +37,9 @@ from croupier.events import Settled  # noqa: E402
 from croupier.service import cashier, codec, install, ledger, outcomes, store, wagers  # noqa: E402
 from croupier.service.audit import canonical, chain, keys  # noqa: E402
 from croupier.service.auth import User  # noqa: E402
+from croupier.service.plans import Job  # noqa: E402
 from croupier.service.rng import SeededRng  # noqa: E402
+from croupier.service.runner import Runner  # noqa: E402
 
 
 def per_call(fn: Callable[[], object], n: int, repeat: int) -> float:
@@ -63,11 +65,10 @@ def chain_alone(repeat: int) -> tuple[float, float]:
     return hashing, encoding
 
 
-def _ledger(folder: Path) -> tuple[ledger.Ledger, dict[str, User]]:
+def _ledger(folder: Path) -> tuple[Runner, dict[str, User]]:
     install.init(folder, None, None, "admin", None, True, "bench-pass-1234")
     engine = store.make_engine(f"sqlite:///{folder / 'croupier.db'}")
-    led = ledger.Ledger(engine)
-    led.load()
+    led = Runner.over(engine)
     import sqlalchemy as sa
 
     with engine.connect() as conn:
@@ -79,14 +80,14 @@ def _ledger(folder: Path) -> tuple[ledger.Ledger, dict[str, User]]:
 def actions_per_second(folder: Path, n: int, repeat: int) -> tuple[float, int]:
     """Median seconds per action (bets and rolls alternating) and events per action."""
     led, u = _ledger(folder)
-    craps = led.tables["craps-1"]
+    craps = led.tables.all["craps-1"]
     rng = SeededRng(1)
 
     def run(who: str, plan: wagers.PlanFn) -> None:
-        reply = led.run(u[who], craps, uuid.uuid4().hex, uuid.uuid4().hex, plan)
+        reply = led.run(Job(u[who], craps, uuid.uuid4().hex, uuid.uuid4().hex, plan))
         assert reply.status in (200, 202), reply.body
 
-    run("alice", cashier.buy_in(led, u["alice"], craps, Decimal(900)))
+    run("alice", cashier.buy_in(led.ledger, u["alice"], craps, Decimal(900)))
     run("dealer", craps.procedures.dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
     run("dealer", craps.procedures.dice.select(u["dealer"], ["NJ-0001", "NJ-0002"], by_shooter=False))
     times = []
@@ -95,12 +96,12 @@ def actions_per_second(folder: Path, n: int, repeat: int) -> tuple[float, int]:
         start = time.perf_counter()
         for _ in range(n // 2):
             run("alice", wagers.bet(u["alice"], craps, {"wager": "field"}, Decimal(1), False))
-            led.run_outcome(ledger.Job(u["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
+            led.run_outcome(Job(u["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
                                        outcomes.record(u["dealer"], craps, rng, None), "outcome",
                                        outcomes.settle(u["dealer"], craps)))
         times.append((time.perf_counter() - start) / (2 * (n // 2)))
     events = (craps.seq - seq0) // (repeat * 2 * (n // 2))
-    led.engine.dispose()
+    led.ledger.db.dispose()
     return statistics.median(times), max(events, 1)
 
 

@@ -38,16 +38,17 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
     # Imported here, not at the top: the client processes of the other half re-import this
     # module, and must start within the seconds before their window opens.
     sys.path.insert(0, str(ROOT / "src"))
-    from croupier.service import cashier, install, ledger, outcomes, store, wagers
+    from croupier.service import cashier, install, outcomes, store, wagers
     from croupier.service.auth import Auth, User
+    from croupier.service.plans import Job
     from croupier.service.rng import SeededRng
+    from croupier.service.runner import Runner
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         install.init(folder, None, None, "admin", None, True, "bench-pass-1234")
         engine = store.make_engine(f"sqlite:///{folder / 'croupier.db'}")
-        led = ledger.Ledger(engine)
-        led.load()
+        led = Runner.over(engine)
         auth = Auth(engine)
         with engine.begin() as conn:
             players = [auth.create_user(conn, f"p{i:02d}", "bench-pass-1234", "player")
@@ -56,27 +57,27 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
             row = conn.execute(store.users.select().where(
                 store.users.c.username == "dealer")).one()
         dealer = User(row.id, row.username, row.role)
-        craps, rng = led.tables["craps-1"], SeededRng(1)
+        craps, rng = led.tables.all["craps-1"], SeededRng(1)
 
         def run(who: Any, plan: Any) -> Any:
-            reply = led.run(who, craps, uuid.uuid4().hex, uuid.uuid4().hex, plan)
+            reply = led.run(Job(who, craps, uuid.uuid4().hex, uuid.uuid4().hex, plan))
             assert reply.status in (200, 202), reply.body
             return reply
 
         for p in players:
-            led.deposit(User(1, "admin", "admin"), None, "x", p.username, Decimal(100))
-            run(p, cashier.buy_in(led, p, craps, Decimal(100)))
+            led.ledger.deposit(User(1, "admin", "admin"), None, "x", p.username, Decimal(100))
+            run(p, cashier.buy_in(led.ledger, p, craps, Decimal(100)))
         run(dealer, craps.procedures.dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
         run(dealer, craps.procedures.dice.select(dealer, ["NJ-0001", "NJ-0002"], by_shooter=False))
         rolls, bets, events = [], [], []
         for _ in range(rounds):
-            jobs = [ledger.Job(p, craps, uuid.uuid4().hex, uuid.uuid4().hex, wagers.bet(
+            jobs = [Job(p, craps, uuid.uuid4().hex, uuid.uuid4().hex, wagers.bet(
                 p, craps, {"wager": "field"}, Decimal(1), False)) for p in players]
             start = time.process_time()
             led.run_batch(jobs)
             bets.append((time.process_time() - start) / PLAYERS)
             start = time.process_time()
-            reply = led.run_outcome(ledger.Job(
+            reply = led.run_outcome(Job(
                 dealer, craps, uuid.uuid4().hex, uuid.uuid4().hex,
                 outcomes.record(dealer, craps, rng, None), "outcome",
                 outcomes.settle(dealer, craps)))

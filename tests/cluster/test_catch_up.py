@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from croupier.service import voids, wagers
-from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
+from croupier.service.runner import Runner
 from service.ledgerkit import Kit
 
 
@@ -22,40 +22,37 @@ def snapshot(live: LiveTable) -> dict[str, Any]:
 
 
 def rebuilt(kit: Kit, table: str) -> tuple[dict[str, Any], str]:
-    fresh = Ledger(kit.engine)
-    fresh.load()
-    return snapshot(fresh.tables[table]), fresh.heads[table]
+    fresh = Runner.over(kit.engine)
+    return snapshot(fresh.tables.all[table]), fresh.ledger.heads[table]
 
 
 def test_catch_up_equals_a_full_rebuild(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
-    other = Ledger(kit.engine)  # a second node: saw the tables as they were at its start
-    other.load()
+    other = Runner.over(kit.engine).tables  # a second node: saw the tables at its start
     kit.play(craps_rounds=6, roulette_rounds=3)
     # A bet left on the layout: the current round has a participant and no decision yet.
-    craps = kit.ledger.tables["craps-1"]
+    craps = kit.tables.all["craps-1"]
     kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
                                             Decimal(2), False))
     for table in ("craps-1", "roulette-1"):
-        live = other.tables[table]
-        assert live.seq < kit.ledger.tables[table].seq
+        live = other.all[table]
+        assert live.seq < kit.tables.all[table].seq
         other.catch_up(live)
         expected, head = rebuilt(kit, table)
         assert snapshot(live) == expected
-        assert other.heads[table] == head == kit.ledger.heads[table]
+        assert other.ledger.heads[table] == head == kit.ledger.heads[table]
 
 
 def test_catch_up_over_a_void_rebuilds_without_the_voided_events(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
     kit.play(craps_rounds=2, roulette_rounds=0)
-    other = Ledger(kit.engine)
-    other.load()
-    craps = kit.ledger.tables["craps-1"]
+    other = Runner.over(kit.engine).tables
+    craps = kit.tables.all["craps-1"]
     kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
                                             Decimal(1), False))
     kit.roll("craps-1", (1, 1))
     kit.act("supervisor", "craps-1", voids.void(kit.users["supervisor"], craps, "dice left"))
-    live = other.tables["craps-1"]
+    live = other.all["craps-1"]
     other.catch_up(live)
     expected, head = rebuilt(kit, "craps-1")
-    assert snapshot(live) == expected and other.heads["craps-1"] == head
+    assert snapshot(live) == expected and other.ledger.heads["craps-1"] == head

@@ -18,8 +18,9 @@ from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.cluster import leases
 from croupier.service.cluster.node import Node
-from croupier.service.ledger import Ledger, Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Job, Plan
+from croupier.service.runner import Runner
 from serverkit import own_schema
 
 from .conftest import postgres_url
@@ -113,11 +114,12 @@ def test_take_over_waits_for_the_owners_write_in_flight(engine: sa.Engine) -> No
 def test_ledger_refuses_a_fenced_nodes_write(engine: sa.Engine) -> None:
     """The hook in the ledger's write path: a node whose epoch is stale writes nothing, not
     even the stored reply of its idempotency key."""
-    ledger = Ledger(engine)
+    runner = Runner.over(engine)
+    ledger = runner.ledger
     with engine.begin() as conn:
-        live = ledger.create_table(conn, "t-ledger", "roulette", "nj-casino-night", {}, None)
-    ledger.tables[live.id] = live
-    stale = Node(engine, ledger, "a", "http://a", ttl=30)
+        live = runner.tables.create(conn, "t-ledger", "roulette", "nj-casino-night", {}, None)
+    runner.tables.add(live)
+    stale = Node(engine, runner.tables, "a", "http://a", ttl=30)
     ledger.fence = stale.fence
     assert stale.claim("t-ledger") is None and stale.held() == {"t-ledger": 1}
     expire(engine, "t-ledger")
@@ -131,7 +133,7 @@ def test_ledger_refuses_a_fenced_nodes_write(engine: sa.Engine) -> None:
         return Plan([sv.Adjusted("alice", Decimal("5.00"), "test", "admin")])
 
     with pytest.raises(leases.Fenced):
-        ledger.run(user, live, "fenced-key", "fp", plan)
+        runner.run(Job(user, live, "fenced-key", "fp", plan))
     assert stale.held() == {}
     with engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(store.events).where(
@@ -156,13 +158,13 @@ def test_renewal_never_waits_for_the_owners_writes(engine: sa.Engine) -> None:
 def test_a_node_stopping_hands_its_tables_over_at_once(engine: sa.Engine) -> None:
     """SIGTERM (a rolling restart): the node releases its leases as it exits, so another node
     takes its tables at once rather than after the lease would have expired (30 s here)."""
-    ledger = Ledger(engine)
+    tables = Runner.over(engine).tables
     with engine.begin() as conn:
-        live = ledger.create_table(conn, "t-handover", "roulette", "nj-casino-night", {}, None)
-    ledger.tables[live.id] = live
-    first = Node(engine, ledger, "a", "http://a", ttl=30)
+        live = tables.create(conn, "t-handover", "roulette", "nj-casino-night", {}, None)
+    tables.add(live)
+    first = Node(engine, tables, "a", "http://a", ttl=30)
     assert first.claim("t-handover") is None and first.held() == {"t-handover": 1}
-    second = Node(engine, ledger, "b", "http://b", ttl=30)
+    second = Node(engine, tables, "b", "http://b", ttl=30)
     holder = second.claim("t-handover")
     assert holder is not None and holder.owner == "a"
     first.close()
@@ -177,37 +179,37 @@ def test_a_table_taken_over_keeps_one_hash_chain(engine: sa.Engine) -> None:
     from croupier.service import events as sv
     from croupier.service.audit import chain, snapshot
 
-    first_ledger, second_ledger = Ledger(engine), Ledger(engine)
+    first_runner = Runner.over(engine)
     with engine.begin() as conn:
-        live = first_ledger.create_table(conn, "t-chain", "roulette", "nj-casino-night", {},
-                                         None)
-    first_ledger.tables[live.id] = live
-    second_ledger.load()
-    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
-    second = Node(engine, second_ledger, "b", "http://b", ttl=30)
-    first_ledger.fence, second_ledger.fence = first.fence, second.fence
+        live = first_runner.tables.create(conn, "t-chain", "roulette", "nj-casino-night", {},
+                                          None)
+    first_runner.tables.add(live)
+    second_runner = Runner.over(engine)
+    first = Node(engine, first_runner.tables, "a", "http://a", ttl=30)
+    second = Node(engine, second_runner.tables, "b", "http://b", ttl=30)
+    first_runner.ledger.fence, second_runner.ledger.fence = first.fence, second.fence
     user = User(1, "admin", "admin")
 
     def plan(_conn: sa.Connection) -> Plan:
         return Plan([sv.BettingClosed("admin", "N.J.A.C. 13:47-20.32")])
 
-    def write(node: Node, ledger: Ledger) -> None:
+    def write(node: Node, runner: Runner) -> None:
         assert node.claim("t-chain") is None
-        ledger.run(user, ledger.tables["t-chain"], None, "fp", plan)
+        runner.run(Job(user, runner.tables.all["t-chain"], None, "fp", plan))
 
-    write(first, first_ledger)
+    write(first, first_runner)
     first.close()  # hands the table over
     second.forget_holder("t-chain")
-    write(second, second_ledger)
-    write(second, second_ledger)
+    write(second, second_runner)
+    write(second, second_runner)
     second.close()
-    first = Node(engine, first_ledger, "a", "http://a", ttl=30)
-    first_ledger.fence = first.fence
-    write(first, first_ledger)  # its memory and head were one event behind: reloaded
+    first = Node(engine, first_runner.tables, "a", "http://a", ttl=30)
+    first_runner.ledger.fence = first.fence
+    write(first, first_runner)  # its memory and head were one event behind: reloaded
     first.close()
     with engine.connect() as conn:
         snap = snapshot.read(conn)
     snap.tables = [t for t in snap.tables if t["id"] == "t-chain"]
     assert [e["seq"] for e in snap.events["t-chain"]] == [1, 2, 3, 4]
     assert chain.recompute(snap).findings == []
-    assert first_ledger.heads["t-chain"] == snap.events["t-chain"][-1]["hash"]
+    assert first_runner.ledger.heads["t-chain"] == snap.events["t-chain"][-1]["hash"]

@@ -14,8 +14,9 @@ import sqlalchemy as sa
 
 from croupier.service import cashier, install, outcomes, reading, store, wagers
 from croupier.service.auth import User
-from croupier.service.ledger import Job, Ledger
+from croupier.service.plans import Job
 from croupier.service.rng import SeededRng
+from croupier.service.runner import Runner
 from croupier.service.wagers import PlanFn
 
 PASSWORD = "demo-pass-123"
@@ -35,20 +36,21 @@ class Kit:
         self.data_dir = data_dir
         self.url = database or f"sqlite:///{(data_dir / 'croupier.db').resolve()}"
         self.engine = store.make_engine(self.url)
-        self.ledger = Ledger(self.engine)
-        self.ledger.load()
+        self.runner = Runner.over(self.engine)
+        self.ledger = self.runner.ledger
+        self.tables = self.runner.tables
         self.users = users(self.engine)
         self.rng = SeededRng(7)
 
     def act(self, who: str, table: str, plan: PlanFn) -> dict[str, Any]:
-        reply = self.ledger.run(self.users[who], self.ledger.tables[table], uuid.uuid4().hex,
-                                uuid.uuid4().hex, plan)
+        reply = self.runner.run(Job(self.users[who], self.tables.all[table], uuid.uuid4().hex,
+                                    uuid.uuid4().hex, plan))
         assert reply.status in (200, 201, 202), reply.body
         return reply.body
 
     def outcome(self, who: str, table: str, record: PlanFn, settle: PlanFn) -> dict[str, Any]:
         """A roll or spin as the route runs it: the outcome committed, then settled."""
-        reply = self.ledger.run_outcome(Job(self.users[who], self.ledger.tables[table],
+        reply = self.runner.run_outcome(Job(self.users[who], self.tables.all[table],
                                             uuid.uuid4().hex, uuid.uuid4().hex, record,
                                             "outcome", settle))
         assert reply.status in (200, 201, 202), reply.body
@@ -63,7 +65,7 @@ class Kit:
         return self._outcome(table, None if number is None else {"spin": number})
 
     def _outcome(self, table: str, entered: dict[str, Any] | None) -> dict[str, Any]:
-        dealer, live = self.users["dealer"], self.ledger.tables[table]
+        dealer, live = self.users["dealer"], self.tables.all[table]
         action = None if entered is None else reading.outcome_action(live, entered)
         return self.outcome("dealer", table, outcomes.record(dealer, live, self.rng, action),
                             outcomes.settle(dealer, live))
@@ -75,7 +77,7 @@ class Kit:
     def play(self, craps_rounds: int, roulette_rounds: int) -> None:
         """Buy-ins, then rounds: $1 wagers at craps (pass or field) and roulette (red)."""
         led, u = self.ledger, self.users
-        craps, wheel = led.tables["craps-1"], led.tables["roulette-1"]
+        craps, wheel = self.tables.all["craps-1"], self.tables.all["roulette-1"]
         self.act("alice", "craps-1", cashier.buy_in(led, u["alice"], craps, Decimal(500)))
         self.act("bob", "roulette-1", cashier.buy_in(led, u["bob"], wheel, Decimal(300)))
         dice = craps.procedures.dice

@@ -13,6 +13,7 @@ from croupier.service.audit import verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.ledger import Ledger
+from croupier.service.tables import Tables
 
 from .conftest import Server
 from .ledgerkit import Kit
@@ -22,12 +23,12 @@ def test_checkpoints_while_serving_and_the_pin(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
     verify.configure(load_key(key_path(kit.data_dir)), kit.data_dir / "ledger.key.pin", every=25)
     try:
-        assert verify_ledger(kit.ledger)["ok"]  # attaches the checkpoint writer
+        assert verify_ledger(kit.tables)["ok"]  # attaches the checkpoint writer
         kit.play(30, 0)
         with kit.engine.connect() as conn:
             reasons = [r[0] for r in conn.execute(sa.text("SELECT reason FROM checkpoints"))]
         assert reasons.count("every") >= 3, reasons
-        assert verify_ledger(kit.ledger)["ok"]
+        assert verify_ledger(kit.tables)["ok"]
         # Cut short: the table's events from a few before the head the last checkpoint but
         # one signed are removed, with the last checkpoint (as a rollback to an older copy
         # would): the checkpoint that stays signed events that are gone.
@@ -40,7 +41,7 @@ def test_checkpoints_while_serving_and_the_pin(tmp_path: Path) -> None:
                          {"s": signed - 5})
             conn.execute(sa.text("DELETE FROM checkpoints WHERE id = (SELECT max(id) FROM "
                                  "checkpoints)"))
-        fresh = Ledger(kit.engine)
+        fresh = Tables(Ledger(kit.engine))
         report = verify.verify_ledger(fresh, checkpoint=False)
         problems = "\n".join(report["problems"])
         assert "pinned outside the database is missing" in problems

@@ -21,7 +21,7 @@ from croupier.service import store
 from croupier.service.audit import verify
 from croupier.service.audit.canonical import entry_text, event_text, link, table_genesis, wallet_genesis
 from croupier.service.audit.keys import key_path, load_key
-from croupier.service.ledger import Ledger
+from croupier.service.runner import Runner
 
 from .conftest import PG_ENV, free_port, reset_postgres
 from .ledgerkit import Kit
@@ -117,9 +117,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
     engine = store.make_engine(f"sqlite:///{data_dir / 'croupier.db'}")
     verify.configure(load_key(key_path(data_dir)), data_dir / "ledger.key.pin")
     try:
-        ledger = Ledger(engine)
-        ledger.load()
-        return verify.verify_ledger(ledger, checkpoint=False)
+        return verify.verify_ledger(Runner.over(engine).tables, checkpoint=False)
     finally:
         verify.configure(None, None)
         engine.dispose()

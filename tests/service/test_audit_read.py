@@ -24,7 +24,7 @@ def test_a_writer_gets_in_while_the_audit_reads(tmp_path: Path,
 
     install.init(tmp_path, None, None, "admin", None, True, PASSWORD)
     engine = preflight.open_ledger(tmp_path, None)
-    ledger = start_ledger(engine)
+    tables = start_ledger(engine)
     real_read = verify.read
     writers: list[str] = []
 
@@ -42,7 +42,7 @@ def test_a_writer_gets_in_while_the_audit_reads(tmp_path: Path,
 
     monkeypatch.setattr(verify, "read", read)
     try:
-        assert verify.verify_ledger(ledger, checkpoint=False)["ok"]
+        assert verify.verify_ledger(tables, checkpoint=False)["ok"]
     finally:
         engine.dispose()
     assert writers == ["in"]

@@ -68,7 +68,7 @@ def edit_event(row: dict[str, Any], n: int) -> tuple[str, Any]:
 
 
 def test_clean_ledger_verifies_and_signs_a_checkpoint(kit: Kit) -> None:
-    report = verify_ledger(kit.ledger)
+    report = verify_ledger(kit.tables)
     assert report["ok"], report["problems"]
     assert report["events"] > 5 * (CRAPS_ROUNDS + ROULETTE_ROUNDS) // 2
     assert any("checkpoint" in n and "signed by key" in n for n in report["notes"])
@@ -122,20 +122,20 @@ def test_full_audit_names_sampled_edits_and_balances(kit: Kit) -> None:
     for row in rows[:: max(1, len(rows) // 8)]:
         _edit_db(kit, "UPDATE events SET payload = :p WHERE table_id = 'craps-1' AND seq = :s",
                  p=one_byte(row.payload, row.seq), s=row.seq)
-        report = verify.verify_ledger(kit.ledger, checkpoint=False)
+        report = verify.verify_ledger(kit.tables, checkpoint=False)
         _edit_db(kit, "UPDATE events SET payload = :p WHERE table_id = 'craps-1' AND seq = :s",
                  p=row.payload, s=row.seq)
         assert report["first"] == {"where": "table craps-1", "seq": row.seq,
                                    "what": report["first"]["what"]}
     _edit_db(kit, "UPDATE seats SET chips_cents = chips_cents + 1 WHERE player = 'alice'")
-    report = verify.verify_ledger(kit.ledger, checkpoint=False)
+    report = verify.verify_ledger(kit.tables, checkpoint=False)
     _edit_db(kit, "UPDATE seats SET chips_cents = chips_cents - 1 WHERE player = 'alice'")
     assert not report["ok"] and "seat alice" in report["problems"][0], report["problems"]
     _edit_db(kit, "UPDATE wallets SET balance_cents = balance_cents + 1 WHERE player = 'bob'")
-    report = verify.verify_ledger(kit.ledger, checkpoint=False)
+    report = verify.verify_ledger(kit.tables, checkpoint=False)
     _edit_db(kit, "UPDATE wallets SET balance_cents = balance_cents - 1 WHERE player = 'bob'")
     assert not report["ok"] and any(p.startswith("wallet bob") for p in report["problems"])
-    assert verify.verify_ledger(kit.ledger, checkpoint=False)["ok"]
+    assert verify.verify_ledger(kit.tables, checkpoint=False)["ok"]
 
 
 def test_the_command_names_an_edited_event(kit: Kit) -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from croupier.service import cashier, equipment, equipment_register, register, store
 from croupier.service.equipment_register import NEXT, RegisterRefused
+from croupier.service.plans import Job
 
 from .ledgerkit import Kit
 
@@ -71,11 +72,11 @@ def test_a_die_in_the_cup_without_a_custody_record_is_not_offered(kit: Kit) -> N
                                                 registered_at=store.now()))
         _inspect(conn, "LOOSE-1", True)
     led, users = kit.ledger, kit.users
-    craps = led.tables["craps-1"]
+    craps = kit.tables.all["craps-1"]
     kit.act("alice", "craps-1", cashier.buy_in(led, users["alice"], craps, Decimal(100)))
     offered = ["NJ-0001", "NJ-0002", "NJ-0003", "NJ-0004", "LOOSE-1"]
-    reply = led.run(users["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
-                    craps.procedures.dice.offer(offered))
+    reply = kit.runner.run(Job(users["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
+                               craps.procedures.dice.offer(offered)))
     assert reply.status == 409, reply.body
     error = reply.body["error"]
     assert "LOOSE-1 has no custody record" in error["reason"]
@@ -88,8 +89,8 @@ def test_a_die_in_the_cup_without_a_custody_record_is_not_offered(kit: Kit) -> N
     with kit.engine.begin() as conn:
         equipment_register.custody_step(conn, "admin", "LOOSE-1", "returned", None, "")
         equipment_register.custody_step(conn, "admin", "LOOSE-1", "issued", "craps-1", "")
-    reply = led.run(users["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
-                    craps.procedures.dice.offer(offered))
+    reply = kit.runner.run(Job(users["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
+                               craps.procedures.dice.offer(offered)))
     assert reply.status in (200, 201), reply.body
 
 

@@ -21,8 +21,8 @@ from croupier.service import equipment_register, paytable_changes, register
 from croupier.service.audit import bundle, verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.verify import verify_ledger
-from croupier.service.ledger import Ledger
 from croupier.service.procedures import clauses
+from croupier.service.runner import Runner
 
 from .ledgerkit import Kit
 
@@ -48,7 +48,7 @@ def test_the_demo_register_is_chained_and_verifies(kit: Kit) -> None:
         layouts = equipment_register.approved_layout_wagers(conn, "roulette-1")
     assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
     assert layouts == {"five_adjacent": "layout-1", "seven_numbers": "layout-1"}
-    report = verify_ledger(Ledger(kit.engine))
+    report = verify_ledger(Runner.over(kit.engine).tables)
     assert report["ok"], report["problems"]
 
 
@@ -56,7 +56,7 @@ def test_a_removed_record_is_named_by_the_signed_checkpoint(kit: Kit, tmp_path: 
     with kit.engine.begin() as conn:
         register.append(conn, "equipment_inspected", "equipment:wheel-1",
                         {"passed": True, "findings": "balanced"}, "supervisor")
-    assert verify_ledger(Ledger(kit.engine))["ok"]  # and signs a checkpoint with the head
+    assert verify_ledger(Runner.over(kit.engine).tables)["ok"]  # and signs a checkpoint with the head
     # The bundle carries the house's records, and verifies offline.
     out = tmp_path / "bundle.json"
     assert verify.TRUST.signer is not None
@@ -66,7 +66,7 @@ def test_a_removed_record_is_named_by_the_signed_checkpoint(kit: Kit, tmp_path: 
     with kit.engine.begin() as conn:
         last = conn.execute(sa.select(sa.func.max(register.house_records.c.seq))).scalar()
         conn.execute(register.house_records.delete().where(register.house_records.c.seq == last))
-    report = verify_ledger(Ledger(kit.engine))
+    report = verify_ledger(Runner.over(kit.engine).tables)
     assert not report["ok"]
     assert report["first"]["where"] == "house records" and report["first"]["seq"] == last
     assert "signed the house's chain" in report["first"]["what"]

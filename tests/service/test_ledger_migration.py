@@ -15,7 +15,7 @@ from alembic.config import Config
 
 from croupier.service import store
 from croupier.service.audit.verify import verify_ledger
-from croupier.service.ledger import Ledger
+from croupier.service.runner import Runner
 
 from .ledgerkit import Kit
 
@@ -32,7 +32,7 @@ def _alembic(engine: sa.Engine, verb: str, revision: str) -> None:
 def test_an_old_ledger_is_sealed_and_keyed(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
     kit.play(20, 5)
-    events = verify_ledger(kit.ledger)["events"]
+    events = verify_ledger(kit.tables)["events"]
     # What the previous release left: schema 0001, no hash columns, no key, no checkpoints.
     _alembic(kit.engine, "downgrade", "0001")
     kit.engine.dispose()
@@ -41,7 +41,7 @@ def test_an_old_ledger_is_sealed_and_keyed(tmp_path: Path) -> None:
     engine = store.make_engine(kit.url)
     assert "hash" not in {c["name"] for c in sa.inspect(engine).get_columns("events")}
     store.upgrade(engine)  # migration 0002 seals what is there
-    report = verify_ledger(Ledger(engine))
+    report = verify_ledger(Runner.over(engine).tables)
     assert report["ok"] and report["events"] == events, report["problems"]
     engine.dispose()
     env = {k: v for k, v in os.environ.items() if k != "CROUPIER_DATABASE_URL"}
@@ -54,6 +54,6 @@ def test_an_old_ledger_is_sealed_and_keyed(tmp_path: Path) -> None:
     with engine.begin() as conn:
         conn.execute(sa.text("UPDATE events SET actor = 'mallory' WHERE table_id = 'craps-1' "
                              "AND seq = 7"))
-    report = verify_ledger(Ledger(engine))
+    report = verify_ledger(Runner.over(engine).tables)
     engine.dispose()
     assert report["first"]["where"] == "table craps-1" and report["first"]["seq"] == 7

@@ -35,8 +35,8 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Kit:
 
 def _rounds(kit: Kit, n: int) -> None:
     """``n`` rounds at each table: a $1 field bet and a roll; a $1 red bet, no more bets, a spin."""
-    led, u = kit.ledger, kit.users
-    craps, wheel = led.tables["craps-1"], led.tables["roulette-1"]
+    u = kit.users
+    craps, wheel = kit.tables.all["craps-1"], kit.tables.all["roulette-1"]
     for _ in range(n):
         kit.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": "field"},
                                                 Decimal(1), False))
@@ -58,8 +58,8 @@ def _objects() -> int:
 
 def _sizes(kit: Kit) -> dict[str, Any]:
     """The per-table structures that could keep something per bet, and their sizes."""
-    out: dict[str, Any] = {"tables": len(kit.ledger.tables), "heads": len(kit.ledger.heads)}
-    for name, live in kit.ledger.tables.items():
+    out: dict[str, Any] = {"tables": len(kit.tables.all), "heads": len(kit.ledger.heads)}
+    for name, live in kit.tables.all.items():
         # Who took part in the round so far is at most who sits there (a craps round may
         # still be open at either count, so only its bound is compared).
         late = live.procedures.late

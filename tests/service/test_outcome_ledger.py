@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from croupier.craps.events import PayTableApplied, Rolled
 from croupier.service import cashier, codec, outcomes, paytables, store, wagers
 from croupier.service import events as sv
-from croupier.service.ledger import Job, Ledger, Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Job, Plan
 from croupier.service.rng import Draw, SeededRng
+from croupier.service.runner import Runner
 
 from .ledgerkit import Kit
 
@@ -55,8 +56,8 @@ _tables = itertools.count(1)
 
 def new_table(kit: Kit) -> LiveTable:
     table_id = f"auto-{next(_tables)}"
-    live = paytables.open_table(kit.ledger, table_id, "automated-craps", "nj-13-69f", {}, None)
-    kit.ledger.tables[table_id] = live
+    live = paytables.open_table(kit.tables, table_id, "automated-craps", "nj-13-69f", {}, None)
+    kit.tables.add(live)
     for player in ("alice", "bob"):
         kit.act(player, table_id, cashier.buy_in(kit.ledger, kit.users[player], live,
                                                  Decimal(300)))
@@ -64,7 +65,8 @@ def new_table(kit: Kit) -> LiveTable:
 
 
 def run(kit: Kit, who: str, live: LiveTable, plan: Any, phase: str = "act") -> Any:
-    return kit.ledger.run(kit.users[who], live, uuid.uuid4().hex, uuid.uuid4().hex, plan, phase)
+    return kit.runner.run(Job(kit.users[who], live, uuid.uuid4().hex, uuid.uuid4().hex, plan,
+                              phase))
 
 
 def stored(kit: Kit, table_id: str) -> list[tuple[int, Any]]:
@@ -88,9 +90,8 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     assert refused.body["error"]["clause"] == "replay contract: Outcomes"
     assert "is being settled" in refused.body["error"]["reason"]
     # A restart finds the outcome waiting; the next roll settles it and draws nothing.
-    fresh = Ledger(kit.engine)
-    fresh.load()
-    again = fresh.tables[live.id]
+    fresh = Runner.over(kit.engine)
+    again = fresh.tables.all[live.id]
     assert again.pending is not None and again.pending.seq == live.pending.seq
     reply = fresh.run_outcome(Job(dealer, again, uuid.uuid4().hex, uuid.uuid4().hex,
                                   outcomes.record(dealer, again, rng, None), "outcome",
@@ -99,7 +100,7 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     rolled = [e for e in reply.body["events"] if e["type"] == "roll"]
     assert [tuple(e["dice"]) for e in rolled] == [rng.draws[0].outcome]
     assert again.pending is None
-    kit.ledger.load()  # the module's ledger object sees what the other wrote
+    kit.tables.load()  # the module's tables see what the other runner wrote
 
 
 @pytest.mark.clause("replay contract: Outcomes")
@@ -150,7 +151,7 @@ def test_every_draw_is_in_the_ledger_once_and_chips_are_conserved(kit: Kit,
         elif step[0] == "pays":
             reply = run(kit, "dealer", live, _pay_change(live, PAYS[step[1]]))
         else:
-            reply = kit.ledger.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
+            reply = kit.runner.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
                                                outcomes.record(dealer, live, rng, None), "outcome",
                                                outcomes.settle(dealer, live)))
             assert "halted" not in reply.body
@@ -162,9 +163,7 @@ def test_every_draw_is_in_the_ledger_once_and_chips_are_conserved(kit: Kit,
         d.outcome for d in rng.draws]
     chips = sum((live.chips(p) + live.on_table(p) for p in ("alice", "bob")), Decimal(0))
     assert chips + live.house == Decimal(600)
-    rebuilt = Ledger(kit.engine)
-    rebuilt.load()
-    again = rebuilt.tables[live.id]
+    again = Runner.over(kit.engine).tables.all[live.id]
     assert (again.balances(), again.house) == (live.balances(), live.house)
 
 
@@ -178,22 +177,22 @@ def test_a_retry_after_another_request_settled_its_outcome_draws_nothing(kit: Ki
               outcomes.settle(dealer, live))
     # The request's outcome is committed (and its key kept as waiting), then the request
     # is lost before its settlement; another roll request settles that outcome.
-    waiting = kit.ledger._commit_step(job, remember=False, provisional=True)
+    waiting = kit.runner._record(job)
     assert waiting.status == 202 and waiting.body["settling"] == live.pending.seq
-    other = kit.ledger.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
+    other = kit.runner.run_outcome(Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
                                        outcomes.record(dealer, live, rng, None), "outcome",
                                        outcomes.settle(dealer, live)))
     assert other.body["events"][0]["type"] == "roll" and live.pending is None
     # The first request, retried with its key: the stored 202, and no new draw.
-    again = kit.ledger.run_outcome(Job(dealer, live, key, fp,
+    again = kit.runner.run_outcome(Job(dealer, live, key, fp,
                                        outcomes.record(dealer, live, rng, None), "outcome",
                                        outcomes.settle(dealer, live)))
     assert again.status == 202 and again.replayed and len(rng.draws) == 1
     # A retry once settled by itself answers the whole reply kept with the settlement.
     key2 = uuid.uuid4().hex
-    first = kit.ledger.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
+    first = kit.runner.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
         dealer, live, rng, None), "outcome", outcomes.settle(dealer, live)))
-    second = kit.ledger.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
+    second = kit.runner.run_outcome(Job(dealer, live, key2, fp, outcomes.record(
         dealer, live, rng, None), "outcome", outcomes.settle(dealer, live)))
     assert first.status == second.status == 200 and second.replayed
     assert second.body["events"] == first.body["events"] and len(rng.draws) == 2

@@ -20,8 +20,9 @@ from croupier.service import events as sv
 from croupier.service import store, tokens
 from croupier.service.auth import _USER_BY_TOKEN, User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Job, Ledger, Plan, Reply
 from croupier.service.live import LiveTable
+from croupier.service.plans import Job, Plan, Reply
+from croupier.service.runner import Runner
 
 SCHEMA = "croupier_pg_writes"
 ADMIN = User(1, "admin", "admin")
@@ -40,15 +41,15 @@ def engine() -> Iterator[sa.Engine]:
 
 
 @pytest.fixture
-def ledger(engine: sa.Engine) -> Iterator[Ledger]:
-    led = Ledger(engine)
+def runner(engine: sa.Engine) -> Iterator[Runner]:
+    made = Runner.over(engine)
     with engine.begin() as conn:
-        live = led.create_table(conn, f"t-{uuid.uuid4().hex[:8]}", "roulette",
-                                "nj-casino-night", {}, None)
-    led.tables[live.id] = live
-    yield led
-    assert led._writers is not None
-    led._writers.close()
+        live = made.tables.create(conn, f"t-{uuid.uuid4().hex[:8]}", "roulette",
+                                  "nj-casino-night", {}, None)
+    made.tables.add(live)
+    yield made
+    assert made.ledger._writers is not None
+    made.ledger._writers.close()
 
 
 def adjust(n: int) -> Callable[[sa.Connection], Plan]:
@@ -69,18 +70,18 @@ def events_of(engine: sa.Engine, table_id: str) -> int:
             store.events.c.table_id == table_id)).scalar_one())
 
 
-def only(ledger: Ledger) -> LiveTable:
-    return next(iter(ledger.tables.values()))
+def only(runner: Runner) -> LiveTable:
+    return next(iter(runner.tables))
 
 
 def test_batches_share_one_kept_connection_and_replay_stored_replies(
-        ledger: Ledger, engine: sa.Engine) -> None:
-    live = only(ledger)
-    first = ledger.run_batch([job(live, "k1", adjust(100)), job(live, "k2", adjust(200))])
+        runner: Runner, engine: sa.Engine) -> None:
+    live = only(runner)
+    first = runner.run_batch([job(live, "k1", adjust(100)), job(live, "k2", adjust(200))])
     assert all(isinstance(r, Reply) and r.status == 200 for r in first), first
     # k1 again (stored by the batch before: replayed), k3 new, k3 again within the same
     # batch (replayed from the transaction's own writes), k2 for another request (refused).
-    second = ledger.run_batch([job(live, "k1", adjust(100)), job(live, "k3", adjust(300)),
+    second = runner.run_batch([job(live, "k1", adjust(100)), job(live, "k3", adjust(300)),
                                job(live, "k3", adjust(300)), job(live, "k2", adjust(1), "other")])
     assert isinstance(second[0], Reply) and second[0].replayed
     assert second[0].body == first[0].body  # type: ignore[union-attr]
@@ -88,34 +89,34 @@ def test_batches_share_one_kept_connection_and_replay_stored_replies(
     assert isinstance(second[2], Reply) and second[2].replayed and second[2].body == second[1].body
     assert isinstance(second[3], ApiError) and second[3].status == 422
     assert events_of(engine, live.id) == 3 and live.seq == 3
-    assert ledger._writers is not None and ledger._writers.made == 1  # kept, not made again
+    assert runner.ledger._writers is not None and runner.ledger._writers.made == 1  # kept, not made again
 
 
 def test_a_lost_writer_connection_is_made_again_and_the_batch_commits(
-        ledger: Ledger, engine: sa.Engine) -> None:
-    live = only(ledger)
-    assert isinstance(ledger.run_batch([job(live, "a", adjust(100))])[0], Reply)
-    writers = ledger._writers
+        runner: Runner, engine: sa.Engine) -> None:
+    live = only(runner)
+    assert isinstance(runner.run_batch([job(live, "a", adjust(100))])[0], Reply)
+    writers = runner.ledger._writers
     assert writers is not None and writers.made == 1
     pid = writers._idle[0][1].info.backend_pid
     with engine.begin() as conn:  # the database ends the writer's session (as a restart does)
         conn.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid})
-    replies = ledger.run_batch([job(live, "b", adjust(200)), job(live, "c", adjust(300))])
+    replies = runner.run_batch([job(live, "b", adjust(200)), job(live, "c", adjust(300))])
     assert all(isinstance(r, Reply) and r.status == 200 for r in replies), replies
     assert writers.made >= 2
     assert events_of(engine, live.id) == 3 and live.seq == 3
-    assert isinstance(ledger.run_batch([job(live, "d", adjust(400))])[0], Reply)
+    assert isinstance(runner.run_batch([job(live, "d", adjust(400))])[0], Reply)
 
 
 def test_a_failed_batch_answers_each_action_on_its_own(
-        ledger: Ledger, engine: sa.Engine) -> None:
-    live = only(ledger)
+        runner: Runner, engine: sa.Engine) -> None:
+    live = only(runner)
 
     def broken(conn: sa.Connection) -> Plan:
         conn.execute(sa.text("SELECT 1 / 0"))  # fails the whole transaction
         return Plan([])
 
-    replies = ledger.run_batch([job(live, "ok1", adjust(100)), job(live, "bad", broken),
+    replies = runner.run_batch([job(live, "ok1", adjust(100)), job(live, "bad", broken),
                                 job(live, "ok2", adjust(200))])
     assert isinstance(replies[0], Reply) and isinstance(replies[2], Reply)
     assert isinstance(replies[1], sa.exc.DBAPIError)

@@ -15,8 +15,8 @@ from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Plan
 
 PlanFn = Callable[[Connection], Plan]
 

@@ -20,21 +20,23 @@ from croupier.service.auth import AddressThrottle, Auth
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
 from croupier.service.rng import Rng
+from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
+from croupier.service.tables import Tables
 
 DESCRIPTION = ("Live craps and roulette tables under New Jersey's regulations: a real "
                "ledger, roles, RNG, recall and equipment. Refusals are "
                '`{"error": {"code", "reason", "clause"}}`.')
 
 
-def start_ledger(engine: sa.Engine) -> Ledger:
+def start_ledger(engine: sa.Engine) -> Tables:
     """Start-up: rebuild every table from its events and refuse a ledger that does not balance."""
-    ledger = Ledger(engine)
-    ledger.load()
-    report = verify_ledger(ledger)
+    tables = Tables(Ledger(engine))
+    tables.load()
+    report = verify_ledger(tables)
     if not report["ok"]:
         raise RuntimeError("the ledger does not balance: " + "; ".join(report["problems"]))
-    return ledger
+    return tables
 
 
 def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAPI:
@@ -44,13 +46,16 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAP
     the services, then the error answers, the express lane for bets (``express_lane``; off,
     every bet goes through its route), the request guard (size limit, security headers), the
     access log, the routes and the browser table."""
-    ledger = start_ledger(engine)
+    tables = start_ledger(engine)
+    ledger = tables.ledger
     hub = Hub()
     ledger.listeners.append(hub.publish)
-    committer = Committer(ledger, single_writer=store.is_sqlite(engine))
+    runner = Runner(ledger, tables)
+    committer = Committer(runner, single_writer=store.is_sqlite(engine))
     auth = Auth(engine)
     auth.revoked.append(hub.end_user)  # a locked or deleted user's streams close at once
-    svc = Services(engine, ledger, auth, rng, hub, committer, AddressThrottle())
+    svc = Services(engine, ledger, auth, rng, hub, committer, AddressThrottle(), tables,
+                   runner)
     app = FastAPI(title="croupier", version="0.1.0", description=DESCRIPTION, docs_url=None,
                   redoc_url=None)
     app.state.services = svc

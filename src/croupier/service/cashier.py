@@ -20,8 +20,9 @@ from croupier.rules.citations import cite
 from croupier.service import events as sv
 from croupier.service import store
 from croupier.service.auth import User
-from croupier.service.ledger import Ledger, Plan
+from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
+from croupier.service.plans import Plan
 from croupier.service.procedures.clauses import clause
 
 PlanFn = Callable[[Connection], Plan]

@@ -482,11 +482,12 @@ def _print_report(command: str, report: dict[str, Any], as_json: bool) -> int:
 def _audit_verify(args: argparse.Namespace) -> int:
     from croupier.service.audit.verify import verify_ledger
     from croupier.service.ledger import Ledger
+    from croupier.service.tables import Tables
 
     opened = _keyed("audit verify", args, need_key=False)
     if opened is None:
         return 2
-    return _print_report("audit verify", verify_ledger(Ledger(opened[0])), args.json)
+    return _print_report("audit verify", verify_ledger(Tables(Ledger(opened[0]))), args.json)
 
 
 def _audit_export(args: argparse.Namespace) -> int:

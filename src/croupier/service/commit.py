@@ -2,7 +2,7 @@
 
 Each request handler queues its action on a lane and waits; the lane's drainer takes every
 action queued so far (up to :data:`MAX_BATCH`) and runs them in one transaction
-(:meth:`~croupier.service.ledger.Ledger.run_batch`). Every request is answered only after the
+(:meth:`~croupier.service.runner.Runner.run_batch`). Every request is answered only after the
 transaction holding its action has committed, so an acknowledged action is durable; a batch
 that fails is run again action by action, so one bad action never costs the others theirs.
 
@@ -19,7 +19,8 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from croupier.service.ledger import Job, Ledger, Reply
+from croupier.service.plans import Job, Reply
+from croupier.service.runner import Runner
 
 MAX_BATCH = 128
 THREADS = 16
@@ -74,8 +75,8 @@ class Lane:
 class Committer:
     """The lanes of a ledger: one for SQLite, one per table for PostgreSQL."""
 
-    def __init__(self, ledger: Ledger, single_writer: bool) -> None:
-        self._ledger = ledger
+    def __init__(self, runner: Runner, single_writer: bool) -> None:
+        self._runner = runner
         self._single = single_writer
         self._lanes: dict[str, Lane] = {}
         self._threads = None if single_writer else ThreadPoolExecutor(
@@ -85,5 +86,5 @@ class Committer:
         name = "" if self._single else job.live.id
         lane = self._lanes.get(name)
         if lane is None:
-            lane = self._lanes[name] = Lane(self._ledger.run_batch, self._threads)
+            lane = self._lanes[name] = Lane(self._runner.run_batch, self._threads)
         return await lane.submit(job)

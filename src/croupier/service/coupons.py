@@ -28,8 +28,8 @@ from croupier.money import fmt
 from croupier.rules import load_profile
 from croupier.service import events as sv
 from croupier.service import store
-from croupier.service.ledger import Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Plan
 from croupier.service.procedures import clauses
 
 CLAUSE = "N.J.A.C. 13:69F-1.3(b)"

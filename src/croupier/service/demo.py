@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from croupier.service import equipment, equipment_register, store
 from croupier.service.auth import Auth
 from croupier.service.ledger import Ledger, move_wallet
+from croupier.service.tables import Tables
 
 DEMO_USERS = (("admin", "admin"), ("dealer", "dealer"), ("supervisor", "supervisor"),
               ("floor", "supervisor"), ("auditor", "auditor"), ("alice", "player"),
@@ -28,7 +29,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
     from croupier.service.auth import new_password
 
     auth = Auth(engine)
-    ledger = Ledger(engine)
+    tables = Tables(Ledger(engine))
     with engine.begin() as conn:
         if conn.execute(sa.select(sa.func.count()).select_from(store.users)).scalar():
             return None
@@ -39,7 +40,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
             if role == "player":
                 move_wallet(conn, name, store.cents(DEMO_WALLET), "deposit", None, None, "demo")
         for table_id, game, profile in DEMO_TABLES:
-            ledger.create_table(conn, table_id, game, profile, {}, None)
+            tables.create(conn, table_id, game, profile, {}, None)
         record = equipment.passing_record()
         for i in range(1, DEMO_DICE + 1):
             serial = f"NJ-{i:04d}"

@@ -24,8 +24,8 @@ from croupier.errors import Refusal, Unsettleable
 from croupier.events import Event
 from croupier.service import events as sv
 from croupier.service.auth import User
-from croupier.service.ledger import OUTCOME_CLAUSE, Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import OUTCOME_CLAUSE, Plan
 from croupier.service.voids import returned
 
 PlanFn = Callable[[Connection], Plan]

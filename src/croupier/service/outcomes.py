@@ -22,8 +22,8 @@ from croupier.events import Event
 from croupier.service import coupons, halts
 from croupier.service import events as sv
 from croupier.service.auth import User
-from croupier.service.ledger import Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Plan
 from croupier.service.rng import Rng
 
 PlanFn = Callable[[Connection], Plan]

@@ -36,8 +36,9 @@ from croupier.service import paytable_changes as schedule
 from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.commit import Committer
-from croupier.service.ledger import Job, Ledger, Plan
 from croupier.service.live import LiveTable, empty_table
+from croupier.service.plans import Job, Plan
+from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.service")
 _CREATE_LOCK = threading.Lock()
@@ -78,15 +79,16 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
     return (pays if isinstance(pays, dict) else {}), f"at table {row.id}"
 
 
-def open_table(ledger: Ledger, table_id: str, game: str, profile: str,
+def open_table(tables: Tables, table_id: str, game: str, profile: str,
                options: dict[str, Any], capacity: int | None,
                also: Callable[[Connection], None] | None = None) -> LiveTable:
     """Create a table that takes the house's pay table (refused if its own ``pays`` differ);
     ``also(conn)`` runs in the same transaction. A Refusal raised inside is re-raised outside
     the transaction (so nothing is written)."""
     refused: Refusal | None = None
-    with _CREATE_LOCK, ledger.engine.begin() as conn:
-        if not store.is_sqlite(ledger.engine):
+    db = tables.ledger.db
+    with _CREATE_LOCK, db.begin() as conn:
+        if not store.is_sqlite(db):
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _CREATE_ADVISORY})
         if conn.execute(sa.select(store.tables.c.id).where(
                 store.tables.c.id == table_id)).first() is not None:
@@ -96,7 +98,7 @@ def open_table(ledger: Ledger, table_id: str, game: str, profile: str,
         except Refusal as exc:
             refused = exc
         if refused is None:
-            live = ledger.create_table(conn, table_id, game, profile, options, capacity)
+            live = tables.create(conn, table_id, game, profile, options, capacity)
             if also is not None:
                 also(conn)
     if refused is not None:

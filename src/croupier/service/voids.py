@@ -27,11 +27,11 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.events import Event, Settled
-from croupier.service import codec, coupons, store
+from croupier.service import codec, coupons, rounds, store
 from croupier.service import events as sv
 from croupier.service.auth import User
-from croupier.service.ledger import OUTCOME_CLAUSE, Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import OUTCOME_CLAUSE, Plan
 from croupier.service.void_watch import void_alerts
 
 PlanFn = Callable[[Connection], Plan]
@@ -41,36 +41,17 @@ MONEY_KINDS = frozenset({"settle", "move", "coupon_out", "five_adjacent_moved"})
 and the procedures stand)."""
 
 
-def _last_decision(conn: Connection, live: LiveTable) -> Any:
-    last = live.round - 1
-    row = conn.execute(sa.select(store.rounds).where(
-        store.rounds.c.table_id == live.id, store.rounds.c.round == last)).first()
-    if row is None:
-        raise Refusal("there is no decision to void", OUTCOME_CLAUSE)
-    if row.voided is not None:
-        raise Refusal(f"round {last} is already void", OUTCOME_CLAUSE)
-    return row
-
-
 def _drawn(row: Any) -> bool:
     """Whether the round's outcome was the RNG's (not entered by the dealer)."""
     draw = json.loads(row.draw) if row.draw else {}
     return bool(draw) and draw.get("source") != "entered"
 
 
-def _mark(conn: Connection, live: LiveTable, row: Any, reason: str, by: str,
-          approved_by: str | None) -> None:
-    conn.execute(store.rounds.update().where(
-        store.rounds.c.table_id == live.id, store.rounds.c.round == row.round).values(
-        voided=json.dumps({"reason": reason, "by": by, "approved_by": approved_by}
-                          if approved_by else {"reason": reason, "by": by})))
-
-
 def void(user: User, live: LiveTable, reason: str) -> PlanFn:
     """A supervisor's void of the last decision: done at once for an entered result, asked
     (for a second supervisor's approval) for an RNG outcome."""
     def plan(conn: Connection) -> Plan:
-        row = _last_decision(conn, live)
+        row = rounds.last_decided(conn, live)
         if row.last_seq != live.seq:
             raise Refusal(f"play has gone on since round {row.round} was decided: only the "
                           "last decision can be voided, before anything else happens at the "
@@ -83,7 +64,6 @@ def void(user: User, live: LiveTable, reason: str) -> PlanFn:
                            "supervisor approves (POST .../void/approve)"})
         outcome = json.loads(row.outcome)
         seqs = tuple(range(int(outcome["from_seq"]), row.last_seq + 1))
-        _mark(conn, live, row, reason, user.username, None)
         voided = sv.Voided(row.round, seqs, reason, user.username)
         return Plan([voided, *void_alerts(live, voided)], rebuild=True,
                     extra={"voided_round": row.round})
@@ -100,13 +80,12 @@ def approve(user: User, live: LiveTable) -> PlanFn:
         if asked.by == user.username:
             raise Refusal("the void of an RNG outcome is approved by a second supervisor, not "
                           "by the one who asked for it", OUTCOME_CLAUSE)
-        row = _last_decision(conn, live)
+        row = rounds.last_decided(conn, live)
         if row.round != asked.decision:
             raise Refusal(f"the void asked was of round {asked.decision}, not the last decision",
                           OUTCOME_CLAUSE)
         outcome = json.loads(row.outcome)
         seqs, touched = _settlement(conn, live, int(outcome["from_seq"]), row.last_seq)
-        _mark(conn, live, row, asked.reason, asked.by, user.username)
         voided = sv.Voided(row.round, seqs, asked.reason, asked.by, approved_by=user.username)
         return Plan([voided, *void_alerts(live, voided)], rebuild=True,
                     after_rebuild=lambda table: returned(table, touched),

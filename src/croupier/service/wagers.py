@@ -21,8 +21,8 @@ from croupier.rules import load_profile
 from croupier.service import coupons
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
-from croupier.service.ledger import Plan
 from croupier.service.live import LiveTable
+from croupier.service.plans import Plan
 from croupier.service.reading import game_action
 
 PlanFn = Callable[[Connection], Plan]

@@ -13,7 +13,7 @@ from croupier.service import paytables
 from croupier.service.api.deps import Services
 from croupier.service.api.errors import reply
 from croupier.service.auth import User
-from croupier.service.ledger import Job, Plan, fingerprint
+from croupier.service.plans import Job, Plan, fingerprint
 
 PlanFn = Callable[[Any], Plan]
 
@@ -51,7 +51,7 @@ async def act_at(svc: Services, where: tuple[str, str], body: BaseModel | None, 
                  settle: Callable[[Any], PlanFn] | None = None, phase: str = "act",
                  changes: bool = True) -> Response:
     """:func:`act` for a request known by its method and path (``where``)."""
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     if changes:
         await paytables.take_due_change(svc.engine, svc.committer, live)
     fp = fingerprint(*where, body.model_dump(mode="json") if body is not None else None)

@@ -15,4 +15,4 @@ router = APIRouter(prefix="/audit", tags=["recall"])
 @router.get("/verify")
 def verify(user: Verifier, svc: Svc) -> dict[str, Any]:
     """Rebuild every table from its events and check every balance against them."""
-    return verify_ledger(svc.ledger)
+    return verify_ledger(svc.tables)

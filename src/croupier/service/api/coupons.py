@@ -23,7 +23,7 @@ def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
     """Issue a match play coupon to a named player: serial, face value, expiry, wagers."""
     face = parse_amount(body.face_value, "face_value")
     if body.table is not None:
-        live = svc.ledger.table(body.table)
+        live = svc.tables.find(body.table)
         clauses.check_coupons(live.profile, live.game.name)
     with svc.engine.begin() as conn:
         return coupons.issue(conn, user.username, body.player, face, list(body.wagers),

@@ -133,7 +133,7 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
     the limit (100.00 either way) it waits (202) for a second supervisor's approval."""
     amount = signed_amount(body.amount)
     if controls.needs_second_person(amount):
-        svc.ledger.table(table_id)
+        svc.tables.find(table_id)
         # Over the limit per operation it is refused now, not left pending for a second person.
         svc.ledger.limits.check_adjustment(store.cents(amount))
         with svc.engine.begin() as conn:

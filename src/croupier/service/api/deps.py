@@ -20,7 +20,9 @@ from croupier.service.commit import Committer
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
 from croupier.service.rng import Rng
+from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
+from croupier.service.tables import Tables
 
 
 @dataclass
@@ -34,6 +36,8 @@ class Services:
     hub: Hub
     committer: Committer
     throttle: AddressThrottle
+    tables: Tables
+    runner: Runner
 
 
 async def services(request: Request) -> Services:

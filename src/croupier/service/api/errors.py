@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from croupier.errors import Malformed, Refusal
 from croupier.service.coupons import CouponRefused
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Reply, refusal_body
+from croupier.service.plans import Reply, refusal_body
 
 log = logging.getLogger("croupier.service")
 

@@ -97,14 +97,14 @@ def changes(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
 def house(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
     """The house's pay table for each game and profile its tables play, where it comes from,
     and the tables that pay it."""
-    seen = sorted({(t.game.name, t.profile) for t in svc.ledger.tables.values()
+    seen = sorted({(t.game.name, t.profile) for t in svc.tables
                    if t.game.house_pay_table})
     out = []
     with svc.engine.connect() as conn:
         for game, profile in seen:
             pays, source = paytables.house_pays(conn, game, profile)
             tables = {t.id: t.options.get("pays", {}) == (pays or {})
-                      for t in svc.ledger.tables.values()
+                      for t in svc.tables
                       if (t.game.name, t.profile) == (game, profile)}
             out.append({"game": game, "profile": profile, "pays": pays or {},
                         "source": source or "the profile's minimums", "tables": tables})

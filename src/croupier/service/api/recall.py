@@ -29,7 +29,7 @@ router = APIRouter(tags=["recall"])
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
                  since: Annotated[int, Query(ge=0, le=2**31)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     with store.reading(svc.engine) as conn:
         rows = queries.events_after(conn, table_id, since, limit)
     return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
@@ -40,7 +40,7 @@ def table_events(table_id: TableId, user: RecallReader, svc: Svc,
 def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, Any]:
     """The fairness monitors' alerts at the table (newest last; ``voided`` when the roll or
     spin that raised one was voided) and each monitor's state (supervisors, auditors)."""
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     with store.reading(svc.engine) as conn:
         rows = queries.events_of_kinds(conn, table_id, (sv.IntegrityAlert.kind, sv.Voided.kind))
     decoded = [(r, codec.decode(live.game.name, r.payload)) for r in rows]
@@ -56,7 +56,7 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
 @router.get("/tables/{table_id}/rounds")
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
                  limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
-    svc.ledger.table(table_id)
+    svc.tables.find(table_id)
     with store.reading(svc.engine) as conn:
         return recall.rounds_list(conn, table_id, limit)
 

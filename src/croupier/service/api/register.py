@@ -133,17 +133,17 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
                  svc: Svc) -> dict[str, Any]:
     """One step of a die's custody: received, stored, issued (to a table's cup), returned,
     cancelled. A die in play at its table is not returned or cancelled."""
-    if body.table is not None and body.table not in svc.ledger.tables:
+    if body.table is not None and body.table not in svc.tables:
         raise ApiError(404, "not_found", f"there is no table {body.table!r}")
-    if body.table is not None and svc.ledger.tables[body.table].procedures.dice is None:
+    if body.table is not None and svc.tables.all[body.table].procedures.dice is None:
         raise ApiError(409, "refused", f"table {body.table} keeps no dice: a die is issued "
                        "only to the cup of a table where a player throws the dice")
-    for live in svc.ledger.tables.values():
+    for live in svc.tables:
         desk = live.procedures.dice
         if desk is not None and (serial in desk.in_play or serial in desk.offered):
             raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
                            "goes back to the cup after the decision (a change of dice)")
-    profiles = {t.id: t.profile for t in svc.ledger.tables.values()}
+    profiles = {t.id: t.profile for t in svc.tables}
     try:
         with svc.engine.begin() as conn:
             return reg.custody_step(conn, user.username, serial, body.step, body.table,

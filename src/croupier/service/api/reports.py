@@ -101,7 +101,7 @@ def table(table_id: TableId, user: ReportReader, svc: Svc,
           big_win: BigWin = "500.00") -> Any:
     """One table's night: drop, win, hold, handle, theoretical against actual win, big wins,
     voids and adjustments."""
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     report = _report(svc, live, parse_amount(big_win, "big_win"))
     return _answer([report], format, f"End-of-night report: table {table_id}")
 
@@ -113,6 +113,6 @@ def event(user: ReportReader, svc: Svc,
           big_win: BigWin = "500.00") -> Any:
     """Every table's night and the event's total."""
     limit = parse_amount(big_win, "big_win")
-    reports = [_report(svc, live, limit) for live in sorted(svc.ledger.tables.values(),
+    reports = [_report(svc, live, limit) for live in sorted(svc.tables,
                                                              key=lambda t: t.id)]
     return _answer(reports, format, "End-of-night report: the event")

@@ -22,7 +22,7 @@ def table_rules(table_id: TableId, user: Current, svc: Svc,
                 ) -> dict[str, Any] | Response:
     """The table's posted rules: wagers, limits, pay table, odds, commission, fire, 6-7-8, the
     zero rule and every notice its clauses require, as JSON, Markdown or an HTML fragment."""
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     doc = posted_rules(live.game.name, live.profile, live.options, table=live.id)
     if format == "markdown":
         return PlainTextResponse(to_markdown(doc), media_type="text/markdown; charset=utf-8")

@@ -36,7 +36,7 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
     """Each committed event of the table as JSON, after a first message that logs in."""
     svc: Services = websocket.app.state.services
     await websocket.accept()
-    if len(table_id) > 64 or table_id not in svc.ledger.tables:
+    if len(table_id) > 64 or table_id not in svc.tables:
         # Said at once, before the log-in message: there is nothing to wait for.
         await websocket.close(code=4404, reason=f"there is no table {table_id[:64]!r}")
         return
@@ -116,7 +116,7 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
 async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int) -> int:
     """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT`), oldest first;
     the last sequence number sent (``since`` if none)."""
-    live = svc.ledger.tables[table_id]
+    live = svc.tables.all[table_id]
     with svc.engine.connect() as conn:
         rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
     for r in rows:

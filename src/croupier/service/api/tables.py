@@ -35,7 +35,7 @@ def no_floats(value: Any, where: str) -> None:
 @router.get("", tags=["tables"])
 def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
     return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": len(t.present()),
-             "capacity": t.capacity} for t in svc.ledger.tables.values()]
+             "capacity": t.capacity} for t in svc.tables]
 
 
 @router.post("", tags=["admin"], status_code=201)
@@ -46,24 +46,24 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
                         f"{', '.join(PROFILE_IDS)}")
     if not load_profile(body.profile).covers(body.game):
         raise Malformed("game", f"{body.profile} does not cover {body.game}")
-    if body.id in svc.ledger.tables:
+    if body.id in svc.tables:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
-        live = paytables.open_table(svc.ledger, body.id, body.game, body.profile, options,
+        live = paytables.open_table(svc.tables, body.id, body.game, body.profile, options,
                                     body.capacity,
                                     lambda conn: controls.set_entry(conn, body.id, body.entry))
     except LookupError:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}") from None
-    svc.ledger.tables[live.id] = live
+    svc.tables.add(live)
     return {**live.state(), "entry": body.entry}
 
 
 @router.get("/{table_id}", tags=["tables"])
 def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
-    live = svc.ledger.table(table_id)
+    live = svc.tables.find(table_id)
     with svc.engine.connect() as conn:
         entry = controls.entry(conn, table_id)
     with live.lock:

@@ -13,7 +13,7 @@ from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Key, PlayerOrStaff, Svc, UserName
 from croupier.service.api.errors import reply
 from croupier.service.api.models import Amount
-from croupier.service.ledger import fingerprint
+from croupier.service.plans import fingerprint
 
 router = APIRouter(prefix="/wallets", tags=["cashier"])
 

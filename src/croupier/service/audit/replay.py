@@ -23,9 +23,9 @@ from croupier.money import fmt
 from croupier.service import codec, store
 from croupier.service import events as sv
 from croupier.service.audit.snapshot import Finding, Snapshot
-from croupier.service.ledger import Decoded, rebuild_table
 from croupier.service.live import LiveTable, PendingOutcome
 from croupier.service.rng import scale_byte
+from croupier.service.tables import Decoded, rebuild_table
 
 
 def describe(recorded: Event, derived: Event) -> str:

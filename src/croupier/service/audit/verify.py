@@ -22,6 +22,7 @@ from croupier.service.audit.snapshot import Finding, Snapshot, read
 if TYPE_CHECKING:
     from croupier.service.ledger import Ledger
     from croupier.service.live import LiveTable
+    from croupier.service.tables import Tables
 
 
 @dataclass
@@ -117,11 +118,12 @@ def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
     return moved
 
 
-def verify_ledger(ledger: Ledger, checkpoint: bool = True) -> dict[str, Any]:
-    """The audit of a running ledger (a consistent read); a signed checkpoint after it when
-    it passes and this process holds the key."""
+def verify_ledger(tables: Tables, checkpoint: bool = True) -> dict[str, Any]:
+    """The audit of a running ledger and its tables in memory (a consistent read); a signed
+    checkpoint after it when it passes and this process holds the key."""
+    ledger = tables.ledger
     attach(ledger)
-    engine = ledger.engine
+    engine = ledger.db
     # SQLite: a plain BEGIN, a snapshot of the log that holds no lock against the bets.
     options: dict[str, Any] = ({store.READ_ONLY: True} if store.is_sqlite(engine)
                                else {"isolation_level": "REPEATABLE READ"})
@@ -129,7 +131,7 @@ def verify_ledger(ledger: Ledger, checkpoint: bool = True) -> dict[str, Any]:
         snap = read(conn)
     signer = TRUST.signer
     report = verify_snapshot(snap, signer.public_hex if signer else None,
-                             chain.read_pin(TRUST.pin_path), ledger.tables)
+                             chain.read_pin(TRUST.pin_path), tables.all)
     if checkpoint and signer is not None and not report.findings:
         row = writer(engine, signer).write("verify")
         report.notes.append(f"checkpoint {row['id']} signed by key {row['key_id']}")
@@ -151,4 +153,4 @@ def writer(engine: Engine, signer: Signer) -> chain.Checkpointer:
 def attach(ledger: Ledger) -> None:
     """Have the ledger write a signed checkpoint every so many events (needs the key)."""
     if ledger.after_commit is None and TRUST.signer is not None:
-        ledger.after_commit = writer(ledger.engine, TRUST.signer).count
+        ledger.after_commit = writer(ledger.db, TRUST.signer).count

@@ -61,7 +61,7 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     """Make the app one node of a cluster: leases, fencing, forwarding and the shared feed."""
     svc = app.state.services
     ledger = svc.ledger
-    node = Node(svc.engine, ledger, node_id, url, ttl)
+    node = Node(svc.engine, svc.tables, node_id, url, ttl)
     ledger.fence = node.fence
     hub = ClusterHub(svc.engine)
     if svc.hub.publish in ledger.listeners:  # the writer no longer feeds watchers directly
@@ -70,14 +70,14 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
         svc.auth.revoked.remove(svc.hub.end_user)
         svc.auth.revoked.append(hub.end_user)
     svc.hub = hub
-    feed = Feed(svc.engine, ledger, hub)
+    feed = Feed(svc.engine, svc.tables, hub)
     announcer = Announcer(conninfo(svc.engine))
     ledger.listeners.append(announcer.committed)
     # Inside the access log and the request guard (so a forwarded request is logged on both
     # nodes under one request id, and its answer carries the security headers), in front of
     # the express lane and the routes (so a bet for another node's table goes there).
     inner = next(i for i, m in enumerate(app.user_middleware) if _named(m, Guard)) + 1
-    app.user_middleware.insert(inner, Middleware(Router, node=node, ledger=ledger))
+    app.user_middleware.insert(inner, Middleware(Router, node=node, tables=svc.tables))
     node.start()
     announcer.start()
     feed.start()

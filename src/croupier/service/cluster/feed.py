@@ -34,8 +34,8 @@ from sqlalchemy.engine import Engine
 
 from croupier.service import codec, store
 from croupier.service.cluster.leases import CHANNEL
-from croupier.service.ledger import Ledger
 from croupier.service.streaming import Hub, Queue
+from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.cluster")
 
@@ -136,9 +136,9 @@ class Announcer:
 class Feed:
     """LISTEN for announced tables; deliver their new events to this node's watchers."""
 
-    def __init__(self, engine: Engine, ledger: Ledger, hub: ClusterHub) -> None:
+    def __init__(self, engine: Engine, tables: Tables, hub: ClusterHub) -> None:
         self._engine = engine
-        self._ledger = ledger
+        self._tables = tables
         self._hub = hub
         self._conninfo = conninfo(engine)
         self._announced: queue.Queue[str] = queue.Queue()
@@ -187,7 +187,7 @@ class Feed:
 
     def deliver(self, table_id: str) -> None:
         """Hand the table's events after the cursor to its watchers, in order."""
-        live = self._ledger.tables.get(table_id)
+        live = self._tables.all.get(table_id)
         if live is None:
             return
         while True:

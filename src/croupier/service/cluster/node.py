@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.service.cluster import leases
-from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
+from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.cluster")
 
@@ -42,10 +42,10 @@ class Held:
 class Node:
     """The leases of this node (``node_id``, reachable by other nodes at ``url``)."""
 
-    def __init__(self, engine: Engine, ledger: Ledger, node_id: str, url: str,
+    def __init__(self, engine: Engine, tables: Tables, node_id: str, url: str,
                  ttl: float = 3.0) -> None:
         self.engine = engine
-        self.ledger = ledger
+        self.tables = tables
         self.node_id = node_id
         self.url = url
         self.ttl = ttl
@@ -114,14 +114,14 @@ class Node:
 
     def _take(self, table_id: str, epoch: int, started: float) -> None:
         """The lease is ours (committed): rebuild the table from the ledger, then serve it."""
-        live = self.ledger.tables.get(table_id)
+        live = self.tables.all.get(table_id)
         if live is not None:
             with live.lock:
                 # The previous owner's last commit is in the ledger: the take-over waited for
                 # it (its write held the lease row FOR KEY SHARE). Only the events since this
                 # node last saw the table are folded (a full rebuild took seconds on a busy
                 # table, most of a fail-over's time).
-                self.ledger.catch_up(live)
+                self.tables.catch_up(live)
         with self._lock:
             self._held[table_id] = Held(epoch, started + self.ttl - MARGIN)
             self._holders.pop(table_id, None)

@@ -27,8 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from croupier.service.api.access import request_id
 from croupier.service.api.guard import ClientGone, Guard, read_limited
 from croupier.service.cluster.node import Node
-from croupier.service.ledger import Ledger
 from croupier.service.store import tables as tables_table
+from croupier.service.tables import Tables
 
 FORWARDED = "x-croupier-forwarded-by"
 FORWARD_TIMEOUT = httpx.Timeout(5.0, connect=1.0)
@@ -46,10 +46,10 @@ def table_of(path: str) -> str | None:
 class Router:
     """ASGI middleware in front of the app: serve here, take the lease, or forward."""
 
-    def __init__(self, app: ASGIApp, node: Node, ledger: Ledger) -> None:
+    def __init__(self, app: ASGIApp, node: Node, tables: Tables) -> None:
         self.app = app
         self.node = node
-        self.ledger = ledger
+        self.tables = tables
         self._client: httpx.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -61,9 +61,9 @@ class Router:
         if table_id is None or (scope["type"] == "http" and self.node.holds(table_id)):
             await self.app(scope, receive, send)
             return
-        if table_id not in self.ledger.tables:
+        if table_id not in self.tables:
             await run_in_threadpool(self._learn, table_id)
-        if scope["type"] == "websocket" or table_id not in self.ledger.tables:
+        if scope["type"] == "websocket" or table_id not in self.tables:
             await self.app(scope, receive, send)  # streams are local; an unknown table is a 404
             return
         holder = await run_in_threadpool(self.node.claim, table_id)
@@ -80,11 +80,12 @@ class Router:
         """A table opened by another node since this one started: load it from the ledger."""
         import sqlalchemy as sa
 
-        with self.ledger.engine.connect() as conn:
+        ledger = self.tables.ledger
+        with ledger.db.connect() as conn:
             row = conn.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
-            if row is not None and table_id not in self.ledger.tables:
-                self.ledger.tables[table_id] = self.ledger._rebuild(conn, row)
-                self.ledger.heads[table_id] = self.ledger._head(conn, row)  # its chain's head
+            if row is not None and table_id not in self.tables:
+                self.tables.add(self.tables.rebuilt(conn, row))
+                ledger.heads[table_id] = ledger.head_of(conn, row)  # its chain's head
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send, url: str,
                        table_id: str) -> None:

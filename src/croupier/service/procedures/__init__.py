@@ -78,6 +78,9 @@ class Procedures(Protocol):
     def after_decision(self, user: User, decided: Sequence[Event]) -> list[Event]:
         """What follows a decision (the stickperson's call, a change of dice due)."""
 
+    def describe(self, decided: Sequence[Event]) -> dict[str, Any]:
+        """A decision as a round's record shows it (the dice and the point, the pocket)."""
+
     def after_alerts(self) -> list[Event]:
         """What a fairness alert calls for at the table (a change of dice)."""
 

@@ -131,6 +131,16 @@ class CrapsProcedures:
         return [*table_procedures.stick_call(user.username, list(decided)),
                 *self.dice.after_decision(line_decided(rolled))]
 
+    def describe(self, decided: Sequence[Event]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for event in decided:
+            if isinstance(event, Rolled):
+                out.update(kind="roll", dice=list(event.dice), total=event.total,
+                           point_before=event.point_before, point_after=event.point_after)
+            elif isinstance(event, ShooterChanged):
+                out["shooter_after"] = event.shooter
+        return out
+
     def after_alerts(self) -> list[Event]:
         """An alert on the dice in play calls a change of dice, effective after the next
         decision (13:47-20.25(g)8)."""

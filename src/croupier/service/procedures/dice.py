@@ -24,7 +24,7 @@ from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Plan
+from croupier.service.plans import Plan
 from croupier.service.procedures.clauses import clause
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from croupier.rules.profile import LateBetConfirmation
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Plan
+from croupier.service.plans import Plan
 
 if TYPE_CHECKING:
     from croupier.service.live import LiveTable

@@ -94,6 +94,15 @@ class RouletteProcedures:
     def after_decision(self, user: User, decided: Sequence[Event]) -> list[Event]:
         return []
 
+    def describe(self, decided: Sequence[Event]) -> dict[str, Any]:
+        for event in decided:
+            if isinstance(event, Crowned):
+                return {"kind": "spin", "number": event.number, "colour": event.colour}
+            if isinstance(event, NoSpin):
+                return {"kind": "no_spin", "reason": event.reason, "clause": event.clause,
+                        "number": event.number}
+        return {}
+
     def after_alerts(self) -> list[Event]:
         return []
 

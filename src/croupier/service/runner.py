@@ -1,0 +1,352 @@
+"""Running the actions at the tables: planned under the table's lock, folded, written, answered.
+
+An action runs under its table's lock (and SQLite's writer lock): its idempotency key is
+looked up, the table is asked whether it can take an action now (a halt, an outcome waiting),
+the action is planned (the table checks it; a :class:`~croupier.errors.Refusal` changes
+nothing and is the answer), its events are folded into the table in memory, and the ledger
+writes them with the wallets, seats, the round they decide and the reply, in ONE transaction.
+If the write fails, the table is rebuilt from the ledger, so memory never runs ahead of it.
+
+Actions that arrive together are committed together (:meth:`Runner.run_batch`, the group
+commit of :mod:`croupier.service.commit`); a roll or spin is never part of a group: its outcome
+is committed on its own before it is settled (:meth:`Runner.run_outcome`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.errors import Malformed, Refusal
+from croupier.events import Event
+from croupier.money import fmt
+from croupier.service import events as sv
+from croupier.service import monitoring, rounds, store
+from croupier.service.auth import User
+from croupier.service.errors import ApiError
+from croupier.service.ledger import Ledger
+from croupier.service.live import LiveTable
+from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, refusal_body
+from croupier.service.tables import Tables
+
+log = logging.getLogger("croupier.service")
+
+Attempt = tuple[Reply, list[dict[str, Any]], LiveTable] | Exception
+"""What one action of a batch came to: its reply, the events published, its table; or the
+error its checks raised before it wrote anything."""
+
+
+def held_up(live: LiveTable, phase: str) -> None:
+    """Refuse an action a table cannot take now: while it is halted, anything but the
+    supervisor's resolution; while an outcome waits to be settled, anything but that
+    settlement (no wager is made on an outcome already known, no outcome drawn again)."""
+    halted = live.halted
+    if halted is not None and phase != "resolve":
+        raise Refusal(f"table {live.id} is halted: {halted.reason}. Play resumes when a "
+                      "supervisor resolves the halt", halted.clause)
+    if live.pending is not None and phase == "act":
+        raise Refusal(f"the outcome {list(live.pending.outcome)} recorded at event "
+                      f"{live.pending.seq} is being settled: nothing else is done at table "
+                      f"{live.id} until it is", OUTCOME_CLAUSE)
+
+
+@dataclass
+class _Written:
+    """The rows of one action's events as they are folded."""
+
+    live: LiveTable
+    round_no: int
+    at: float
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    shown: list[dict[str, Any]] = field(default_factory=list)
+    touched: set[str] = field(default_factory=set)
+
+
+class Runner:
+    """The actions at the tables, run through the ledger."""
+
+    def __init__(self, ledger: Ledger, tables: Tables) -> None:
+        self.ledger = ledger
+        self.tables = tables
+
+    @classmethod
+    def over(cls, db: sa.Engine) -> Runner:
+        """A runner over the ledger in ``db`` with its tables loaded."""
+        ledger = Ledger(db)
+        tables = Tables(ledger)
+        tables.load()
+        return cls(ledger, tables)
+
+    def _locks(self, lives: list[LiveTable]) -> contextlib.ExitStack:
+        """The tables' locks in one order, then SQLite's writer lock."""
+        held = contextlib.ExitStack()
+        for live in sorted(lives, key=lambda t: t.id):
+            held.enter_context(live.lock)
+        if self.ledger.sqlite_lock is not None:
+            held.enter_context(self.ledger.sqlite_lock)
+        return held
+
+    # --- one action, and a group of them ----------------------------------------------
+
+    def run(self, job: Job) -> Reply:
+        """Run one action under its table's lock, in one transaction."""
+        if job.settle is not None:
+            return self.run_outcome(job)
+        with self._locks([job.live]):
+            reply, published = self._commit(job, remember=True)
+        self.ledger.committed(job.live.id, published)
+        return reply
+
+    def run_batch(self, jobs: list[Job]) -> list[Reply | Exception]:
+        """Group commit: run several actions in ONE transaction, each answered (a reply, or the
+        error it raises before writing anything) only once that transaction has committed.
+
+        Each action sees the ones before it (same transaction, tables folded in memory). If
+        anything else fails, nothing of the batch is kept: its tables are rebuilt from the
+        ledger and each action is run again on its own."""
+        if len(jobs) == 1 or any(job.settle is not None for job in jobs):
+            return [self._answer(job) for job in jobs]
+        lives = list({id(j.live): j.live for j in jobs}.values())
+        attempts: list[Attempt] = []
+        with self._locks(lives):
+            try:
+                with self.ledger.transaction(lives, jobs) as conn:
+                    attempts = [self._attempt(conn, job, remember=True) for job in jobs]
+                    self.ledger.flush(conn, end=True)
+            except Exception:
+                for live in lives:
+                    self.tables.reload(live)
+                attempts = []
+        if not attempts:
+            return [self._answer(job) for job in jobs]
+        results: list[Reply | Exception] = []
+        for attempt in attempts:
+            if isinstance(attempt, Exception):
+                results.append(attempt)
+                continue
+            reply, published, live = attempt
+            self.ledger.committed(live.id, published)
+            results.append(reply)
+        return results
+
+    def _answer(self, job: Job) -> Reply | Exception:
+        try:
+            return self.run(job)
+        except Exception as exc:
+            return exc
+
+    def _commit(self, job: Job, *, remember: bool) -> tuple[Reply, list[dict[str, Any]]]:
+        """One action in one transaction (the locks held); the table is rebuilt if it fails."""
+        try:
+            with self.ledger.transaction([job.live], [job]) as conn:
+                attempt = self._attempt(conn, job, remember=remember)
+                if isinstance(attempt, Exception):
+                    raise attempt
+                reply, published, _ = attempt
+                self.ledger.flush(conn, end=True)
+        except BaseException:
+            self.tables.reload(job.live)
+            raise
+        return reply, published
+
+    # --- an outcome ----------------------------------------------------------------------
+
+    def run_outcome(self, job: Job) -> Reply:
+        """A roll or spin: the outcome (``job.plan_fn``: drawn or entered) committed first, in a
+        transaction of its own, then settled (``job.settle``) in the next. Nothing that fails
+        in the settlement can take the outcome back: a wager that cannot be settled exactly
+        halts the table (its plan says so), and any other failure halts it too, recorded in a
+        third transaction, with the outcome still waiting to be settled.
+
+        The idempotency key is kept with the outcome (a 202 naming the event it waits at,
+        ``settling``) and then with the settlement (the whole reply). A retry of a request
+        whose outcome still waits settles it; of one whose outcome another request settled,
+        answers the 202; never draws again."""
+        live = job.live
+        with self._locks([live]):
+            recorded = self.ledger.peek(job.user, job.key, job.fp)
+            if recorded is None:
+                try:
+                    recorded = self._record(job)
+                except sa.exc.IntegrityError:  # the same key kept meanwhile elsewhere
+                    recorded = self.ledger.peek(job.user, job.key, job.fp)
+                    if recorded is None:
+                        raise
+            settling = recorded.body.get("settling") if recorded.status == 202 else None
+            if settling is None or live.pending is None or live.pending.seq != settling:
+                return recorded  # refused, answered before, or settled by another request
+            return self._settle(job, recorded)
+
+    def _record(self, job: Job) -> Reply:
+        """The outcome committed, its reply kept under the key as waiting (202)."""
+        try:
+            with self.ledger.transaction([job.live], [job]) as conn:
+                attempt = self._attempt(conn, job, remember=False)
+                if isinstance(attempt, Exception):
+                    raise attempt
+                reply, published, _ = attempt
+                pending = job.live.pending
+                if reply.status == 200 and pending is not None:
+                    reply = self.ledger.remember(conn, job.user, job.key, job.fp, Reply(
+                        202, {**reply.body, "settling": pending.seq}))
+                self.ledger.flush(conn, end=True)
+        except BaseException:
+            self.tables.reload(job.live)
+            raise
+        self.ledger.committed(job.live.id, published)
+        return reply
+
+    def _settle(self, job: Job, recorded: Reply) -> Reply:
+        """The settlement of the outcome ``recorded``, with the whole reply kept under the key
+        in the same transaction."""
+        assert job.settle is not None
+        live, user = job.live, job.user
+        settle = Job(user, live, None, job.fp, job.settle, "outcome")
+        try:
+            with self.ledger.transaction([live], [settle]) as conn:
+                attempt = self._attempt(conn, settle, remember=False)
+                if isinstance(attempt, Exception):
+                    raise attempt
+                settled, published, _ = attempt
+                body = {**recorded.body, **settled.body,
+                        "events": recorded.body["events"] + settled.body["events"]}
+                body.pop("settling", None)
+                reply = self.ledger.remember(conn, user, job.key, job.fp,
+                                             Reply(settled.status, body), replace=True)
+                self.ledger.flush(conn, end=True)
+        except BaseException as exc:
+            self.tables.reload(live)
+            self._halt_after(user, live, exc)
+            raise
+        self.ledger.committed(live.id, published)
+        return reply
+
+    def _halt_after(self, user: User, live: LiveTable, exc: BaseException) -> None:
+        """Record that the settlement of the outcome waiting at ``live`` failed: the table
+        halts (the outcome stays recorded, waiting); if even that cannot be written, the
+        outcome still waits, and the table takes nothing else until it is settled."""
+        pending = live.pending
+        if pending is None:
+            return
+        reason = (f"the settlement of the outcome {list(pending.outcome)} failed "
+                  f"({type(exc).__name__}); the outcome stands and waits to be settled")
+        event = sv.TableHalted(pending.seq, "", "", reason, OUTCOME_CLAUSE)
+        try:
+            _, published = self._commit(Job(user, live, None, "", lambda conn: Plan([event]),
+                                             "outcome"), remember=False)
+            self.ledger.committed(live.id, published)
+        except Exception:
+            log.exception("recording the halt of table %s failed", live.id)
+
+    # --- planning and writing one action ---------------------------------------------------
+
+    def _attempt(self, conn: Connection, job: Job, *, remember: bool) -> Attempt:
+        """One action: its stored reply, else its plan folded and written. An error its checks
+        raise (before it writes anything) is its answer; any other error fails the
+        transaction. ``remember``: the reply is kept under the job's key (a refusal always
+        is)."""
+        user, live, key, fp = job.user, job.live, job.key, job.fp
+        try:
+            stored = self.ledger.stored(conn, user, key, fp)
+            if stored is not None:
+                return stored, [], live
+            held_up(live, job.phase)
+            plan = self._within_limits(job.plan_fn(conn))
+        except Refusal as refusal:
+            reply = Reply(409, refusal_body(refusal))
+            return self.ledger.remember(conn, user, key, fp, reply), [], live
+        except (ApiError, Malformed) as exc:
+            return exc
+        reply, published = self._write(conn, user, live, plan)
+        if remember:
+            reply = self.ledger.remember(conn, user, key, fp, reply)
+        return reply, published, live
+
+    def _within_limits(self, plan: Plan) -> Plan:
+        """The plan, if every adjustment in it is within the limit (a Refusal if not)."""
+        for event in plan.events:
+            if isinstance(event, sv.Adjusted):
+                self.ledger.limits.check_adjustment(store.cents(event.amount))
+        return plan
+
+    def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
+               ) -> tuple[Reply, list[dict[str, Any]]]:
+        """Fold the plan's events into the table and have the ledger write them, with the
+        wallet moves, the seats, the round a decision ends; the reply."""
+        before = rounds.Before.of(live) if plan.decision else None
+        written = _Written(live, live.round, store.now())
+        if plan.rebuild:
+            self._add(written, plan.events, user.username, fold=False)
+            self._rebuild(conn, written, plan, user)
+        else:
+            self._add(written, plan.events, user.username)
+            self._add_alerts(written)
+        for player, delta, kind in plan.wallet:
+            self.ledger.move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
+        if before is not None:
+            written.touched |= {w["player"] for w in before.layout} | set(live.present())
+        self.ledger.stage(conn, written.rows, (live, written.touched))
+        if before is not None:
+            rounds.record(conn, live, before, plan.events, written.at)
+        return Reply(plan.status, _body(live, user, written, plan)), written.shown
+
+    def _add(self, written: _Written, events: list[Event], actor: str, *,
+             fold: bool = True) -> None:
+        live = written.live
+        live.raised = []
+        for event in events:
+            seq = live.seq + 1
+            if fold:
+                live.fold(event, seq, written.round_no)
+            live.seq = seq
+            row, shown = self.ledger.event_row(live, seq, written.round_no, event, actor,
+                                               written.at)
+            if row["player"]:
+                written.touched.add(row["player"])
+            written.rows.append(row)
+            written.shown.append(shown)
+
+    def _add_alerts(self, written: _Written) -> None:
+        """A fairness monitor's alert is written with the roll or spin that raised it, with
+        what it calls for at the table (at craps a change of dice)."""
+        live = written.live
+        raised = live.raised
+        if raised:
+            alerts: list[Event] = [monitoring.alert_event(a) for a in raised]
+            self._add(written, alerts, monitoring.MONITOR_ACTOR)
+            self._add(written, live.procedures.after_alerts(), monitoring.MONITOR_ACTOR)
+        live.raised = []
+
+    def _rebuild(self, conn: Connection, written: _Written, plan: Plan, user: User) -> None:
+        """A void: the table rebuilt from the ledger with the plan's events written, then the
+        events that follow the rebuild (the stakes returned) folded as they are written."""
+        live = written.live
+        for event in plan.events:
+            if isinstance(event, sv.Voided):
+                rounds.mark_voided(conn, live.id, event.decision, event)
+        self.ledger.stage(conn, written.rows)
+        self.ledger.flush(conn)  # the rebuild reads this action's events back
+        self.tables.reload_in(conn, live)
+        written.touched = set(live.present()) | set(self.ledger.seat_players(conn, live.id))
+        if plan.after_rebuild is not None:
+            done = len(written.rows)
+            self._add(written, plan.after_rebuild(live), user.username)
+            written.rows[:] = written.rows[done:]
+        else:
+            written.rows.clear()
+
+
+def _body(live: LiveTable, user: User, written: _Written, plan: Plan) -> dict[str, Any]:
+    """The reply: the table, the round, the events written, what the plan adds, and for a
+    player at the table their chips."""
+    body: dict[str, Any] = {"table": live.id, "round": written.round_no,
+                            "events": written.shown, **plan.extra}
+    if user.username in live.present():
+        body["you"] = {"chips": fmt(live.chips(user.username)),
+                       "on_table": fmt(live.on_table(user.username))}
+    return body

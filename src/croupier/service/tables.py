@@ -1,0 +1,176 @@
+"""The tables in memory, each rebuilt from its events in the ledger.
+
+A table is never anything but the fold of its stored events (:func:`rebuild_table`): the
+server rebuilds every table when it starts, a table again after a write fails (so memory never
+runs ahead of the ledger) or after a void (without the voided events), and a cluster node
+taking a table over folds only the events written since it last saw it (:meth:`Tables.catch_up`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.events import Event
+from croupier.service import codec, store
+from croupier.service import events as sv
+from croupier.service.errors import ApiError
+from croupier.service.ledger import Ledger
+from croupier.service.live import LiveTable
+
+log = logging.getLogger("croupier.service")
+
+_EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload,
+                          store.events.c.hash).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
+).order_by(store.events.c.seq)
+_LAST_ROUND = sa.select(sa.func.max(store.rounds.c.round)).where(
+    store.rounds.c.table_id == sa.bindparam("t"))
+_HOUSE = sa.select(store.tables.c.house_cents).where(store.tables.c.id == sa.bindparam("t"))
+_SEATS = sa.select(store.seats.c.player, store.seats.c.chips_cents,
+                   store.seats.c.on_table_cents).where(store.seats.c.table_id == sa.bindparam("t"))
+
+
+class Tables:
+    """Every table the server runs, by id."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.all: dict[str, LiveTable] = {}
+
+    def __contains__(self, table_id: object) -> bool:
+        return table_id in self.all
+
+    def __iter__(self) -> Iterator[LiveTable]:
+        return iter(list(self.all.values()))
+
+    def find(self, table_id: str) -> LiveTable:
+        """The table ``table_id`` (404 if there is none)."""
+        live = self.all.get(table_id)
+        if live is None:
+            raise ApiError(404, "not_found", f"there is no table {table_id!r}")
+        return live
+
+    def load(self) -> None:
+        """Rebuild every table from its event log."""
+        with self.ledger.db.connect() as conn:
+            rows = conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)).all()
+            for row in rows:
+                self.all[row.id] = self.rebuilt(conn, row)
+                self.ledger.heads[row.id] = self.ledger.head_of(conn, row)
+
+    def create(self, conn: Connection, table_id: str, game: str, profile: str,
+               options: dict[str, Any], capacity: int | None) -> LiveTable:
+        """A new table, written in ``conn``'s transaction (the options checked by the game's
+        table: Malformed if not); it is served once added (:meth:`add`)."""
+        live = LiveTable(table_id, game, profile, options, capacity)
+        self.ledger.write_table(conn, live)
+        return live
+
+    def add(self, live: LiveTable) -> None:
+        self.all[live.id] = live
+
+    @staticmethod
+    def rebuilt(conn: Connection, row: Any) -> LiveTable:
+        """The table of ``row`` as its stored events leave it."""
+        stored = conn.execute(
+            sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload)
+            .where(store.events.c.table_id == row.id).order_by(store.events.c.seq)).all()
+        last_round = conn.execute(_LAST_ROUND, {"t": row.id}).scalar()
+        return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored], last_round)
+
+    def reload(self, live: LiveTable) -> None:
+        """Rebuild ``live`` from the ledger in place (after a write failed)."""
+        with self.ledger.db.connect() as conn:
+            self.reload_in(conn, live)
+
+    def reload_in(self, conn: Connection, live: LiveTable) -> None:
+        row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).first()
+        if row is not None:
+            live.replace_with(self.rebuilt(conn, row))
+            self.ledger.heads[live.id] = self.ledger.head_of(conn, row)
+
+    def catch_up(self, live: LiveTable) -> None:
+        """Bring a table this node already has in memory up to the ledger (a cluster node
+        taking a table over): fold only the events written since ``live.seq``, rather than
+        rebuilding the table from its first event. Falls back to the full rebuild when a void
+        is among them (a void rebuilds without the voided events) or when the result does not
+        match the seats and house result the ledger holds."""
+        with self.ledger.db.connect() as conn:
+            caught_up = self._fold_since(conn, live)
+        if not caught_up:
+            self.reload(live)
+
+    def _fold_since(self, conn: Connection, live: LiveTable) -> bool:
+        """Fold the table's events after ``live.seq``; False if a full rebuild is needed."""
+        rows = conn.execute(_EVENTS_AFTER, {"t": live.id, "s": live.seq}).all()
+        decoded = [(r.seq, r.round, codec.decode(live.game.name, r.payload)) for r in rows]
+        if any(isinstance(e, sv.Voided) for _, _, e in decoded):
+            return False
+        for seq, round_no, event in decoded:
+            if round_no != live.round:  # the rounds decided meanwhile
+                live.round, live.round_first_seq, live.participants = round_no, seq, set()
+            live.fold(event, seq, round_no)
+        last_round = conn.execute(_LAST_ROUND, {"t": live.id}).scalar()
+        if last_round is not None and last_round >= live.round:  # the last one was decided
+            live.round, live.round_first_seq, live.participants = last_round + 1, live.seq + 1, set()
+        live.raised = []  # recorded when they were raised
+        live.seat_rows, live.house_written = None, None  # written by another node since
+        if rows:
+            self.ledger.heads[live.id] = str(rows[-1].hash)
+        if _matches_ledger(conn, live):
+            return True
+        log.warning("table %s did not catch up with its ledger: rebuilt", live.id)
+        return False
+
+
+def _matches_ledger(conn: Connection, live: LiveTable) -> bool:
+    """Whether the table's chips, wagers and house result are the ledger's."""
+    house = conn.execute(_HOUSE, {"t": live.id}).scalar()
+    seats = {r.player: (int(r.chips_cents), int(r.on_table_cents))
+             for r in conn.execute(_SEATS, {"t": live.id})}
+    if house is None or int(house) != store.cents(live.house):
+        return False
+    return all(seats.get(p) == (store.cents(live.chips(p)), store.cents(live.on_table(p)))
+               for p in live.present())
+
+
+Decoded = list[tuple[int, int, Event]]
+"""A table's events as (seq, round, event), in order."""
+BeforeFold = Callable[[LiveTable, int, Decoded], None]
+"""Called with the table, an event's position in the list and the list, before each fold."""
+
+
+def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]], last_round: int | None,
+                  before_fold: BeforeFold | None = None) -> LiveTable:
+    """A table rebuilt from its configuration row and its stored events ``(seq, round,
+    payload)``: every event not voided is folded in order (voided ones only advance ``seq``).
+    ``before_fold`` lets the audit re-derive what an event records before it is folded."""
+    options = json.loads(row.options, parse_float=Decimal)
+    live = LiveTable(row.id, row.game, row.profile, options, row.capacity)
+    decoded: Decoded = [(seq, rnd, codec.decode(row.game, payload))
+                        for seq, rnd, payload in stored]
+    voided = {s for _, _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
+    for i, (seq, round_no, event) in enumerate(decoded):
+        if seq in voided:
+            live.seq = seq
+            continue
+        if before_fold is not None:
+            before_fold(live, i, decoded)
+        live.fold(event, seq, round_no)
+    live.round = (last_round or 0) + 1
+    live.raised = []  # recorded when they were raised
+    live.participants = set()
+    first = [(s, e) for s, r, e in decoded if r == live.round]
+    live.round_first_seq = first[0][0] if first else live.seq + 1
+    for _, event in first:
+        player = codec.player_of(event)
+        if player:
+            live.participants.add(player)
+    return live
