@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any
 
 from croupier.craps import events as craps_events
+from croupier.craps.config import OPTION_KEYS as CRAPS_OPTION_KEYS
 from croupier.craps.config import CrapsConfig, CrapsVariant
 from croupier.craps.reading import read_action as read_craps_action
 from croupier.craps.table import CrapsTable
@@ -34,6 +35,7 @@ from croupier.events import SHARED_EVENTS, Event
 from croupier.money import show_json
 from croupier.reading import did_you_mean
 from croupier.roulette import events as roulette_events
+from croupier.roulette.reading import OPTION_KEYS as ROULETTE_OPTION_KEYS
 from croupier.roulette.reading import read_action as read_roulette_action
 from croupier.roulette.reading import read_options as read_roulette_options
 from croupier.roulette.table import RouletteTable
@@ -84,6 +86,16 @@ class Game:
     """The module of the live server's procedures around this family's tables (the dice
     and the shooter, late bets, the ball and wheel): named here, imported only by the
     server, so the server never asks which game a table plays."""
+    analysis: str
+    """The module of this family's exact analysis (its edge table and notes, the check of a
+    proposed pay table, its wagers' reference): named here, imported only by the analysis
+    (:func:`croupier.analysis.family.analysis_of`), so the analysis never asks which game a
+    table plays."""
+    option_keys: tuple[str, ...]
+    """The table options its tables read (``options`` of the replay contract)."""
+    elects_wagers: bool
+    """A table option named by one of its wagers' ids elects whether the table offers that
+    wager (the optional wagers of the craps texts, as ``six_seven_eight``)."""
 
     def rules(self, profile: Profile) -> GameRules | None:
         """Its rules under ``profile`` (None where the profile has no section for them)."""
@@ -181,7 +193,9 @@ def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> G
                 opener=_craps_opener(variant), action_reader=_read_craps,
                 rules_of=_craps_rules, default_profile="nj-13-69f",
                 wager_names=CRAPS_WAGER_NAMES, house_pay_table=True,
-                procedures="croupier.service.procedures.craps")
+                procedures="croupier.service.procedures.craps",
+                analysis="croupier.analysis.craps", option_keys=CRAPS_OPTION_KEYS,
+                elects_wagers=True)
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
@@ -194,7 +208,9 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          uses_dice=False, dealer_enters_results=True, decisions="spins", opener=_open_roulette,
          action_reader=_read_roulette, rules_of=_roulette_rules,
          default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES,
-         house_pay_table=False, procedures="croupier.service.procedures.roulette"),
+         house_pay_table=False, procedures="croupier.service.procedures.roulette",
+         analysis="croupier.analysis.roulette", option_keys=ROULETTE_OPTION_KEYS,
+         elects_wagers=False),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 FAMILIES: dict[str, Game] = {

@@ -2,9 +2,10 @@
 
 Every wager id the engines know, with the field that qualifies it and its values, the
 pay-table keys it is paid by (the keys ``options.pays`` and ``croupier check`` take), and
-each profile that permits it with the clause that does. Nothing here is typed in: the
-craps wagers come from :data:`croupier.craps.wagers.WAGERS`, the roulette wagers from
-:data:`croupier.roulette.wagers.WAGERS` and the permissions from the rule profiles.
+each profile that permits it with the clause that does. Nothing here is typed in: each
+family's analysis lists its wagers from its definitions (:mod:`croupier.analysis.craps` from
+:data:`croupier.craps.wagers.WAGERS`, :mod:`croupier.analysis.roulette` from
+:data:`croupier.roulette.wagers.WAGERS`) and the permissions from the rule profiles.
 
 >>> ref = wager_reference()
 >>> hop = next(w for w in ref["craps"] if w["id"] == "hop")
@@ -18,73 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
-from croupier.dice import POINTS
-from croupier.games import GAMES
-from croupier.roulette.wagers import INDEX_DOMAIN
-from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
-from croupier.rules import PROFILE_IDS, CrapsRules, GameRules, load_profile
-
-_ROULETTE_DOMAIN = {
-    "numbers": "the numbers covered, which must form the wager on the layout: [17, 20], "
-               '["00", 2, 3]',
-    "center": 'a number 0 to 36 or "00": the centre of five neighbours on the wheel',
-    "column": ", ".join(str(i) for i in INDEX_DOMAIN),
-    "dozen": ", ".join(str(i) for i in INDEX_DOMAIN),
-}
-
-
-def _show(value: Any) -> str:
-    return f"[{value[0]}, {value[1]}]" if isinstance(value, tuple) else str(value)
-
-
-def _craps_pay_keys(wager_id: str) -> list[str]:
-    """The entries a wager is paid by, over its whole domain and every point it may stand on."""
-    wager = CRAPS_WAGERS[wager_id]
-    keys: list[str] = []
-    for qualifier in wager.domain or (None,):
-        for point in POINTS:
-            keys += wager.pay_keys(qualifier, wager.initial_state(qualifier, point))
-    return list(dict.fromkeys(keys))
-
-
-def _restriction(rules: GameRules, wager_id: str) -> str:
-    if not isinstance(rules, CrapsRules):
-        return ""
-    if wager_id in rules.craps_only:
-        return " (craps only, not mini-craps)"
-    if wager_id in rules.optional:
-        return f" (at the casino's election: option {wager_id})"
-    return ""
-
-
-def _permissions(game: str, wager_id: str) -> dict[str, str]:
-    out = {}
-    for profile_id in PROFILE_IDS:
-        rules = GAMES[game].rules(load_profile(profile_id))
-        if rules is not None and rules.permits(wager_id):
-            out[profile_id] = rules.wagers[wager_id] + _restriction(rules, wager_id)
-    return out
+from croupier.analysis.family import analysis_of
+from croupier.games import FAMILIES
+from croupier.rules import PROFILE_IDS, load_profile
 
 
 def wager_reference() -> dict[str, Any]:
-    """Every wager, by family (``craps``: craps, mini-craps and automated craps; ``roulette``),
-    and the games each profile covers."""
-    craps = [{
-        "id": w.id, "name": w.name, "qualifier": w.qualifier,
-        "domain": [_show(q) for q in w.domain],
-        "pay_keys": _craps_pay_keys(w.id),
-        "split_into": "" if w.parts is None else "the wagers it is paid by",
-        "profiles": _permissions("craps", w.id),
-    } for w in CRAPS_WAGERS.values()]
-    roulette = [{
-        "id": w.id, "name": w.name, "qualifier": w.qualifier,
-        "domain": [_ROULETTE_DOMAIN[w.qualifier]] if w.qualifier else [],
-        "pay_keys": [w.pay_key], "split_into": "",
-        "profiles": _permissions("roulette", w.id),
-    } for w in ROULETTE_WAGERS.values()]
+    """The games each profile covers, then every wager by family (``craps``: craps,
+    mini-craps and automated craps; ``roulette``), each family's rows from its analysis
+    (:meth:`~croupier.analysis.family.FamilyAnalysis.wager_rows`)."""
     games = {p: list(load_profile(p).games) for p in PROFILE_IDS}
-    return {"games": games, "craps": craps, "roulette": roulette}
+    return {"games": games,
+            **{family: analysis_of(first).wager_rows() for family, first in FAMILIES.items()}}
 
 
 def _code(value: str | None) -> str:
@@ -115,31 +61,26 @@ def render_markdown(reference: dict[str, Any]) -> str:
         "Profiles and the games they cover: " + "; ".join(
             f"`{p}`: {', '.join(g)}" for p, g in reference["games"].items()) + ".",
         "",
-        "## Craps, mini-craps and automated craps",
-        "",
-        "| id | name | qualifier | values | pay-table keys | permitted by |",
-        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for w in reference["craps"]:
-        keys = _cell(w["pay_keys"])
-        if w["split_into"]:
-            keys = f"none of its own; paid as {keys}"
-        lines.append(f"| `{w['id']}` | {w['name']} | {_code(w['qualifier'])} "
-                     f"| {_cell(w['domain'], code=False)} | {keys} | {_profiles_cell(w['profiles'])} |")
-    lines += ["", "## Roulette", "",
-              "| id | name | qualifier | values | pay-table keys | permitted by |",
-              "| --- | --- | --- | --- | --- | --- |"]
-    for w in reference["roulette"]:
-        lines.append(f"| `{w['id']}` | {w['name']} | {_code(w['qualifier'])} "
-                     f"| {_cell(w['domain'], code=False)} | {_cell(w['pay_keys'])} "
-                     f"| {_profiles_cell(w['profiles'])} |")
+    for i, (family, first) in enumerate(FAMILIES.items()):
+        lines += [""] * (i > 0) + [
+            f"## {analysis_of(first).title}", "",
+            "| id | name | qualifier | values | pay-table keys | permitted by |",
+            "| --- | --- | --- | --- | --- | --- |"]
+        for w in reference[family]:
+            keys = _cell(w["pay_keys"])
+            if w["split_into"]:
+                keys = f"none of its own; paid as {keys}"
+            lines.append(f"| `{w['id']}` | {w['name']} | {_code(w['qualifier'])} "
+                         f"| {_cell(w['domain'], code=False)} | {keys} "
+                         f"| {_profiles_cell(w['profiles'])} |")
     return "\n".join(lines) + "\n"
 
 
 def render_text(reference: dict[str, Any]) -> str:
     """One line per wager: id, qualifier, the profiles that permit it."""
     lines = []
-    for family in ("craps", "roulette"):
+    for family in FAMILIES:
         lines.append(f"{family}:")
         for w in reference[family]:
             qualifier = f" {w['qualifier']}" if w["qualifier"] else ""
