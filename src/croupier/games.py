@@ -213,12 +213,12 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          elects_wagers=False),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+"""The games' names, in the registry's order (what a reader lists as expected)."""
 FAMILIES: dict[str, Game] = {
     family: next(g for g in GAMES.values() if g.family == family)
     for family in dict.fromkeys(g.family for g in GAMES.values())}
 """Each family by its name, as its first game (the game the family is named after): the
 analysis speaks of a family's wagers and rules (one section of each profile) once."""
-REGISTRY = GAMES  # for modules that use the name GAMES for the names alone
 
 
 def game(name: object, where: str = "game") -> Game:

@@ -327,7 +327,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_wagers(args: argparse.Namespace) -> int:
     """The wager reference as text, Markdown (docs/wagers.md) or JSON."""
-    from croupier.analysis.reference import render_markdown, render_text, wager_reference
+    from croupier.analysis.wager_reference import render_markdown, render_text, wager_reference
 
     reference = wager_reference()
     if args.json:
