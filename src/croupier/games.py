@@ -31,7 +31,7 @@ from croupier.craps.reading import read_action as read_craps_action
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Malformed
-from croupier.events import SHARED_EVENTS, Event
+from croupier.events import Event
 from croupier.money import show_json
 from croupier.reading import did_you_mean
 from croupier.roulette import events as roulette_events
@@ -138,9 +138,6 @@ class Game:
         if not isinstance(self.rules(profile), CrapsRules):
             raise TypeError(f"no dice are thrown at {self.name}")
         return late_bet(profile, self.name, shooter=self.has_shooter)
-
-    def all_events(self) -> tuple[type[Event], ...]:
-        return self.events + SHARED_EVENTS
 
 
 def _craps_opener(variant: CrapsVariant) -> Opener:

@@ -761,7 +761,7 @@ def _empty_arrays(z: _Shape) -> dict[str, npt.NDArray[Any]]:
         "winnext": np.zeros((P, C, L), np.int64), "losenext": np.zeros((P, C, L), np.int64),
         "reset7": np.zeros((P, C), np.int64),
         "stoploss": np.zeros(P, np.int64), "wingoal": np.zeros(P, np.int64),
-        "shooterlim": np.zeros(P, np.int64), "minstake": np.zeros(P, np.int64),
+        "shooterlim": np.zeros(P, np.int64),
         "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
     }
     for name in RULE_INTS:
@@ -809,7 +809,6 @@ def _pack_limits(a: dict[str, npt.NDArray[Any]], p: int, pt: PlayerTables,
     a["stoploss"][p] = cents(strat.stop_loss) if strat.stop_loss else 0
     a["wingoal"][p] = cents(strat.win_goal) if strat.win_goal else 0
     a["shooterlim"][p] = cents(strat.shooter_loss_limit) if strat.shooter_loss_limit else 0
-    a["minstake"][p] = cents(strat.min_stake)
     for name, value in pt.scalars.items():
         a[name][p] = value
 
