@@ -1,4 +1,5 @@
-"""Issue 14: how long the command line takes to start, every ``--help`` and a small replay.
+"""How long the command line takes to start, every ``--help`` and a small replay: what a person
+waits for at each command, before it does any work.
 
 Each command runs as a fresh process (``python -m croupier ...``), as a user starts it; the
 median of the repetitions is printed per command. With ``--before DIR`` (a checkout of an

@@ -1,4 +1,5 @@
-"""Issue 4: the whole exact table for one profile (``croupier edge``) against the 1 s bound.
+"""The whole exact table for one profile (``croupier edge``) against a 1 s bound: an analyst
+changing an option and asking again should not wait.
 
 Each repetition computes every wager the table offers, from scratch (the analysis keeps no
 cache between calls): the chains of the line bets, place, buy and lay under both commission

@@ -1,4 +1,5 @@
-"""Issue 2: the craps engine's rolls per second on a realistic bet mix, side by side with crapssim.
+"""The craps engine's rolls per second on a realistic bet mix, side by side with crapssim (an
+engine of the same game that checks no regulation): what the exact rules cost.
 
 The mix, identical on both sides and decided before every roll from the table's state:
 

@@ -1,4 +1,5 @@
-"""Issue 12, finding 4: what the hash chain costs per event.
+"""What the hash chain costs per event: the price of a tamper-evident ledger, against the write
+it protects.
 
 Three medians, each over repeated batches, on this machine (the load average is printed, as
 the machine may be shared):

@@ -1,5 +1,6 @@
-"""Issue 6: the live table server's bets per second and p50/p99 latency at 100 concurrent players;
-issue 12: the same with and without a flood of log-ins, in one run.
+"""The live table server's bets per second and p50/p99 latency at 100 concurrent players, and
+the same with and without a flood of log-ins in one run (a log-in hashes a password on
+purpose slowly: the bets must not wait behind it).
 
 A real ``croupier serve`` (OS RNG) is started in a subprocess on a free loopback port, on
 embedded SQLite (WAL) and, when a URL is given, on PostgreSQL. 100 players (four tables of 25,
@@ -455,7 +456,7 @@ def main() -> int:
                         help="log-ins per second in the second half of each run (0: none)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per database; the table shows each figure's median")
-    # Issue 15's scenarios (benchmarks/serve_cluster.py): several nodes on one PostgreSQL.
+    # The cluster's scenarios (benchmarks/serve_cluster.py): several nodes on one PostgreSQL.
     parser.add_argument("--nodes", type=int, default=0,
                         help="also run the load against this many nodes on PostgreSQL")
     parser.add_argument("--affinity", action="store_true",
@@ -463,7 +464,7 @@ def main() -> int:
     parser.add_argument("--failover-kills", type=int, default=None,
                         help="kill -9 a table's owner this many times; time each fail-over")
     parser.add_argument("--table", action="store_true",
-                        help="issue 15's table in one run: one node on SQLite and PostgreSQL, "
+                        help="the capacity table in one run: one node on SQLite and PostgreSQL, "
                              "unpaced and paced (--rate, default 1000), two nodes, fail-over "
                              "over --failover-kills (default 10) kills")
     parser.add_argument("--before", metavar="SRC",

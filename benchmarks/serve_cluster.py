@@ -1,4 +1,5 @@
-"""Issue 15: several ``croupier serve --node-id`` nodes on one PostgreSQL, measured.
+"""Several ``croupier serve --node-id`` nodes on one PostgreSQL, measured: the throughput more
+nodes add, and how long a table is unserved when its owner dies.
 
 Two scenarios, run from ``benchmarks/serve.py``:
 

@@ -1,4 +1,5 @@
-"""Issue 15's capacity model: the CPU a roll costs and what a stream subscriber costs, apart.
+"""The capacity model (docs/capacity.md): the CPU a roll costs and what a stream subscriber
+costs, apart, so that a house can size its nodes for its tables and its watchers.
 
 * **A roll**, in-process on SQLite (the route's work without HTTP): 12 players each make a $1
   field bet (one group commit, as the server batches them), then the dealer rolls, settling

@@ -1,4 +1,4 @@
-"""Issue 15's table, in one run (``benchmarks/serve.py --table``).
+"""The capacity table of docs/capacity.md, in one run (``benchmarks/serve.py --table``).
 
 One node on SQLite and on PostgreSQL, each unpaced (players bet again as soon as answered) and
 paced (``--rate`` bets/s offered in all, latency counted from when each bet was due); two

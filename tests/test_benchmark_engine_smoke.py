@@ -1,4 +1,5 @@
-"""Smoke test for the croupier side of benchmarks/engine.py (issue 2): no timing here.
+"""Smoke test for the croupier side of benchmarks/engine.py (the engine's rolls per second
+beside crapssim): no timing here, only that the benchmark measures a real game.
 
 It plays 200 rolls of the benchmark's bet mix and checks the driver really exercises the engine:
 chips are conserved and at least one come bet travelled to a number.

@@ -2,8 +2,6 @@
 
 >>> len(OUTCOMES)
 36
->>> is_hard(3, 3), is_hard(2, 4)
-(True, False)
 >>> len(HOPS)
 17
 """
@@ -21,12 +19,6 @@ P_OUTCOME = Fraction(1, 36)
 POINTS = (4, 5, 6, 8, 9, 10)
 HARDWAYS = (4, 6, 8, 10)
 CRAPS = (2, 3, 12)
-NATURALS = (7, 11)
-
-
-def is_hard(d1: int, d2: int) -> bool:
-    """A total thrown "the hardway": the same number on each die."""
-    return d1 == d2
 
 
 def hop_key(d1: int, d2: int) -> str:

@@ -25,15 +25,17 @@ from types import MappingProxyType
 from typing import Any
 
 from croupier.craps import events as craps_events
+from croupier.craps.config import OPTION_KEYS as CRAPS_OPTION_KEYS
 from croupier.craps.config import CrapsConfig, CrapsVariant
 from croupier.craps.reading import read_action as read_craps_action
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Malformed
-from croupier.events import SHARED_EVENTS, Event
+from croupier.events import Event
 from croupier.money import show_json
 from croupier.reading import did_you_mean
 from croupier.roulette import events as roulette_events
+from croupier.roulette.reading import OPTION_KEYS as ROULETTE_OPTION_KEYS
 from croupier.roulette.reading import read_action as read_roulette_action
 from croupier.roulette.reading import read_options as read_roulette_options
 from croupier.roulette.table import RouletteTable
@@ -84,6 +86,16 @@ class Game:
     """The module of the live server's procedures around this family's tables (the dice
     and the shooter, late bets, the ball and wheel): named here, imported only by the
     server, so the server never asks which game a table plays."""
+    analysis: str
+    """The module of this family's exact analysis (its edge table and notes, the check of a
+    proposed pay table, its wagers' reference): named here, imported only by the analysis
+    (:func:`croupier.analysis.family.analysis_of`), so the analysis never asks which game a
+    table plays."""
+    option_keys: tuple[str, ...]
+    """The table options its tables read (``options`` of the replay contract)."""
+    elects_wagers: bool
+    """A table option named by one of its wagers' ids elects whether the table offers that
+    wager (the optional wagers of the craps texts, as ``six_seven_eight``)."""
 
     def rules(self, profile: Profile) -> GameRules | None:
         """Its rules under ``profile`` (None where the profile has no section for them)."""
@@ -126,9 +138,6 @@ class Game:
         if not isinstance(self.rules(profile), CrapsRules):
             raise TypeError(f"no dice are thrown at {self.name}")
         return late_bet(profile, self.name, shooter=self.has_shooter)
-
-    def all_events(self) -> tuple[type[Event], ...]:
-        return self.events + SHARED_EVENTS
 
 
 def _craps_opener(variant: CrapsVariant) -> Opener:
@@ -181,7 +190,9 @@ def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> G
                 opener=_craps_opener(variant), action_reader=_read_craps,
                 rules_of=_craps_rules, default_profile="nj-13-69f",
                 wager_names=CRAPS_WAGER_NAMES, house_pay_table=True,
-                procedures="croupier.service.procedures.craps")
+                procedures="croupier.service.procedures.craps",
+                analysis="croupier.analysis.craps", option_keys=CRAPS_OPTION_KEYS,
+                elects_wagers=True)
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
@@ -194,15 +205,17 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          uses_dice=False, dealer_enters_results=True, decisions="spins", opener=_open_roulette,
          action_reader=_read_roulette, rules_of=_roulette_rules,
          default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES,
-         house_pay_table=False, procedures="croupier.service.procedures.roulette"),
+         house_pay_table=False, procedures="croupier.service.procedures.roulette",
+         analysis="croupier.analysis.roulette", option_keys=ROULETTE_OPTION_KEYS,
+         elects_wagers=False),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+"""The games' names, in the registry's order (what a reader lists as expected)."""
 FAMILIES: dict[str, Game] = {
     family: next(g for g in GAMES.values() if g.family == family)
     for family in dict.fromkeys(g.family for g in GAMES.values())}
 """Each family by its name, as its first game (the game the family is named after): the
 analysis speaks of a family's wagers and rules (one section of each profile) once."""
-REGISTRY = GAMES  # for modules that use the name GAMES for the names alone
 
 
 def game(name: object, where: str = "game") -> Game:

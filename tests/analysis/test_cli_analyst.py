@@ -1,5 +1,6 @@
-"""The analyst's commands as a person runs them (issue 14): ``edge`` defaults and notes, the
-options file, ``check``'s table and its malformed-value report."""
+"""The analyst's commands as a person runs them, from the shell with the output read as they
+read it: ``edge`` defaults and notes, the options file, ``check``'s table and its
+malformed-value report."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Issue 13 item 6: every refusal cites a clause of its own profile's text that says it, or a
-reading of the replay contract listed in ``rules/readings.toml``."""
+"""Every refusal cites a clause of its own profile's text that says it, or a reading of the
+replay contract listed in ``rules/readings.toml``: a regulator reading a refusal must find its
+reason in the regulation the table plays under, not in another's."""
 
 from __future__ import annotations
 

@@ -27,13 +27,6 @@ LAYERS: dict[str, int] = {
 CONTRACTS = {"croupier.transcript"}
 ENTRY = {"croupier.cli", "croupier.__main__"}
 
-# Cycles waiting for another branch, by the pair of modules; each must say whose work ends it.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    # sim/ is the simulation helper's: its branch moves the built-in strategies out of
-    # sim/library, which ends this cycle (issue 11, item 8).
-    frozenset({"croupier.sim.library", "croupier.sim.strategy"}),
-}
-
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(SRC).with_suffix("").parts)
@@ -141,8 +134,7 @@ def test_the_graph_is_read() -> None:
 
 
 def test_no_import_cycles() -> None:
-    found = [c for c in cycles(graph()) if frozenset(c) not in KNOWN_CYCLES]
-    assert found == []
+    assert cycles(graph()) == []
 
 
 def test_no_layer_imports_a_layer_above_it() -> None:

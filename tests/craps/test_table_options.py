@@ -1,6 +1,6 @@
-"""The craps table options of issue 13 items 4, 5 and 7, in process: commission timing bet by
-bet (13:69F-1.5(a), (b)), the minimum buy and lay, the other reading of "All place bets shall
-be inactive on any come out roll", and "off" called while a point is established.
+"""The craps table options a house elects, in process: commission timing bet by bet
+(13:69F-1.5(a), (b)), the minimum buy and lay, the other reading of "All place bets shall be
+inactive on any come out roll", and "off" called while a point is established.
 
 Every expected figure is worked from the regulation text: 5% of the amount wagered (13:69F-1.5)
 or of what the lay could win (13:47-20.25(k)), rounded down to the table unit (the replay
@@ -44,7 +44,7 @@ def refused(t: CrapsTable, action: Any) -> Refusal:
     return caught.value
 
 
-# --- item 4: commission timing bet by bet ---------------------------------------------------
+# --- commission timing bet by bet ------------------------------------------------------------
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)")
 def test_commission_on_the_win_for_the_pre_specified_buy_bets_only() -> None:
@@ -117,7 +117,7 @@ def test_the_default_timing_is_the_contracts() -> None:
             for n in (4, 5, 6, 8, 9, 10)} == {"placement"}
 
 
-# --- item 5: the minimum buy and lay ---------------------------------------------------------
+# --- the minimum buy and lay -----------------------------------------------------------------
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)")
 def test_a_small_buy_pays_no_commission_without_a_minimum() -> None:
@@ -165,7 +165,7 @@ def test_a_minimum_lay_above_the_table_maximum_is_malformed() -> None:
     assert table("nj-13-69f", {"min_lay": 100, "max_bet": 100}).config.min_lay == D(100)
 
 
-# --- item 7: readings as options ---------------------------------------------------------------
+# --- readings as options -----------------------------------------------------------------------
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1v", "N.J.A.C. 19:47-1.2(a)5")
 @pytest.mark.parametrize("rules", ["nj-casino-night", "nj-19-47"])

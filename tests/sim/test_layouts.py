@@ -18,8 +18,8 @@ from croupier.sim.compile import RUINED, compile_table
 from croupier.sim.engine import Results, outcome_stream, simulate
 from croupier.sim.layouts import CREDIT, DECIDED, NEXT, ON_TABLE, RULES, build_layout_tables
 from croupier.sim.library import BUILT_IN
-from croupier.sim.reference import play_reference
 from croupier.sim.strategy import Strategy
+from croupier.sim.table_play import play_on_tables
 
 # double-tap has more layouts than the tables take (it plays on the specialised kernel)
 CRAPS = sorted(n for n, s in BUILT_IN.items() if s.game == "craps" and n != "double-tap")
@@ -110,7 +110,7 @@ def test_layout_tables_play_the_reference_engines_game(strategies: list[Strategy
     res = simulate(compiled, 2, 150, 20000, seed, n_hist=2)
     for i in range(2):
         dice = outcome_stream(seed, i, 150, compiled.n_outcomes)
-        ref = play_reference(compiled, [int(o) for o in dice], Decimal(200))
+        ref = play_on_tables(compiled, [int(o) for o in dice], Decimal(200))
         assert int(res.rolls[i]) == ref.rolls
         for p in range(compiled.players):
             assert [Decimal(int(c)) / 100 for c in res.hist[i, p, 1:ref.rolls + 1]] \

@@ -11,8 +11,8 @@ import pytest
 from croupier.sim.compile import compile_table
 from croupier.sim.engine import outcome_stream, simulate
 from croupier.sim.library import BUILT_IN
-from croupier.sim.reference import play_reference
 from croupier.sim.strategy import Strategy
+from croupier.sim.table_play import play_on_tables
 
 SEED = 20240605
 SESSIONS = 6
@@ -26,7 +26,7 @@ def _check(strategies: list[Strategy], bankroll: Decimal, sessions: int = SESSIO
     res = simulate(compiled, sessions, rolls, cents, seed, n_hist=sessions, stride=1)
     for i in range(sessions):
         dice = outcome_stream(seed, i, rolls, compiled.n_outcomes)
-        ref = play_reference(compiled, [int(o) for o in dice], bankroll)
+        ref = play_on_tables(compiled, [int(o) for o in dice], bankroll)
         assert res.rolls[i] == ref.rolls, f"session {i}: rolls"
         for p in range(compiled.players):
             kernel = [Decimal(int(c)) / 100 for c in res.hist[i, p, 1:ref.rolls + 1]]
@@ -63,7 +63,7 @@ def test_history_detects_a_changed_pay_table() -> None:
     res = simulate(compiled, 1, ROLLS, 30000, SEED, n_hist=1)
     plain = compile_table([BUILT_IN["dice-doctor"]])
     dice = outcome_stream(SEED, 0, ROLLS, 36)
-    ref = play_reference(plain, [int(o) for o in dice], Decimal(300))
+    ref = play_on_tables(plain, [int(o) for o in dice], Decimal(300))
     kernel = [Decimal(int(c)) / 100 for c in res.hist[0, 0, 1:ref.rolls + 1]]
     assert kernel != ref.history[0]
     assert np.any(res.wagered > 0)

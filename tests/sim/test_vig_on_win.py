@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from croupier.dice import OUTCOMES, POINTS
 from croupier.sim.compile import Compiled, compile_table
 from croupier.sim.engine import Results, outcome_stream, run_block, simulate
-from croupier.sim.reference import play_reference
 from croupier.sim.strategy import Strategy
+from croupier.sim.table_play import play_on_tables
 
 COMMISSIONED = [f"{w}:{n}" for w in ("buy", "lay") for n in POINTS]
 # Stakes every number pays in whole dollars: buys at 2:1, 3:2, 6:5; lays at 1:2, 2:3, 5:6.
@@ -91,7 +91,7 @@ def _same_as_reference(compiled: Compiled, res: Results, seed: int, bankroll: in
                        sessions: int, rolls: int) -> None:
     for i in range(sessions):
         dice = outcome_stream(seed, i, rolls, compiled.n_outcomes)
-        ref = play_reference(compiled, [int(o) for o in dice], Decimal(bankroll))
+        ref = play_on_tables(compiled, [int(o) for o in dice], Decimal(bankroll))
         for p in range(compiled.players):
             assert [Decimal(int(c)) / 100 for c in res.hist[i, p, 1:ref.rolls + 1]] \
                 == ref.history[p], f"session {i} player {p}"
@@ -163,7 +163,7 @@ def _history(on_win: list[str], rolls: list[tuple[int, int]]) -> list[Decimal]:
     res = run_block(compiled, 0, 1, len(rolls), 100000, 0, n_hist=1, stride=1,
                     outcomes_fn=lambda r0: dice)
     history = [Decimal(int(c)) / 100 for c in res.hist[0, 0, 1:]]
-    assert history == play_reference(compiled, [int(o) for o in dice[0]],
+    assert history == play_on_tables(compiled, [int(o) for o in dice[0]],
                                      Decimal(1000)).history[0]
     return history
 

@@ -30,7 +30,7 @@ from croupier.analysis.options import (
 )
 from croupier.analysis.options import option_value as _value
 from croupier.errors import Malformed
-from croupier.games import GAME_NAMES, REGISTRY
+from croupier.games import GAME_NAMES, GAMES
 from croupier.money import fmt, parse_amount
 from croupier.roulette.reading import ZERO_RULES
 from croupier.roulette.wheel import WHEELS
@@ -53,9 +53,6 @@ pay tables (fire:A, fire:B) with the probabilities of 4, 5 and 6 different point
 standard deviation is of the net result per unit staked; "rolls" is the expected number of
 rolls (spins) to the decision.
 """
-
-
-GAMES = GAME_NAMES
 
 _PROPOSAL_KEYS = ("game", "rules", "table", "options", "wagers")
 
@@ -125,67 +122,6 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
     return game, str(rules), options, str(header.get("table", ""))
 
 
-CALL_NOTES = {
-    "down_on_win": (
-        "a wager called down on the win comes down with its next win, its stake "
-        "returned with the winnings and no new commission collected; the figures stand as "
-        "they are, since they count one decision, to the first win or loss, with a commission "
-        "collected at placement paid once per decision."),
-    "off_during_point": (
-        "a wager called off for the rest of a point is neither won nor lost "
-        "while it is off; the figures stand as they are, since they count the rolls on which "
-        "the wager works, to its decision."),
-}
-"""What each call a table option takes does to the figures (noted on the wagers it applies
-to, where the option is on)."""
-
-
-def edge_notes(game: str, rules: str, options: dict[str, Any]) -> dict[str, list[str]]:
-    """Notes per wager prefix (``lay``): where the profile departs from common practice
-    (13:69F takes the lay commission on the stake, where casinos commonly take it on the win),
-    and what the calls the table's options take (``down_on_win``, ``off_during_point``) do
-    to each wager's figures."""
-    from croupier.craps.table import CrapsTable
-    from croupier.craps.wagers import WAGERS
-    from croupier.rules import load_profile
-
-    table = REGISTRY[game].open(load_profile(rules), dict(options), {})
-    if not isinstance(table, CrapsTable):
-        return {}
-    cfg = table.config
-    notes: dict[str, list[str]] = {}
-    lay = _lay_note(cfg, rules)
-    if lay:
-        notes["lay"] = [lay]
-    for option, says in CALL_NOTES.items():
-        called = [d.id for d in cfg.offered() if getattr(d, option)]
-        if getattr(cfg, option) and called:
-            note = f"{option} ({', '.join(called)}): {says}"
-            for wager in called:
-                notes.setdefault(wager, []).append(note)
-    return {wager: notes[wager] for wager in WAGERS if wager in notes}
-
-
-def _lay_note(cfg: Any, rules: str) -> str:
-    """13:69F takes the lay commission on the stake: what that costs against the common
-    practice of taking it on the win ("" where the profile does not)."""
-    if cfg.rules.lay_commission_base != "stake" or "lay" not in cfg.rules.wagers:
-        return ""
-    figures = []
-    vig = Fraction(cfg.vig)
-    for number in (4, 5, 6):
-        win = cfg.pays[f"lay:{number}"].ratio  # what a unit laid could win
-        on_stake = vig / (1 + vig)
-        on_win = vig * win / (1 + vig * win)
-        figures.append(f"lay {number}/{14 - number}: {float(on_stake):.3%} against "
-                       f"{float(on_win):.3%}")
-    return (
-        f"{rules} takes the lay commission on the amount wagered "
-        f"({cfg.rules.clause('lay_commission_clause')}); common practice takes it on what the "
-        f"lay could win, so the lay costs more here than players expect at the same rate "
-        f"({cfg.vig}, paid when the bet is made): " + "; ".join(figures) + ".")
-
-
 def _exact_or_decimal(value: Fraction, width: int) -> str:
     """The exact fraction when it fits the column, else a decimal (--json has it exact)."""
     text = str(value)
@@ -194,14 +130,15 @@ def _exact_or_decimal(value: Fraction, width: int) -> str:
 
 def cmd_edge(args: argparse.Namespace) -> int:
     """The edge table (or --json) of one game under one profile; 2 when malformed."""
-    from croupier.analysis.exact import analyse
+    from croupier.analysis.family import open_table
 
     try:
         game, rules, options, name = edge_table(args)
         stake = (parse_amount(args.stake, f"--stake {args.stake}")
                  if args.stake is not None else None)
-        rows = analyse(game, rules, options, stake)
-        notes = edge_notes(game, rules, options)
+        opened = open_table(game, rules, options)
+        rows = opened.analysis.edges(opened, stake)
+        notes = opened.analysis.edge_notes(opened)
     except Malformed as exc:
         print(f"croupier edge: {exc}", file=sys.stderr)
         return 2
@@ -222,7 +159,7 @@ def cmd_edge(args: argparse.Namespace) -> int:
 def _print_edge(game: str, rules: str, name: str, rows: list[Any],
                 stake: Decimal | None = None) -> None:
     """The edge table: exact fractions where they fit, decimals otherwise."""
-    unit = REGISTRY[game].decisions
+    unit = GAMES[game].decisions
     header = (f"{'wager':<18} {'edge/bet made':>16} {'%':>8} {'edge/resolved':>15} "
               f"{'P(win)':>8} {'P(lose)':>8} {'P(push)':>8} {'sd':>7} {unit:>6}")
     at = (f" at a stake of {fmt(stake)} (commission as the table takes it, rounded down "
@@ -258,7 +195,7 @@ def register(subparsers: Any) -> None:
         "edge", help="exact house edge, variance and time to decision of every wager",
         description=EDGE_HELP, epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    edge.add_argument("--game", choices=GAMES,
+    edge.add_argument("--game", choices=GAME_NAMES,
                       help="the game (default: the options file's, else craps)")
     edge.add_argument("--rules", help="rule profile (default: the options file's, else "
                       + ", ".join(f"{r} for {g}" for g, r in DEFAULT_RULES.items()) + ")")
@@ -390,7 +327,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_wagers(args: argparse.Namespace) -> int:
     """The wager reference as text, Markdown (docs/wagers.md) or JSON."""
-    from croupier.analysis.reference import render_markdown, render_text, wager_reference
+    from croupier.analysis.wager_reference import render_markdown, render_text, wager_reference
 
     reference = wager_reference()
     if args.json:

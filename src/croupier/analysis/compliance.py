@@ -26,22 +26,20 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from croupier.analysis import exact
+from croupier.analysis.family import analysis_of
 from croupier.analysis.options import option_names, option_problems
-from croupier.craps.config import MAX_VIG
-from croupier.craps.table import CrapsTable
-from croupier.craps.wagers import WAGERS
 from croupier.errors import Malformed
-from croupier.games import GAMES
+from croupier.games import GAMES, Game
 from croupier.money import Odds
 from croupier.reading import unknown_name
-from croupier.roulette.table import RouletteTable
 from croupier.rules import PROFILE_IDS, GameRules, Profile, load_profile
 from croupier.rules.citations import cite
 
@@ -50,6 +48,25 @@ REFUSED = "refused"
 
 _FOR = re.compile(r"^\s*\d+\s+for\s+\d+\s*$", re.IGNORECASE)
 _TOP_KEYS = ("game", "rules", "table", "options", "pays", "wagers")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One proposal, its header and shape checked: the game and profile, the table options
+    (without the pays), the proposed entries as written and the wagers the house means to
+    offer. Each family's analysis checks it (:meth:`FamilyAnalysis.check`)."""
+
+    name: str
+    game: Game
+    profile: Profile
+    options: dict[str, Any]
+    pays: dict[str, str]
+    wagers: list[str]
+
+
+EdgeOf = Callable[[str, Mapping[str, Odds]], Fraction | None]
+"""The house edge of the wager a pay-table entry prices, under a pay table (None: no wager
+of its own prices the entry)."""
 
 
 @dataclass
@@ -209,10 +226,6 @@ def _read_header(name: str, doc: dict[str, Any],
     return game, profile
 
 
-def _is_roulette(game: str) -> bool:
-    return game in GAMES and issubclass(GAMES[game].table_class, RouletteTable)
-
-
 def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
     problems: list[Malformed] = []
     game, profile = _read_header(name, doc, problems)
@@ -231,30 +244,8 @@ def _check_one(name: str, doc: dict[str, Any]) -> TableReport:
     if problems:
         raise Problems(problems)
     assert profile is not None
-    if _is_roulette(game):
-        return _check_roulette(name, profile, options, pays_raw, offered)
-    return _check_craps(name, game, profile, options, pays_raw, offered)
-
-
-def _refusable(profile: Profile, options: dict[str, Any]) -> dict[str, Any]:
-    """The options without those the report shows as refusals rather than as malformed: a
-    commission over five percent, collected at a time the profile forbids, and a 6-7-8 the
-    profile does not permit."""
-    rules = profile.craps
-    safe = dict(options)
-    if rules is None:
-        return safe
-    try:
-        if "vig" in safe and Decimal(str(safe["vig"])).is_finite() and \
-                Decimal(str(safe["vig"])) > MAX_VIG:
-            safe.pop("vig")
-    except InvalidOperation:
-        pass  # malformed: the configuration names it
-    if safe.get("vig_collected") in ("placement", "win"):
-        safe.pop("vig_collected")
-    if safe.get("six_seven_eight") is True and not rules.permits("six_seven_eight"):
-        safe.pop("six_seven_eight")
-    return safe
+    played = GAMES[game]
+    return analysis_of(played).check(Proposal(name, played, profile, options, pays_raw, offered))
 
 
 def _option_problems(name: str, game: str, profile: Profile,
@@ -272,7 +263,7 @@ def _option_problems(name: str, game: str, profile: Profile,
     # A name that is no option is named with the nearest one; the rest are tried.
     unknown = option_problems(game, options, f"{name}: options.{{key}}")
     options = {k: v for k, v in options.items() if k in option_names(game)}
-    safe = dict(options) if _is_roulette(game) else _refusable(profile, options)
+    safe = analysis_of(GAMES[game]).refusable(profile, options)
     found = [e for e in (attempt({k: v}) for k, v in safe.items()) if e is not None]
     if not found and not unknown:
         together = attempt(safe)
@@ -282,7 +273,7 @@ def _option_problems(name: str, game: str, profile: Profile,
 
 def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,
                      minimums: dict[str, Odds], pays_raw: dict[str, str],
-                     wager_of: dict[str, str]) -> dict[str, Odds]:
+                     wager_of: Mapping[str, str]) -> dict[str, Odds]:
     """Verdicts for the wording and the entries themselves; the parseable proposals."""
     proposed: dict[str, Odds] = {}
     for key, text in pays_raw.items():
@@ -303,99 +294,33 @@ def _parse_proposals(report: TableReport, rules: GameRules, profile: Profile,
     return proposed
 
 
-def _check_craps(name: str, game: str, profile: Profile, options: dict[str, Any],
-                 pays_raw: dict[str, str], offered: list[str]) -> TableReport:
-    rules = profile.craps
-    assert rules is not None
-    report = TableReport(name, game, profile.id, pays_clause=rules.clause("pays_clause"))
-    safe = dict(options)
-    # Commission: over five percent, or collected on the win where the profile says at placement.
-    if "vig" in safe:
-        try:
-            vig = Decimal(str(safe["vig"]))
-        except InvalidOperation:
-            raise Malformed(f"{name}: options.vig", "not a decimal rate") from None
-        if vig.is_finite() and vig > MAX_VIG:
-            report.entries.append(Entry(
-                name, "vig", "at most 0.05", str(safe["vig"]), None, REFUSED,
-                "a commission over five percent of the wager",
-                rules.clause("buy_commission_clause") or rules.clause("pays_clause")))
-            safe["vig"] = str(MAX_VIG)
-    allowed = list(rules.vig_collected)
-    if safe.get("vig_collected") in ("placement", "win") and safe["vig_collected"] not in allowed:
-        report.entries.append(Entry(
-            name, "vig_collected", " or ".join(allowed), str(safe["vig_collected"]), None,
-            REFUSED, "the commission is paid at the time of making the bet",
-            f"{rules.clause('buy_commission_clause')}, {rules.clause('lay_commission_clause')}"))
-        safe["vig_collected"] = allowed[0]
-    for elected in [key for key in safe if key in WAGERS]:
-        if safe[elected] is True and elected not in rules.optional:
-            safe.pop(elected)  # reported below as a wager the profile does not permit
-            offered = [*offered, elected]
-    table = GAMES[game].open(profile, safe, {})
-    assert isinstance(table, CrapsTable)
-    cfg = table.config
-    for wager_id in offered:
+def check_entries(report: TableReport, proposal: Proposal, rules: GameRules,
+                  minimums: dict[str, Odds], edge_of: EdgeOf, wager_of: Mapping[str, str],
+                  ) -> None:
+    """The entries every family's report has, after its own: each wager offered that the
+    profile does not permit, each proposed entry worded with "for" or naming no entry of
+    the pay table, then every entry of the pay table (``minimums``) with its house edge under
+    the proposal and its verdict (refused below the minimum). ``wager_of`` names the wager
+    of an entry whose wager is not its first word."""
+    for wager_id in proposal.wagers:
         if not rules.permits(wager_id):
-            report.entries.append(Entry(name, wager_id, None, None, None, REFUSED,
-                                        f"{wager_id} is not a wager {profile.id} permits",
+            report.entries.append(Entry(report.name, wager_id, None, None, None, REFUSED,
+                                        f"{wager_id} is not a wager {proposal.profile.id} permits",
                                         rules.clause("permitted_clause")))
-    minimums = dict(cfg.pays)
-    specs = exact.craps_specs(cfg)
-    spec_of: dict[str, exact.CrapsSpec] = {}
-    for spec in specs:
-        if not spec.as_configured or WAGERS[spec.wager_id].parts is not None:
-            continue
-        for key in spec.pay_keys():
-            spec_of.setdefault(key, spec)
-    wager_of = {k: s.wager_id for k, s in spec_of.items()}
-    proposed = _parse_proposals(report, rules, profile, minimums, pays_raw, wager_of)
+    proposed = _parse_proposals(report, rules, proposal.profile, minimums, proposal.pays,
+                                wager_of)
     effective = {**minimums, **proposed}
     report.effective = effective
-    clause = rules.clause("pays_clause")
     for key, minimum in minimums.items():
         odds = proposed.get(key)
-        found = spec_of.get(key)
-        edge = exact.analyse_spec(cfg, found, effective).house_edge if found is not None else None
+        edge = edge_of(key, effective)
         if odds is not None and odds.ratio < minimum.ratio:
-            report.entries.append(Entry(name, key, str(minimum), str(odds), edge, REFUSED,
-                                        f"{odds} is below the minimum payout {minimum}", clause))
+            report.entries.append(Entry(report.name, key, str(minimum), str(odds), edge, REFUSED,
+                                        f"{odds} is below the minimum payout {minimum}",
+                                        report.pays_clause))
         else:
-            report.entries.append(Entry(name, key, str(minimum),
+            report.entries.append(Entry(report.name, key, str(minimum),
                                         str(odds) if odds is not None else None, edge, OK))
-    return report
-
-
-def _check_roulette(name: str, profile: Profile, options: dict[str, Any],
-                    pays_raw: dict[str, str], offered: list[str]) -> TableReport:
-    from croupier.roulette.reading import read_options
-
-    rules = profile.roulette
-    assert rules is not None
-    report = TableReport(name, "roulette", profile.id, pays_clause=rules.clause("pays_clause"))
-    config = read_options(options, profile)
-    for wager_id in offered:
-        if not rules.permits(wager_id):
-            report.entries.append(Entry(name, wager_id, None, None, None, REFUSED,
-                                        f"{wager_id} is not a wager {profile.id} permits",
-                                        rules.clause("permitted_clause")))
-    minimums = dict(rules.pays)
-    proposed = _parse_proposals(report, rules, profile, minimums, pays_raw, {})
-    effective = {**minimums, **proposed}
-    report.effective = effective
-    clause = rules.clause("pays_clause")
-    for key, minimum in minimums.items():
-        odds = proposed.get(key)
-        qualifiers = exact.roulette_qualifiers(key, config.wheel) if key in rules.wagers else []
-        edge = (exact.analyse_roulette_wager(key, qualifiers[0], config.wheel, config.zero_rule,
-                                             effective).house_edge if qualifiers else None)
-        if odds is not None and odds.ratio < minimum.ratio:
-            report.entries.append(Entry(name, key, str(minimum), str(odds), edge, REFUSED,
-                                        f"{odds} is below the minimum payout {minimum}", clause))
-        else:
-            report.entries.append(Entry(name, key, str(minimum),
-                                        str(odds) if odds is not None else None, edge, OK))
-    return report
 
 
 def _uniformity(tables: list[TableReport]) -> list[Entry]:

@@ -365,17 +365,45 @@ def _split_step(d: WagerDef, qualifier: Qualifier, pays: Mapping[str, Odds]) -> 
     return step
 
 
-def _commission(cfg: CrapsConfig, d: WagerDef, qualifier: Qualifier, vig: Fraction) -> Fraction:
-    """Commission per unit staked, exactly: on the stake, or on the win for lay where the
-    profile bases it so (13:47-20.25(k))."""
-    return vig * cfg.commission_base(d.commission or "", qualifier, Fraction(1))
+def _commission_rates(cfg: CrapsConfig, case: CrapsCase, stake: Decimal | None,
+                      ) -> tuple[Fraction, Fraction]:
+    """(paid at placement, taken out of a win) per unit staked, for the case's wager: exactly
+    the rate (on the stake, or on the win for lay where the profile bases it so,
+    13:47-20.25(k)); at ``stake``, what the table takes, rounded down to its unit."""
+    d = WAGERS[case.wager_id]
+    if d.commission is None:
+        return ZERO, ZERO
+    if stake is None:
+        rate = Fraction(cfg.vig) * cfg.commission_base(d.commission, case.qualifier, Fraction(1))
+    else:
+        rate = Fraction(cfg.commission(d.commission, case.qualifier, stake)) / Fraction(stake)
+    if (case.timing or cfg.commission_timing(case.wager_id, case.qualifier)) == "placement":
+        return rate, ZERO
+    return ZERO, rate
+
+
+@dataclass(frozen=True)
+class CrapsCase:
+    """One row of the craps table: a wager with its qualifier (or the point line odds stand
+    behind), the commission timing of buy and lay (``placement`` or ``win``; None: the
+    table's), the pay table of the fire bet; ``key`` names the row (``buy:4:placement``)."""
+
+    key: str
+    wager_id: str
+    qualifier: Qualifier = None
+    point: int | None = None
+    timing: str | None = None
+    fire_table: str | None = None
+    as_configured: bool = True
+
+    def pay_keys(self) -> tuple[str, ...]:
+        d = WAGERS[self.wager_id]
+        return d.pay_keys(self.qualifier, d.initial_state(self.qualifier, self.point))
 
 
 def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = None, *,
                         point: int | None = None, timing: str | None = None,
-                        pays: Mapping[str, Odds] | None = None, key: str | None = None,
-                        as_configured: bool = True, stake: Decimal | None = None,
-                        ) -> WagerAnalysis:
+                        stake: Decimal | None = None) -> WagerAnalysis:
     """The exact analysis of one craps wager under ``cfg``'s pay table.
 
     ``point`` is the number line odds stand behind; ``timing`` (``"placement"`` or ``"win"``)
@@ -391,75 +419,33 @@ def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = 
     Fraction(0, 1)
     """
     d = WAGERS[wager_id]
-    table = cfg.pays if pays is None else pays
-    placement = win_commission = ZERO
-    if d.commission is not None:
-        if stake is None:
-            rate = _commission(cfg, d, qualifier, Fraction(cfg.vig))
-        else:
-            rate = Fraction(cfg.commission(d.commission, qualifier, stake)) / Fraction(stake)
-        if (timing or cfg.commission_timing(wager_id, qualifier)) == "placement":
-            placement = rate
-        else:
-            win_commission = rate
-    start = d.initial_state(qualifier, point)
-    if d.parts is not None:
-        result = solve_chain(start, _split_step(d, qualifier, table))
-        keys = d.pay_keys(qualifier, start)
-    else:
-        result = solve_chain(start, _craps_step(d, qualifier, start, table, win_commission,
-                                                placement))
-        keys = d.pay_keys(qualifier, start)
-    if key is None:
-        key = f"{wager_id}:{point}" if point is not None else d.label(qualifier, start)
-    return WagerAnalysis(key, "craps", result.ends, ONE + placement, result.steps, keys,
-                         as_configured)
+    key = f"{wager_id}:{point}" if point is not None else d.label(
+        qualifier, d.initial_state(qualifier, point))
+    return analyse_case(cfg, CrapsCase(key, wager_id, qualifier, point, timing), stake=stake)
 
 
-def craps_offered(cfg: CrapsConfig) -> list[WagerDef]:
-    """The wagers the table offers (:meth:`CrapsConfig.offered`: profile, options, game)."""
-    return cfg.offered()
-
-
-@dataclass(frozen=True)
-class CrapsSpec:
-    """One row of the craps table: a wager with its qualifier (or the point line odds stand
-    behind), the commission timing of buy and lay, the pay table of the fire bet."""
-
-    key: str
-    wager_id: str
-    qualifier: Qualifier = None
-    point: int | None = None
-    timing: str | None = None
-    fire_table: str | None = None
-    as_configured: bool = True
-
-    def pay_keys(self) -> tuple[str, ...]:
-        d = WAGERS[self.wager_id]
-        return d.pay_keys(self.qualifier, d.initial_state(self.qualifier, self.point))
-
-
-def craps_specs(cfg: CrapsConfig) -> list[CrapsSpec]:
-    """Every row the table offers: buy and lay under each commission timing the profile allows
-    (``buy:4:placement``), the fire bet under each pay table (``fire:A``)."""
-    specs: list[CrapsSpec] = []
-    timings = list(cfg.rules.vig_collected)
-    for d in craps_offered(cfg):
-        if any(key.split(":")[0] == d.id for key in _fire_keys(cfg)):
-            tables = sorted(cfg.rules.fire_tables)
-            specs.extend(CrapsSpec(f"{d.id}:{t}", d.id, fire_table=t,
-                                   as_configured=t == cfg.fire_pay_table) for t in tables)
+def craps_cases(cfg: CrapsConfig) -> list[CrapsCase]:
+    """Every row the table offers (:meth:`CrapsConfig.offered`: profile, options, game): buy
+    and lay under each commission timing the profile allows (``buy:4:placement``), the fire
+    bet under each pay table (``fire:A``)."""
+    cases: list[CrapsCase] = []
+    fire_wagers = {key.split(":")[0] for key in _fire_keys(cfg)}
+    for d in cfg.offered():
+        if d.id in fire_wagers:
+            cases.extend(CrapsCase(f"{d.id}:{t}", d.id, fire_table=t,
+                                   as_configured=t == cfg.fire_pay_table)
+                         for t in sorted(cfg.rules.fire_tables))
         elif d.odds_of is not None and d.qualifier is None:
-            specs.extend(CrapsSpec(f"{d.id}:{n}", d.id, point=n) for n in POINTS)
+            cases.extend(CrapsCase(f"{d.id}:{n}", d.id, point=n) for n in POINTS)
         elif d.commission is not None:
-            specs.extend(CrapsSpec(f"{d.label(q, None)}:{t}", d.id, q, timing=t,
+            cases.extend(CrapsCase(f"{d.label(q, None)}:{t}", d.id, q, timing=t,
                                    as_configured=t == cfg.commission_timing(d.id, q))
-                         for q in d.domain for t in timings)
+                         for q in d.domain for t in cfg.rules.vig_collected)
         elif d.qualifier is not None:
-            specs.extend(CrapsSpec(d.label(q, None), d.id, q) for q in d.domain)
+            cases.extend(CrapsCase(d.label(q, None), d.id, q) for q in d.domain)
         else:
-            specs.append(CrapsSpec(d.id, d.id))
-    return specs
+            cases.append(CrapsCase(d.id, d.id))
+    return cases
 
 
 def _fire_keys(cfg: CrapsConfig) -> frozenset[str]:
@@ -467,27 +453,32 @@ def _fire_keys(cfg: CrapsConfig) -> frozenset[str]:
     return frozenset(key for table in cfg.rules.fire_tables.values() for key in table)
 
 
-def analyse_spec(cfg: CrapsConfig, spec: CrapsSpec,
-                 pays: Mapping[str, Odds] | None = None, stake: Decimal | None = None,
-                 ) -> WagerAnalysis:
-    """The analysis of one row, under ``pays`` (default: the table's pay table), at ``stake``
-    (default: per unit, the exact commission rate)."""
+def analyse_case(cfg: CrapsConfig, case: CrapsCase, pays: Mapping[str, Odds] | None = None,
+                 stake: Decimal | None = None) -> WagerAnalysis:
+    """The analysis of one row, under ``pays`` (default: the table's pay table, with the
+    case's fire pay table over it), at ``stake`` (default: per unit, the exact commission
+    rate)."""
     table = dict(cfg.pays if pays is None else pays)
-    if spec.fire_table is not None and spec.fire_table != cfg.fire_pay_table:
-        table.update(cfg.rules.fire_tables[spec.fire_table])
-    return analyse_craps_wager(cfg, spec.wager_id, spec.qualifier, point=spec.point,
-                               timing=spec.timing, pays=table, key=spec.key,
-                               as_configured=spec.as_configured, stake=stake)
+    if case.fire_table is not None and case.fire_table != cfg.fire_pay_table:
+        table.update(cfg.rules.fire_tables[case.fire_table])
+    d = WAGERS[case.wager_id]
+    placement, win_commission = _commission_rates(cfg, case, stake)
+    start = d.initial_state(case.qualifier, case.point)
+    step = (_split_step(d, case.qualifier, table) if d.parts is not None
+            else _craps_step(d, case.qualifier, start, table, win_commission, placement))
+    result = solve_chain(start, step)
+    return WagerAnalysis(case.key, "craps", result.ends, ONE + placement, result.steps,
+                         d.pay_keys(case.qualifier, start), case.as_configured)
 
 
 def analyse_craps(cfg: CrapsConfig, stake: Decimal | None = None,
-                  refusal: Callable[[CrapsSpec], str] | None = None) -> list[WagerAnalysis]:
-    """Every wager the table offers, with every qualifier (see :func:`craps_specs`); at
+                  refusal: Callable[[CrapsCase], str] | None = None) -> list[WagerAnalysis]:
+    """Every wager the table offers, with every qualifier (see :func:`craps_cases`); at
     ``stake``, each row notes why the table would refuse that stake (``refusal``)."""
     rows = []
-    for spec in craps_specs(cfg):
-        row = analyse_spec(cfg, spec, stake=stake)
-        why = refusal(spec) if refusal is not None else ""
+    for case in craps_cases(cfg):
+        row = analyse_case(cfg, case, stake=stake)
+        why = refusal(case) if refusal is not None else ""
         rows.append(replace(row, notes=(f"refused at this stake: {why}",)) if why else row)
     return rows
 
@@ -617,38 +608,14 @@ def analyse_roulette(profile_id: str, options: Mapping[str, Any]) -> list[WagerA
 
 def analyse(game: str, profile_id: str, options: Mapping[str, Any],
             stake: Decimal | None = None) -> list[WagerAnalysis]:
-    """The whole table of ``game`` (any game of the registry, :mod:`croupier.games`); at
-    ``stake``, a craps table's commission as it is really taken on that stake (rounded down
-    to the unit) and, per row, whether the table takes that stake at all.
+    """The whole table of ``game`` (any game of the registry, :mod:`croupier.games`), by its
+    family's analysis (:mod:`croupier.analysis.family`); at ``stake``, a craps table's
+    commission as it is really taken on that stake (rounded down to the unit) and, per row,
+    whether the table takes that stake at all.
 
     Raises :class:`~croupier.errors.Malformed` for options the profile does not allow.
     """
-    from croupier.craps.table import CrapsTable
-    from croupier.errors import Malformed, Refusal
-    from croupier.games import game as game_named
-    from croupier.rules import load_profile
+    from croupier.analysis.family import open_table
 
-    played = game_named(game)
-    try:
-        profile = load_profile(profile_id)
-    except KeyError:
-        raise Malformed("rules", f"unknown rule profile {profile_id!r}") from None
-    if not profile.covers(game):
-        raise Malformed("game", f"{profile_id} does not cover {game}")
-    table = played.open(profile, options, {})
-    if isinstance(table, CrapsTable):
-        if stake is None:
-            return analyse_craps(table.config)
-        craps = table
-
-        def refusal(spec: CrapsSpec) -> str:
-            d = WAGERS[spec.wager_id]
-            try:
-                craps.check_stake(d, spec.qualifier, d.initial_state(spec.qualifier, spec.point),
-                                  stake)
-            except Refusal as exc:
-                return str(exc)
-            return ""
-
-        return analyse_craps(table.config, stake, refusal)
-    return analyse_roulette(profile_id, options)
+    opened = open_table(game, profile_id, options)
+    return opened.analysis.edges(opened, stake)

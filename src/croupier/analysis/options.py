@@ -20,13 +20,10 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from croupier.craps.config import OPTION_KEYS as CRAPS_OPTION_KEYS
-from croupier.craps.table import CrapsTable
+from croupier.analysis.family import analysis_of
 from croupier.errors import Malformed
 from croupier.games import GAME_NAMES, GAMES
 from croupier.reading import check_name, unknown_name
-from croupier.roulette.reading import OPTION_KEYS as ROULETTE_OPTION_KEYS
-from croupier.roulette.table import RouletteTable
 from croupier.rules import PROFILE_IDS, load_profile
 
 DEFAULT_RULES = {name: played.default_profile for name, played in GAMES.items()}
@@ -59,40 +56,27 @@ def check_rules(name: object, where: str = "--rules") -> str:
     return check_name(name, PROFILE_IDS, "rule profile", where)
 
 
-# The options each table class reads, and whether a wager's id is one too (at craps it elects
-# whether the table offers the wager).
-_OPTION_KEYS: dict[type, tuple[tuple[str, ...], bool]] = {
-    CrapsTable: (CRAPS_OPTION_KEYS, True),
-    RouletteTable: (ROULETTE_OPTION_KEYS, False),
-}
-
-
 def option_names(game: str) -> tuple[str, ...]:
-    """The table options a table of ``game`` reads; at craps also a wager's id (whether the
-    table offers it)."""
-    keys, wagers = _OPTION_KEYS[GAMES[game].table_class]
-    return keys + tuple(GAMES[game].wager_names) if wagers else keys
+    """The table options a table of ``game`` reads; where a table option elects a wager (at
+    craps), also each wager's id (whether the table offers it)."""
+    played = GAMES[game]
+    return played.option_keys + (tuple(played.wager_names) if played.elects_wagers else ())
 
 
 def pay_names(game: str, rules: str) -> tuple[str, ...]:
     """Every pay-table entry ``rules`` has for ``game``'s family (at craps with each fire pay
     table's entries); whether a table pays one is the table's say."""
-    section = GAMES[game].rules(load_profile(rules))
-    if section is None:
-        return ()
-    names = list(section.pays)
-    for table in getattr(section, "fire_tables", {}).values():
-        names += [k for k in table if k not in names]
-    return tuple(names)
+    return analysis_of(GAMES[game]).pay_entries(load_profile(rules))
 
 
 def option_problems(game: str, options: dict[str, Any], where: str) -> list[Malformed]:
     """An error for each name in ``options`` that is no table option of ``game``, with the
     nearest name, at ``where`` (a format with ``{key}``)."""
     known = option_names(game)
-    keys, wagers = _OPTION_KEYS[GAMES[game].table_class]
-    listing = f"expected one of {', '.join(keys)}, or a wager's id (croupier wagers)" if wagers else ""
-    what = f"{GAMES[game].family} table option"
+    played = GAMES[game]
+    listing = (f"expected one of {', '.join(played.option_keys)}, or a wager's id "
+               "(croupier wagers)") if played.elects_wagers else ""
+    what = f"{played.family} table option"
     return [unknown_name(key, known, what, where.format(key=key), listing)
             for key in options if key not in known]
 

@@ -57,7 +57,6 @@ PACKAGE = Path(__file__).resolve().parents[1]
 ROOT = PACKAGE.parents[1]
 STATUSES = ("tested", "implemented", "partial", "interpretation", "physical", "missing")
 _DECLARED = ("partial", "interpretation", "physical", "missing")
-_LABEL = {"interpretation": "reading", "physical": "record"}
 
 
 @dataclass

@@ -21,7 +21,7 @@ Decimal('170')
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
@@ -410,12 +410,6 @@ class CrapsTable:
         if found is None:
             found = self._read[accepted] = {k: Odds.parse(text, k) for k, text in accepted}
         return found
-
-    def repriced(self) -> list[Wager]:
-        """The wagers on the layout that the table's pay table now prices otherwise than they
-        were accepted at (they keep their pays; nothing may be added to them)."""
-        return [w for w in self.wagers.values()
-                if w.accepted != self.accepted_pays(w.definition, w.qualifier, w.state)]
 
     def unpayable(self) -> list[tuple[str, str, str]]:
         """The wagers on the layout whose stake their own pays cannot pay in the table unit
@@ -934,8 +928,3 @@ def _callable(may: Any) -> str:
     """The names of the wagers a call may be made on, from their definitions."""
     names = [w.name for w in WAGERS.values() if may(w)]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-
-
-def copy_config(config: CrapsConfig, **changes: object) -> CrapsConfig:
-    """A changed copy of ``config`` (for tests and tools)."""
-    return replace(config, **changes)  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""Fairness and integrity monitoring of dice, wheels and the RNG (issue 8).
+"""Fairness and integrity monitoring of dice, wheels and the RNG: biased dice, a wheel with a
+favoured sector and an RNG whose output is not uniform are found from the decisions they give.
 
 ``DiceMonitor.observe(d1, d2)`` and ``WheelMonitor.observe(number)`` return the alerts each
 decision raises; ``.report()`` gives the goodness-of-fit tests; ``croupier integrity`` and

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -236,6 +236,3 @@ def sector_arcs(n: int, width: int) -> list[tuple[int, ...]]:
     """The ``n`` arcs of ``width`` consecutive positions on a circle of ``n`` positions."""
     return [tuple((j + k) % n for k in range(width)) for j in range(n)]
 
-
-def bank_names(bank: Bank) -> Sequence[str]:
-    return [s.name for s in bank.specs]

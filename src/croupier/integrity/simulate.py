@@ -87,9 +87,3 @@ def run_wheel(
             final[r] = any(t.alert for t in wheel_tests(counts, wheel.order, config))
     return RunResults(first, final)
 
-
-def detection_quantile(first_alarm: IntArray, q: float) -> int | None:
-    """The number of outcomes by which a fraction ``q`` of runs have alarmed (None: never)."""
-    times = np.where(first_alarm > 0, first_alarm, np.iinfo(np.int64).max)
-    value = int(np.quantile(times, q, method="higher"))
-    return None if value == np.iinfo(np.int64).max else value

@@ -76,11 +76,6 @@ def chi2_sf(statistic: float, df: int) -> float:
     return regularized_gamma_q(df / 2, statistic / 2)
 
 
-def normal_sf(z: float) -> float:
-    """P(Z >= z) for a standard normal Z."""
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
 def two_sided_normal_p(z: float) -> float:
     """P(|Z| >= |z|) for a standard normal Z."""
     return min(1.0, math.erfc(abs(z) / math.sqrt(2)))
@@ -177,9 +172,3 @@ def binomial_sf(k: Sequence[int], n: int, p: float) -> list[float]:
     """P(X >= k) for X binomial(n, p), for each k."""
     return [float(v) for v in _sps.binom.sf(np.asarray(k) - 1, n, p)]
 
-
-def bonferroni(p_values: Sequence[float]) -> float:
-    """The Bonferroni-adjusted smallest p-value: min(1, m * min p)."""
-    if not p_values:
-        return 1.0
-    return min(1.0, len(p_values) * min(p_values))

@@ -44,7 +44,6 @@ from croupier.sim.strategy import Bet, Strategy
 
 I64 = npt.NDArray[np.int64]
 BIG = Decimal(10) ** 9
-DEFAULT_PROFILE = {"craps": "nj-13-69f", "roulette": "nj-casino-night"}  # a strategy naming none
 
 # rule kinds, timings, statuses (shared with the kernel)
 FIXED, COME, ODDS = 0, 1, 2
@@ -137,8 +136,8 @@ point): strategies make no calls, so a strategy naming one is refused rather tha
 
 def craps_config(strategy: Strategy, profile_id: str | None) -> CrapsConfig:
     """The craps table the strategy plays at: the profile (``profile_id``, else the strategy's, else
-    nj-13-69f) with the strategy's table options."""
-    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["craps"])
+    its game's default, the registry's) with the strategy's table options."""
+    profile = load_profile(profile_id or strategy.rules or game_entry(strategy.game).default_profile)
     if profile.craps is None:
         raise Malformed("rules", f"{profile.id} does not cover craps")
     try:
@@ -559,7 +558,7 @@ def roulette_qualifier(bet: Bet) -> Any:
 
 def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, TableConfig]:
     """The roulette profile id and table options the strategy plays under."""
-    profile = load_profile(profile_id or strategy.rules or DEFAULT_PROFILE["roulette"])
+    profile = load_profile(profile_id or strategy.rules or game_entry(strategy.game).default_profile)
     if profile.roulette is None:
         raise Malformed("rules", f"{profile.id} does not cover roulette")
     try:
@@ -664,7 +663,7 @@ def _one_table(strategies: Sequence[Strategy], profile_id: str | None) -> None:
         if s.table and s.table != first.table:
             raise Malformed(f"{s.name}.table", f"the players sit at one table, with the first "
                             f"player's options ({first.name}); give the same or none")
-        table_rules = first.rules or DEFAULT_PROFILE[first.game]
+        table_rules = first.rules or game_entry(first.game).default_profile
         if profile_id is None and s.rules is not None and \
                 load_profile(s.rules).id != load_profile(table_rules).id:
             raise Malformed(f"{s.name}.rules", f"the players sit at one table, under the "
@@ -762,7 +761,7 @@ def _empty_arrays(z: _Shape) -> dict[str, npt.NDArray[Any]]:
         "winnext": np.zeros((P, C, L), np.int64), "losenext": np.zeros((P, C, L), np.int64),
         "reset7": np.zeros((P, C), np.int64),
         "stoploss": np.zeros(P, np.int64), "wingoal": np.zeros(P, np.int64),
-        "shooterlim": np.zeros(P, np.int64), "minstake": np.zeros(P, np.int64),
+        "shooterlim": np.zeros(P, np.int64),
         "vn": np.zeros(P, np.int64), "vd": np.ones(P, np.int64), "unit": np.ones(P, np.int64),
     }
     for name in RULE_INTS:
@@ -810,7 +809,6 @@ def _pack_limits(a: dict[str, npt.NDArray[Any]], p: int, pt: PlayerTables,
     a["stoploss"][p] = cents(strat.stop_loss) if strat.stop_loss else 0
     a["wingoal"][p] = cents(strat.win_goal) if strat.win_goal else 0
     a["shooterlim"][p] = cents(strat.shooter_loss_limit) if strat.shooter_loss_limit else 0
-    a["minstake"][p] = cents(strat.min_stake)
     for name, value in pt.scalars.items():
         a[name][p] = value
 

@@ -42,8 +42,6 @@ ROLL_CHUNK = 1024
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
-TABLE_ARGS = Tables._fields
-
 
 @dataclass
 class Results:

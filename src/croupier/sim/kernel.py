@@ -213,7 +213,6 @@ class Tables(NamedTuple):
     stoploss: Any
     wingoal: Any
     shooterlim: Any
-    minstake: Any
     vn: Any
     vd: Any
     unit: Any

@@ -49,20 +49,20 @@ BUILT_IN: dict[str, Strategy] = {name: Strategy.from_toml(text, name)
 """Every built-in strategy by name."""
 
 
-def load_strategy(spec: str) -> Strategy:
+def load_strategy(name_or_path: str) -> Strategy:
     """A built-in strategy by name, or a strategy file by path."""
-    if spec in BUILT_IN:
-        return BUILT_IN[spec]
+    if name_or_path in BUILT_IN:
+        return BUILT_IN[name_or_path]
     try:
-        with open(spec, encoding="utf-8") as handle:
+        with open(name_or_path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
-        raise unknown_name(spec, BUILT_IN, "strategy", "STRATEGY",
+        raise unknown_name(name_or_path, BUILT_IN, "strategy", "STRATEGY",
                            f"no built-in of that name, and no such file ({exc.strerror}); "
                            "croupier simulate --list shows the built-ins") from None
-    return Strategy.from_toml(text, spec)
+    return Strategy.from_toml(text, name_or_path)
 
 
-def strategies_for(specs: Sequence[str]) -> list[Strategy]:
-    """The strategies named by ``specs`` (built-in names or file paths), in order."""
-    return [load_strategy(s) for s in specs]
+def strategies_for(names_or_paths: Sequence[str]) -> list[Strategy]:
+    """The strategies named by ``names_or_paths`` (built-in names or file paths), in order."""
+    return [load_strategy(s) for s in names_or_paths]

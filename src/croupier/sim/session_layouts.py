@@ -367,15 +367,6 @@ def _short(t: Tables, ids: I64, lay: I64, chips: I64, found: _Found, index: Stat
               found, index, out, depth, max_states)
 
 
-def layout_rows(rows: I64, layout: Any, width: int) -> I64:
-    """The layouts of state rows (as :mod:`croupier.sim.session_rows` keeps them)."""
-    s, cnt = layout.slots, layout.counters
-    lay = np.zeros((rows.shape[0], width), np.int64)
-    lay[:, :2] = rows[:, :2]
-    lay[:, 2:2 + 3 * s + cnt] = rows[:, 6:6 + 3 * s + cnt]
-    return lay
-
-
 def describe_rows(book_rows: I64, layout: Any, lay: I64, chips: I64, status: Any,
                   on: I64) -> I64:
     """State rows (as :mod:`croupier.sim.session_rows` keeps them) of states of layouts

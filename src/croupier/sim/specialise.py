@@ -786,11 +786,11 @@ def kernel_for(compiled: Compiled) -> Kernel:
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(src)
             os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        assert module_spec is not None and module_spec.loader is not None
+        module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        module_spec.loader.exec_module(module)
         fn = cast(Kernel, module.play)
         _KERNELS[digest] = fn
         return fn

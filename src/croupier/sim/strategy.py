@@ -217,13 +217,6 @@ class Strategy:
         """The progression named ``name``."""
         return next(p for p in self.progressions if p.name == name)
 
-    @property
-    def min_stake(self) -> Decimal:
-        """The smallest first-level amount of any rule: below it with nothing down, the player
-        is ruined."""
-        firsts = [b.amounts[0] for b in self.bets if b.amounts and b.amounts[0] > 0]
-        return min(firsts) if firsts else Decimal(0)
-
 
 def _opt_amount(raw: Mapping[str, Any], key: str, where: str) -> Decimal | None:
     if raw.get(key) is None:

@@ -1,7 +1,7 @@
 """``croupier simulate --trace N``: one session followed roll by roll (spin by spin).
 
 Session N is dealt the very outcomes the simulation deals it (:func:`outcome_stream` under the
-same seed) and played on the reference engine (:mod:`croupier.sim.reference`), which the tests
+same seed) and played on the reference engine (:mod:`croupier.sim.table_play`), which the tests
 hold to the kernel's bankrolls to the cent. Every bet made or taken down before a roll, the
 roll, every settlement and each player's bankroll after it are printed; the last line gives
 each player's final bankroll, the figure the simulation counts for that session.
@@ -67,14 +67,12 @@ class Trace:
 def trace_session(compiled: Compiled, session: int, rolls: int, bankroll: Decimal,
                   seed: int) -> Trace:
     """Play session ``session`` of a simulation under ``seed`` and describe every roll."""
-    from croupier.sim import reference
     from croupier.sim.engine import outcome_stream
+    from croupier.sim.table_play import seat
 
     outcomes = [int(o) for o in outcome_stream(seed, session, rolls, compiled.n_outcomes)]
     names = [f"p{i}" for i in range(compiled.players)]
-    players = [reference._Player(n, s, bankroll, handstart=bankroll)
-               for n, s in zip(names, compiled.strategies, strict=True)]
-    runner: Any = reference.runner(compiled)(compiled, players, bankroll)
+    runner: Any = seat(compiled, bankroll)
     recorder = _Recorder(runner.table, names)
     runner.table = recorder
     run = runner.run(outcomes)

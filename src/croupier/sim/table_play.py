@@ -1,6 +1,6 @@
-"""The same strategies played on the reference engines, one action at a time.
+"""The same strategies played on the game's own tables (the engines), one action at a time.
 
-:func:`play_reference` seats the players at a :class:`~croupier.craps.table.CrapsTable` (or a
+:func:`play_on_tables` seats the players at a :class:`~croupier.craps.table.CrapsTable` (or a
 :class:`~croupier.roulette.table.RouletteTable`), applies each strategy's rules through the
 table's own actions (``bet``, ``take_down``, ``roll``; ``act``), and records every player's
 chips in hand after every roll. Fed the same outcomes it must give exactly the kernel's
@@ -59,8 +59,8 @@ class _Player:
 
 
 @dataclass
-class ReferenceRun:
-    """What the reference engine played: per-player histories, final amounts, stakes decided, statuses,
+class TableRun:
+    """What the tables played: per-player histories, final amounts, stakes decided, statuses,
     rolls."""
     history: list[list[Decimal]]  # per player: chips in hand after every roll played
     final: list[Decimal]  # chips in hand plus wagers on the layout
@@ -69,18 +69,20 @@ class ReferenceRun:
     rolls: int
 
 
-def play_reference(compiled: Compiled, outcomes: Sequence[int], bankroll: Decimal,
-                   ) -> ReferenceRun:
-    """Play ``outcomes`` (kernel outcome indexes) on the reference engine."""
+def play_on_tables(compiled: Compiled, outcomes: Sequence[int], bankroll: Decimal,
+                   ) -> TableRun:
+    """Play ``outcomes`` (kernel outcome indexes) on the game's own table."""
+    return seat(compiled, bankroll).run(outcomes)
+
+
+def seat(compiled: Compiled, bankroll: Decimal) -> _Craps | _Roulette:
+    """The compiled table's players (``p0``, ``p1``, ...) seated at the game's own table
+    (dice or wheel) with ``bankroll`` each, ready to :meth:`run` outcomes."""
     names = [f"p{i}" for i in range(compiled.players)]
     players = [_Player(n, s, bankroll, handstart=bankroll)
                for n, s in zip(names, compiled.strategies, strict=True)]
-    return runner(compiled)(compiled, players, bankroll).run(outcomes)
-
-
-def runner(compiled: Compiled) -> type[_Craps | _Roulette]:
-    """The reference engine's player for the compiled table: dice or wheel."""
-    return _Craps if compiled.craps_config is not None else _Roulette
+    table = _Craps if compiled.craps_config is not None else _Roulette
+    return table(compiled, players, bankroll)
 
 
 class _Craps:
@@ -96,7 +98,7 @@ class _Craps:
         """The player's chips in hand."""
         return self.table.players[p.name].bankroll
 
-    def run(self, outcomes: Sequence[int]) -> ReferenceRun:
+    def run(self, outcomes: Sequence[int]) -> TableRun:
         """Play the outcomes, each player deciding before every roll (spin)."""
         history: list[list[Decimal]] = [[] for _ in self.players]
         rolls = 0
@@ -118,7 +120,7 @@ class _Craps:
                     p.handstart = self.bank(p) + self.table.on_table(p.name)
             for i, p in enumerate(self.players):
                 history[i].append(self.bank(p))
-        return ReferenceRun(history, [self.bank(p) + self.table.on_table(p.name)
+        return TableRun(history, [self.bank(p) + self.table.on_table(p.name)
                                       for p in self.players],
                             [p.wagered for p in self.players], [p.status for p in self.players],
                             rolls)
@@ -326,7 +328,7 @@ class _Roulette:
         self.players = players
         self.faces = compiled.outcome_faces
 
-    def run(self, outcomes: Sequence[int]) -> ReferenceRun:
+    def run(self, outcomes: Sequence[int]) -> TableRun:
         """Play the outcomes, each player deciding before every roll (spin)."""
         history: list[list[Decimal]] = [[] for _ in self.players]
         rolls = 0
@@ -359,7 +361,7 @@ class _Roulette:
                     p.levels[prog_def.name] = lev
             for i, p in enumerate(self.players):
                 history[i].append(self.table.bankrolls[p.name])
-        return ReferenceRun(history, [self.table.bankrolls[p.name] + self.table.on_table(p.name)
+        return TableRun(history, [self.table.bankrolls[p.name] + self.table.on_table(p.name)
                                       for p in self.players],
                             [p.wagered for p in self.players], [p.status for p in self.players],
                             rolls)
