@@ -181,4 +181,7 @@ def test_it_counts_another_tree_beside_this_one() -> None:
     assert header.split()[1:] == ["before", "now"]
     row = next(line for line in out.splitlines() if line.startswith("(b)"))
     assert row.split()[-2] == row.split()[-1]  # the same tree twice: the same count
-    assert "croupier/web/static/" in out  # --verbose lists the places
+    count = int(row.split()[-1])
+    listed = out.split("(b) now:\n", 1)[1].split("\n\n", 1)[0]
+    places = [line for line in listed.splitlines() if "[role comparison]" in line]
+    assert len(places) == count  # --verbose lists each place it counted

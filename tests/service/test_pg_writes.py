@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import uuid
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
@@ -40,14 +41,21 @@ def engine() -> Iterator[sa.Engine]:
             eng.dispose()
 
 
+class At(NamedTuple):
+    """A runner over the schema and the fresh table a test writes to (the runner also loads
+    the tables earlier tests made, so a test counts only its own table's events)."""
+    runner: Runner
+    live: LiveTable
+
+
 @pytest.fixture
-def runner(engine: sa.Engine) -> Iterator[Runner]:
+def at(engine: sa.Engine) -> Iterator[At]:
     made = Runner.over(engine)
     with engine.begin() as conn:
         live = made.tables.create(conn, f"t-{uuid.uuid4().hex[:8]}", "roulette",
                                   "nj-casino-night", {}, None)
     made.tables.add(live)
-    yield made
+    yield At(made, live)
     assert made.ledger._writers is not None
     made.ledger._writers.close()
 
@@ -70,13 +78,9 @@ def events_of(engine: sa.Engine, table_id: str) -> int:
             store.events.c.table_id == table_id)).scalar_one())
 
 
-def only(runner: Runner) -> LiveTable:
-    return next(iter(runner.tables))
-
-
 def test_batches_share_one_kept_connection_and_replay_stored_replies(
-        runner: Runner, engine: sa.Engine) -> None:
-    live = only(runner)
+        at: At, engine: sa.Engine) -> None:
+    runner, live = at
     first = runner.run_batch([job(live, "k1", adjust(100)), job(live, "k2", adjust(200))])
     assert all(isinstance(r, Reply) and r.status == 200 for r in first), first
     # k1 again (stored by the batch before: replayed), k3 new, k3 again within the same
@@ -93,8 +97,8 @@ def test_batches_share_one_kept_connection_and_replay_stored_replies(
 
 
 def test_a_lost_writer_connection_is_made_again_and_the_batch_commits(
-        runner: Runner, engine: sa.Engine) -> None:
-    live = only(runner)
+        at: At, engine: sa.Engine) -> None:
+    runner, live = at
     assert isinstance(runner.run_batch([job(live, "a", adjust(100))])[0], Reply)
     writers = runner.ledger._writers
     assert writers is not None and writers.made == 1
@@ -109,8 +113,8 @@ def test_a_lost_writer_connection_is_made_again_and_the_batch_commits(
 
 
 def test_a_failed_batch_answers_each_action_on_its_own(
-        runner: Runner, engine: sa.Engine) -> None:
-    live = only(runner)
+        at: At, engine: sa.Engine) -> None:
+    runner, live = at
 
     def broken(conn: sa.Connection) -> Plan:
         conn.execute(sa.text("SELECT 1 / 0"))  # fails the whole transaction

@@ -23,6 +23,7 @@ from croupier.rules import load_profile
 from croupier.service import events as sv
 from croupier.service.monitoring import TableMonitors
 from croupier.service.procedures import Procedures, procedures_for
+from croupier.service.table_procedures import DEALER_ON_DUTY
 from croupier.service.void_watch import VoidWatch
 from croupier.table import Table
 
@@ -77,6 +78,8 @@ class LiveTable:
         self.pending: PendingOutcome | None = None
         self.halted: sv.TableHalted | None = None
         self.void_asked: sv.VoidAsked | None = None
+        self.dealer = ""
+        """The dealer dealing the table (its last ``dealer_on_duty`` record)."""
         # What the ledger holds (None: not read yet), so a write touches only what changed.
         self.seat_rows: set[str] | None = None
         self.house_written: int | None = None
@@ -117,7 +120,8 @@ class LiveTable:
         out: dict[str, Any] = {
             "id": self.id, "game": self.game.name, "profile": self.profile,
             "options": self.options, "capacity": self.capacity, "round": self.round,
-            "seq": self.seq, "betting_open": self.betting_open, "players": self.balances(),
+            "seq": self.seq, "betting_open": self.betting_open, "dealer": self.dealer or None,
+            "players": self.balances(),
             "layout": self.layout(),
             "void_asked": (None if self.void_asked is None else
                            {"round": self.void_asked.decision, "by": self.void_asked.by,
@@ -182,6 +186,8 @@ class LiveTable:
             self.void_watch.voided(event)
         elif isinstance(event, sv.BettingClosed):
             self.betting_open = False
+        elif isinstance(event, sv.Procedure) and event.name == DEALER_ON_DUTY:
+            self.dealer = event.by
         else:
             # Drawn and Entered above, ShootRefused and the records below change nothing
             # here; a void is applied by rebuilding the table without the voided events.

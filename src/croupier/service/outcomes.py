@@ -3,7 +3,7 @@
 An outcome is drawn by the RNG (the table says how many equally likely values each part takes,
 :meth:`~croupier.table.Table.draw_ranges`, and what the draw's indices give) or entered by the
 dealer (read by the game's reader as a transcript's ``roll`` or ``spin``). It is written on its
-own (:meth:`~croupier.service.ledger.Ledger.run_outcome`) with what the family's procedures
+own (:meth:`~croupier.service.runner.Runner.run_outcome`) with what the family's procedures
 record before it (late bets lapsing, the ball spun) and what the dealer declared of a spin; the
 settlement is the table's answer to the family's decision action for it, with what follows a
 decision (the stickperson's call, a change of dice due). A wager that cannot be settled exactly
@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal, Unsettleable
 from croupier.events import Event
-from croupier.service import coupons, halts
+from croupier.service import coupons, halts, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
@@ -29,12 +29,21 @@ from croupier.service.rng import Rng
 PlanFn = Callable[[Connection], Plan]
 
 
+def on_duty(user: User, live: LiveTable) -> list[Event]:
+    """The record that ``user`` deals the table from now on, unless they already do."""
+    if live.dealer == user.username:
+        return []
+    return [table_procedures.dealer_on_duty(user.username, live.id,
+                                            live.procedures.dealer_clause())]
+
+
 def no_more_bets(user: User, live: LiveTable) -> PlanFn:
     """The dealer's call: roulette's "No more bets"; at craps, the dice are in the air."""
     def plan(conn: Connection) -> Plan:
         if not live.betting_open:
             raise Refusal("betting is already closed")
-        return Plan([sv.BettingClosed(user.username, live.procedures.closed_clause())])
+        return Plan([*on_duty(user, live),
+                     sv.BettingClosed(user.username, live.procedures.closed_clause())])
     return plan
 
 
@@ -58,10 +67,11 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
                 drawn.append(sv.Drawn(draw.source, draw.raw,
                                       live.table.outcome_from(draw.outcome)))
             said = declared or {}
-            events = [*procedures.before_outcome(user, False, said), drawn[0]]
+            events = [*on_duty(user, live), *procedures.before_outcome(user, False, said),
+                      drawn[0]]
         else:
             outcome, said = procedures.entered(entered)
-            events = [*procedures.before_outcome(user, True, said),
+            events = [*on_duty(user, live), *procedures.before_outcome(user, True, said),
                       sv.Entered(user.username, outcome)]
         if said.get("revolutions") is not None or any(
                 said.get(flag) for flag in ("same_direction", "foreign_object")):

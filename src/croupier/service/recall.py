@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 from croupier.service import codec, coupons, store
 
 BET_KINDS = ("bet", "take_down", "remove", "late_bet", "late_bet_confirmed", "late_bet_lapsed",
-             "coupon_in", "call")
+             "coupon_in", "call", "down_on_win", "off_during_point")
 SETTLE_KINDS = ("settle", "move", "five_adjacent_moved", "coupon_out")
 
 

@@ -26,7 +26,7 @@ async def act(request: Request, svc: Services, body: BaseModel | None, user: Use
     on SQLite in the event loop (one writer; its transactions take well under a
     millisecond), on PostgreSQL in a worker thread per table (tables run in parallel).
     ``settle``: the action records an outcome, committed on its own, then settled by this
-    plan in the next transaction (``Ledger.run_outcome``). ``changes``: a change of the
+    plan in the next transaction (``Runner.run_outcome``). ``changes``: a change of the
     house's pay table that has come due applies before the action (not before a supervisor's
     correction of the last decision, which it would leave behind)."""
     return await act_at(svc, (request.method, fingerprint_path(request)), body, user, table_id,

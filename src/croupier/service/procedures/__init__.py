@@ -44,6 +44,10 @@ class Procedures(Protocol):
         """Fold a decision (a roll, a spin or a "no spin") into the procedures; whether
         ``event`` was one."""
 
+    def dealer_clause(self) -> str:
+        """The clause making the dealer responsible for the game (cited by the record of who
+        deals the table)."""
+
     def closed_clause(self) -> str:
         """The clause that governs wagers once betting is closed."""
 

@@ -73,6 +73,9 @@ class CrapsProcedures:
             self.late.decided()
         return True
 
+    def dealer_clause(self) -> str:
+        return clause(self.live.profile, "dealer")
+
     def closed_clause(self) -> str:
         """Late bets with confirmation where the profile permits them, else bets before the
         throw."""

@@ -164,7 +164,10 @@ class DiceDesk:
         return plan
 
     def pass_on(self, user: User, by_shooter: bool) -> PlanFn:
-        """The dice passed by the shooter (or the dealer) to the next player in order."""
+        """The dice passed to the next player in order: by the shooter, or the dealer, on
+        completion of a decision ((g)6). A shooter who has not thrown in their turn passes
+        them by refusing them ((g)7), which only they can do: the dealer never passes the dice
+        over a player who has not refused them."""
         def plan(conn: Connection) -> Plan:
             shooter = self.shooter()
             if by_shooter and user.username != shooter:
@@ -172,7 +175,14 @@ class DiceDesk:
             if len(self.live.present()) < 2 or shooter not in self.live.present():
                 raise Refusal("there is no other player to pass the dice to",
                               self._clause("pass_dice"))
-            return Plan(self.pass_to(self.next_after(shooter)))
+            passing = self.pass_to(self.next_after(shooter))
+            if self.live.table.live_state().get("hand_rolls", 0) > 0:
+                return Plan(passing)
+            refuse_clause = self._clause("refuse")
+            if not by_shooter:
+                raise Refusal(f"{shooter} has not thrown in this turn: the dice pass over a "
+                              "player only when that player refuses them", refuse_clause)
+            return Plan([sv.ShootRefused(shooter, refuse_clause), *passing])
         return plan
 
     def change(self, user: User, by_player: bool) -> PlanFn:

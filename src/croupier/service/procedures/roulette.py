@@ -18,6 +18,7 @@ from croupier.events import Event
 from croupier.roulette.events import Crowned, NoSpin
 from croupier.roulette.table import Spin
 from croupier.roulette.wheel import WHEELS, Wheel
+from croupier.rules.citations import cite
 from croupier.service import events as sv
 from croupier.service import table_procedures
 from croupier.service.auth import User
@@ -51,6 +52,9 @@ class RouletteProcedures:
 
     def fold_decision(self, event: Event) -> bool:
         return isinstance(event, (Crowned, NoSpin))
+
+    def dealer_clause(self) -> str:
+        return cite(self.live.profile, "wheel_dealer")
 
     def closed_clause(self) -> str:
         return self._clause("no_more_bets_clause")
