@@ -16,7 +16,7 @@ const CHIPS = ["1", "5", "10", "25", "100"];
 
 export const app = {
   user: null, tableId: null, table: null, offer: null, layout: null, wheel: null, stream: null,
-  seen: new Set(), calls: new Map(), amount: "5", lastDecision: null, dice: [], vertical: null,
+  seen: new Set(), calls: new Map(), downOnWin: new Set(), offPoint: new Set(), amount: "5", lastDecision: null, dice: [], vertical: null,
   get me() { return this.user && this.user.username; },
   get role() { return this.user && this.user.role; },
   get craps() { return this.table && this.table.game !== "roulette"; },
@@ -168,12 +168,15 @@ function openPopover(spot, mine, chip) {
         popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
       continue;
     }
-    const m = movesFor(app.offer, { ...app.table, hand_rolls: app.handRolls, reduced: app.reduced }, all, w, chip, app.calls);
+    const m = movesFor(app.offer, { ...app.table, hand_rolls: app.handRolls, reduced: app.reduced, downOnWin: app.downOnWin, offPoint: app.offPoint }, all, w, chip, app.calls);
     parts.push(h("p", { class: `pop-state ${m.call === "off" || m.state === "working" || m.state.startsWith("working") ? "on" : "off"}` }, sentence(m.state)));
     if (m.add !== null) parts.push(popButton("pop-bet", `Add ${money(dollars(m.add))}`, () => bet(spot, spec, dollars(m.add))));
     if (m.reduce !== null) parts.push(popButton("pop-reduce", `Reduce by ${money(dollars(m.reduce))}`, () => act("/bets/take-down", { ...spec, amount: dollars(m.reduce) }, { spot })));
     if (m.remove) parts.push(popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
     if (m.call) parts.push(popButton(`pop-${m.call}`, m.call === "on" ? "Call it on for the come-out" : "Call it off for the come-out", () => act("/bets/call", { ...spec, on: m.call === "on" }, { spot })));
+    if (m.downOnWin) parts.push(popButton("pop-down-on-win", "Down on the win", () => act("/bets/down-on-win", spec, { spot })));
+    if (m.offDuringPoint) parts.push(popButton("pop-off-point", "Off for this point", () => act("/bets/off-during-point", spec, { spot })));
+    if (m.onForPoint) parts.push(popButton("pop-on-point", "Call it back on", () => act("/bets/call", { ...spec, on: true }, { spot })));
     if (m.odds !== null) parts.push(popButton("pop-odds", `Odds ${money(dollars(m.odds))}`, () => bet(spot, m.oddsSpec, dollars(m.odds))));
     if (m.note) parts.push(h("p", { class: "pop-note" }, m.note));
   }
@@ -211,15 +214,22 @@ function redrawSoon() {
 // increased), and how many rolls the shooter's hand has had (a fire bet only before the first).
 function foldCall(e) {
   if (e.type === "shooter") app.handRolls = 0;
-  else if (e.type === "roll") app.handRolls = (app.handRolls ?? 0) + 1;
+  else if (e.type === "roll") {
+    app.handRolls = (app.handRolls ?? 0) + 1;
+    if (e.point_before !== null && e.point_before !== undefined && (e.point_after === null || e.point_after === undefined)) app.offPoint.clear();
+  }
   // A corrected entry takes its roll back; the RNG's outcome stands when its stakes are returned.
   else if (e.type === "void" && !e.approved_by && app.craps && app.handRolls) app.handRolls -= 1;
   if (e.player !== app.me) return;
   if (e.type === "call") app.calls.set(e.wager, e.on);
+  else if (e.type === "down_on_win") app.downOnWin.add(e.wager);
+  else if (e.type === "off_during_point") { if (e.off) app.offPoint.add(e.wager); else app.offPoint.delete(e.wager); }
   else if (e.type === "take_down" && !e.whole && (defOf(app.offer, e.wager) || {}).dont) app.reduced.add(e.wager);
   else if ((e.type === "take_down" && e.whole) || (e.type === "settle" && !e.stays_up)) {
     app.calls.delete(e.wager);
     app.reduced.delete(e.wager);
+    app.downOnWin.delete(e.wager);
+    app.offPoint.delete(e.wager);
   }
 }
 
@@ -433,6 +443,8 @@ async function openTable(id) {
   app.seen = new Set();
   app.calls = new Map();
   app.reduced = new Set();
+  app.downOnWin = new Set();
+  app.offPoint = new Set();
   app.handRolls = null; // unknown until the stream's replay reaches the shooter's first roll
   app.lastDecision = null;
   location.hash = `table=${encodeURIComponent(id)}`;

@@ -112,6 +112,20 @@ function removal(offer, ctx, moves) {
   else if (def.dont) moves.note = moves.note || "A don't bet reduced or removed may not be replaced or increased until the next decision.";
 }
 
+// The calls the table's options allow (the offer's ``calls``: the wager ids each call may be
+// made on, none where the option is off): "down on the win" until it is called, and "off" while
+// a point stands, or back "on" once it is off for the point.
+function optionCalls(offer, table, wager, label, moves) {
+  const takes = (option) => ((offer.calls || {})[option] || []).includes(wager);
+  const down = Boolean(table.downOnWin && table.downOnWin.has(label));
+  const offForPoint = Boolean(table.offPoint && table.offPoint.has(label));
+  moves.downOnWin = takes("down_on_win") && !down;
+  moves.offDuringPoint = takes("off_during_point") && Boolean(table.point) && !offForPoint;
+  moves.onForPoint = offForPoint && Boolean(table.point);
+  if (down) moves.state = `${moves.state}; down on the win: its next win takes it down`;
+  if (moves.onForPoint) moves.state = "off until it is called on or the point is decided";
+}
+
 /**
  * The moves the rules allow now on one of the player's wagers ``w`` ({wager, stake}), with
  * ``chip`` (cents) the amount the player has picked. Returns {state, add, reduce, remove,
@@ -150,6 +164,7 @@ export function movesFor(offer, table, mine, w, chip, calls) {
     moves.call = on ? "off" : "on";
     moves.state = on ? "called on: it works on the come-out roll" : point ? "working; off on the next come-out roll unless called on" : "off on this come-out roll";
   } else moves.state = "working";
+  optionCalls(offer, table, spot.wager, label, moves);
   // Odds behind a flat bet standing on its number.
   if (spot.odds && offer.spots[spot.odds] && (onNumber || point) && !oddsBehind) {
     const room = oddsRoom(offer, spot.odds, numberOf, stake, 0);
