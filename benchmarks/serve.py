@@ -27,6 +27,12 @@ second (real argon2 checks); the table shows bet p50/p99 for both halves and the
 On PostgreSQL the benchmark makes a schema of its own (``croupier_bench_<random>``) in the
 database given, runs there and drops only that schema: it never touches another schema.
 
+Before croupier, the same clients drive a bare ASGI app under the same uvicorn settings
+(benchmarks/bare_asgi.py: reads the body, checks the bearer token in a dict, answers a small
+JSON body): the bound a bet is measured against. The summary prints croupier's bets/s as a
+share of its requests/s and the server CPU per bet against the bare request's
+(``--no-bound`` skips it).
+
     .venv/bin/python benchmarks/serve.py                       # SQLite, 10 s
     .venv/bin/python benchmarks/serve.py --rate 1000 --repeat 3
     .venv/bin/python benchmarks/serve.py --postgres-url postgresql+psycopg://u:p@127.0.0.1/db
@@ -80,11 +86,15 @@ def _start(data_dir: Path, database: str | None, src: str | None = None,
         cmd += ["--database", database]
     env = {**os.environ, "PYTHONPATH": src} if src else None
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    base = f"http://127.0.0.1:{port}"
+    return proc, _healthy(proc, f"http://127.0.0.1:{port}")
+
+
+def _healthy(proc: subprocess.Popen[bytes], base: str) -> str:
+    """``base`` once the server there answers ``GET /health`` (killed if it never does)."""
     for _ in range(300):
         try:
             if httpx.get(base + "/health", timeout=1).status_code == 200:
-                return proc, base
+                return base
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
@@ -442,6 +452,61 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
     }
 
 
+def measure_bare(players: int, seconds: float, procs: int) -> dict[str, Any]:
+    """The bound (benchmarks/bare_asgi.py): the same clients, bodies and connections against a
+    bare ASGI app under the same uvicorn settings, unpaced; its requests/s, latency and server
+    CPU per request."""
+    from bare_asgi import token
+
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("bare_asgi.py")),
+                             "--port", str(port), "--players", str(players)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = _healthy(proc, f"http://127.0.0.1:{port}")
+        work = [(f"bench-{n % TABLES}", {"Authorization": f"Bearer {token(n)}"})
+                for n in range(players)]
+        ctx = multiprocessing.get_context("spawn")
+        out = ctx.Queue()
+        start_at = time.time() + 3.0
+        measured_from = start_at + WARMUP
+        workers = [ctx.Process(target=_client, args=(base, work[i::procs], WARMUP + seconds,
+                                                    start_at, out, 0.0, procs))
+                   for i in range(procs)]
+        for w in workers:
+            w.start()
+        while time.time() < measured_from:
+            time.sleep(0.01)
+        server0 = _cpu([proc.pid])
+        time.sleep(seconds)
+        server_cpu = _cpu([proc.pid]) - server0
+        results = [out.get(timeout=seconds + 120) for _ in workers]
+        for w in workers:
+            w.join(30)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    timed = [dt for r in results for t, dt in r[0] if t - dt >= measured_from]
+    p50, p99 = _percentiles(timed)
+    return {"requests_per_s": round(len(timed) / seconds, 1), "p50_ms": p50, "p99_ms": p99,
+            "errors": sum(r[1] for r in results),
+            "server_ms_per_request": round(1000 * server_cpu / len(timed), 3) if timed else None}
+
+
+def _print_bound(bare: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    print(f"\nthe bound, in the same run: a bare ASGI app under the same uvicorn, the same "
+          f"clients and body (benchmarks/bare_asgi.py): {bare['requests_per_s']} requests/s, "
+          f"p50 {bare['p50_ms']} ms, p99 {bare['p99_ms']} ms, "
+          f"{bare['server_ms_per_request']} ms of server CPU per request, "
+          f"{bare['errors']} errors")
+    for r in rows:
+        share = r["bets_per_s"] / bare["requests_per_s"] if bare["requests_per_s"] else 0.0
+        cpu = (r["server_ms_per_bet"] / bare["server_ms_per_request"]
+               if r["server_ms_per_bet"] and bare["server_ms_per_request"] else 0.0)
+        print(f"  {r['database']:<11} {r['bets_per_s']:>8} bets/s = {share:.1%} of the bound; "
+              f"server CPU per bet {cpu:.1f}x the bare request's")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=100)
@@ -470,6 +535,8 @@ def main() -> int:
     parser.add_argument("--before", metavar="SRC",
                         help="with --table: also run the one-node rows on this source tree "
                              "(e.g. a checkout of an older commit's src), alternating")
+    parser.add_argument("--no-bound", action="store_true",
+                        help="skip the bare ASGI app the bets are measured against")
     args = parser.parse_args()
     if args.table:
         from serve_table import run_table
@@ -480,6 +547,8 @@ def main() -> int:
         from serve_cluster import run_cluster
 
         return run_cluster(args, _print_rows)
+    bare = None if args.no_bound else measure_bare(args.players, args.seconds,
+                                                      args.client_procs)
     rows = []
     for database in ([None] if not args.skip_sqlite else []) + (
             [args.postgres_url] if args.postgres_url else []):
@@ -498,6 +567,8 @@ def main() -> int:
         row["ledger_ok"] = all(r["ledger_ok"] for r in runs)
         rows.append(row)
     _print_rows(rows)
+    if bare is not None:
+        _print_bound(bare, rows)
     if args.login_rate:
         print(f"\nwith a log-in flood ({args.login_rate:g}/s asked) in the same run:")
         print(f"{'database':<11} {'logins/s':>8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
