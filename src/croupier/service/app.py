@@ -9,20 +9,25 @@ module per resource.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+
 import sqlalchemy as sa
 from fastapi import FastAPI
 
 from croupier.service import api, store
 from croupier.service.api import access, errors, express, guard
+from croupier.service.api.clients import Proxies
 from croupier.service.api.deps import Services
 from croupier.service.audit.verify import verify_ledger
-from croupier.service.auth import AddressThrottle, Auth
+from croupier.service.auth import Auth
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
 from croupier.service.rng import Rng
 from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
 from croupier.service.tables import Tables
+from croupier.service.throttle import LoginThrottle, Policy
 
 DESCRIPTION = ("Live craps and roulette tables under New Jersey's regulations: a real "
                "ledger, roles, RNG, recall and equipment. Refusals are "
@@ -39,13 +44,17 @@ def start_ledger(engine: sa.Engine) -> Tables:
     return tables
 
 
-def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAPI:
+def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True,
+               trusted_proxies: Sequence[str] = ()) -> FastAPI:
     """The app over a migrated database; tables are rebuilt from their events.
 
     The start-up steps, in order: load and verify the ledger, wire the event stream, build
     the services, then the error answers, the express lane for bets (``express_lane``; off,
     every bet goes through its route), the request guard (size limit, security headers), the
-    access log, the routes and the browser table."""
+    access log, the routes and the browser table. ``trusted_proxies``: the addresses or
+    networks whose ``X-Forwarded-For`` is believed (:mod:`.api.clients`; none by default).
+    The log-in throttle's numbers are the defaults of :class:`.throttle.Policy`, or as
+    ``CROUPIER_LOGIN_THROTTLE`` sets them (``name=value,...``)."""
     tables = start_ledger(engine)
     ledger = tables.ledger
     hub = Hub()
@@ -54,8 +63,9 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True) -> FastAP
     committer = Committer(runner, single_writer=store.is_sqlite(engine))
     auth = Auth(engine)
     auth.revoked.append(hub.end_user)  # a locked or deleted user's streams close at once
-    svc = Services(engine, ledger, auth, rng, hub, committer, AddressThrottle(), tables,
-                   runner)
+    policy = Policy.from_text(os.environ.get("CROUPIER_LOGIN_THROTTLE", ""))
+    svc = Services(engine, ledger, auth, rng, hub, committer, LoginThrottle(policy), tables,
+                   runner, Proxies(trusted_proxies))
     app = FastAPI(title="croupier", version="0.1.0", description=DESCRIPTION, docs_url=None,
                   redoc_url=None)
     app.state.services = svc

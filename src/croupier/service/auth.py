@@ -6,24 +6,23 @@ late bets, compensating entries, inspects equipment, issues match play coupons),
 (issues and voids match play coupons), ``auditor`` (reads everything, changes nothing) and
 ``admin`` (users, tables, wallets' deposits, equipment).
 
-Log-in is built so that guessing cannot lock the casino out or be raced:
+Log-in is built so that guessing can neither lock the casino out nor be raced:
 
-* each guess is *reserved* before the password is checked, by one atomic
-  ``UPDATE ... SET failed_logins = failed_logins + 1 ... RETURNING``, so however many guesses
-  arrive at once, at most :data:`MAX_FAILED_LOGINS` are checked before the account locks;
-* a lock-out expires, each one twice as long as the last (:func:`lockout_seconds`);
+* guesses are throttled per account *and* client address together, with back-off, and capped
+  per account across every address (:mod:`croupier.service.throttle`); no account is ever
+  locked for everyone by wrong guesses, and the right password from an address with no recent
+  failure at that account logs in at once (docs/login.md: the attacker model);
 * the argon2 check runs outside every transaction, one at a time on a low-priority thread
   (:data:`_VERIFIER`), so a flood of log-ins neither holds the ledger's write lock nor takes
   every core from betting;
-* a locked account, an unknown name and a wrong password answer alike (:class:`LoginFailed`);
+* an admin's lock, a deleted account, an unknown name and a wrong password answer alike
+  (:class:`LoginFailed`);
 * a token is checked against the database on every request: locking, deleting or resetting
   a user ends their sessions at once (their tokens are deleted), in this process or any other.
 
 >>> h = hash_password("correct horse")
 >>> verify_password(h, "correct horse"), verify_password(h, "wrong")
 (True, False)
->>> [lockout_seconds(n) for n in range(4)], lockout_seconds(99)
-([30, 60, 120, 240], 3600)
 """
 
 from __future__ import annotations
@@ -47,10 +46,7 @@ from starlette.concurrency import run_in_threadpool
 from croupier.service import store, tokens
 
 ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
-MAX_FAILED_LOGINS = 3
 TOKEN_SECONDS = 12 * 3600
-LOCKOUT_BASE_SECONDS = 30
-LOCKOUT_MAX_SECONDS = 3600
 
 # Interactive logins: argon2id with a modest memory cost so a login takes tens of milliseconds.
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -66,8 +62,6 @@ def _lower_priority() -> None:
 # Password checks run one at a time on one low-priority thread: a flood of log-ins queues
 # here instead of taking every core from the tables.
 _VERIFIER = ThreadPoolExecutor(1, thread_name_prefix="argon2", initializer=_lower_priority)
-# Striped per-account turns (bounded memory whatever the names tried).
-_ACCOUNT_TURNS = [threading.Lock() for _ in range(64)]
 
 login_state = sa.Table(
     "login_state", store.metadata,
@@ -99,11 +93,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def lockout_seconds(previous_lockouts: int) -> int:
-    """How long the next lock-out lasts: 30 s, doubling with each one before it, at most 1 h."""
-    return int(min(LOCKOUT_BASE_SECONDS * 2 ** min(previous_lockouts, 20), LOCKOUT_MAX_SECONDS))
-
-
 @dataclass(frozen=True)
 class User:
     id: int
@@ -112,7 +101,8 @@ class User:
 
 
 class LoginFailed(Exception):
-    """The log-in failed: wrong name or password, or the account is locked (not told apart)."""
+    """The log-in failed: wrong name or password, or the account is locked or deleted by an
+    admin (not told apart)."""
 
     def __init__(self) -> None:
         super().__init__("wrong name or password, or the account is locked")
@@ -151,72 +141,31 @@ class Auth:
         return User(user_id, username, role)
 
     def login(self, username: str, password: str) -> tuple[str, User]:
-        """A new bearer token, or :class:`LoginFailed` (the same for every reason).
-
-        Log-ins to one account take turns in this process, so a user's own log-ins at once
-        (several tabs) never use up each other's guesses; across processes the database's
-        atomic count still bounds the guesses."""
-        with _ACCOUNT_TURNS[hash(username) % len(_ACCOUNT_TURNS)]:
-            return self._login(username, password)
-
-    def _login(self, username: str, password: str) -> tuple[str, User]:
-        row = self._reserve_guess(username)
+        """A new bearer token, or :class:`LoginFailed` (the same for every reason). The caller
+        throttles the guesses first (:class:`~croupier.service.throttle.LoginThrottle`)."""
+        row = self._account(username)
         if row is None:
             verify_password(_DUMMY_HASH, password)  # the same time as a real check
             raise LoginFailed()
         if not verify_password(row.password_hash, password):
-            self._failed(row.id, row.failed_logins)
             raise LoginFailed()
         token = secrets.token_urlsafe(32)
         with self.engine.begin() as conn:
-            conn.execute(store.users.update().where(store.users.c.id == row.id)
-                         .values(failed_logins=0))
-            conn.execute(login_state.update().where(login_state.c.user_id == row.id)
-                         .values(lockouts=0, locked_until=None))
             conn.execute(store.tokens.insert().values(
                 token_hash=token_hash(token), user_id=row.id,
                 expires_at=store.now() + TOKEN_SECONDS))
         return token, User(row.id, row.username, row.role)
 
-    def _reserve_guess(self, username: str) -> sa.Row[Any] | None:
-        """Count one guess against the account before its password is checked, atomically;
-        None if the name is unknown, deleted, locked, or has no guess left until it unlocks."""
-        now = store.now()
-        with self.engine.begin() as conn:
-            state = conn.execute(
-                sa.select(store.users.c.id, login_state.c.locked_until, login_state.c.deleted_at)
-                .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
-                .where(store.users.c.username == username)).first()
-            if state is None or state.deleted_at is not None:
-                return None
-            if state.locked_until is not None and state.locked_until <= now:
-                # The lock-out is over: a fresh set of guesses (given once, by whoever ends it).
-                ended = conn.execute(login_state.update().where(
-                    login_state.c.user_id == state.id,
-                    login_state.c.locked_until == state.locked_until).values(locked_until=None))
-                if ended.rowcount == 1:
-                    conn.execute(store.users.update().where(store.users.c.id == state.id)
-                                 .values(failed_logins=0))
-            elif state.locked_until is not None:
-                return None
+    def _account(self, username: str) -> Any:
+        """The account that may log in as ``username``: None if the name is unknown, deleted
+        or locked by an admin."""
+        with self.engine.connect() as conn:
             return conn.execute(
-                store.users.update()
-                .where(store.users.c.id == state.id, store.users.c.locked == sa.false(),
-                       store.users.c.failed_logins < MAX_FAILED_LOGINS)
-                .values(failed_logins=store.users.c.failed_logins + 1)
-                .returning(store.users.c.id, store.users.c.username, store.users.c.role,
-                           store.users.c.password_hash, store.users.c.failed_logins)).first()
-
-    def _failed(self, user_id: int, guesses: int) -> None:
-        """A wrong password: the guess stays counted; the last one allowed starts a lock-out."""
-        if guesses < MAX_FAILED_LOGINS:
-            return
-        with self.engine.begin() as conn:
-            _ensure_state(conn, user_id)
-            lockouts = conn.execute(sa.select(login_state.c.lockouts).where(
-                login_state.c.user_id == user_id)).scalar_one()
-            conn.execute(login_state.update().where(login_state.c.user_id == user_id).values(
-                locked_until=store.now() + lockout_seconds(lockouts), lockouts=lockouts + 1))
+                sa.select(store.users.c.id, store.users.c.username, store.users.c.role,
+                          store.users.c.password_hash)
+                .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+                .where(store.users.c.username == username, store.users.c.locked == sa.false(),
+                       login_state.c.deleted_at.is_(None))).first()
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
@@ -241,18 +190,22 @@ class Auth:
         with self.engine.begin() as conn:
             conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == token_hash(token)))
 
-    def set_locked(self, username: str, locked: bool) -> bool:
-        """Lock (ending every session) or unlock (clearing guesses and any lock-out) an account."""
+    def set_locked(self, username: str, locked: bool, by: str | None = None) -> bool:
+        """Lock (ending every session) or unlock an account;
+        ``by``: the admin doing it, who must still be one when the users' lock is held
+        (:class:`ActorGone` if not)."""
         with self.engine.begin() as conn:
+            _hold_users(conn, by)
             found = set_locked(conn, username, locked)
         if locked and found:
             self._ended(username)
         return found
 
-    def delete(self, username: str) -> bool:
+    def delete(self, username: str, by: str | None = None) -> bool:
         """Delete an account: it can no longer log in and its sessions end at once (its
-        records stay, for the ledger's sake)."""
+        records stay, for the ledger's sake); ``by`` as for :meth:`set_locked`."""
         with self.engine.begin() as conn:
+            _hold_users(conn, by)
             user_id = _user_id(conn, username)
             if user_id is None:
                 return False
@@ -266,6 +219,38 @@ class Auth:
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
+
+
+# --- one change of the users at a time ------------------------------------------------------
+
+_USERS_LOCK = 0x75736572  # "user": orders the changes of users on PostgreSQL
+
+
+class ActorGone(Exception):
+    """The admin making a change was deleted, locked or is no longer an admin, by a change
+    committed after their request was let in: the change is refused."""
+
+    def __init__(self, actor: str) -> None:
+        super().__init__(f"{actor} is no longer an admin in good standing (deleted, locked or "
+                         "given another role a moment ago): only an admin locks or deletes "
+                         "accounts")
+
+
+def _hold_users(conn: Connection, actor: str | None) -> None:
+    """Take the users' lock (SQLite: the write transaction's), then check that ``actor`` is
+    still an unlocked, undeleted admin: two admins deleting or locking each other at once are
+    decided one after the other, and the second finds they no longer may. As the acting admin
+    never deletes or locks themselves, one admin always remains."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _USERS_LOCK})
+    if actor is None:
+        return
+    row = conn.execute(
+        sa.select(store.users.c.role, store.users.c.locked, login_state.c.deleted_at)
+        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+        .where(store.users.c.username == actor)).first()
+    if row is None or row.role != "admin" or row.locked or row.deleted_at is not None:
+        raise ActorGone(actor)
 
 
 # --- recovery for whoever holds the server's data (``croupier users ...``) ------------------
@@ -321,33 +306,6 @@ def reset_password(conn: Connection, username: str, password: str) -> bool:
 
 
 _DUMMY_HASH = hash_password("not a password anyone has")
-
-
-class AddressThrottle:
-    """Failed log-ins per client address: past :attr:`limit` in :attr:`window` seconds, that
-    address is refused without a password check until the oldest failure ages out."""
-
-    def __init__(self, limit: int = 30, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._failures: dict[str, list[float]] = {}
-        self._lock = threading.Lock()
-
-    def allows(self, address: str) -> bool:
-        now = store.now()
-        with self._lock:
-            recent = [t for t in self._failures.get(address, ()) if t > now - self.window]
-            if recent:
-                self._failures[address] = recent
-            else:
-                self._failures.pop(address, None)
-            return len(recent) < self.limit
-
-    def failed(self, address: str) -> None:
-        with self._lock:
-            if len(self._failures) > 100_000:  # bounded, whatever the number of addresses
-                self._failures.clear()
-            self._failures.setdefault(address, []).append(store.now())
 
 
 def new_password() -> str:

@@ -71,6 +71,13 @@ def _register_serve(sub: Sub) -> None:
                             "--test-mode)")
     serve.add_argument("--test-mode", action="store_true",
                        help="allow test-only options; never on a live casino floor")
+    serve.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                       default=[p for p in os.environ.get("CROUPIER_TRUSTED_PROXIES", "")
+                                .split(",") if p.strip()],
+                       help="a reverse proxy (address or network, e.g. 10.0.0.5 or "
+                            "10.0.0.0/8; repeat for more; or CROUPIER_TRUSTED_PROXIES, comma "
+                            "separated) whose X-Forwarded-For names the client; default none: "
+                            "the header is believed from no one, 127.0.0.1 included")
     for name in ("max-deposit", "max-wallet", "max-adjustment"):
         serve.add_argument(f"--{name}", default=None, metavar="DOLLARS",
                            help=f"the cage's limit ({name.replace('-', ' ')})")
@@ -164,13 +171,17 @@ def _serve(args: argparse.Namespace) -> int:
     """Check the options, bind the port, and only then touch the ledger or print anything:
     a port in use or a bad option fails before any side effect."""
     from croupier.service import install, preflight
+    from croupier.service.api.clients import networks
     from croupier.service.audit import keys
     from croupier.service.limits import ENV, parse_limit
     from croupier.service.listen import CannotListen, listen
     from croupier.service.rng import InsecureRng, make_rng
+    from croupier.service.throttle import Policy
 
     try:
         rng = make_rng(args.insecure_test_rng_seed, args.test_mode)
+        networks(args.trusted_proxy)  # a bad address is refused before anything starts
+        Policy.from_text(os.environ.get("CROUPIER_LOGIN_THROTTLE", ""))
         for name in ENV:
             value = getattr(args, name)
             if value is not None:
@@ -269,7 +280,7 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     from croupier.service.app import create_app
 
     try:
-        app = create_app(engine, rng)
+        app = create_app(engine, rng, trusted_proxies=args.trusted_proxy)
     except RuntimeError as exc:  # the start-up audit found the ledger changed
         return _fail("serve", f"refusing to serve: {exc}", 3)
     node = None
@@ -298,8 +309,10 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
 
     if args.access_log == "on":
         access_log_to_stderr()
+    # proxy_headers off: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1; the
+    # app reads it only from the proxies the operator names (api/clients.py).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            access_log=False)
+                            access_log=False, proxy_headers=False)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

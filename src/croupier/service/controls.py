@@ -90,7 +90,7 @@ def approving(plan_fn: Any, pending_id: int, table_id: str, approver: str) -> An
     someone other than who asked for it, in the same transaction (approved exactly once)."""
 
     def plan(conn: Connection) -> Any:
-        row = pending(conn, table_id, pending_id)
+        row = pending(conn, table_id, pending_id, lock=True)
         if row is None:
             raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
                            f"table {table_id!r}")
@@ -112,7 +112,9 @@ def approving(plan_fn: Any, pending_id: int, table_id: str, approver: str) -> An
     return plan
 
 
-def pending(conn: Connection, table_id: str, pending_id: int) -> Any:
-    return conn.execute(sa.select(pending_adjustments).where(
-        pending_adjustments.c.id == pending_id,
-        pending_adjustments.c.table_id == table_id)).first()
+def pending(conn: Connection, table_id: str, pending_id: int, lock: bool = False) -> Any:
+    """A pending adjustment's row; ``lock``: held (PostgreSQL) to the end of the transaction,
+    so its status is checked under the lock that guards its decision."""
+    query = sa.select(pending_adjustments).where(
+        pending_adjustments.c.id == pending_id, pending_adjustments.c.table_id == table_id)
+    return conn.execute(query.with_for_update() if lock else query).first()

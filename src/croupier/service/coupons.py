@@ -151,7 +151,10 @@ def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, w
     the same transaction: a refusal anywhere leaves the coupon issued."""
 
     def plan(conn: Connection) -> Plan:
-        row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)).first()
+        # The row is held (PostgreSQL) from its check to its redemption: a void or another
+        # redemption at the same moment waits, and the loser is told what the coupon became.
+        row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)
+                           .with_for_update()).first()
         _check(row, serial, player, wager, amount)
         if row is not None and row.table_id not in (None, table_id):
             raise Refusal(f"coupon {serial} was issued for table {row.table_id}, not "

@@ -140,6 +140,7 @@ def item(conn: Connection, item_id: str) -> Item | None:
 
 def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
     """Register a new item (refused if the id is taken, or a layout names no known wager)."""
+    register.lock(conn)  # the checks below read the records: under the writer lock
     if item(conn, body["id"]) is not None:
         raise RegisterRefused(409, f"equipment {body['id']} is already registered")
     if body.get("wagers") and body["type"] != "layout":
@@ -157,6 +158,7 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
 def add_record(conn: Connection, actor: str, item_id: str, kind: str,
                payload: dict[str, Any]) -> Item:
     """An approval, inspection, placing or retirement of a registered item."""
+    register.lock(conn)  # the checks below read the records: under the writer lock
     current = item(conn, item_id)
     if current is None:
         raise RegisterRefused(404, f"there is no equipment {item_id}")
@@ -252,6 +254,7 @@ def custody_step(conn: Connection, actor: str, serial: str, step: str,
     table's cup; returned, stored: in no cup; cancelled: retired for good). A refused step
     records and changes nothing; it cites the clause of the profile of the table concerned, from
     ``profiles`` (each table's profile, by id)."""
+    register.lock(conn)  # the die's standing is read under the writer lock that records it
     die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
     if die is None:
         raise RegisterRefused(404, f"there is no die {serial}")

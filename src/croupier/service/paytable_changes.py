@@ -189,7 +189,10 @@ def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[st
 
 
 def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
-    """A second person approves a proposed change (checked again)."""
+    """A second person approves a proposed change (checked again). Its state is read under
+    the house chain's writer lock, so an approval and a withdrawal at the same moment are
+    decided one after the other: the second is refused, naming what the first did."""
+    register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
         raise ChangeRefused(404, f"there is no pay table change {change_id}")
@@ -209,7 +212,9 @@ def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
 
 
 def withdraw(conn: Connection, actor: str, change_id: int, reason: str) -> Change:
-    """Withdraw a change that has not taken effect."""
+    """Withdraw a change that has not taken effect (its state read under the writer lock, as
+    :func:`approve` reads it)."""
+    register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
         raise ChangeRefused(404, f"there is no pay table change {change_id}")
@@ -296,6 +301,7 @@ def applied_event(change: Change) -> PayTableApplied:
 def refuse_at_last_check(conn: Connection, change: Change,
                          problems: list[tuple[str, str]]) -> None:
     """Record that a change failed its check before it applied (it never applies)."""
+    register.lock(conn)
     current = changes(conn).get(change.id)
     if current is not None and current.status == "approved":
         register.append(conn, "paytable_refused", subject(change.game, change.profile),

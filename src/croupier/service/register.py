@@ -42,11 +42,19 @@ def record_text(row: Any) -> str:
                       "at": float(row["at"])})
 
 
+def lock(conn: Connection) -> None:
+    """Hold the house chain's writer lock to the end of ``conn``'s transaction (SQLite: its
+    ``BEGIN IMMEDIATE`` already holds the only writer lock). A writer that decides from the
+    records (is this change still proposed?) takes it *before* it reads them, so that no other
+    writer can record something in between that would change the answer."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+
+
 def append(conn: Connection, kind: str, subject: str, payload: dict[str, Any],
            actor: str) -> dict[str, Any]:
     """Append one record in ``conn``'s transaction; the row written (with its hash)."""
-    if conn.dialect.name != "sqlite":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+    lock(conn)  # taken again in the same transaction: a no-op
     last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
         house_records.c.seq.desc()).limit(1)).first()
     row: dict[str, Any] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -12,23 +13,27 @@ from croupier.service.auth import LoginFailed
 from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/auth", tags=["auth"])
-LOGIN_FAILED = "wrong name or password, or the account is locked for a while"
+LOGIN_FAILED = "wrong name or password, or the account is locked"
 
 
-@router.post("/login")
+@router.post("/login", responses={429: {"description": "throttled: wait Retry-After"}})
 def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
-    """A bearer token. Three wrong passwords lock the account for a while (30 s, doubling with
-    each lock-out, at most an hour); too many failures from one address are refused (429). A
-    locked account and an unknown name answer as a wrong password does."""
-    address = request.client.host if request.client else ""
-    if not svc.throttle.allows(address):
-        raise ApiError(429, "too_many_attempts",
-                       "too many failed log-ins from this address; try again in a minute")
+    """A bearer token. Wrong guesses are throttled per account and client address, with
+    back-off, and capped per account across every address (429 with ``Retry-After``); no
+    account is locked for everyone by them, and the right password from an address with no
+    recent failure at the account logs in at once (docs/login.md). An unknown name, a
+    deleted or locked account and a wrong password answer alike."""
+    address = svc.proxies.of(request)
+    verdict = svc.throttle.reserve(body.username, address)
+    if not verdict.allowed:
+        seconds = math.ceil(verdict.retry_after)
+        raise ApiError(429, "too_many_attempts", f"{verdict.reason}: try again in "
+                       f"{seconds} s", headers={"Retry-After": str(seconds)})
     try:
         token, user = svc.auth.login(body.username, body.password)
     except LoginFailed:
-        svc.throttle.failed(address)
         raise ApiError(401, "unauthorized", LOGIN_FAILED) from None
+    svc.throttle.succeeded(body.username, address)
     return {"token": token, "username": user.username, "role": user.role}
 
 

@@ -51,10 +51,13 @@ async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
                        user: LateConfirmer, key: Key, svc: Svc) -> Response:
     """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
     def make(live: LiveTable) -> Any:
-        late = live.procedures.late
-        if late is None:
-            raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
-        return late.confirm(user, late_id, as_dealer=user.role == "dealer")
+        def plan(conn: Any) -> Any:
+            # Read under the table's lock, when the plan runs: the table as it stands then.
+            late = live.procedures.late
+            if late is None:
+                raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
+            return late.confirm(user, late_id, as_dealer=user.role == "dealer")(conn)
+        return plan
 
     return await act(request, svc, None, user, table_id, key, make)
 

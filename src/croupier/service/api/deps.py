@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from croupier.service.auth import AddressThrottle, Auth, User
+from croupier.service.api.clients import Proxies
+from croupier.service.auth import Auth, User
 from croupier.service.commit import Committer
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
@@ -23,6 +24,7 @@ from croupier.service.rng import Rng
 from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
 from croupier.service.tables import Tables
+from croupier.service.throttle import LoginThrottle
 
 
 @dataclass
@@ -35,9 +37,10 @@ class Services:
     rng: Rng
     hub: Hub
     committer: Committer
-    throttle: AddressThrottle
+    throttle: LoginThrottle
     tables: Tables
     runner: Runner
+    proxies: Proxies
 
 
 async def services(request: Request) -> Services:

@@ -45,7 +45,7 @@ def answer(exc: Exception) -> Response | None:
     """The structured answer to a domain error (a refusal, malformed input, an API error);
     None for anything else. The app's handlers and the express lane both answer with it."""
     if isinstance(exc, ApiError):
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers or None)
     if isinstance(exc, Malformed):
         return error(422, "malformed", str(exc))
     if isinstance(exc, Refusal):

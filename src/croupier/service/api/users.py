@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
@@ -9,6 +11,7 @@ from fastapi import APIRouter
 from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewUser
+from croupier.service.auth import ActorGone
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
 
@@ -32,21 +35,30 @@ def list_users(user: UserReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         rows = queries.users(conn)
     return [{"username": r.username, "role": r.role, "locked": r.locked,
-             "failed_logins": r.failed_logins, "locked_until": r.locked_until,
-             "lockouts": r.lockouts or 0, "deleted": r.deleted_at is not None} for r in rows]
+             **_throttled(svc, r.username), "deleted": r.deleted_at is not None} for r in rows]
+
+
+def _throttled(svc: Svc, username: str) -> dict[str, Any]:
+    """The log-in throttle's counts for an account (this process's): failures counted, until
+    when (seconds since the epoch) only addresses with no recent failure are checked, and how
+    many times the account has been guarded so."""
+    failures, guarded_for, guards = svc.throttle.state(username)
+    until = None if guarded_for is None else time.time() + guarded_for
+    return {"failed_logins": failures, "locked_until": until, "lockouts": guards}
 
 
 @router.post("/{username}/unlock")
 def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     if not svc.auth.set_locked(username, False):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
+    svc.throttle.clear(username)  # and its log-in throttle's counts, here
     return {"username": username, "locked": False}
 
 
 @router.post("/{username}/lock")
 def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     _not_yourself(username, user.username, "lock")
-    if not svc.auth.set_locked(username, True):
+    if not _as_admin(lambda: svc.auth.set_locked(username, True, by=user.username)):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "locked": True}
 
@@ -56,9 +68,17 @@ def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
     stay in the ledger)."""
     _not_yourself(username, user.username, "delete")
-    if not svc.auth.delete(username):
+    if not _as_admin(lambda: svc.auth.delete(username, by=user.username)):
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "deleted": True}
+
+
+def _as_admin(change: Callable[[], bool]) -> bool:
+    """``change`` (a lock or delete), refused if its admin lost the role meanwhile."""
+    try:
+        return change()
+    except ActorGone as exc:
+        raise ApiError(409, "refused", str(exc)) from None
 
 
 def _not_yourself(username: str, admin: str, verb: str) -> None:
