@@ -22,6 +22,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import psycopg
 import sqlalchemy as sa
 from psycopg.pq import TransactionStatus
 from sqlalchemy.engine import Connection, Engine
@@ -76,14 +77,21 @@ class Writers:
         """Run ``writes`` (SQL, rows of values; each statement once per row) and ``COMMIT``,
         in one round trip; raises the first error (nothing is then committed)."""
         dbapi: Any = conn.connection.dbapi_connection
-        with dbapi.pipeline():
-            cursor = dbapi.cursor()
-            for sql, rows in writes:
-                if len(rows) == 1:
-                    cursor.execute(sql, rows[0])
-                elif rows:
-                    cursor.executemany(sql, rows)
-            cursor.execute("COMMIT")
+        sql = "COMMIT"
+        try:
+            with dbapi.pipeline():
+                cursor = dbapi.cursor()
+                for sql, rows in writes:
+                    if len(rows) == 1:
+                        cursor.execute(sql, rows[0])
+                    elif rows:
+                        cursor.executemany(sql, rows)
+                sql = "COMMIT"
+                cursor.execute(sql)
+        except psycopg.IntegrityError as exc:
+            # The driver's own error, raised past SQLAlchemy: wrapped as SQLAlchemy wraps it,
+            # so a key kept meanwhile by another node is told apart as it is everywhere else.
+            raise sa.exc.IntegrityError(sql, None, exc) from exc
 
     def close(self) -> None:
         """Close every idle connection (the engine is disposed of)."""
