@@ -111,7 +111,11 @@ def test_fire_bet_is_added_to_only_before_the_shooters_first_roll(server: Server
     _come_out(server)
     for player in ("alice", "bob"):  # someone to pass the dice to, whatever ran before
         server.post(player, f"/tables/{CRAPS}/buy-in", {"amount": "50"})
-    server.post("dealer", f"/tables/{CRAPS}/dice/pass")  # a new shooter: the fire bet opens
+    # A new shooter: the fire bet opens. The dealer passes the dice only from a shooter who
+    # has thrown (13:47-20.25(g)6); one who has not is a new shooter already.
+    if server.get("dealer", f"/tables/{CRAPS}")["hand_rolls"]:
+        server.post("dealer", f"/tables/{CRAPS}/dice/pass")
+    assert server.get("dealer", f"/tables/{CRAPS}")["hand_rolls"] == 0
     server.post("bob", f"/tables/{CRAPS}/bets", {"wager": "fire", "amount": "5"})
     bob = login("bob", CRAPS)
     bob.fill("#amount", "5")
