@@ -44,7 +44,7 @@ Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
-class Plan:
+class Simulation:
     """What a simulation plays: ``sessions`` sessions of at most ``rolls`` rolls (spins) each,
     every player starting with ``bankroll`` cents, the dice from ``seed``; the bankroll paths of
     the first ``n_hist`` sessions are kept, every ``stride``-th roll."""
@@ -246,22 +246,22 @@ class _Sessions:
     hist: I64
 
     @staticmethod
-    def start(compiled: Compiled, n_sess: int, n_hist: int, plan: Plan) -> _Sessions:
-        """``n_sess`` sessions before their first roll, every player with the plan's
+    def start(compiled: Compiled, n_sess: int, n_hist: int, sim: Simulation) -> _Sessions:
+        """``n_sess`` sessions before their first roll, every player with the simulation's
         bankroll, and room for ``n_hist`` bankroll paths."""
         P = compiled.players
         S = compiled.arrays["res"].shape[1]
         C = compiled.arrays["winnext"].shape[1]
-        hist = np.zeros((n_hist, P, plan.rolls // plan.stride + 1), np.int64)
-        hist[:, :, 0] = plan.bankroll
+        hist = np.zeros((n_hist, P, sim.rolls // sim.stride + 1), np.int64)
+        hist[:, :, 0] = sim.bankroll
         return _Sessions(
             point=np.zeros(n_sess, np.int64),
             fresh=np.ones(n_sess, np.int8),  # the next roll is a new shooter's first
-            bank=np.full((n_sess, P), plan.bankroll, np.int64),
+            bank=np.full((n_sess, P), sim.bankroll, np.int64),
             stake=np.zeros((n_sess, P, S), np.int64), st=np.zeros((n_sess, P, S), np.int64),
             cpaid=np.zeros((n_sess, P, S), np.int64), level=np.zeros((n_sess, P, C), np.int64),
             status=np.zeros((n_sess, P), np.int8),
-            handstart=np.full((n_sess, P), plan.bankroll, np.int64),
+            handstart=np.full((n_sess, P), sim.bankroll, np.int64),
             ontable=np.zeros((n_sess, P), np.int64), wagered=np.zeros((n_sess, P), np.int64),
             rolls=np.zeros(n_sess, np.int64), done=np.zeros(n_sess, np.bool_),
             endroll=np.full((n_sess, P), -1, np.int64), hist=hist)
@@ -277,36 +277,36 @@ class _Sessions:
                        hist=self.hist, stride=stride)
 
 
-def run_block(compiled: Compiled, block: int, plan: Plan, *, progress: Progress | None = None,
+def run_block(compiled: Compiled, block: int, sim: Simulation, *, progress: Progress | None = None,
               outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None,
               kernel: KernelName = "layouts") -> Results:
-    """Play block ``block``'s sessions of ``plan`` with ``kernel`` (see :func:`chunk_player`;
+    """Play block ``block``'s sessions of ``sim`` with ``kernel`` (see :func:`chunk_player`;
     the same results whichever), on the block's dice or, with ``outcomes_fn``, on the outcomes
     it gives from each chunk's first roll."""
-    n_sess = plan.block_sessions(block)
-    sessions = _Sessions.start(compiled, n_sess, plan.block_paths(block), plan)
-    rng = block_stream(plan.seed, block)
+    n_sess = sim.block_sessions(block)
+    sessions = _Sessions.start(compiled, n_sess, sim.block_paths(block), sim)
+    rng = block_stream(sim.seed, block)
     play = chunk_player(compiled, kernel, n_sess)
     buf = play.buffer()
-    for r0 in range(0, plan.rolls, ROLL_CHUNK):
+    for r0 in range(0, sim.rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
             buf = play.arrange(outcomes_fn(r0))
         else:
             play.draw(rng, buf, compiled.n_outcomes)
-        play((buf, n_sess, r0, plan.rolls, plan.bankroll, *sessions.arrays(), plan.stride))
+        play((buf, n_sess, r0, sim.rolls, sim.bankroll, *sessions.arrays(), sim.stride))
         if progress is not None:
-            progress(n_sess * min(ROLL_CHUNK, plan.rolls - r0))
-    return sessions.results(plan.stride)
+            progress(n_sess * min(ROLL_CHUNK, sim.rolls - r0))
+    return sessions.results(sim.stride)
 
 
-def run_blocks(compiled: Compiled, blocks: Sequence[int], plan: Plan, *,
+def run_blocks(compiled: Compiled, blocks: Sequence[int], sim: Simulation, *,
                progress: Progress | None = None, kernel: KernelName = "layouts",
                threads: int = 1) -> Results:
-    """Play ``blocks`` of ``plan``; with ``threads`` > 1 on that many threads at once (the
+    """Play ``blocks`` of ``sim``; with ``threads`` > 1 on that many threads at once (the
     kernels and the dice run without the GIL), with the same results in the same order."""
 
     def one(b: int) -> Results:
-        return run_block(compiled, b, plan, progress=progress, kernel=kernel)
+        return run_block(compiled, b, sim, progress=progress, kernel=kernel)
 
     blocks = list(blocks)
     if threads <= 1 or len(blocks) <= 1:
@@ -324,25 +324,25 @@ def n_blocks(sessions: int) -> int:
     return -(-sessions // BLOCK)
 
 
-def simulate(compiled: Compiled, plan: Plan, *, progress: Progress | None = None,
+def simulate(compiled: Compiled, sim: Simulation, *, progress: Progress | None = None,
              kernel: KernelName = "layouts", threads: int = 1) -> Results:
-    """Play every session of ``plan`` in this process (on ``threads`` threads: the same
+    """Play every session of ``sim`` in this process (on ``threads`` threads: the same
     results)."""
-    return run_blocks(compiled, range(n_blocks(plan.sessions)), plan, progress=progress,
+    return run_blocks(compiled, range(n_blocks(sim.sessions)), sim, progress=progress,
                       kernel=kernel, threads=threads)
 
 
-def _task(compiled: Compiled, blocks: list[int], plan: Plan) -> Results:
-    return run_blocks(compiled, blocks, plan)
+def _task(compiled: Compiled, blocks: list[int], sim: Simulation) -> Results:
+    return run_blocks(compiled, blocks, sim)
 
 
-def simulate_dask(compiled: Compiled, plan: Plan, *, client: Any, tasks: int | None = None,
+def simulate_dask(compiled: Compiled, sim: Simulation, *, client: Any, tasks: int | None = None,
                   progress: Progress | None = None) -> Results:
     """Play the blocks as tasks on a Dask cluster (``client``); the same results as
     :func:`simulate` for the same seed, however the blocks are split into tasks."""
     from distributed import as_completed
 
-    sessions, rolls = plan.sessions, plan.rolls
+    sessions, rolls = sim.sessions, sim.rolls
     nb = n_blocks(sessions)
     if tasks is None:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -350,7 +350,7 @@ def simulate_dask(compiled: Compiled, plan: Plan, *, client: Any, tasks: int | N
     size = -(-nb // max(1, tasks))
     groups = [list(range(s, min(nb, s + size))) for s in range(0, nb, size)]
     remote = client.scatter(compiled, broadcast=True)
-    futures = [client.submit(_task, remote, g, plan, pure=False) for g in groups]
+    futures = [client.submit(_task, remote, g, sim, pure=False) for g in groups]
     index = {f.key: i for i, f in enumerate(futures)}
     out: list[Results | None] = [None] * len(futures)
     for fut in as_completed(futures):  # type: ignore[no-untyped-call]

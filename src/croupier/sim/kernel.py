@@ -15,10 +15,10 @@ kernels and the helpers numba inlines into them take the compiled tables as one
 keeps between chunks and reads back (``bank[i, p]``, ``stake[i, p, k]``, ...): every kernel
 takes them in the same order (:data:`croupier.sim.specialise.KERNEL_ARGS`; the specialised
 kernel is source written against those names), so the engine calls any of the three the same
-way. These functions are over ruff's limit of six arguments for that reason, each with a
-``noqa`` and its reason; the two that are also over its limit of complexity (a fixed rule's
-purchase, a slot's settlement) are kept whole because the specialised kernel writes the same
-steps in the same order, which is what makes the two kernels' results identical.
+way. These functions are over ruff's limit of six arguments for that reason (the file's
+exception in pyproject.toml); the two that are also over its limit of complexity (a fixed
+rule's purchase, a slot's settlement) are kept whole because the specialised kernel writes the
+same steps in the same order, which is what makes the two kernels' results identical.
 """
 
 from __future__ import annotations
@@ -239,9 +239,8 @@ def tables_of(arrays: dict[str, Any]) -> Tables:
 NO_PURCHASE = np.iinfo(np.int64).max
 
 
-# PLR0913: the slot's commission columns, read once by the caller and passed as numbers.
 @njit(cache=True, nogil=True, inline="always")
-def _commission(base: int, kind: int, base_num: int, base_den: int, vn: int, vd: int,  # noqa: PLR0913
+def _commission(base: int, kind: int, base_num: int, base_den: int, vn: int, vd: int,
                 unit: int) -> int:
     """The commission on a stake of ``base`` (for kind 2, on what it wins: ``base_num / base_den``
     of it): the vig ``vn / vd`` in whole table units, rounded down."""
@@ -260,9 +259,8 @@ def limit_status(worth: int, start: int, p: int, t: Tables) -> int:
     return ACTIVE
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def take_down_all(i: int, p: int, bank: Any, ontable: Any, stake: Any, st: Any, cpaid: Any,  # noqa: PLR0913
+def take_down_all(i: int, p: int, bank: Any, ontable: Any, stake: Any, st: Any, cpaid: Any,
                   t: Tables) -> None:
     """Take down every wager of player ``p`` a strategy may take down (a player who stops)."""
     for k in range(t.nslots[p]):
@@ -294,9 +292,8 @@ def _count_line(i: int, p: int, stake: Any, t: Tables) -> int:
     return n
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake: Any,  # noqa: PLR0913
+def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake: Any,
                   st: Any, t: Tables) -> int:
     """A fixed rule's target stake (-1: the rule does nothing this roll)."""
     if not cond:
@@ -314,10 +311,8 @@ def _fixed_target(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, stake
     return target
 
 
-# C901/PLR0913: the session arrays one by one; one rule's purchase kept whole, as specialise.py
-# writes it step for step.
 @njit(cache=True, nogil=True, inline="always")
-def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int, bank: Any,  # noqa: C901, PLR0913
+def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int, bank: Any,
                 stake: Any, st: Any, cpaid: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Bring a fixed rule's wager to its target; (short of money, least money left over)."""
     k = t.rslot[p, ru]
@@ -363,9 +358,8 @@ def _rule_fixed(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, fr: int
     return False, NO_PURCHASE
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: Any,  # noqa: PLR0913
+def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: Any,
                stake: Any, st: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Make a come bet while fewer than the rule's count stand on numbers."""
     if not cond or pnt == 0:
@@ -394,9 +388,8 @@ def _rule_come(i: int, p: int, ru: int, cond: bool, lev: int, pnt: int, bank: An
     return False, slack
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable: Any,  # noqa: PLR0913
+def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable: Any,
                t: Tables) -> tuple[bool, int]:
     """Odds behind every flat bet on a number, at the rule's multiple."""
     short = False
@@ -432,9 +425,8 @@ def _rule_odds(i: int, p: int, ru: int, bank: Any, stake: Any, st: Any, ontable:
     return short, least
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any, cpaid: Any,  # noqa: PLR0913
+def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any, cpaid: Any,
                 level: Any, ontable: Any, t: Tables) -> tuple[bool, int]:
     """Player ``p``'s bet rules before a roll, in order: (whether a bet the rules call for was
     not affordable, the least money left after any purchase: ``NO_PURCHASE`` if none).
@@ -460,10 +452,8 @@ def apply_rules(i: int, p: int, pnt: int, fr: int, bank: Any, stake: Any, st: An
     return short, least
 
 
-# C901/PLR0913: the session arrays one by one; one slot's settlement kept whole, as specialise.py
-# writes it step for step.
 @njit(cache=True, nogil=True, inline="always")
-def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any, st: Any,  # noqa: C901, PLR0913
+def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any, st: Any,
                  cpaid: Any, ontable: Any, wagered: Any, t: Tables) -> int:
     """Settle one slot on outcome ``o``: 1 won, -1 lost (for its progression), else 0."""
     s = stake[i, p, k]
@@ -512,9 +502,8 @@ def _settle_slot(i: int, p: int, k: int, o: int, pnt: int, bank: Any, stake: Any
     return -1
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def settle_player(i: int, p: int, o: int, pnt: int, sev: int, bank: Any, stake: Any, st: Any,  # noqa: PLR0913
+def settle_player(i: int, p: int, o: int, pnt: int, sev: int, bank: Any, stake: Any, st: Any,
                   cpaid: Any, level: Any, ontable: Any, wagered: Any, t: Tables) -> None:
     """Settle every wager of player ``p`` on outcome ``o`` (slots in order), then move the
     player's progressions (a win of a counted wager, else a loss; reset on a seven-out)."""
@@ -548,9 +537,8 @@ def record_hist(i: int, r: int, stride: int, bank: Any, hist: Any) -> None:
             hist[i, p, (r + 1) // stride] = bank[i, p]
 
 
-# PLR0913: the session arrays one by one (see Arguments above).
 @njit(cache=True, nogil=True, inline="always")
-def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any,  # noqa: PLR0913
+def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: Any, st: Any,
                cpaid: Any, level: Any, status: Any, handstart: Any, ontable: Any,
                endroll: Any, t: Tables) -> bool:
     """Every player's limits and rules before roll ``r``, in seat order; whether the session
@@ -574,10 +562,8 @@ def decide_all(i: int, r: int, start: int, pnt: int, fr: int, bank: Any, stake: 
     return alive
 
 
-# PLR0913: the kernel the engine calls: KERNEL_ARGS, the same for every kernel, then first and the
-# tables.
 @no_refcount
-def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,  # noqa: PLR0913
+def play_chunk(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
                point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any, level: Any,
                status: Any, handstart: Any, ontable: Any, wagered: Any, rolls: Any,
                done: Any, endroll: Any, hist: Any, stride: int, first: Any, t: Tables) -> None:

@@ -28,8 +28,8 @@ block without the checks reads the first two only.
 
 The functions here are compiled by numba, which takes arrays, numbers and tuples, not objects:
 each table and the lanes' state is an array argument of its own, as in
-:mod:`croupier.sim.kernel` (its "Arguments"), and the functions over ruff's limit of six
-arguments say so in a ``noqa``.
+:mod:`croupier.sim.kernel` (its "Arguments"): hence the file's exception to ruff's limit of six
+arguments in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -107,18 +107,16 @@ def _short(need: Any, x: Any, b: Any, acc: Any) -> Any:
     return b + _credit(acc) - need[x]
 
 
-# PLR0913: eight lanes' values live in registers: the check takes each one's, not an array.
 @njit(cache=True, nogil=True, inline="always")
-def _out(need: Any, on: Any, x: Any, b: Any, acc: Any, lo: Any, hi: Any) -> Any:  # noqa: PLR0913
+def _out(need: Any, on: Any, x: Any, b: Any, acc: Any, lo: Any, hi: Any) -> Any:
     """Negative as :func:`_short`, or when the worth is out of ``[lo, hi]``."""
     chips = b + _credit(acc)
     worth = chips + on[x]
     return (chips - need[x]) | (worth - lo) | (hi - worth)
 
 
-# PLR0913: the lane tables and the lanes' state, arrays numba takes one by one (see above).
 @no_refcount
-def _block_checked(tt: Any, j: int, end: int, nxt: Any, packed: Any, need: Any, on: Any,  # noqa: PLR0913
+def _block_checked(tt: Any, j: int, end: int, nxt: Any, packed: Any, need: Any, on: Any,
                    lane: Any, worth: Any, lo: Any, hi: Any) -> int:
     """Rolls ``j`` to ``end`` of the eight lanes, checking each roll; return the roll before
     which a lane leaves (``end``: none does)."""
@@ -164,9 +162,8 @@ def _block_checked(tt: Any, j: int, end: int, nxt: Any, packed: Any, need: Any, 
     return jj
 
 
-# PLR0913: the lane tables and the lanes' state, arrays numba takes one by one (see above).
 @njit(cache=True, nogil=True, inline="always")
-def _clear_for(lane: Any, rest: int, on: Any, worth: Any, lo: Any, hi: Any, bounds: Any,  # noqa: PLR0913
+def _clear_for(lane: Any, rest: int, on: Any, worth: Any, lo: Any, hi: Any, bounds: Any,
                most: int) -> int:
     """How many of the next rolls (up to ``most``) no lane can leave in: its chips stay
     above what the rules may need and its worth inside ``[lo, hi]``, however they fall."""
@@ -191,9 +188,8 @@ def _clear_for(lane: Any, rest: int, on: Any, worth: Any, lo: Any, hi: Any, boun
     return m
 
 
-# PLR0913: the lane tables and the lanes' state, arrays numba takes one by one (see above).
 @no_refcount
-def run_lanes(tt: Any, j: int, n_roll: int, nxt: Any, packed: Any, need: Any, on: Any,  # noqa: PLR0913
+def run_lanes(tt: Any, j: int, n_roll: int, nxt: Any, packed: Any, need: Any, on: Any,
               lane: Any, worth: Any, lo: Any, hi: Any, rest: int, bounds: Any) -> int:
     """Play the eight lanes (``lane[k]``: row, chips, stakes decided; ``tt[j, k]``: lane
     ``k``'s outcome at roll ``j``) from roll ``j`` until a lane leaves, or to ``n_roll``;
@@ -219,9 +215,8 @@ def run_lanes(tt: Any, j: int, n_roll: int, nxt: Any, packed: Any, need: Any, on
     return j
 
 
-# PLR0913: the lane tables and the lanes' state, arrays numba takes one by one (see above).
 @njit(cache=True, nogil=True, inline="always")
-def lane_leaves(tt: Any, j: int, k: int, need: Any, on: Any, lane: Any, worth: Any, lo: Any,  # noqa: PLR0913
+def lane_leaves(tt: Any, j: int, k: int, need: Any, on: Any, lane: Any, worth: Any, lo: Any,
                 hi: Any) -> Any:
     """Whether lane ``k`` leaves the lanes before roll ``j``."""
     x = _at(np.uint64(lane[k, ROW]), tt[j, k])

@@ -131,9 +131,8 @@ class LayoutTables:
 # --- one step of many layouts, by the generic kernel's own functions -----------------------
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _load(row: Any, p: int, slots: int, counters: int, stake: Any, st: Any, cpaid: Any,  # noqa: PLR0913
+def _load(row: Any, p: int, slots: int, counters: int, stake: Any, st: Any, cpaid: Any,
           level: Any, bank: Any, ontable: Any, wagered: Any) -> None:
     """Put one layout row in player ``p``'s place of one-session arrays, with ENOUGH in hand."""
     on = 0
@@ -149,9 +148,8 @@ def _load(row: Any, p: int, slots: int, counters: int, stake: Any, st: Any, cpai
     wagered[0, p] = 0
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _store(out: Any, point: int, fresh: int, p: int, slots: int, counters: int, stake: Any,  # noqa: PLR0913
+def _store(out: Any, point: int, fresh: int, p: int, slots: int, counters: int, stake: Any,
            st: Any, cpaid: Any, level: Any) -> None:
     """Player ``p``'s layout from one-session arrays into the row ``out``."""
     out[0] = point
@@ -164,9 +162,8 @@ def _store(out: Any, point: int, fresh: int, p: int, slots: int, counters: int, 
         out[2 + 3 * slots + c] = level[0, p, c]
 
 
-# PLR0913: a numba kernel: the layout rows, the tables it fills and its scratch.
 @no_refcount
-def step_layouts(rows: Any, p: int, slots: int, counters: int, fresh_matters: int, t: Tables,  # noqa: PLR0913
+def step_layouts(rows: Any, p: int, slots: int, counters: int, fresh_matters: int, t: Tables,
                  after_rules: Any, after_down: Any, decide: Any, after_roll: Any,
                  step: Any, scratch: Scratch) -> None:
     """For each layout row of player ``p``: the layout after its bet rules and after taking
@@ -204,9 +201,8 @@ def step_layouts(rows: Any, p: int, slots: int, counters: int, fresh_matters: in
     assert width == 2 + 3 * slots + counters
 
 
-# PLR0913: a numba kernel: the layout rows, the tables it fills and its scratch.
 @no_refcount
-def rules_with_chips(rows: Any, chips: Any, p: int, slots: int, counters: int, t: Tables,  # noqa: PLR0913
+def rules_with_chips(rows: Any, chips: Any, p: int, slots: int, counters: int, t: Tables,
                      after: Any, after_chips: Any, short: Any, scratch: Scratch) -> None:
     """Player ``p``'s bet rules on each layout row with ``chips[n]`` in hand (not
     necessarily enough): the layout after them, the chips left and whether a bet they call
@@ -594,9 +590,8 @@ def lane_table(lt: LayoutTables, compiled: Compiled) -> LaneTable:
 # wagers down, with a shooter loss limit, or in a session whose bankroll path is kept).
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _leave_tables(i: int, layout: Any, rows: Any, slots: int, counters: int, stake: Any,  # noqa: PLR0913
+def _leave_tables(i: int, layout: Any, rows: Any, slots: int, counters: int, stake: Any,
                   st: Any, cpaid: Any, level: Any, ontable: Any) -> None:
     """Decode session ``i``'s layouts into the generic kernel's arrays."""
     for p in range(layout.shape[1]):
@@ -620,9 +615,8 @@ Run = tuple[Any, Any, Any, Any, Any, Any, Any, Any, bool, Any]
 NO_SESSION, IN_LANES = -2, -1
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any, point: Any,  # noqa: PLR0913
+def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any, point: Any,
            fresh: Any, layout: Any) -> Run:
     """Player ``p`` of session ``i`` at the chunk's start."""
     return (np.int64(layout[i, p]), bank[i, p], np.int64(status[i, p]), handstart[i, p],
@@ -630,10 +624,8 @@ def _start(i: int, p: int, bank: Any, status: Any, handstart: Any, wagered: Any,
             np.int64(-1))
 
 
-# C901/PLR0913: the session arrays and the layout tables one by one; one player's roll kept whole,
-# the generic kernel's decide_all and settle_player in their order.
 @njit(cache=True, nogil=True, inline="always")
-def _roll(i: int, p: int, j: int, r: int, o: int, run: Run, start: int,  # noqa: C901, PLR0913
+def _roll(i: int, p: int, j: int, r: int, o: int, run: Run, start: int,
           limits: tuple[Any, Any, Any], track: bool, endroll: Any, decide: Any, step: Any,
           play: Any, t: Tables) -> Run:
     """Player ``p`` of session ``i`` before and through roll ``j`` (``r`` of the session),
@@ -679,18 +671,16 @@ def _roll(i: int, p: int, j: int, r: int, o: int, run: Run, start: int,  # noqa:
     return lay, b, stat, hs, wg, pnt, fr, played + 1, out, short
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _finish(i: int, p: int, run: Run, bank: Any, status: Any, handstart: Any, wagered: Any,  # noqa: PLR0913
+def _finish(i: int, p: int, run: Run, bank: Any, status: Any, handstart: Any, wagered: Any,
             layout: Any) -> None:
     """Store player ``p``'s state of session ``i`` at the chunk's end."""
     layout[i, p], bank[i, p], status[i, p] = run[0], run[1], run[2]
     handstart[i, p], wagered[i, p] = run[3], run[4]
 
 
-# PLR0913: the session arrays and the layout tables one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _roll_by_roll(i: int, p: int, j: int, n_roll: int, r_begin: int, start: int, stride: int,  # noqa: PLR0913
+def _roll_by_roll(i: int, p: int, j: int, n_roll: int, r_begin: int, start: int, stride: int,
                   run: Run, limits: tuple[Any, Any, Any], tt: Any, endroll: Any, hist: Any,
                   decide: Any, step: Any, play: Any, t: Tables) -> Run:
     """Player ``p`` of session ``i`` (``tt[:, i % LANES]`` its outcomes) from roll ``j`` to
@@ -711,9 +701,8 @@ def _roll_by_roll(i: int, p: int, j: int, n_roll: int, r_begin: int, start: int,
     return run
 
 
-# PLR0913: the session arrays and the lanes' state one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _enter_lanes(g: int, p: int, n_sess: int, start: int, bank: Any, status: Any,  # noqa: PLR0913
+def _enter_lanes(g: int, p: int, n_sess: int, start: int, bank: Any, status: Any,
                  wagered: Any, layout: Any, generic: Any, hist: Any, lane: Any, hand: Any,
                  per_layout: int, rest: int, shooter: Any) -> None:
     """Each lane's start for player ``p`` of group ``g``: the player's layout, chips and stakes
@@ -731,9 +720,8 @@ def _enter_lanes(g: int, p: int, n_sess: int, start: int, bank: Any, status: Any
             hand[k, 0] = 0
 
 
-# PLR0913: the session arrays, the layout and lane tables one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _player_lanes(g: int, p: int, n_sess: int, n_roll: int, r_begin: int, start: int,  # noqa: PLR0913
+def _player_lanes(g: int, p: int, n_sess: int, n_roll: int, r_begin: int, start: int,
                   stride: int, outcomes: Any, point: Any, fresh: Any, bank: Any, status: Any,
                   handstart: Any, wagered: Any, endroll: Any, hist: Any, layout: Any,
                   generic: Any, scratch: Any, decide: Any, step: Any, play: Any, nxt: Any,
@@ -792,9 +780,8 @@ def _player_lanes(g: int, p: int, n_sess: int, n_roll: int, r_begin: int, start:
         runs[s, p, 0], runs[s, p, 1] = run[7], run[9]
 
 
-# PLR0913: the generic kernel's session arrays one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: Any,  # noqa: PLR0913
+def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: Any,
           wagered: Any, endroll: Any, back: bool) -> None:
     """Save session ``i``'s players' state in ``saved`` (or, ``back``, restore it)."""
     for p in range(bank.shape[1]):
@@ -806,9 +793,8 @@ def _keep(i: int, saved: Any, layout: Any, bank: Any, status: Any, handstart: An
             saved[p, 3], saved[p, 4], saved[p, 5] = handstart[i, p], wagered[i, p], endroll[i, p]
 
 
-# PLR0913: the session arrays and the layout tables one by one (kernel.py, Arguments).
 @njit(cache=True, nogil=True, inline="always")
-def _close(i: int, runs: Any, n_roll: int, n_players: int, point: Any, fresh: Any,  # noqa: PLR0913
+def _close(i: int, runs: Any, n_roll: int, n_players: int, point: Any, fresh: Any,
            rolls: Any, done: Any, ontable: Any, layout: Any, decide: Any, rows: Any,
            keeps_fresh: Any) -> None:
     """Session ``i``'s point, fresh flag, rolls and on-table amounts after the chunk; ``runs``
@@ -837,10 +823,8 @@ def _close(i: int, runs: Any, n_roll: int, n_players: int, point: Any, fresh: An
         ontable[i, p] = decide[layout[i, p], ON_TABLE]
 
 
-# PLR0913: the kernel the engine calls: KERNEL_ARGS as every kernel, then the layout and lane
-# tables.
 @no_refcount
-def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,  # noqa: PLR0913
+def play_layouts(outcomes: Any, n_sess: int, r_begin: int, total_rolls: int, start: int,
                  point: Any, fresh: Any, bank: Any, stake: Any, st: Any, cpaid: Any,
                  level: Any, status: Any, handstart: Any, ontable: Any, wagered: Any,
                  rolls: Any, done: Any, endroll: Any, hist: Any, stride: int, layout: Any,
