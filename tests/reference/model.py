@@ -595,126 +595,75 @@ class Craps:
         self.shooter = p
 
     def roll(self, d1: int, d2: int) -> None:
-        t, hard = d1 + d2, d1 == d2
-        pt = self.point
-        co = pt is None
+        r = Throw(d1, d2, self.point)
         for p, ws in self.wagers.items():
-            bank = F(0)
-            moves: list[tuple[tuple[Any, ...], Wager]] = []
-            for key, w in list(ws.items()):
-                name = key[0]
-                s = w.stake
-                res: str | None = None  # "win" (down), "lose", "ret", "stay", "move"
-                ratio = F(0)
-                if name == "pass":
-                    if co:
-                        res = "win" if t in (7, 11) else "lose" if t in (2, 3, 12) else None
-                    else:
-                        res = "win" if t == pt else "lose" if t == 7 else None
-                    ratio = self.pay("pass")
-                elif name == "dont_pass":
-                    if co:
-                        res = "win" if t in (2, 3) else "lose" if t in (7, 11) else None
-                    else:
-                        res = "win" if t == 7 else "lose" if t == pt else None
-                    ratio = self.pay("dont_pass")
-                elif name == "pass_odds":
-                    res = "win" if t == pt else "lose" if t == 7 else None
-                    ratio = self.pay(f"pass_odds:{pt}")
-                elif name == "dont_pass_odds":
-                    res = "win" if t == 7 else "lose" if t == pt else None
-                    ratio = self.pay(f"dont_pass_odds:{pt}")
-                elif name == "come":
-                    ratio = self.pay("come")
-                    if key[1] is None:
-                        res = ("win" if t in (7, 11) else "lose" if t in (2, 3, 12) else "move")
-                    else:
-                        res = "win" if t == key[1] else "lose" if t == 7 else None
-                elif name == "dont_come":
-                    ratio = self.pay("dont_come")
-                    if key[1] is None:
-                        res = ("win" if t in (2, 3) else "lose" if t in (7, 11)
-                               else None if t == 12 else "move")
-                    else:
-                        res = "win" if t == 7 else "lose" if t == key[1] else None
-                elif name == "come_odds":
-                    ratio = self.pay(f"come_odds:{key[1]}")
-                    res = "win" if t == key[1] else "lose" if t == 7 else None
-                    if res and co and not w.on:
-                        res = "ret"
-                elif name == "dont_come_odds":
-                    ratio = self.pay(f"dont_come_odds:{key[1]}")
-                    res = "win" if t == 7 else "lose" if t == key[1] else None
-                elif name in ("place_win", "buy"):
-                    if not co or w.on:
-                        res = "stay" if t == key[1] else "lose" if t == 7 else None
-                    ratio = self.pay(f"{name}:{key[1]}")
-                elif name in ("place_lose", "lay"):
-                    res = "stay" if t == 7 else "lose" if t == key[1] else None
-                    ratio = self.pay(f"{name}:{key[1]}")
-                elif name == "hard":
-                    if self.profile != N69F or not co or w.on:
-                        if t == key[1]:
-                            res = "stay" if hard else "lose"
-                        elif t == 7:
-                            res = "lose"
-                    ratio = self.pay(f"hard:{key[1]}")
-                elif name == "field":
-                    res = "win" if t in (2, 3, 4, 9, 10, 11, 12) else "lose"
-                    ratio = self.pay("field:2" if t == 2 else "field:12" if t == 12 else "field")
-                elif name in ONE_ROLL_SIMPLE:
-                    res = "win" if ONE_ROLL_SIMPLE[name](t, hard) else "lose"
-                    ratio = self.pay(name)
-                elif name == "hop":
-                    res = "win" if tuple(sorted((d1, d2))) == key[1] else "lose"
-                    a, b = key[1]
-                    ratio = self.pay(f"hop:{a}-{b}")
-                elif name == "six_seven_eight":
-                    res = "win" if t in (6, 7, 8) else "lose"
-                    ratio = self.pay("six_seven_eight:hard" if hard and t in (6, 8) else "six_seven_eight")
-                elif name in SPLIT_PARTS:
-                    part = s / SPLIT_PARTS[name]
-                    pk = HORN_KEYS.get(t)
-                    if name == "c_and_e":
-                        pk = "any_craps" if t in (2, 3, 12) else "yo_11" if t == 11 else None
-                    if name == "whirl" and t == 7:
-                        pk = "any_seven"
-                    if pk is not None:
-                        share = part * (2 if name == "horn_high" and t == key[1] else 1)
-                        bank += share * (1 + self.pay(pk))
-                    del ws[key]
-                    continue
-                elif name == "fire":
-                    continue
-                else:  # pragma: no cover
-                    raise AssertionError(name)
-                if res == "win":
-                    bank += s * (1 + ratio)
-                    del ws[key]
-                elif res == "lose":
-                    del ws[key]
-                elif res == "ret":
-                    bank += s
-                    del ws[key]
-                elif res == "stay":
-                    win = s * ratio
-                    if name in ("buy", "lay"):
-                        c = self.commission(key, s)
-                        win -= c
-                        if self.vig_at == "placement":
-                            # what it pays again to stay up is what now covers the standing bet
-                            w.comm = c
-                    bank += win
-                elif res == "move":
-                    del ws[key]
-                    moves.append(((name, t), w))
-            for nk, w in moves:
-                if nk in ws:
-                    ws[nk].stake += w.stake
-                else:
-                    ws[nk] = w
-            self.players[p].bank += bank
-        # the table
+            self.players[p].bank += self._settle_player(ws, r)
+        self._after_roll(r.t, r.pt, r.co)
+
+    def _settle_player(self, ws: dict[tuple[Any, ...], Wager], r: Throw) -> Fraction:
+        """Settle one player's wagers on the throw; what goes back to the player's hand."""
+        bank = F(0)
+        moves: list[tuple[tuple[Any, ...], Wager]] = []
+        for key, w in list(ws.items()):
+            name = key[0]
+            if name == "fire":
+                continue
+            if name in SPLIT_PARTS:
+                bank += self._split_win(name, key, w.stake, r.t)
+                del ws[key]
+                continue
+            decide = DECISIONS.get(name)
+            if decide is None:  # pragma: no cover
+                raise AssertionError(name)
+            res, ratio = decide(self, key, w, r)
+            bank += self._pay_out(res, ratio, key, w, ws)
+            if res == "move":
+                moves.append(((name, r.t), w))
+        for nk, w in moves:
+            if nk in ws:
+                ws[nk].stake += w.stake
+            else:
+                ws[nk] = w
+        return bank
+
+    def _split_win(self, name: str, key: tuple[Any, ...], s: Fraction, t: int) -> Fraction:
+        """A bet split over several one-roll wagers (horn, whirl, C and E): the winning part's
+        share with its winnings; the bet comes down either way."""
+        part = s / SPLIT_PARTS[name]
+        pk = HORN_KEYS.get(t)
+        if name == "c_and_e":
+            pk = "any_craps" if t in (2, 3, 12) else "yo_11" if t == 11 else None
+        if name == "whirl" and t == 7:
+            pk = "any_seven"
+        if pk is None:
+            return F(0)
+        share = part * (2 if name == "horn_high" and t == key[1] else 1)
+        return share * (1 + self.pay(pk))
+
+    def _pay_out(self, res: str | None, ratio: Fraction, key: tuple[Any, ...], w: Wager,
+                 ws: dict[tuple[Any, ...], Wager]) -> Fraction:
+        """Carry out a decision: "win" (down), "lose", "ret", "stay", "move" (down here, put
+        back where it goes by the caller); what goes back to the hand."""
+        s = w.stake
+        if res in ("win", "lose", "ret", "move"):
+            del ws[key]
+        if res == "win":
+            return s * (1 + ratio)
+        if res == "ret":
+            return s
+        if res != "stay":
+            return F(0)
+        win = s * ratio
+        if key[0] in ("buy", "lay"):
+            c = self.commission(key, s)
+            win -= c
+            if self.vig_at == "placement":
+                # what it pays again to stay up is what now covers the standing bet
+                w.comm = c
+        return win
+
+    def _after_roll(self, t: int, pt: int | None, co: bool) -> None:
+        """The table after the throw: the blocks on don't bets, the point, the hand."""
         decision = (co and t in (2, 3, 7, 11, 12)) or (not co and t in (pt, 7))
         for pl in self.players.values():
             pl.block_dc = False
@@ -748,6 +697,138 @@ class Craps:
                         for p, pl in self.players.items()},
             "state": {"point": self.point, "shooter": self.shooter},
         }
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw of the dice at a table whose point was ``point``."""
+
+    d1: int
+    d2: int
+    pt: int | None
+
+    @property
+    def t(self) -> int:
+        return self.d1 + self.d2
+
+    @property
+    def hard(self) -> bool:
+        return self.d1 == self.d2
+
+    @property
+    def co(self) -> bool:
+        return self.pt is None
+
+
+Decision = tuple[str | None, Fraction]  # "win" (down), "lose", "ret", "stay", "move"; the pay
+
+
+def _line(win: tuple[int | None, ...], lose: tuple[int | None, ...], t: int) -> str | None:
+    return "win" if t in win else "lose" if t in lose else None
+
+
+def _pass(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((7, 11), (2, 3, 12), r.t) if r.co else _line((r.pt,), (7,), r.t)
+    return res, g.pay("pass")
+
+
+def _dont_pass(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((2, 3), (7, 11), r.t) if r.co else _line((7,), (r.pt,), r.t)
+    return res, g.pay("dont_pass")
+
+
+def _pass_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((r.pt,), (7,), r.t), g.pay(f"pass_odds:{r.pt}")
+
+
+def _dont_pass_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((7,), (r.pt,), r.t), g.pay(f"dont_pass_odds:{r.pt}")
+
+
+def _come(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    if key[1] is None:
+        res = "win" if t in (7, 11) else "lose" if t in (2, 3, 12) else "move"
+    else:
+        res = _line((key[1],), (7,), t)
+    return res, g.pay("come")
+
+
+def _dont_come(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    if key[1] is None:
+        res = ("win" if t in (2, 3) else "lose" if t in (7, 11)
+               else None if t == 12 else "move")
+    else:
+        res = _line((7,), (key[1],), t)
+    return res, g.pay("dont_come")
+
+
+def _come_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((key[1],), (7,), r.t)
+    if res and r.co and not w.on:
+        res = "ret"
+    return res, g.pay(f"come_odds:{key[1]}")
+
+
+def _dont_come_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((7,), (key[1],), r.t), g.pay(f"dont_come_odds:{key[1]}")
+
+
+def _place_win(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = None
+    if not r.co or w.on:
+        res = "stay" if r.t == key[1] else "lose" if r.t == 7 else None
+    return res, g.pay(f"{key[0]}:{key[1]}")
+
+
+def _place_lose(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "stay" if r.t == 7 else "lose" if r.t == key[1] else None
+    return res, g.pay(f"{key[0]}:{key[1]}")
+
+
+def _hard(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = None
+    if g.profile != N69F or not r.co or w.on:
+        if r.t == key[1]:
+            res = "stay" if r.hard else "lose"
+        elif r.t == 7:
+            res = "lose"
+    return res, g.pay(f"hard:{key[1]}")
+
+
+def _field(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    res = "win" if t in (2, 3, 4, 9, 10, 11, 12) else "lose"
+    return res, g.pay("field:2" if t == 2 else "field:12" if t == 12 else "field")
+
+
+def _hop(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "win" if tuple(sorted((r.d1, r.d2))) == key[1] else "lose"
+    a, b = key[1]
+    return res, g.pay(f"hop:{a}-{b}")
+
+
+def _six_seven_eight(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "win" if r.t in (6, 7, 8) else "lose"
+    return res, g.pay("six_seven_eight:hard" if r.hard and r.t in (6, 8) else "six_seven_eight")
+
+
+def _one_roll(name: str) -> Any:
+    def decide(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+        return ("win" if ONE_ROLL_SIMPLE[name](r.t, r.hard) else "lose"), g.pay(name)
+    return decide
+
+
+# How each wager is decided on a throw (split bets and the fire bet are settled apart).
+DECISIONS: dict[str, Any] = {
+    "pass": _pass, "dont_pass": _dont_pass, "pass_odds": _pass_odds,
+    "dont_pass_odds": _dont_pass_odds, "come": _come, "dont_come": _dont_come,
+    "come_odds": _come_odds, "dont_come_odds": _dont_come_odds,
+    "place_win": _place_win, "buy": _place_win, "place_lose": _place_lose, "lay": _place_lose,
+    "hard": _hard, "field": _field, "hop": _hop, "six_seven_eight": _six_seven_eight,
+    **{name: _one_roll(name) for name in ONE_ROLL_SIMPLE},
+}
 
 
 # ----------------------------------------------------------------------------- roulette
