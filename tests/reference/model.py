@@ -232,6 +232,28 @@ def _pays(opts: dict[str, Any], minimums: dict[str, Fraction]) -> dict[str, Frac
     return table
 
 
+def check_dont_replaced(name: str, existing: Wager | None, pl: Player) -> None:
+    # croupier's reading, adopted: the block stops a *new* don't bet; adding to another
+    # don't come bet that was never reduced (one in the come area) is taken
+    if existing is None and (pl.block_dp if name == "dont_pass" else pl.block_dc):
+        raise Refused("don't bet was reduced or removed")
+    if existing is not None and existing.reduced:
+        raise Refused("a reduced don't bet may not be increased")
+
+
+def _vig(vig: Any) -> Fraction:
+    """The ``vig`` option: a rate of at most 5%."""
+    if isinstance(vig, bool) or not isinstance(vig, (int, float, str, Decimal)):
+        raise Malformed("options.vig")
+    try:
+        rate = F(Decimal(repr(vig)) if isinstance(vig, float) else Decimal(str(vig)))
+    except (InvalidOperation, ValueError, OverflowError):
+        raise Malformed("options.vig") from None
+    if rate < 0 or rate > F(5, 100):  # (a NaN rate fails in F() above)
+        raise Malformed("options.vig: over 5%")
+    return rate
+
+
 class Craps:
     def __init__(self, doc: dict[str, Any]) -> None:
         self.mini = doc["game"] == "mini-craps"
@@ -244,15 +266,7 @@ class Craps:
             self.odds: Any = odds
         else:
             self.odds = money(odds, "options.odds")
-        vig = opts.get("vig", "0.05")
-        if isinstance(vig, bool) or not isinstance(vig, (int, float, str, Decimal)):
-            raise Malformed("options.vig")
-        try:
-            self.vig = F(Decimal(repr(vig)) if isinstance(vig, float) else Decimal(str(vig)))
-        except (InvalidOperation, ValueError, OverflowError):
-            raise Malformed("options.vig") from None
-        if self.vig < 0 or self.vig > F(5, 100):  # (a NaN rate fails in F() above)
-            raise Malformed("options.vig: over 5%")
+        self.vig = _vig(opts.get("vig", "0.05"))
         self.vig_at = opts.get("vig_collected", "placement")
         if self.vig_at not in ("placement", "win"):
             raise Malformed("options.vig_collected")
@@ -294,6 +308,11 @@ class Craps:
         if name in ("come_odds", "dont_come_odds", "place_win", "place_lose", "buy", "lay",
                     "hard"):
             return [(F(1), f"{name}:{key[1]}")]
+        return self.prop_pay_keys(key)
+
+    def prop_pay_keys(self, key: tuple[Any, ...]) -> list[tuple[Fraction, str]]:
+        """:meth:`pay_keys` of the proposition (centre) wagers and the fire bet."""
+        name = key[0]
         if name == "field":
             return [(F(1), "field"), (F(1), "field:2"), (F(1), "field:12")]
         if name in ONE_ROLL_SIMPLE:
@@ -398,20 +417,26 @@ class Craps:
             raise Malformed(f"{where}: not one action")
         verb = verbs.pop()
         if verb == "roll":
-            _check_keys(a, {"roll"}, where)
-            d = a["roll"]
-            if (not isinstance(d, list) or len(d) != 2
-                    or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in d)):
-                raise Malformed(f"{where}.roll: not two dice")
-            self.roll(d[0], d[1])
-            return
-        if verb == "shooter":
+            self.act_roll(a, where)
+        elif verb == "shooter":
             _check_keys(a, {"shooter"}, where)
             p = a["shooter"]
             if not isinstance(p, str) or p not in self.players:
                 raise Malformed(f"{where}.shooter: unknown player")
             self.pass_dice(p)
-            return
+        else:
+            self.act_player(verb, a, where)
+
+    def act_roll(self, a: dict[str, Any], where: str) -> None:
+        _check_keys(a, {"roll"}, where)
+        d = a["roll"]
+        if (not isinstance(d, list) or len(d) != 2
+                or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in d)):
+            raise Malformed(f"{where}.roll: not two dice")
+        self.roll(d[0], d[1])
+
+    def act_player(self, verb: str, a: dict[str, Any], where: str) -> None:
+        """A player's action: sit or stand, or one on a wager."""
         p = a.get("player")
         if not isinstance(p, str) or p not in self.players:
             raise Malformed(f"{where}.player: unknown player")
@@ -420,7 +445,10 @@ class Craps:
             if a[verb] is not True:
                 raise Malformed(f"{where}.{verb}: must be true")
             self.seat(p, verb)
-            return
+        else:
+            self.act_on_wager(p, verb, a, where)
+
+    def act_on_wager(self, p: str, verb: str, a: dict[str, Any], where: str) -> None:
         name = a[verb]
         if not isinstance(name, str) or name not in ALL_CRAPS_WAGERS:
             raise Malformed(f"{where}.{verb}: unknown wager {name!r}")
@@ -461,46 +489,14 @@ class Craps:
         name = key[0]
         pl = self.players[p]
         ws = self.wagers[p]
-        if name not in PERMITTED[self.profile]:
-            raise Refused(f"not permitted by {self.profile}")
-        if name == "six_seven_eight" and not self.s678:
-            raise Refused("6-7-8 not offered")
-        if name == "fire" and self.mini:
-            raise Refused("no fire bet at mini-craps")
-        if self.mini and not pl.seated:
-            raise Refused("not seated")
-        if name in ODDS_WAGERS and self.odds == "none":
-            raise Refused("no free odds")
-        # timing
-        if name in ("pass", "dont_pass") and self.point is not None:
-            raise Refused("line bets only before a come-out roll")
-        if name in ("come", "dont_come"):
-            if self.point is None:
-                raise Refused("come bets only while a point is established")
-            if key[1] is not None:
-                raise Refused("come bets are not put on numbers")
-        flat: Wager | None = None
-        n = 0
-        if name in ("pass_odds", "dont_pass_odds"):
-            flat = ws.get((name[:-5],))
-            if self.point is None or flat is None:
-                raise Refused("no flat bet on a point")
-            n = self.point
-        if name in ("come_odds", "dont_come_odds"):
-            n = key[1]
-            flat = ws.get((name[:-5], n))
-            if flat is None:
-                raise Refused("no come bet on that number")
+        self.check_offered(name, pl)
+        self.check_timing(key)
+        flat, n = self.flat_for_odds(key, ws)
         if name == "fire" and self.hand_rolls != 0:
             raise Refused("fire bet only before a new shooter's first roll")
         existing = ws.get(key)
         if name in ("dont_pass", "dont_come"):
-            # croupier's reading, adopted: the block stops a *new* don't bet; adding to another
-            # don't come bet that was never reduced (one in the come area) is taken
-            if existing is None and (pl.block_dp if name == "dont_pass" else pl.block_dc):
-                raise Refused("don't bet was reduced or removed")
-            if existing is not None and existing.reduced:
-                raise Refused("a reduced don't bet may not be increased")
+            check_dont_replaced(name, existing, pl)
         total = amount + (existing.stake if existing else 0)
         if not self.valid_stake(key, total):
             raise Refused("stake not valid")
@@ -517,6 +513,45 @@ class Craps:
             existing = ws[key] = Wager(F(0))
         existing.stake = total
         existing.comm += due
+
+    def check_offered(self, name: str, pl: Player) -> None:
+        if name not in PERMITTED[self.profile]:
+            raise Refused(f"not permitted by {self.profile}")
+        if name == "six_seven_eight" and not self.s678:
+            raise Refused("6-7-8 not offered")
+        if name == "fire" and self.mini:
+            raise Refused("no fire bet at mini-craps")
+        if self.mini and not pl.seated:
+            raise Refused("not seated")
+        if name in ODDS_WAGERS and self.odds == "none":
+            raise Refused("no free odds")
+
+    def check_timing(self, key: tuple[Any, ...]) -> None:
+        name = key[0]
+        if name in ("pass", "dont_pass") and self.point is not None:
+            raise Refused("line bets only before a come-out roll")
+        if name in ("come", "dont_come"):
+            if self.point is None:
+                raise Refused("come bets only while a point is established")
+            if key[1] is not None:
+                raise Refused("come bets are not put on numbers")
+
+    def flat_for_odds(self, key: tuple[Any, ...],
+                      ws: dict[tuple[Any, ...], Wager]) -> tuple[Wager | None, int]:
+        """An odds bet's flat bet and its number (None, 0 for any other wager)."""
+        name = key[0]
+        if name in ("pass_odds", "dont_pass_odds"):
+            flat = ws.get((name[:-5],))
+            if self.point is None or flat is None:
+                raise Refused("no flat bet on a point")
+            return flat, self.point
+        if name in ("come_odds", "dont_come_odds"):
+            n = key[1]
+            flat = ws.get((name[:-5], n))
+            if flat is None:
+                raise Refused("no come bet on that number")
+            return flat, n
+        return None, 0
 
     def find(self, p: str, key: tuple[Any, ...]) -> tuple[Any, ...] | None:
         ws = self.wagers[p]
@@ -537,12 +572,7 @@ class Craps:
         name = key[0]
         if amount is not None and amount > w.stake:
             raise Refused("reduction larger than the wager")
-        if name == "fire":
-            raise Refused("a fire bet cannot be removed")
-        if name == "pass" and self.point is not None:
-            raise Refused("pass bet on its point")
-        if name == "come" and key[1] is not None:
-            raise Refused("come bet on its point")
+        self.check_removable(key)
         behind = self.odds_behind(p, key)
         whole = amount is None or amount == w.stake
         if whole:
@@ -552,21 +582,36 @@ class Craps:
             del ws[key]
         else:
             assert amount is not None
-            rest = w.stake - amount
-            if not self.valid_stake(key, rest):
-                raise Refused("what stays is not a valid wager")
-            if behind is not None:
-                n = key[1] if name == "dont_come" else self.point
-                assert n is not None
-                if not self.odds_ok(behind[0][0], n, rest, behind[1].stake):
-                    raise Refused("the odds need the flat bet")
+            self.reduce(key, w, amount, behind)
             pl.bank += amount
-            w.stake = rest
-            w.reduced = True
         if name == "dont_pass":
             pl.block_dp = True
         elif name == "dont_come":
             pl.block_dc = True
+
+    def check_removable(self, key: tuple[Any, ...]) -> None:
+        name = key[0]
+        if name == "fire":
+            raise Refused("a fire bet cannot be removed")
+        if name == "pass" and self.point is not None:
+            raise Refused("pass bet on its point")
+        if name == "come" and key[1] is not None:
+            raise Refused("come bet on its point")
+
+    def reduce(self, key: tuple[Any, ...], w: Wager, amount: Fraction,
+               behind: tuple[tuple[Any, ...], Wager] | None) -> None:
+        """Take ``amount`` off the wager: what stays must be a valid wager, and enough for the
+        odds behind it."""
+        rest = w.stake - amount
+        if not self.valid_stake(key, rest):
+            raise Refused("what stays is not a valid wager")
+        if behind is not None:
+            n = key[1] if key[0] == "dont_come" else self.point
+            assert n is not None
+            if not self.odds_ok(behind[0][0], n, rest, behind[1].stake):
+                raise Refused("the odds need the flat bet")
+        w.stake = rest
+        w.reduced = True
 
     def onoff(self, p: str, key0: tuple[Any, ...], on: bool) -> None:
         key = self.find(p, key0)
@@ -913,16 +958,7 @@ class Roulette:
     ) -> tuple[tuple[Any, ...], frozenset[Any]]:
         """The wager's key and the numbers it covers; Refused if not on this layout."""
         if name in LIST_WAGERS:
-            nums = a.get("numbers")
-            if not isinstance(nums, list):
-                raise Malformed(f"{where}.numbers: not a list")
-            ns = [roulette_number(x, f"{where}.numbers[{j}]") for j, x in enumerate(nums)]
-            s = frozenset(ns)
-            if len(s) != len(ns):  # the chips are not on that wager's spot: refused (20.32(e))
-                raise Refused("a number listed twice")
-            self.no_00(s)
-            if len(ns) != LIST_WAGERS[name] or s not in self.layout[name]:
-                raise Refused("not that wager on the layout")
+            s = self.listed(name, a, where)
             return (name, s), s
         if name == "first_five":
             if self.wheel != "double-zero":
@@ -931,14 +967,7 @@ class Roulette:
             return (name,), s
         if name == "five_adjacent":
             c = roulette_number(a.get("center"), f"{where}.center")
-            self.no_00(frozenset({c}))
-            if not self.five_adjacent:
-                raise Refused("five adjacent not offered")
-            k = self.pockets.index(c)
-            m = len(self.pockets)
-            s = frozenset(self.pockets[(k + d) % m] for d in range(-2, 3))
-            self.no_00(s)
-            return (name, c), s
+            return (name, c), self.adjacent(c)
         if name == "seven_numbers":
             if not self.seven_numbers:
                 raise Refused("seven numbers not offered")
@@ -950,6 +979,31 @@ class Roulette:
             d = _int_in(a.get("dozen"), (1, 2, 3), f"{where}.dozen")
             return (name, d), frozenset(range(12 * d - 11, 12 * d + 1))
         return (name,), frozenset(EVEN_MONEY[name])
+
+    def listed(self, name: str, a: dict[str, Any], where: str) -> frozenset[Any]:
+        """The numbers a wager on listed numbers (straight up to six numbers) covers."""
+        nums = a.get("numbers")
+        if not isinstance(nums, list):
+            raise Malformed(f"{where}.numbers: not a list")
+        ns = [roulette_number(x, f"{where}.numbers[{j}]") for j, x in enumerate(nums)]
+        s = frozenset(ns)
+        if len(s) != len(ns):  # the chips are not on that wager's spot: refused (20.32(e))
+            raise Refused("a number listed twice")
+        self.no_00(s)
+        if len(ns) != LIST_WAGERS[name] or s not in self.layout[name]:
+            raise Refused("not that wager on the layout")
+        return s
+
+    def adjacent(self, c: int | str) -> frozenset[Any]:
+        """The five pockets centred on ``c`` on the wheel."""
+        self.no_00(frozenset({c}))
+        if not self.five_adjacent:
+            raise Refused("five adjacent not offered")
+        k = self.pockets.index(c)
+        m = len(self.pockets)
+        s = frozenset(self.pockets[(k + d) % m] for d in range(-2, 3))
+        self.no_00(s)
+        return s
 
     def no_00(self, s: frozenset[Any]) -> None:
         if "00" in s and self.wheel != "double-zero":
@@ -965,26 +1019,34 @@ class Roulette:
             raise Malformed(f"{where}: not one action")
         verb = verbs.pop()
         if verb == "spin":
-            _check_keys(a, {"spin", "revolutions", "same_direction", "foreign_object"}, where)
-            n = roulette_number(a["spin"], f"{where}.spin")
-            if n == "00" and not self.dz:
-                raise Malformed(f"{where}.spin: 00 on a single-zero wheel")
-            void = False
-            if a.get("revolutions") is not None:  # croupier's reading: null is "not given"
-                r = a["revolutions"]
-                if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-                    raise Malformed(f"{where}.revolutions")
-                void |= r < 4
-            for flag in ("same_direction", "foreign_object"):
-                if flag in a:
-                    if not isinstance(a[flag], bool):
-                        raise Malformed(f"{where}.{flag}")
-                    void |= a[flag]
-            if n == "00" and self.wheel == "double-zero-as-single":
-                void = True
-            if not void:
-                self.spin(n)
-            return
+            self.act_spin(a, where)
+        else:
+            self.act_wager(verb, a, where)
+
+    def act_spin(self, a: dict[str, Any], where: str) -> None:
+        """A spin: the ball's number, or no spin (void) where the spin does not count."""
+        _check_keys(a, {"spin", "revolutions", "same_direction", "foreign_object"}, where)
+        n = roulette_number(a["spin"], f"{where}.spin")
+        if n == "00" and not self.dz:
+            raise Malformed(f"{where}.spin: 00 on a single-zero wheel")
+        void = False
+        if a.get("revolutions") is not None:  # croupier's reading: null is "not given"
+            r = a["revolutions"]
+            if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+                raise Malformed(f"{where}.revolutions")
+            void |= r < 4
+        for flag in ("same_direction", "foreign_object"):
+            if flag in a:
+                if not isinstance(a[flag], bool):
+                    raise Malformed(f"{where}.{flag}")
+                void |= a[flag]
+        if n == "00" and self.wheel == "double-zero-as-single":
+            void = True
+        if not void:
+            self.spin(n)
+
+    def act_wager(self, verb: str, a: dict[str, Any], where: str) -> None:
+        """A player's bet or removal."""
         p = a.get("player")
         if not isinstance(p, str) or p not in self.players:
             raise Malformed(f"{where}.player: unknown player")
@@ -1007,6 +1069,15 @@ class Roulette:
             return
         existing = ws[key][0] if key in ws else F(0)
         total = existing + amount
+        self.check_stake(name, total)
+        pl = self.players[p]
+        if amount > pl.bank:
+            raise Refused("not enough chips")
+        pl.bank -= amount
+        ws[key] = (total, s)
+
+    def check_stake(self, name: str, total: Fraction) -> None:
+        """A wager's whole stake: within the limits, in units, and payable in units."""
         u = self.unit
         if not multiple(total, u) or total < self.min_bet:
             raise Refused("stake")
@@ -1020,11 +1091,6 @@ class Roulette:
         if name in EVEN_MONEY and self.zero_rule == "half" and not multiple(total / 2, u):
             # croupier's reading, adopted: the half returned on 0/00 must be payable too
             raise Refused("half cannot be returned")
-        pl = self.players[p]
-        if amount > pl.bank:
-            raise Refused("not enough chips")
-        pl.bank -= amount
-        ws[key] = (total, s)
 
     def spin(self, n: int | str) -> None:
         self.last = n
