@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
@@ -88,28 +89,46 @@ def new_croupier_table(bankroll: int = BANKROLL) -> CrapsTable:
     return CrapsTable(config, {PLAYER: Decimal(bankroll)})
 
 
+@dataclass
+class Layout:
+    """What the player has on the table that the mix looks at: the pass line and its odds, the
+    come bets (one in the box, and the flat and odds stakes on each number), the place bets."""
+
+    pass_line: Any = None
+    pass_odds: Any = 0
+    come_box: bool = False
+    come_units: int = 0
+    come_flat: dict[int, Any] = field(default_factory=dict)
+    come_odds: dict[int, Any] = field(default_factory=dict)
+    placed: set[int] = field(default_factory=set)
+
+
+def croupier_layout(table: CrapsTable) -> Layout:
+    """The mix's view of croupier's table (its pass line and place bets are looked up by key
+    where the mix needs them)."""
+    lay = Layout()
+    for wager in table.wagers.values():
+        wager_id = wager.wager_id
+        if wager_id == "come":
+            lay.come_units += int(wager.stake) // LINE
+            state = wager.state
+            if state is None:
+                lay.come_box = True
+            else:
+                assert isinstance(state, int)
+                lay.come_flat[state] = wager.stake
+        elif wager_id == "come_odds":
+            assert isinstance(wager.state, int)
+            lay.come_odds[wager.state] = wager.stake
+    return lay
+
+
 def croupier_bets(table: CrapsTable) -> None:
     """Put down whatever the mix calls for before the next roll (refusals propagate)."""
     wagers = table.wagers
     point = table.point
     bet = table.bet
-    come_box = False
-    come_units = 0
-    come_flat: dict[int, Decimal] = {}
-    come_odds: dict[int, Decimal] = {}
-    for wager in wagers.values():
-        wager_id = wager.wager_id
-        if wager_id == "come":
-            come_units += int(wager.stake) // LINE
-            state = wager.state
-            if state is None:
-                come_box = True
-            else:
-                assert isinstance(state, int)
-                come_flat[state] = wager.stake
-        elif wager_id == "come_odds":
-            assert isinstance(wager.state, int)
-            come_odds[wager.state] = wager.stake
+    lay = croupier_layout(table)
     if point is None:
         if _PASS not in wagers:
             bet(PLAYER, "pass", None, _D_LINE)
@@ -120,13 +139,13 @@ def croupier_bets(table: CrapsTable) -> None:
             short = ODDS_MULTIPLE[point] * flat.stake - (odds.stake if odds is not None else 0)
             if short > 0:
                 bet(PLAYER, "pass_odds", None, short)
-        if not come_box and come_units < MAX_COME:
+        if not lay.come_box and lay.come_units < MAX_COME:
             bet(PLAYER, "come", None, _D_LINE)
         for number, key in _PLACE_KEYS:
             if key not in wagers:
                 bet(PLAYER, "place_win", number, _D_PLACE)
-    for number, stake in come_flat.items():
-        short = ODDS_MULTIPLE[number] * stake - come_odds.get(number, 0)
+    for number, stake in lay.come_flat.items():
+        short = ODDS_MULTIPLE[number] * stake - lay.come_odds.get(number, 0)
         if short > 0:
             bet(PLAYER, "come_odds", number, short)
     bet(PLAYER, "field", None, _D_FIELD)
@@ -153,7 +172,7 @@ def croupier_cash(table: CrapsTable) -> float:
 
 def new_crapssim_table(bankroll: int = BANKROLL) -> tuple[CsTable, CsPlayer]:
     """A crapssim table (classic rules, 3-4-5 max odds by default) with the mix as strategy."""
-    from crapssim.bet import Come, Field, Odds, PassLine, Place
+    import crapssim.bet as cs
     from crapssim.strategy.tools import Strategy
     from crapssim.table import Table
 
@@ -164,55 +183,62 @@ def new_crapssim_table(bankroll: int = BANKROLL) -> tuple[CsTable, CsPlayer]:
             return False
 
         def update_bets(self, player: Any) -> None:
-            table = player.table
-            point: int | None = table.point.number
-            add = player.add_bet
-            pass_bet: PassLine | None = None
-            pass_odds = 0.0
-            come_box = False
-            come_units = 0
-            come_flat: dict[int, float] = {}
-            come_odds: dict[int, float] = {}
-            placed: set[int] = set()
-            for b in player.bets:
-                kind = type(b)
-                if kind is PassLine:
-                    pass_bet = b
-                elif kind is Come:
-                    come_units += 1
-                    if b.number is None:
-                        come_box = True
-                    else:
-                        come_flat[b.number] = come_flat.get(b.number, 0.0) + b.amount
-                elif kind is Odds:
-                    if b.base_type is PassLine:
-                        pass_odds = b.amount
-                    else:
-                        come_odds[b.number] = b.amount
-                elif kind is Place:
-                    placed.add(b.number)
-            if point is None:
-                if pass_bet is None:
-                    add(PassLine(LINE))
-            else:
-                if pass_bet is not None:
-                    short = ODDS_MULTIPLE[point] * pass_bet.amount - pass_odds
-                    if short > 0:
-                        add(Odds(PassLine, point, short))
-                if not come_box and come_units < MAX_COME:
-                    add(Come(LINE))
-                for number in PLACE_NUMBERS:
-                    if number not in placed:
-                        add(Place(number, PLACE))
-            for number, stake in come_flat.items():
-                short = ODDS_MULTIPLE[number] * stake - come_odds.get(number, 0.0)
-                if short > 0:
-                    add(Odds(Come, number, short))
-            add(Field(FIELD))
+            crapssim_bets(player, crapssim_layout(player, cs), cs)
 
     table = Table()
     player = table.add_player(bankroll=bankroll, strategy=Mix(), name=PLAYER)
     return table, player
+
+
+def crapssim_layout(player: Any, cs: Any) -> Layout:
+    """The mix's view of a crapssim player's bets (``cs``: crapssim's module of bets)."""
+    Come, Odds, PassLine, Place = cs.Come, cs.Odds, cs.PassLine, cs.Place
+
+    lay = Layout(pass_odds=0.0)
+    for b in player.bets:
+        kind = type(b)
+        if kind is PassLine:
+            lay.pass_line = b
+        elif kind is Come:
+            lay.come_units += 1
+            if b.number is None:
+                lay.come_box = True
+            else:
+                lay.come_flat[b.number] = lay.come_flat.get(b.number, 0.0) + b.amount
+        elif kind is Odds:
+            if b.base_type is PassLine:
+                lay.pass_odds = b.amount
+            else:
+                lay.come_odds[b.number] = b.amount
+        elif kind is Place:
+            lay.placed.add(b.number)
+    return lay
+
+
+def crapssim_bets(player: Any, lay: Layout, cs: Any) -> None:
+    """Put down on crapssim whatever the mix calls for before the next roll."""
+    Come, Field, Odds, PassLine, Place = cs.Come, cs.Field, cs.Odds, cs.PassLine, cs.Place
+
+    point: int | None = player.table.point.number
+    add = player.add_bet
+    if point is None:
+        if lay.pass_line is None:
+            add(PassLine(LINE))
+    else:
+        if lay.pass_line is not None:
+            short = ODDS_MULTIPLE[point] * lay.pass_line.amount - lay.pass_odds
+            if short > 0:
+                add(Odds(PassLine, point, short))
+        if not lay.come_box and lay.come_units < MAX_COME:
+            add(Come(LINE))
+        for number in PLACE_NUMBERS:
+            if number not in lay.placed:
+                add(Place(number, PLACE))
+    for number, stake in lay.come_flat.items():
+        short = ODDS_MULTIPLE[number] * stake - lay.come_odds.get(number, 0.0)
+        if short > 0:
+            add(Odds(Come, number, short))
+    add(Field(FIELD))
 
 
 def play_crapssim(dice: Sequence[Dice]) -> tuple[CsTable, CsPlayer]:

@@ -59,6 +59,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -181,10 +182,32 @@ class _Conn:
         self.writer.close()
 
 
+@dataclass(frozen=True)
+class Load:
+    """What a run puts on the server: ``players`` players betting for ``seconds`` from
+    ``procs`` client processes, as fast as answers come (or ``rate`` bets a second in all),
+    with ``login_rate`` logins a second flooding its second half and ``watchers`` watching
+    the tables' streams."""
+
+    players: int
+    seconds: float
+    procs: int
+    rate: float = 0.0
+    login_rate: float = 0.0
+    watchers: int = 0
+
+
+def pace(players: int, procs: int, rate: float) -> float:
+    """The seconds between one player's bets for ``rate`` bets a second in all, when each of
+    ``procs`` processes has ``players`` players (0: as fast as answers come)."""
+    return players * procs / rate if rate else 0.0
+
+
 def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
-            start_at: float, out: Any, rate: float = 0.0, procs: int = 1) -> None:
-    """One client process: its players bet as fast as answers come back, each on its own
-    keep-alive connection; latency is from writing the request to reading the whole answer."""
+            start_at: float, out: Any, gap: float = 0.0) -> None:
+    """One client process: its players bet as fast as answers come back (or one every
+    ``gap`` seconds each), each on its own keep-alive connection; latency is from writing the
+    request to reading the whole answer."""
     body = json.dumps({"wager": "field", "amount": "1"}).encode()
     prefix = uuid.uuid4().hex[:12]
 
@@ -207,7 +230,6 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
             i = 0
             # Paced (--rate): this player's bets are due every ``gap`` seconds from a random
             # phase, and latency counts from when each was due (a late send is waiting too).
-            gap = len(work) * procs / rate if rate else 0.0
             due = time.perf_counter() + random.random() * gap
             while time.time() < end:
                 i += 1
@@ -374,9 +396,9 @@ def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
             round(1000 * xs[min(len(xs) - 1, int(len(xs) * 0.99))], 2))
 
 
-def measure(database: str | None, players: int, seconds: float, procs: int,
-            rate: float = 0.0, login_rate: float = 0.0, src: str | None = None,
-            watchers: int = 0) -> dict[str, Any]:
+def measure(database: str | None, load: Load, src: str | None = None) -> dict[str, Any]:
+    players, seconds, procs = load.players, load.seconds, load.procs
+    rate, login_rate, watchers = load.rate, load.login_rate, load.watchers
     with tempfile.TemporaryDirectory() as tmp, _own_schema(database) as url:
         proc, base = _start(Path(tmp), url, src)
         try:
@@ -391,9 +413,9 @@ def measure(database: str | None, players: int, seconds: float, procs: int,
             start_at = time.time() + 3.0
             measured_from = start_at + WARMUP
             total = seconds * 2 if login_rate else seconds
-            workers = [ctx.Process(target=_client, args=(base, work[i::procs], WARMUP + total,
-                                                        start_at, out, rate, procs))
-                       for i in range(procs)]
+            workers = [ctx.Process(target=_client, args=(
+                base, work[i::procs], WARMUP + total, start_at, out,
+                pace(len(work[i::procs]), procs, rate))) for i in range(procs)]
             workers.append(ctx.Process(target=_dealer, args=(base, WARMUP + total, start_at,
                                                              out)))
             if watchers:
@@ -554,8 +576,8 @@ def main() -> int:
             [args.postgres_url] if args.postgres_url else []):
         runs = []
         for _ in range(args.repeat):
-            runs.append(measure(database, args.players, args.seconds, args.client_procs,
-                                args.rate, args.login_rate))
+            runs.append(measure(database, Load(args.players, args.seconds, args.client_procs,
+                                               args.rate, args.login_rate)))
             print(json.dumps(runs[-1]), flush=True)
         row = dict(runs[0])
         for key in ("bets_per_s", "p50_ms", "p99_ms", "bets", "rolls", "errors", "server_cpu",

@@ -42,6 +42,7 @@ import httpx
 from serve import (
     PASSWORD,
     TABLES,
+    Load,
     _client,
     _cpu,
     _dealer,
@@ -49,6 +50,7 @@ from serve import (
     _login,
     _own_schema,
     _postgres_pids,
+    pace,
 )
 
 
@@ -114,17 +116,16 @@ def _setup(bases: list[str], players: int) -> dict[str, list[tuple[str, dict[str
     return seats
 
 
-def measure_nodes(database: str, nodes: int, players: int, seconds: float, procs: int,
-                  rate: float = 0.0, affinity: bool = False) -> dict[str, Any]:
+def measure_nodes(database: str, nodes: int, load: Load, affinity: bool = False) -> dict[str, Any]:
     """Bets per second, latency and CPU of ``nodes`` nodes (see the module's docstring), in a
     schema of their own."""
     with _own_schema(database) as url:
         assert url is not None
-        return _measure_nodes(url, nodes, players, seconds, procs, rate, affinity)
+        return _measure_nodes(url, nodes, load, affinity)
 
 
-def _measure_nodes(database: str, nodes: int, players: int, seconds: float, procs: int,
-                   rate: float, affinity: bool) -> dict[str, Any]:
+def _measure_nodes(database: str, nodes: int, load: Load, affinity: bool) -> dict[str, Any]:
+    players, seconds, procs, rate = load.players, load.seconds, load.procs, load.rate
     with tempfile.TemporaryDirectory() as tmp:
         started = [_launch(Path(tmp), database, f"n{i}") for i in range(nodes)]
         try:
@@ -143,9 +144,10 @@ def _measure_nodes(database: str, nodes: int, players: int, seconds: float, proc
             out = ctx.Queue()
             start_at = time.time() + 3.0
             total = procs * nodes
-            workers = [ctx.Process(target=_client, args=(bases[k], by_node[k][i::procs],
-                                                        seconds, start_at, out, rate, total))
-                       for k in range(nodes) for i in range(procs)]
+            workers = [ctx.Process(target=_client, args=(
+                bases[k], by_node[k][i::procs], seconds, start_at, out,
+                pace(len(by_node[k][i::procs]), total, rate)))
+                for k in range(nodes) for i in range(procs)]
             workers.append(ctx.Process(target=_dealer, args=(bases[0], seconds, start_at, out)))
             for w in workers:
                 w.start()
@@ -301,11 +303,10 @@ def run_cluster(args: Any, print_rows: Any) -> int:
         return 2
     rows = []
     if args.nodes:
-        rows.append(measure(args.postgres_url, args.players, args.seconds, args.client_procs,
-                            args.rate))
+        load = Load(args.players, args.seconds, args.client_procs, args.rate)
+        rows.append(measure(args.postgres_url, load))
         print(rows[-1], flush=True)
-        rows.append(measure_nodes(args.postgres_url, args.nodes, args.players, args.seconds,
-                                  args.client_procs, args.rate, args.affinity))
+        rows.append(measure_nodes(args.postgres_url, args.nodes, load, args.affinity))
         print(rows[-1], flush=True)
         print_rows(rows)
     if args.failover_kills:

@@ -93,8 +93,8 @@ def subscriber_cost(rate: float, watchers: int, seconds: float, players: int) ->
     sys.path.insert(0, str(Path(__file__).parent))
     import serve
 
-    quiet = serve.measure(None, players, seconds, 1, rate)
-    watched = serve.measure(None, players, seconds, 1, rate, watchers=watchers)
+    quiet = serve.measure(None, serve.Load(players, seconds, 1, rate))
+    watched = serve.measure(None, serve.Load(players, seconds, 1, rate, watchers=watchers))
     delivered = watched["delivered"]
     extra = (watched["server_cpu"] - quiet["server_cpu"]) * seconds
     return {"quiet_cpu": quiet["server_cpu"], "watched_cpu": watched["server_cpu"],

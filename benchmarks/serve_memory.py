@@ -105,9 +105,11 @@ def _counts(pid: int, path: Path, collect: bool) -> dict[str, int]:
 
 
 async def _table(base: str, table: str, heads: list[dict[str, str]], dealer: dict[str, str],
-                 bets: int, roll_every: int, prefix: str) -> tuple[int, int]:
-    """``bets`` field bets at one table, ``roll_every`` at a time (spread over its players,
-    sent together), each group followed by a roll; (bets answered 200, rolls answered 200)."""
+                 bets_rolls: tuple[int, int], prefix: str) -> tuple[int, int]:
+    """``bets`` field bets at one table, ``roll_every`` at a time (``bets_rolls``; spread over
+    its players, sent together), each group followed by a roll; (bets answered 200, rolls
+    answered 200)."""
+    bets, roll_every = bets_rolls
     body = json.dumps({"wager": "field", "amount": "1"}).encode()
     conns = [await _Conn.open(base) for _ in heads]
     roller = await _Conn.open(base)
@@ -147,7 +149,7 @@ async def _phase(base: str, seats: dict[str, list[tuple[str, dict[str, str]]]],
     prefix = uuid.uuid4().hex[:12]
     per_table = bets // len(seats)
     results = await asyncio.gather(*(
-        _table(base, table, [h for _, h in people], dealer, per_table, roll_every,
+        _table(base, table, [h for _, h in people], dealer, (per_table, roll_every),
                f"{prefix}-{table}") for table, people in seats.items()))
     return sum(r[0] for r in results), sum(r[1] for r in results)
 

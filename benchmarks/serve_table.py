@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any
 
-from serve import measure
+from serve import Load, measure
 from serve_cluster import failover, measure_nodes
 
 DEFAULT_RATE = 1000.0
@@ -40,13 +40,13 @@ def _rows(args: Any) -> list[tuple[str, str, dict[str, Any]]]:
         for paced in (0.0, rate):
             setup = f"{name}, " + (f"paced {paced:g}/s" if paced else "unpaced")
             for code, src in trees:
-                result = measure(database, args.players, seconds, args.client_procs, paced,
-                                 0.0, src)
+                result = measure(database, Load(args.players, seconds, args.client_procs, paced),
+                                 src)
                 print(f"  {setup} ({code}): {result['bets_per_s']} bets/s, p99 "
                       f"{result['p99_ms']} ms", flush=True)
                 rows.append((setup, code, result))
     for affinity, how in ((False, "any node"), (True, "each table's owner")):
-        result = measure_nodes(args.postgres_url, 2, args.players, seconds, args.client_procs,
+        result = measure_nodes(args.postgres_url, 2, Load(args.players, seconds, args.client_procs),
                                affinity=affinity)
         rows.append((f"2 nodes, PostgreSQL, unpaced, {how}", "after", result))
     return rows

@@ -31,12 +31,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def one(name: str, amount: str, max_states: int) -> dict[str, Any]:
     """One analysis, in this process: what it gives and how long it takes."""
     from croupier.sim.library import BUILT_IN
-    from croupier.sim.session import SessionRefused, analyse
+    from croupier.sim.session import Session, SessionRefused, analyse
 
     money = Decimal(amount)
     t0 = time.perf_counter()
     try:
-        chain, sol, _ = analyse(BUILT_IN[name], money, money, 100, max_states=max_states)
+        chain, sol, _ = analyse(Session(BUILT_IN[name], money, money, 100), max_states=max_states)
     except SessionRefused as exc:
         return {"refused": str(exc), "seconds": time.perf_counter() - t0}
     return {"seconds": time.perf_counter() - t0, "states": chain.size, "exact": sol.exact,

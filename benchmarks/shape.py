@@ -141,25 +141,32 @@ def _compared_names(node: ast.Compare, names: frozenset[str]) -> set[str]:
 def _branch_kind(node: ast.AST, names: frozenset[str]) -> str | None:
     """The kind of type branch on the game ``node`` is, if it is one (or a related count)."""
     if isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
-            classes = _class_names(node.args[1])
-            if classes & ENGINE_CLASSES:
-                return "isinstance on an engine class"
-            if classes & RULES_CLASSES:
-                return "isinstance on a rules class"
-        if isinstance(func, ast.Attribute) and func.attr in ("craps", "roulette") and not node.args:
-            return ".craps() / .roulette()"
-    elif isinstance(node, ast.Attribute) and node.attr in ("is_craps", "is_roulette"):
+        return _call_kind(node)
+    if isinstance(node, ast.Attribute) and node.attr in ("is_craps", "is_roulette"):
         return ".is_craps"
-    elif isinstance(node, ast.Compare) and _compared_names(node, names):
+    if isinstance(node, ast.Compare) and _compared_names(node, names):
         return "comparison with a game's name"
-    elif isinstance(node, ast.match_case) and isinstance(node.pattern, ast.MatchValue):
+    if isinstance(node, ast.match_case) and isinstance(node.pattern, ast.MatchValue):
         if _names_in(node.pattern.value, names):
             return "comparison with a game's name"
     elif isinstance(node, ast.Dict) and any(k is not None and _names_in(k, names)
                                             for k in node.keys):
         return "dict keyed by a game's name"
+    return None
+
+
+def _call_kind(node: ast.Call) -> str | None:
+    """An ``isinstance`` on an engine or rules class, or a call of ``.craps()`` /
+    ``.roulette()``."""
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2:
+        classes = _class_names(node.args[1])
+        if classes & ENGINE_CLASSES:
+            return "isinstance on an engine class"
+        if classes & RULES_CLASSES:
+            return "isinstance on a rules class"
+    if isinstance(func, ast.Attribute) and func.attr in ("craps", "roulette") and not node.args:
+        return ".craps() / .roulette()"
     return None
 
 

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from croupier.sim import engine
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import simulate
 from croupier.sim.library import BUILT_IN
 
 SIX = ["pass-line", "pass-odds-come", "place-6-8", "iron-cross", "three-point-dolly", "knockout"]
@@ -82,6 +82,16 @@ def time_crapssim(names: list[str], rolls: int, seed: int) -> float:
     table.run(max_rolls=rolls, verbose=False)
     dt = time.perf_counter() - t0
     return (table.dice.n_rolls - start_rolls) / dt
+
+
+def simulate(compiled: Any, sessions: int, rolls: int, bankroll: int, seed: int,
+             threads: int = 1) -> Any:
+    """The engine's ``simulate`` (``--compare-with`` may run a checkout from before the
+    simulation's parameters were one :class:`~croupier.sim.engine.Simulation`)."""
+    run: Any = engine.simulate
+    if hasattr(engine, "Simulation"):
+        return run(compiled, engine.Simulation(sessions, rolls, bankroll, seed), threads=threads)
+    return run(compiled, sessions, rolls, bankroll, seed, threads=threads)
 
 
 def time_croupier(names: list[str], sessions: int, rolls: int, seed: int,
@@ -148,8 +158,6 @@ def profile(args: argparse.Namespace) -> dict[str, Any]:
     """Where the six players' time goes: nanoseconds per roll to draw the dice (the chunks of
     outcomes the run draws), to play the six together, and to play each one's strategy alone
     (the fastest of ``--reps``)."""
-    from croupier.sim import engine
-
     _, names, _, sessions, rolls = scenarios_for(args.quick)[3]
     n = sessions * rolls
     chunks = -(-sessions // engine.BLOCK) * -(-rolls // engine.ROLL_CHUNK)

@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import KernelName, simulate
+from croupier.sim.engine import KernelName, Simulation, simulate
 from croupier.sim.library import BUILT_IN
 
 SCENARIOS = (("$10 on red", "roulette-flat"), ("James Bond, 3 bets a spin", "james-bond"),
@@ -75,7 +75,7 @@ def time_croupier(name: str, sessions: int, spins: int, seed: int, *,
                   kernel: KernelName = "layouts") -> float:
     compiled = compile_table([BUILT_IN[name]])
     t0 = time.perf_counter()
-    res = simulate(compiled, sessions, spins, 10**11, seed, kernel=kernel)
+    res = simulate(compiled, Simulation(sessions, spins, 10**11, seed), kernel=kernel)
     dt = time.perf_counter() - t0
     return int(res.rolls.sum()) / dt
 

@@ -10,7 +10,7 @@ from typing import Any
 from croupier.craps.config import CrapsConfig
 from croupier.craps.events import BetMade, Settled
 from croupier.craps.table import CrapsTable
-from croupier.craps.wagers import WAGERS, Timing
+from croupier.craps.wagers import WAGERS, Timing, WagerDef
 from croupier.errors import Refusal
 from croupier.rules import load_profile
 
@@ -32,44 +32,58 @@ def simulate_craps(wager_id: str, qualifier: Any, decisions: int, *, seed: int =
     net = Decimal(0)
     decided = pushes = 0
     while decided + pushes < decisions:
-        mine = [w for w in table.wagers.values() if w.wager_id == wager_id]
-        if not mine:
-            if d.odds_of is not None:
-                flat = table.wager(PLAYER, d.odds_of)
-                if flat is None and table.point is None:
-                    table.bet(PLAYER, d.odds_of, None, STAKE)
-                elif flat is not None and flat.state is not None:
-                    table.bet(PLAYER, wager_id, None, STAKE)
-            elif table.point is not None if d.timing is Timing.COME_OUT else (
-                    d.timing is Timing.POINT_ON and table.point is None):
-                pass  # a line bet waits for its window (pass: come-out; come: point on)
-            else:
-                try:
-                    events = table.bet(PLAYER, wager_id, qualifier, STAKE)
-                except Refusal:  # a fire bet waits for the next shooter
-                    events = []
-                net -= sum((e.commission for e in events if isinstance(e, BetMade)), Decimal(0))
-                if events and wager_id in off:
-                    table.call(PLAYER, wager_id, qualifier, True)
+        if not any(w.wager_id == wager_id for w in table.wagers.values()):
+            net -= _place(table, d, qualifier, wager_id in off)
         mine = [w for w in table.wagers.values() if w.wager_id == wager_id]
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         if d.dont and d1 + d2 == 12 and any(w.state is None for w in mine) and (
                 d.travels or table.point is None):
             pushes += 1  # void for that roll: a decided bet that returned its stake
-        parts_seen = False
-        for e in table.roll(d1, d2):
-            if not isinstance(e, Settled) or e.player != PLAYER:
-                continue
-            label = e.part_of or e.wager
-            if not (label == base or label.startswith(base + ":")) or e.result == "returned":
-                continue
-            net += e.paid - e.taken - e.commission
-            if e.part_of is None:
-                decided += 1
-            elif not parts_seen:
-                decided += 1
-                parts_seen = True
+        won, bets = _settle(table.roll(d1, d2), base)
+        net += won
+        decided += bets
     return float(net / STAKE) / (decided + pushes), decided + pushes
+
+
+def _place(table: CrapsTable, d: WagerDef, qualifier: Any, call_on: bool) -> Decimal:
+    """Make the wager (its flat bet first, for odds) when its window is open; the commission
+    paid on placing it."""
+    if d.odds_of is not None:
+        flat = table.wager(PLAYER, d.odds_of)
+        if flat is None and table.point is None:
+            table.bet(PLAYER, d.odds_of, None, STAKE)
+        elif flat is not None and flat.state is not None:
+            table.bet(PLAYER, d.id, None, STAKE)
+        return Decimal(0)
+    if table.point is not None if d.timing is Timing.COME_OUT else (
+            d.timing is Timing.POINT_ON and table.point is None):
+        return Decimal(0)  # a line bet waits for its window (pass: come-out; come: point on)
+    try:
+        events = table.bet(PLAYER, d.id, qualifier, STAKE)
+    except Refusal:  # a fire bet waits for the next shooter
+        events = []
+    if events and call_on:
+        table.call(PLAYER, d.id, qualifier, True)
+    return sum((e.commission for e in events if isinstance(e, BetMade)), Decimal(0))
+
+
+def _settle(events: list[Any], base: str) -> tuple[Decimal, int]:
+    """The player's net result from a roll's settlements of the wager (labelled ``base``),
+    and the bets they decide (a wager of several parts counts once)."""
+    net, decided, parts_seen = Decimal(0), 0, False
+    for e in events:
+        if not isinstance(e, Settled) or e.player != PLAYER:
+            continue
+        label = e.part_of or e.wager
+        if not (label == base or label.startswith(base + ":")) or e.result == "returned":
+            continue
+        net += e.paid - e.taken - e.commission
+        if e.part_of is None:
+            decided += 1
+        elif not parts_seen:
+            decided += 1
+            parts_seen = True
+    return net, decided
 
 
 def simulate_roulette(wager_id: str, qualifier: Any, spins: int, *, seed: int = 2024,

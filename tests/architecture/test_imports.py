@@ -90,6 +90,17 @@ def graph() -> dict[str, set[str]]:
     return {name: imports_of(name, path, known) for name, path in found.items()}
 
 
+def _pop_component(stack: list[str], on_stack: set[str], root: str) -> list[str]:
+    """The modules on the stack down to ``root``: one strongly connected component."""
+    component = []
+    while True:
+        w = stack.pop()
+        on_stack.discard(w)
+        component.append(w)
+        if w == root:
+            return component
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm)."""
     index: dict[str, int] = {}
@@ -109,13 +120,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
+            component = _pop_component(stack, on_stack, v)
             if len(component) > 1:
                 out.append(sorted(component))
 

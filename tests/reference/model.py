@@ -232,6 +232,28 @@ def _pays(opts: dict[str, Any], minimums: dict[str, Fraction]) -> dict[str, Frac
     return table
 
 
+def check_dont_replaced(name: str, existing: Wager | None, pl: Player) -> None:
+    # croupier's reading, adopted: the block stops a *new* don't bet; adding to another
+    # don't come bet that was never reduced (one in the come area) is taken
+    if existing is None and (pl.block_dp if name == "dont_pass" else pl.block_dc):
+        raise Refused("don't bet was reduced or removed")
+    if existing is not None and existing.reduced:
+        raise Refused("a reduced don't bet may not be increased")
+
+
+def _vig(vig: Any) -> Fraction:
+    """The ``vig`` option: a rate of at most 5%."""
+    if isinstance(vig, bool) or not isinstance(vig, (int, float, str, Decimal)):
+        raise Malformed("options.vig")
+    try:
+        rate = F(Decimal(repr(vig)) if isinstance(vig, float) else Decimal(str(vig)))
+    except (InvalidOperation, ValueError, OverflowError):
+        raise Malformed("options.vig") from None
+    if rate < 0 or rate > F(5, 100):  # (a NaN rate fails in F() above)
+        raise Malformed("options.vig: over 5%")
+    return rate
+
+
 class Craps:
     def __init__(self, doc: dict[str, Any]) -> None:
         self.mini = doc["game"] == "mini-craps"
@@ -244,15 +266,7 @@ class Craps:
             self.odds: Any = odds
         else:
             self.odds = money(odds, "options.odds")
-        vig = opts.get("vig", "0.05")
-        if isinstance(vig, bool) or not isinstance(vig, (int, float, str, Decimal)):
-            raise Malformed("options.vig")
-        try:
-            self.vig = F(Decimal(repr(vig)) if isinstance(vig, float) else Decimal(str(vig)))
-        except (InvalidOperation, ValueError, OverflowError):
-            raise Malformed("options.vig") from None
-        if self.vig < 0 or self.vig > F(5, 100):  # (a NaN rate fails in F() above)
-            raise Malformed("options.vig: over 5%")
+        self.vig = _vig(opts.get("vig", "0.05"))
         self.vig_at = opts.get("vig_collected", "placement")
         if self.vig_at not in ("placement", "win"):
             raise Malformed("options.vig_collected")
@@ -294,6 +308,11 @@ class Craps:
         if name in ("come_odds", "dont_come_odds", "place_win", "place_lose", "buy", "lay",
                     "hard"):
             return [(F(1), f"{name}:{key[1]}")]
+        return self.prop_pay_keys(key)
+
+    def prop_pay_keys(self, key: tuple[Any, ...]) -> list[tuple[Fraction, str]]:
+        """:meth:`pay_keys` of the proposition (centre) wagers and the fire bet."""
+        name = key[0]
         if name == "field":
             return [(F(1), "field"), (F(1), "field:2"), (F(1), "field:12")]
         if name in ONE_ROLL_SIMPLE:
@@ -398,20 +417,26 @@ class Craps:
             raise Malformed(f"{where}: not one action")
         verb = verbs.pop()
         if verb == "roll":
-            _check_keys(a, {"roll"}, where)
-            d = a["roll"]
-            if (not isinstance(d, list) or len(d) != 2
-                    or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in d)):
-                raise Malformed(f"{where}.roll: not two dice")
-            self.roll(d[0], d[1])
-            return
-        if verb == "shooter":
+            self.act_roll(a, where)
+        elif verb == "shooter":
             _check_keys(a, {"shooter"}, where)
             p = a["shooter"]
             if not isinstance(p, str) or p not in self.players:
                 raise Malformed(f"{where}.shooter: unknown player")
             self.pass_dice(p)
-            return
+        else:
+            self.act_player(verb, a, where)
+
+    def act_roll(self, a: dict[str, Any], where: str) -> None:
+        _check_keys(a, {"roll"}, where)
+        d = a["roll"]
+        if (not isinstance(d, list) or len(d) != 2
+                or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in d)):
+            raise Malformed(f"{where}.roll: not two dice")
+        self.roll(d[0], d[1])
+
+    def act_player(self, verb: str, a: dict[str, Any], where: str) -> None:
+        """A player's action: sit or stand, or one on a wager."""
         p = a.get("player")
         if not isinstance(p, str) or p not in self.players:
             raise Malformed(f"{where}.player: unknown player")
@@ -420,7 +445,10 @@ class Craps:
             if a[verb] is not True:
                 raise Malformed(f"{where}.{verb}: must be true")
             self.seat(p, verb)
-            return
+        else:
+            self.act_on_wager(p, verb, a, where)
+
+    def act_on_wager(self, p: str, verb: str, a: dict[str, Any], where: str) -> None:
         name = a[verb]
         if not isinstance(name, str) or name not in ALL_CRAPS_WAGERS:
             raise Malformed(f"{where}.{verb}: unknown wager {name!r}")
@@ -461,46 +489,14 @@ class Craps:
         name = key[0]
         pl = self.players[p]
         ws = self.wagers[p]
-        if name not in PERMITTED[self.profile]:
-            raise Refused(f"not permitted by {self.profile}")
-        if name == "six_seven_eight" and not self.s678:
-            raise Refused("6-7-8 not offered")
-        if name == "fire" and self.mini:
-            raise Refused("no fire bet at mini-craps")
-        if self.mini and not pl.seated:
-            raise Refused("not seated")
-        if name in ODDS_WAGERS and self.odds == "none":
-            raise Refused("no free odds")
-        # timing
-        if name in ("pass", "dont_pass") and self.point is not None:
-            raise Refused("line bets only before a come-out roll")
-        if name in ("come", "dont_come"):
-            if self.point is None:
-                raise Refused("come bets only while a point is established")
-            if key[1] is not None:
-                raise Refused("come bets are not put on numbers")
-        flat: Wager | None = None
-        n = 0
-        if name in ("pass_odds", "dont_pass_odds"):
-            flat = ws.get((name[:-5],))
-            if self.point is None or flat is None:
-                raise Refused("no flat bet on a point")
-            n = self.point
-        if name in ("come_odds", "dont_come_odds"):
-            n = key[1]
-            flat = ws.get((name[:-5], n))
-            if flat is None:
-                raise Refused("no come bet on that number")
+        self.check_offered(name, pl)
+        self.check_timing(key)
+        flat, n = self.flat_for_odds(key, ws)
         if name == "fire" and self.hand_rolls != 0:
             raise Refused("fire bet only before a new shooter's first roll")
         existing = ws.get(key)
         if name in ("dont_pass", "dont_come"):
-            # croupier's reading, adopted: the block stops a *new* don't bet; adding to another
-            # don't come bet that was never reduced (one in the come area) is taken
-            if existing is None and (pl.block_dp if name == "dont_pass" else pl.block_dc):
-                raise Refused("don't bet was reduced or removed")
-            if existing is not None and existing.reduced:
-                raise Refused("a reduced don't bet may not be increased")
+            check_dont_replaced(name, existing, pl)
         total = amount + (existing.stake if existing else 0)
         if not self.valid_stake(key, total):
             raise Refused("stake not valid")
@@ -517,6 +513,45 @@ class Craps:
             existing = ws[key] = Wager(F(0))
         existing.stake = total
         existing.comm += due
+
+    def check_offered(self, name: str, pl: Player) -> None:
+        if name not in PERMITTED[self.profile]:
+            raise Refused(f"not permitted by {self.profile}")
+        if name == "six_seven_eight" and not self.s678:
+            raise Refused("6-7-8 not offered")
+        if name == "fire" and self.mini:
+            raise Refused("no fire bet at mini-craps")
+        if self.mini and not pl.seated:
+            raise Refused("not seated")
+        if name in ODDS_WAGERS and self.odds == "none":
+            raise Refused("no free odds")
+
+    def check_timing(self, key: tuple[Any, ...]) -> None:
+        name = key[0]
+        if name in ("pass", "dont_pass") and self.point is not None:
+            raise Refused("line bets only before a come-out roll")
+        if name in ("come", "dont_come"):
+            if self.point is None:
+                raise Refused("come bets only while a point is established")
+            if key[1] is not None:
+                raise Refused("come bets are not put on numbers")
+
+    def flat_for_odds(self, key: tuple[Any, ...],
+                      ws: dict[tuple[Any, ...], Wager]) -> tuple[Wager | None, int]:
+        """An odds bet's flat bet and its number (None, 0 for any other wager)."""
+        name = key[0]
+        if name in ("pass_odds", "dont_pass_odds"):
+            flat = ws.get((name[:-5],))
+            if self.point is None or flat is None:
+                raise Refused("no flat bet on a point")
+            return flat, self.point
+        if name in ("come_odds", "dont_come_odds"):
+            n = key[1]
+            flat = ws.get((name[:-5], n))
+            if flat is None:
+                raise Refused("no come bet on that number")
+            return flat, n
+        return None, 0
 
     def find(self, p: str, key: tuple[Any, ...]) -> tuple[Any, ...] | None:
         ws = self.wagers[p]
@@ -537,12 +572,7 @@ class Craps:
         name = key[0]
         if amount is not None and amount > w.stake:
             raise Refused("reduction larger than the wager")
-        if name == "fire":
-            raise Refused("a fire bet cannot be removed")
-        if name == "pass" and self.point is not None:
-            raise Refused("pass bet on its point")
-        if name == "come" and key[1] is not None:
-            raise Refused("come bet on its point")
+        self.check_removable(key)
         behind = self.odds_behind(p, key)
         whole = amount is None or amount == w.stake
         if whole:
@@ -552,21 +582,36 @@ class Craps:
             del ws[key]
         else:
             assert amount is not None
-            rest = w.stake - amount
-            if not self.valid_stake(key, rest):
-                raise Refused("what stays is not a valid wager")
-            if behind is not None:
-                n = key[1] if name == "dont_come" else self.point
-                assert n is not None
-                if not self.odds_ok(behind[0][0], n, rest, behind[1].stake):
-                    raise Refused("the odds need the flat bet")
+            self.reduce(key, w, amount, behind)
             pl.bank += amount
-            w.stake = rest
-            w.reduced = True
         if name == "dont_pass":
             pl.block_dp = True
         elif name == "dont_come":
             pl.block_dc = True
+
+    def check_removable(self, key: tuple[Any, ...]) -> None:
+        name = key[0]
+        if name == "fire":
+            raise Refused("a fire bet cannot be removed")
+        if name == "pass" and self.point is not None:
+            raise Refused("pass bet on its point")
+        if name == "come" and key[1] is not None:
+            raise Refused("come bet on its point")
+
+    def reduce(self, key: tuple[Any, ...], w: Wager, amount: Fraction,
+               behind: tuple[tuple[Any, ...], Wager] | None) -> None:
+        """Take ``amount`` off the wager: what stays must be a valid wager, and enough for the
+        odds behind it."""
+        rest = w.stake - amount
+        if not self.valid_stake(key, rest):
+            raise Refused("what stays is not a valid wager")
+        if behind is not None:
+            n = key[1] if key[0] == "dont_come" else self.point
+            assert n is not None
+            if not self.odds_ok(behind[0][0], n, rest, behind[1].stake):
+                raise Refused("the odds need the flat bet")
+        w.stake = rest
+        w.reduced = True
 
     def onoff(self, p: str, key0: tuple[Any, ...], on: bool) -> None:
         key = self.find(p, key0)
@@ -595,126 +640,75 @@ class Craps:
         self.shooter = p
 
     def roll(self, d1: int, d2: int) -> None:
-        t, hard = d1 + d2, d1 == d2
-        pt = self.point
-        co = pt is None
+        r = Throw(d1, d2, self.point)
         for p, ws in self.wagers.items():
-            bank = F(0)
-            moves: list[tuple[tuple[Any, ...], Wager]] = []
-            for key, w in list(ws.items()):
-                name = key[0]
-                s = w.stake
-                res: str | None = None  # "win" (down), "lose", "ret", "stay", "move"
-                ratio = F(0)
-                if name == "pass":
-                    if co:
-                        res = "win" if t in (7, 11) else "lose" if t in (2, 3, 12) else None
-                    else:
-                        res = "win" if t == pt else "lose" if t == 7 else None
-                    ratio = self.pay("pass")
-                elif name == "dont_pass":
-                    if co:
-                        res = "win" if t in (2, 3) else "lose" if t in (7, 11) else None
-                    else:
-                        res = "win" if t == 7 else "lose" if t == pt else None
-                    ratio = self.pay("dont_pass")
-                elif name == "pass_odds":
-                    res = "win" if t == pt else "lose" if t == 7 else None
-                    ratio = self.pay(f"pass_odds:{pt}")
-                elif name == "dont_pass_odds":
-                    res = "win" if t == 7 else "lose" if t == pt else None
-                    ratio = self.pay(f"dont_pass_odds:{pt}")
-                elif name == "come":
-                    ratio = self.pay("come")
-                    if key[1] is None:
-                        res = ("win" if t in (7, 11) else "lose" if t in (2, 3, 12) else "move")
-                    else:
-                        res = "win" if t == key[1] else "lose" if t == 7 else None
-                elif name == "dont_come":
-                    ratio = self.pay("dont_come")
-                    if key[1] is None:
-                        res = ("win" if t in (2, 3) else "lose" if t in (7, 11)
-                               else None if t == 12 else "move")
-                    else:
-                        res = "win" if t == 7 else "lose" if t == key[1] else None
-                elif name == "come_odds":
-                    ratio = self.pay(f"come_odds:{key[1]}")
-                    res = "win" if t == key[1] else "lose" if t == 7 else None
-                    if res and co and not w.on:
-                        res = "ret"
-                elif name == "dont_come_odds":
-                    ratio = self.pay(f"dont_come_odds:{key[1]}")
-                    res = "win" if t == 7 else "lose" if t == key[1] else None
-                elif name in ("place_win", "buy"):
-                    if not co or w.on:
-                        res = "stay" if t == key[1] else "lose" if t == 7 else None
-                    ratio = self.pay(f"{name}:{key[1]}")
-                elif name in ("place_lose", "lay"):
-                    res = "stay" if t == 7 else "lose" if t == key[1] else None
-                    ratio = self.pay(f"{name}:{key[1]}")
-                elif name == "hard":
-                    if self.profile != N69F or not co or w.on:
-                        if t == key[1]:
-                            res = "stay" if hard else "lose"
-                        elif t == 7:
-                            res = "lose"
-                    ratio = self.pay(f"hard:{key[1]}")
-                elif name == "field":
-                    res = "win" if t in (2, 3, 4, 9, 10, 11, 12) else "lose"
-                    ratio = self.pay("field:2" if t == 2 else "field:12" if t == 12 else "field")
-                elif name in ONE_ROLL_SIMPLE:
-                    res = "win" if ONE_ROLL_SIMPLE[name](t, hard) else "lose"
-                    ratio = self.pay(name)
-                elif name == "hop":
-                    res = "win" if tuple(sorted((d1, d2))) == key[1] else "lose"
-                    a, b = key[1]
-                    ratio = self.pay(f"hop:{a}-{b}")
-                elif name == "six_seven_eight":
-                    res = "win" if t in (6, 7, 8) else "lose"
-                    ratio = self.pay("six_seven_eight:hard" if hard and t in (6, 8) else "six_seven_eight")
-                elif name in SPLIT_PARTS:
-                    part = s / SPLIT_PARTS[name]
-                    pk = HORN_KEYS.get(t)
-                    if name == "c_and_e":
-                        pk = "any_craps" if t in (2, 3, 12) else "yo_11" if t == 11 else None
-                    if name == "whirl" and t == 7:
-                        pk = "any_seven"
-                    if pk is not None:
-                        share = part * (2 if name == "horn_high" and t == key[1] else 1)
-                        bank += share * (1 + self.pay(pk))
-                    del ws[key]
-                    continue
-                elif name == "fire":
-                    continue
-                else:  # pragma: no cover
-                    raise AssertionError(name)
-                if res == "win":
-                    bank += s * (1 + ratio)
-                    del ws[key]
-                elif res == "lose":
-                    del ws[key]
-                elif res == "ret":
-                    bank += s
-                    del ws[key]
-                elif res == "stay":
-                    win = s * ratio
-                    if name in ("buy", "lay"):
-                        c = self.commission(key, s)
-                        win -= c
-                        if self.vig_at == "placement":
-                            # what it pays again to stay up is what now covers the standing bet
-                            w.comm = c
-                    bank += win
-                elif res == "move":
-                    del ws[key]
-                    moves.append(((name, t), w))
-            for nk, w in moves:
-                if nk in ws:
-                    ws[nk].stake += w.stake
-                else:
-                    ws[nk] = w
-            self.players[p].bank += bank
-        # the table
+            self.players[p].bank += self._settle_player(ws, r)
+        self._after_roll(r.t, r.pt, r.co)
+
+    def _settle_player(self, ws: dict[tuple[Any, ...], Wager], r: Throw) -> Fraction:
+        """Settle one player's wagers on the throw; what goes back to the player's hand."""
+        bank = F(0)
+        moves: list[tuple[tuple[Any, ...], Wager]] = []
+        for key, w in list(ws.items()):
+            name = key[0]
+            if name == "fire":
+                continue
+            if name in SPLIT_PARTS:
+                bank += self._split_win(name, key, w.stake, r.t)
+                del ws[key]
+                continue
+            decide = DECISIONS.get(name)
+            if decide is None:  # pragma: no cover
+                raise AssertionError(name)
+            res, ratio = decide(self, key, w, r)
+            bank += self._pay_out(res, ratio, key, w, ws)
+            if res == "move":
+                moves.append(((name, r.t), w))
+        for nk, w in moves:
+            if nk in ws:
+                ws[nk].stake += w.stake
+            else:
+                ws[nk] = w
+        return bank
+
+    def _split_win(self, name: str, key: tuple[Any, ...], s: Fraction, t: int) -> Fraction:
+        """A bet split over several one-roll wagers (horn, whirl, C and E): the winning part's
+        share with its winnings; the bet comes down either way."""
+        part = s / SPLIT_PARTS[name]
+        pk = HORN_KEYS.get(t)
+        if name == "c_and_e":
+            pk = "any_craps" if t in (2, 3, 12) else "yo_11" if t == 11 else None
+        if name == "whirl" and t == 7:
+            pk = "any_seven"
+        if pk is None:
+            return F(0)
+        share = part * (2 if name == "horn_high" and t == key[1] else 1)
+        return share * (1 + self.pay(pk))
+
+    def _pay_out(self, res: str | None, ratio: Fraction, key: tuple[Any, ...], w: Wager,
+                 ws: dict[tuple[Any, ...], Wager]) -> Fraction:
+        """Carry out a decision: "win" (down), "lose", "ret", "stay", "move" (down here, put
+        back where it goes by the caller); what goes back to the hand."""
+        s = w.stake
+        if res in ("win", "lose", "ret", "move"):
+            del ws[key]
+        if res == "win":
+            return s * (1 + ratio)
+        if res == "ret":
+            return s
+        if res != "stay":
+            return F(0)
+        win = s * ratio
+        if key[0] in ("buy", "lay"):
+            c = self.commission(key, s)
+            win -= c
+            if self.vig_at == "placement":
+                # what it pays again to stay up is what now covers the standing bet
+                w.comm = c
+        return win
+
+    def _after_roll(self, t: int, pt: int | None, co: bool) -> None:
+        """The table after the throw: the blocks on don't bets, the point, the hand."""
         decision = (co and t in (2, 3, 7, 11, 12)) or (not co and t in (pt, 7))
         for pl in self.players.values():
             pl.block_dc = False
@@ -748,6 +742,138 @@ class Craps:
                         for p, pl in self.players.items()},
             "state": {"point": self.point, "shooter": self.shooter},
         }
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw of the dice at a table whose point was ``point``."""
+
+    d1: int
+    d2: int
+    pt: int | None
+
+    @property
+    def t(self) -> int:
+        return self.d1 + self.d2
+
+    @property
+    def hard(self) -> bool:
+        return self.d1 == self.d2
+
+    @property
+    def co(self) -> bool:
+        return self.pt is None
+
+
+Decision = tuple[str | None, Fraction]  # "win" (down), "lose", "ret", "stay", "move"; the pay
+
+
+def _line(win: tuple[int | None, ...], lose: tuple[int | None, ...], t: int) -> str | None:
+    return "win" if t in win else "lose" if t in lose else None
+
+
+def _pass(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((7, 11), (2, 3, 12), r.t) if r.co else _line((r.pt,), (7,), r.t)
+    return res, g.pay("pass")
+
+
+def _dont_pass(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((2, 3), (7, 11), r.t) if r.co else _line((7,), (r.pt,), r.t)
+    return res, g.pay("dont_pass")
+
+
+def _pass_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((r.pt,), (7,), r.t), g.pay(f"pass_odds:{r.pt}")
+
+
+def _dont_pass_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((7,), (r.pt,), r.t), g.pay(f"dont_pass_odds:{r.pt}")
+
+
+def _come(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    if key[1] is None:
+        res = "win" if t in (7, 11) else "lose" if t in (2, 3, 12) else "move"
+    else:
+        res = _line((key[1],), (7,), t)
+    return res, g.pay("come")
+
+
+def _dont_come(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    if key[1] is None:
+        res = ("win" if t in (2, 3) else "lose" if t in (7, 11)
+               else None if t == 12 else "move")
+    else:
+        res = _line((7,), (key[1],), t)
+    return res, g.pay("dont_come")
+
+
+def _come_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = _line((key[1],), (7,), r.t)
+    if res and r.co and not w.on:
+        res = "ret"
+    return res, g.pay(f"come_odds:{key[1]}")
+
+
+def _dont_come_odds(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    return _line((7,), (key[1],), r.t), g.pay(f"dont_come_odds:{key[1]}")
+
+
+def _place_win(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = None
+    if not r.co or w.on:
+        res = "stay" if r.t == key[1] else "lose" if r.t == 7 else None
+    return res, g.pay(f"{key[0]}:{key[1]}")
+
+
+def _place_lose(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "stay" if r.t == 7 else "lose" if r.t == key[1] else None
+    return res, g.pay(f"{key[0]}:{key[1]}")
+
+
+def _hard(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = None
+    if g.profile != N69F or not r.co or w.on:
+        if r.t == key[1]:
+            res = "stay" if r.hard else "lose"
+        elif r.t == 7:
+            res = "lose"
+    return res, g.pay(f"hard:{key[1]}")
+
+
+def _field(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    t = r.t
+    res = "win" if t in (2, 3, 4, 9, 10, 11, 12) else "lose"
+    return res, g.pay("field:2" if t == 2 else "field:12" if t == 12 else "field")
+
+
+def _hop(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "win" if tuple(sorted((r.d1, r.d2))) == key[1] else "lose"
+    a, b = key[1]
+    return res, g.pay(f"hop:{a}-{b}")
+
+
+def _six_seven_eight(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+    res = "win" if r.t in (6, 7, 8) else "lose"
+    return res, g.pay("six_seven_eight:hard" if r.hard and r.t in (6, 8) else "six_seven_eight")
+
+
+def _one_roll(name: str) -> Any:
+    def decide(g: Craps, key: tuple[Any, ...], w: Wager, r: Throw) -> Decision:
+        return ("win" if ONE_ROLL_SIMPLE[name](r.t, r.hard) else "lose"), g.pay(name)
+    return decide
+
+
+# How each wager is decided on a throw (split bets and the fire bet are settled apart).
+DECISIONS: dict[str, Any] = {
+    "pass": _pass, "dont_pass": _dont_pass, "pass_odds": _pass_odds,
+    "dont_pass_odds": _dont_pass_odds, "come": _come, "dont_come": _dont_come,
+    "come_odds": _come_odds, "dont_come_odds": _dont_come_odds,
+    "place_win": _place_win, "buy": _place_win, "place_lose": _place_lose, "lay": _place_lose,
+    "hard": _hard, "field": _field, "hop": _hop, "six_seven_eight": _six_seven_eight,
+    **{name: _one_roll(name) for name in ONE_ROLL_SIMPLE},
+}
 
 
 # ----------------------------------------------------------------------------- roulette
@@ -832,16 +958,7 @@ class Roulette:
     ) -> tuple[tuple[Any, ...], frozenset[Any]]:
         """The wager's key and the numbers it covers; Refused if not on this layout."""
         if name in LIST_WAGERS:
-            nums = a.get("numbers")
-            if not isinstance(nums, list):
-                raise Malformed(f"{where}.numbers: not a list")
-            ns = [roulette_number(x, f"{where}.numbers[{j}]") for j, x in enumerate(nums)]
-            s = frozenset(ns)
-            if len(s) != len(ns):  # the chips are not on that wager's spot: refused (20.32(e))
-                raise Refused("a number listed twice")
-            self.no_00(s)
-            if len(ns) != LIST_WAGERS[name] or s not in self.layout[name]:
-                raise Refused("not that wager on the layout")
+            s = self.listed(name, a, where)
             return (name, s), s
         if name == "first_five":
             if self.wheel != "double-zero":
@@ -850,14 +967,7 @@ class Roulette:
             return (name,), s
         if name == "five_adjacent":
             c = roulette_number(a.get("center"), f"{where}.center")
-            self.no_00(frozenset({c}))
-            if not self.five_adjacent:
-                raise Refused("five adjacent not offered")
-            k = self.pockets.index(c)
-            m = len(self.pockets)
-            s = frozenset(self.pockets[(k + d) % m] for d in range(-2, 3))
-            self.no_00(s)
-            return (name, c), s
+            return (name, c), self.adjacent(c)
         if name == "seven_numbers":
             if not self.seven_numbers:
                 raise Refused("seven numbers not offered")
@@ -869,6 +979,31 @@ class Roulette:
             d = _int_in(a.get("dozen"), (1, 2, 3), f"{where}.dozen")
             return (name, d), frozenset(range(12 * d - 11, 12 * d + 1))
         return (name,), frozenset(EVEN_MONEY[name])
+
+    def listed(self, name: str, a: dict[str, Any], where: str) -> frozenset[Any]:
+        """The numbers a wager on listed numbers (straight up to six numbers) covers."""
+        nums = a.get("numbers")
+        if not isinstance(nums, list):
+            raise Malformed(f"{where}.numbers: not a list")
+        ns = [roulette_number(x, f"{where}.numbers[{j}]") for j, x in enumerate(nums)]
+        s = frozenset(ns)
+        if len(s) != len(ns):  # the chips are not on that wager's spot: refused (20.32(e))
+            raise Refused("a number listed twice")
+        self.no_00(s)
+        if len(ns) != LIST_WAGERS[name] or s not in self.layout[name]:
+            raise Refused("not that wager on the layout")
+        return s
+
+    def adjacent(self, c: int | str) -> frozenset[Any]:
+        """The five pockets centred on ``c`` on the wheel."""
+        self.no_00(frozenset({c}))
+        if not self.five_adjacent:
+            raise Refused("five adjacent not offered")
+        k = self.pockets.index(c)
+        m = len(self.pockets)
+        s = frozenset(self.pockets[(k + d) % m] for d in range(-2, 3))
+        self.no_00(s)
+        return s
 
     def no_00(self, s: frozenset[Any]) -> None:
         if "00" in s and self.wheel != "double-zero":
@@ -884,26 +1019,34 @@ class Roulette:
             raise Malformed(f"{where}: not one action")
         verb = verbs.pop()
         if verb == "spin":
-            _check_keys(a, {"spin", "revolutions", "same_direction", "foreign_object"}, where)
-            n = roulette_number(a["spin"], f"{where}.spin")
-            if n == "00" and not self.dz:
-                raise Malformed(f"{where}.spin: 00 on a single-zero wheel")
-            void = False
-            if a.get("revolutions") is not None:  # croupier's reading: null is "not given"
-                r = a["revolutions"]
-                if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-                    raise Malformed(f"{where}.revolutions")
-                void |= r < 4
-            for flag in ("same_direction", "foreign_object"):
-                if flag in a:
-                    if not isinstance(a[flag], bool):
-                        raise Malformed(f"{where}.{flag}")
-                    void |= a[flag]
-            if n == "00" and self.wheel == "double-zero-as-single":
-                void = True
-            if not void:
-                self.spin(n)
-            return
+            self.act_spin(a, where)
+        else:
+            self.act_wager(verb, a, where)
+
+    def act_spin(self, a: dict[str, Any], where: str) -> None:
+        """A spin: the ball's number, or no spin (void) where the spin does not count."""
+        _check_keys(a, {"spin", "revolutions", "same_direction", "foreign_object"}, where)
+        n = roulette_number(a["spin"], f"{where}.spin")
+        if n == "00" and not self.dz:
+            raise Malformed(f"{where}.spin: 00 on a single-zero wheel")
+        void = False
+        if a.get("revolutions") is not None:  # croupier's reading: null is "not given"
+            r = a["revolutions"]
+            if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+                raise Malformed(f"{where}.revolutions")
+            void |= r < 4
+        for flag in ("same_direction", "foreign_object"):
+            if flag in a:
+                if not isinstance(a[flag], bool):
+                    raise Malformed(f"{where}.{flag}")
+                void |= a[flag]
+        if n == "00" and self.wheel == "double-zero-as-single":
+            void = True
+        if not void:
+            self.spin(n)
+
+    def act_wager(self, verb: str, a: dict[str, Any], where: str) -> None:
+        """A player's bet or removal."""
         p = a.get("player")
         if not isinstance(p, str) or p not in self.players:
             raise Malformed(f"{where}.player: unknown player")
@@ -926,6 +1069,15 @@ class Roulette:
             return
         existing = ws[key][0] if key in ws else F(0)
         total = existing + amount
+        self.check_stake(name, total)
+        pl = self.players[p]
+        if amount > pl.bank:
+            raise Refused("not enough chips")
+        pl.bank -= amount
+        ws[key] = (total, s)
+
+    def check_stake(self, name: str, total: Fraction) -> None:
+        """A wager's whole stake: within the limits, in units, and payable in units."""
         u = self.unit
         if not multiple(total, u) or total < self.min_bet:
             raise Refused("stake")
@@ -939,11 +1091,6 @@ class Roulette:
         if name in EVEN_MONEY and self.zero_rule == "half" and not multiple(total / 2, u):
             # croupier's reading, adopted: the half returned on 0/00 must be payable too
             raise Refused("half cannot be returned")
-        pl = self.players[p]
-        if amount > pl.bank:
-            raise Refused("not enough chips")
-        pl.bank -= amount
-        ws[key] = (total, s)
 
     def spin(self, n: int | str) -> None:
         self.last = n

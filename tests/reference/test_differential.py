@@ -9,10 +9,12 @@ state, and on whether the transcript is malformed.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import subprocess
 import sys
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -87,39 +89,63 @@ def disagree(doc: dict[str, Any]) -> bool:
     return bool(theirs != run_model(doc)) and known_bug(doc, theirs) is None
 
 
-def shrink(doc: dict[str, Any]) -> dict[str, Any]:
+Doc = dict[str, Any]
+
+
+def shrink(doc: Doc) -> Doc:
     """Greedy delta debugging: drop actions, options, pay entries and players while the two
     implementations still disagree."""
     doc = json.loads(json.dumps(doc))
     changed = True
     while changed:
         changed = False
-        actions = doc["actions"]
-        size = max(1, len(actions) // 2)
-        while size >= 1:
-            i = len(doc["actions"]) - size
-            while i >= 0:
-                trial = {**doc, "actions": doc["actions"][:i] + doc["actions"][i + size:]}
-                if disagree(trial):
-                    doc, changed = trial, True
-                i -= size
-            size //= 2
-        opts = doc.get("options")
-        for k in list(opts) if isinstance(opts, dict) else []:
-            if k == "pays" and isinstance(doc["options"].get("pays"), dict):
-                for pk in list(doc["options"]["pays"]):
-                    pays = {q: v for q, v in doc["options"]["pays"].items() if q != pk}
-                    trial = {**doc, "options": {**doc["options"], "pays": pays}}
-                    if disagree(trial):
-                        doc, changed = trial, True
-            trial = {**doc, "options": {q: v for q, v in doc["options"].items() if q != k}}
-            if disagree(trial):
-                doc, changed = trial, True
-        for p in list(doc["players"])[1:]:
-            trial = {**doc, "players": {q: v for q, v in doc["players"].items() if q != p}}
-            if disagree(trial):
-                doc, changed = trial, True
+        for step in (_drop_actions, _drop_options, _drop_players):
+            doc, dropped = step(doc)
+            changed = changed or dropped
     return doc
+
+
+def _keep_if_disagree(doc: Doc, trial: Doc, changed: bool) -> tuple[Doc, bool]:
+    """``trial`` (changed) where the two still disagree on it, else ``doc`` as it was."""
+    return (trial, True) if disagree(trial) else (doc, changed)
+
+
+def _drop_actions(doc: Doc) -> tuple[Doc, bool]:
+    """Drop runs of actions, halving the run's length down to one."""
+    changed = False
+    size = max(1, len(doc["actions"]) // 2)
+    while size >= 1:
+        i = len(doc["actions"]) - size
+        while i >= 0:
+            trial = {**doc, "actions": doc["actions"][:i] + doc["actions"][i + size:]}
+            doc, changed = _keep_if_disagree(doc, trial, changed)
+            i -= size
+        size //= 2
+    return doc, changed
+
+
+def _drop_options(doc: Doc) -> tuple[Doc, bool]:
+    """Drop each pay-table entry, and each option."""
+    changed = False
+    opts = doc.get("options")
+    for k in list(opts) if isinstance(opts, dict) else []:
+        if k == "pays" and isinstance(doc["options"].get("pays"), dict):
+            for pk in list(doc["options"]["pays"]):
+                pays = {q: v for q, v in doc["options"]["pays"].items() if q != pk}
+                trial = {**doc, "options": {**doc["options"], "pays": pays}}
+                doc, changed = _keep_if_disagree(doc, trial, changed)
+        trial = {**doc, "options": {q: v for q, v in doc["options"].items() if q != k}}
+        doc, changed = _keep_if_disagree(doc, trial, changed)
+    return doc, changed
+
+
+def _drop_players(doc: Doc) -> tuple[Doc, bool]:
+    """Drop each player but the first."""
+    changed = False
+    for p in list(doc["players"])[1:]:
+        trial = {**doc, "players": {q: v for q, v in doc["players"].items() if q != p}}
+        doc, changed = _keep_if_disagree(doc, trial, changed)
+    return doc, changed
 
 
 def compare(doc: dict[str, Any], origin: str = "") -> None:
@@ -289,6 +315,21 @@ CRAPS_MALFORMED_ACTIONS: list[dict[str, Any]] = [
 
 def gen_craps_doc(draw: Any, game: str) -> dict[str, Any]:
     profile = draw(g.sampled_from([*M.PROFILES, M.N69F, M.N69F]))
+    opts, unit = gen_craps_options(draw, profile)
+    n_players = draw(g.integers(1, 3))
+    doc: dict[str, Any] = {"game": game, "rules": profile, "options": opts,
+                           "players": gen_bankrolls(draw, n_players), "actions": []}
+    try:
+        table = M.start(doc)
+    except M.Malformed:
+        return doc
+    assert isinstance(table, M.Craps)
+    play_craps(draw, doc, table, unit)
+    return doc
+
+
+def gen_craps_options(draw: Any, profile: str) -> tuple[dict[str, Any], Fraction]:
+    """A craps table's options under ``profile`` (rarely a malformed one), and its unit."""
     opts: dict[str, Any] = {}
     unit = gen_limits(draw, opts)
     odds = draw(g.sampled_from([None, None, "none", "3-4-5", 2, 10, "2"]))
@@ -309,26 +350,21 @@ def gen_craps_doc(draw: Any, game: str) -> dict[str, Any]:
         opts["six_seven_eight"] = s678
     if draw(g.integers(0, 2)) == 0:
         opts["pays"] = gen_pays(draw, M.craps_minimums(profile, fire_table))
-    # rare malformed set-ups
-    bad = draw(g.integers(0, 100))
-    if bad == 50:
-        opts["vig"] = "0.06"
-    elif bad == 51:
-        opts["six_seven_eight"] = True
-    elif bad == 52:
-        opts["vig_collected"] = "win"
-    elif bad == 53:
-        opts["wheel"] = "double-zero"
-    elif bad == 54:
-        opts["pays"] = {"hop:2-2": "30 to 1"}
-    n_players = draw(g.integers(1, 3))
-    doc: dict[str, Any] = {"game": game, "rules": profile, "options": opts,
-                           "players": gen_bankrolls(draw, n_players), "actions": []}
-    try:
-        table = M.start(doc)
-    except M.Malformed:
-        return doc
-    assert isinstance(table, M.Craps)
+    opts.update(copy.deepcopy(CRAPS_BAD_SETUPS.get(draw(g.integers(0, 100)), {})))
+    return opts, unit
+
+
+# Rare malformed set-ups, by the number drawn.
+CRAPS_BAD_SETUPS: dict[int, dict[str, Any]] = {
+    50: {"vig": "0.06"}, 51: {"six_seven_eight": True}, 52: {"vig_collected": "win"},
+    53: {"wheel": "double-zero"}, 54: {"pays": {"hop:2-2": "30 to 1"}},
+}
+
+
+def play_craps(draw: Any, doc: dict[str, Any], table: M.Craps, unit: Fraction) -> None:
+    """Draw the document's actions, playing each on the reference table as it goes (a
+    malformed action ends the document)."""
+    game, profile = doc["game"], doc["rules"]
     players = list(doc["players"])
     n_actions = draw(g.sampled_from([40, 25, 60, 10, 3]))
     permitted = sorted(M.PERMITTED[profile])
@@ -342,13 +378,12 @@ def gen_craps_doc(draw: Any, game: str) -> dict[str, Any]:
         if queue:
             action = queue.pop(0)(table)
         else:
-            action = gen_craps_action(draw, table, players, permitted, unit, game, hot)
+            action = gen_craps_action(draw, table, CrapsSetting(players, permitted, unit, game, hot))
         doc["actions"].append(action)
         try:
             M.step(table, i, action)
         except M.Malformed:
             break
-    return doc
 
 
 def dice_for(draw: Any, total: int) -> list[int]:
@@ -359,10 +394,24 @@ def craps_macro(draw: Any, t: M.Craps, players: list[str]) -> list[Any]:
     """A short scripted pattern aimed at one rule (don't-bet blocks, come odds on the
     come-out, buy commission top-ups, on/off calls, odds behind a cut flat bet, seating, fire
     bets riding to a new shooter). Each step is a function of the table when it is played."""
-    p = draw(g.sampled_from(players))
-    k = draw(g.sampled_from([1, 1, 2, 3, 5]))
+    m = Macro(draw, draw(g.sampled_from(players)), draw(g.sampled_from([1, 1, 2, 3, 5])))
+    n = draw(g.sampled_from(M.NUMBERS))
+    cut = draw(g.sampled_from(["remove", "reduce"]))
+    name = draw(g.sampled_from(["dont_dance", "dont_come_dance", "come_odds", "buy_cycle", "on_cycle",
+                                "lay_cut", "seat_cycle", "fire_ride", "props", "props", "buy_cycle"]))
+    return MACROS[name](m, n, cut, players)
 
-    def bet(name: str, n: Any = None, mult: int | None = None) -> Any:
+
+class Macro:
+    """The steps of a macro for player ``p``, ``k`` units a bet unless it says."""
+
+    def __init__(self, draw: Any, p: str, k: int) -> None:
+        self.draw, self.p, self.k = draw, p, k
+        self.establish = self.roll(4, 5, 6, 8, 9, 10)
+
+    def bet(self, name: str, n: Any = None, mult: int | None = None) -> Any:
+        p, k = self.p, self.k
+
         def make(t: M.Craps) -> dict[str, Any]:
             num = n(t) if callable(n) else n
             if num is None and name in M.NUMBER_QUALIFIED:
@@ -377,7 +426,9 @@ def craps_macro(draw: Any, t: M.Craps, players: list[str]) -> list[Any]:
             return a
         return make
 
-    def verb(v: str, name: str, n: Any = None, amount: Any = None) -> Any:
+    def verb(self, v: str, name: str, n: Any = None, amount: Any = None) -> Any:
+        p = self.p
+
         def make(t: M.Craps) -> dict[str, Any]:
             a: dict[str, Any] = {"player": p, v: name}
             num = n(t) if callable(n) else n
@@ -393,166 +444,236 @@ def craps_macro(draw: Any, t: M.Craps, players: list[str]) -> list[Any]:
             return a
         return make
 
-    def roll(*totals: Any) -> Any:
+    def roll(self, *totals: Any) -> Any:
+        draw = self.draw
+
         def make(t: M.Craps) -> dict[str, Any]:
             choices = [x(t) if callable(x) else x for x in totals]
             choices = [c for c in choices if c is not None] or [7]
             return {"roll": dice_for(draw, draw(g.sampled_from(choices)))}
         return make
 
+    @staticmethod
     def point(t: M.Craps) -> int | None:
         return t.point
 
-    def come_number(t: M.Craps) -> int | None:
-        mine = sorted(kk[1] for kk in t.wagers[p] if kk[0] == "come" and kk[1])
+    def come_number(self, t: M.Craps) -> int | None:
+        mine = sorted(kk[1] for kk in t.wagers[self.p] if kk[0] == "come" and kk[1])
         return mine[-1] if mine else None
 
-    def dont_come_number(t: M.Craps) -> int | None:
-        mine = sorted(kk[1] for kk in t.wagers[p] if kk[0] == "dont_come" and kk[1])
+    def dont_come_number(self, t: M.Craps) -> int | None:
+        mine = sorted(kk[1] for kk in t.wagers[self.p] if kk[0] == "dont_come" and kk[1])
         return mine[0] if mine else None
 
-    establish = roll(4, 5, 6, 8, 9, 10)
-    n = draw(g.sampled_from(M.NUMBERS))
-    cut = draw(g.sampled_from(["remove", "reduce"]))
-    name = draw(g.sampled_from(["dont_dance", "dont_come_dance", "come_odds", "buy_cycle", "on_cycle",
-                                "lay_cut", "seat_cycle", "fire_ride", "props", "props", "buy_cycle"]))
-    if name == "dont_dance":
-        steps = [bet("dont_pass"), verb(cut, "dont_pass"), bet("dont_pass"),
-                 roll(12, 12, 2, 3, 7, 11, 6), bet("dont_pass"), verb(cut, "dont_pass"), roll(7, 12, 4),
-                 bet("dont_pass")]
-    elif name == "dont_come_dance":
-        steps = [establish, bet("dont_come"), verb(cut, "dont_come"), bet("dont_come"),
-                 roll(12, 2, 7, 6, 9), bet("dont_come"), roll(12, 6, 5), verb(cut, "dont_come"),
-                 bet("dont_come"), roll(7, 12, dont_come_number)]
-    elif name == "come_odds":
-        steps = [establish, bet("come"), roll(4, 5, 6, 8, 9, 10), bet("come_odds", come_number, 2 * k)]
-        if draw(g.booleans()):
-            steps.append(verb(draw(g.sampled_from(["on", "off"])), "come_odds", come_number))
-        steps += [roll(point), roll(come_number, 7, come_number), roll(come_number, 7)]
-    elif name == "buy_cycle":
-        w = draw(g.sampled_from(["buy", "lay"]))
-        steps = [bet(w, n), roll(n, 7), verb("reduce", w, n, draw(g.sampled_from([1, 2]))), bet(w, n),
-                 roll(n, 7), bet(w, n), verb("remove", w, n)]
-    elif name == "on_cycle":
-        w = draw(g.sampled_from(["place_win", "hard", "buy"]))
-        m = draw(g.sampled_from(M.HARD_NUMBERS)) if w == "hard" else n
-        steps = [bet(w, m), verb(draw(g.sampled_from(["on", "on", "off"])), w, m), roll(point),
-                 roll(m, 7, m), verb(draw(g.sampled_from(["on", "off"])), w, m), roll(m, 7)]
-    elif name == "lay_cut":
-        steps = [bet("dont_pass"), establish, bet("dont_pass_odds", None, 6 * k),
-                 verb("reduce", "dont_pass"), verb("remove", "dont_pass"), verb("remove", "dont_pass_odds"),
-                 verb("reduce", "dont_pass"), roll(7, point)]
-    elif name == "seat_cycle":
-        steps = [lambda t: {"player": p, "sit": True}, bet("field"), lambda t: {"player": p, "stand": True},
-                 roll(7, 4), lambda t: {"player": p, "stand": True}, bet("pass"),
-                 lambda t: {"player": p, "stand": True}]
-    elif name == "props":
-        props = draw(g.lists(g.sampled_from(["horn_high", "horn", "c_and_e", "whirl", "hop", "field",
-                                             "six_seven_eight", "any_craps", "craps_2", "craps_12",
-                                             "yo_11", "craps_3", "any_seven"]), 1, 4))
-        steps = []
-        for w in props:
-            if w == "horn_high":
-                steps.append(bet(w, draw(g.sampled_from([2, 3, 11, 12]))))
-            elif w == "hop":
-                a, b = draw(g.sampled_from(sorted(M.HOPS)))
-                def hop(t: M.Craps, a: int = a, b: int = b) -> dict[str, Any]:
-                    amount = dec(smallest_payable(t, ("hop", (a, b))) * k)
-                    return {"player": p, "bet": "hop", "dice": [b, a], "amount": amount}
-                steps.append(hop)
-            else:
-                steps.append(bet(w))
-        steps.append(roll(2, 3, 11, 12, 7, 6, 8, 4, 9, 10, 5))
-    else:
-        other = draw(g.sampled_from(players))
-        steps = [bet("fire"), lambda t: {"shooter": other}, bet("fire"), establish, roll(point),
-                 lambda t: {"shooter": p}, bet("fire")]
+    def says(self, what: dict[str, Any]) -> Any:
+        """A step that is always the same action."""
+        return lambda t: {**what}
+
+
+def _dont_dance(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    return [m.bet("dont_pass"), m.verb(cut, "dont_pass"), m.bet("dont_pass"),
+            m.roll(12, 12, 2, 3, 7, 11, 6), m.bet("dont_pass"), m.verb(cut, "dont_pass"),
+            m.roll(7, 12, 4), m.bet("dont_pass")]
+
+
+def _dont_come_dance(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    return [m.establish, m.bet("dont_come"), m.verb(cut, "dont_come"), m.bet("dont_come"),
+            m.roll(12, 2, 7, 6, 9), m.bet("dont_come"), m.roll(12, 6, 5), m.verb(cut, "dont_come"),
+            m.bet("dont_come"), m.roll(7, 12, m.dont_come_number)]
+
+
+def _come_odds(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    steps = [m.establish, m.bet("come"), m.roll(4, 5, 6, 8, 9, 10),
+             m.bet("come_odds", m.come_number, 2 * m.k)]
+    if m.draw(g.booleans()):
+        steps.append(m.verb(m.draw(g.sampled_from(["on", "off"])), "come_odds", m.come_number))
+    return [*steps, m.roll(m.point), m.roll(m.come_number, 7, m.come_number),
+            m.roll(m.come_number, 7)]
+
+
+def _buy_cycle(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    w = m.draw(g.sampled_from(["buy", "lay"]))
+    return [m.bet(w, n), m.roll(n, 7), m.verb("reduce", w, n, m.draw(g.sampled_from([1, 2]))),
+            m.bet(w, n), m.roll(n, 7), m.bet(w, n), m.verb("remove", w, n)]
+
+
+def _on_cycle(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    draw = m.draw
+    w = draw(g.sampled_from(["place_win", "hard", "buy"]))
+    x = draw(g.sampled_from(M.HARD_NUMBERS)) if w == "hard" else n
+    return [m.bet(w, x), m.verb(draw(g.sampled_from(["on", "on", "off"])), w, x), m.roll(m.point),
+            m.roll(x, 7, x), m.verb(draw(g.sampled_from(["on", "off"])), w, x), m.roll(x, 7)]
+
+
+def _lay_cut(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    return [m.bet("dont_pass"), m.establish, m.bet("dont_pass_odds", None, 6 * m.k),
+            m.verb("reduce", "dont_pass"), m.verb("remove", "dont_pass"),
+            m.verb("remove", "dont_pass_odds"), m.verb("reduce", "dont_pass"), m.roll(7, m.point)]
+
+
+def _seat_cycle(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    sit, stand = m.says({"player": m.p, "sit": True}), m.says({"player": m.p, "stand": True})
+    return [sit, m.bet("field"), stand, m.roll(7, 4), stand, m.bet("pass"), stand]
+
+
+def _props(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    draw, p, k = m.draw, m.p, m.k
+    props = draw(g.lists(g.sampled_from(["horn_high", "horn", "c_and_e", "whirl", "hop", "field",
+                                         "six_seven_eight", "any_craps", "craps_2", "craps_12",
+                                         "yo_11", "craps_3", "any_seven"]), 1, 4))
+    steps = []
+    for w in props:
+        if w == "horn_high":
+            steps.append(m.bet(w, draw(g.sampled_from([2, 3, 11, 12]))))
+        elif w == "hop":
+            a, b = draw(g.sampled_from(sorted(M.HOPS)))
+
+            def hop(t: M.Craps, a: int = a, b: int = b) -> dict[str, Any]:
+                amount = dec(smallest_payable(t, ("hop", (a, b))) * k)
+                return {"player": p, "bet": "hop", "dice": [b, a], "amount": amount}
+            steps.append(hop)
+        else:
+            steps.append(m.bet(w))
+    steps.append(m.roll(2, 3, 11, 12, 7, 6, 8, 4, 9, 10, 5))
     return steps
 
 
-def gen_craps_action(draw: Any, t: M.Craps, players: list[str], permitted: list[str], unit: Fraction,
-                     game: str, hot: bool) -> dict[str, Any]:
+def _fire_ride(m: Macro, n: int, cut: str, players: list[str]) -> list[Any]:
+    other = m.draw(g.sampled_from(players))
+    return [m.bet("fire"), m.says({"shooter": other}), m.bet("fire"), m.establish, m.roll(m.point),
+            m.says({"shooter": m.p}), m.bet("fire")]
+
+
+# The macros by name.
+MACROS = {"dont_dance": _dont_dance, "dont_come_dance": _dont_come_dance, "come_odds": _come_odds,
+          "buy_cycle": _buy_cycle, "on_cycle": _on_cycle, "lay_cut": _lay_cut,
+          "seat_cycle": _seat_cycle, "props": _props, "fire_ride": _fire_ride}
+
+
+@dataclass(frozen=True)
+class CrapsSetting:
+    """What a craps document's actions are drawn for: its players, the wagers its profile
+    permits, the table's unit, the game, and whether the shooter is hot (more rolls, few
+    sevens)."""
+
+    players: list[str]
+    permitted: list[str]
+    unit: Fraction
+    game: str
+    hot: bool
+
+
+def gen_craps_action(draw: Any, t: M.Craps, c: CrapsSetting) -> dict[str, Any]:
     kind = draw(g.sampled_from(
-        ["roll"] * (60 if hot else 30) + ["bet"] * 42 + ["remove"] * 6 + ["reduce"] * 6 + ["onoff"] * 5
-        + ["shooter"] * 3 + (["seat"] * 10 if game == "mini-craps" else ["seat"]) + ["malformed"]))
+        ["roll"] * (60 if c.hot else 30) + ["bet"] * 42 + ["remove"] * 6 + ["reduce"] * 6 + ["onoff"] * 5
+        + ["shooter"] * 3 + (["seat"] * 10 if c.game == "mini-craps" else ["seat"]) + ["malformed"]))
     if kind == "malformed" and draw(g.integers(0, 2)) == 1:
         a = dict(draw(g.sampled_from(CRAPS_MALFORMED_ACTIONS)))
         if "player" in a and a["player"] == "ann":
-            a["player"] = players[0]
+            a["player"] = c.players[0]
         return a
     if kind in ("roll", "malformed"):
-        if hot and draw(g.integers(0, 9)):  # a hot shooter: many different points, few sevens
-            if t.point is None:
-                fresh = [n for n in M.NUMBERS if n not in t.made] or list(M.NUMBERS)
-                target = draw(g.sampled_from([*fresh, *fresh, 7, 11, 2, 3, 12]))
-            else:
-                target = draw(g.sampled_from([t.point] * 4 + [4, 5, 6, 8, 9, 10, 11, 3, 2, 12, 7]))
-            pairs = [(a, target - a) for a in range(1, 7) if 1 <= target - a <= 6]
-            return {"roll": list(draw(g.sampled_from(pairs)))}
-        if t.point is not None and draw(g.integers(0, 4)) == 0:
-            target = draw(g.sampled_from([t.point, 7]))
-            pairs = [(a, target - a) for a in range(1, 7) if 1 <= target - a <= 6]
-            d = draw(g.sampled_from(pairs))
-            return {"roll": list(d)}
-        return {"roll": [draw(g.integers(1, 6)), draw(g.integers(1, 6))]}
+        return gen_roll(draw, t, c.hot)
     if kind == "shooter":
-        return {"shooter": draw(g.sampled_from(players))}
+        return {"shooter": draw(g.sampled_from(c.players))}
     if kind == "seat":
-        p = draw(g.sampled_from(players))
+        p = draw(g.sampled_from(c.players))
         seated = t.players[p].seated
         verb = draw(g.sampled_from(["stand", "sit", "sit"] if not seated else ["stand", "stand", "sit"]))
         return {"player": p, verb: True}
-    if game == "mini-craps":
-        seated = [p for p in players if t.players[p].seated]
-        pool = seated if seated and draw(g.integers(0, 9)) else players
-        p = draw(g.sampled_from(pool))
-    else:
-        p = draw(g.sampled_from(players))
-    ws = t.wagers[p]
-    if kind == "bet" and t.hand_rolls == 0 and "fire" in permitted and game == "craps" \
-            and draw(g.integers(0, 2)) < (2 if hot else 1):
-        return {"player": p, "bet": "fire", "amount": gen_amount(draw, unit, unit)}
+    p = pick_player(draw, t, c)
+    if kind == "bet" and t.hand_rolls == 0 and "fire" in c.permitted and c.game == "craps" \
+            and draw(g.integers(0, 2)) < (2 if c.hot else 1):
+        return {"player": p, "bet": "fire", "amount": gen_amount(draw, c.unit, c.unit)}
     if kind == "reduce" and draw(g.booleans()):  # cut a don't bet that has odds behind it
-        behind = [k for k in ws if k[0] in ("dont_pass_odds", "dont_come_odds")]
-        if behind:
-            k = draw(g.sampled_from(sorted(behind, key=repr)))
-            flat = ("dont_pass",) if k[0] == "dont_pass_odds" else ("dont_come", k[1])
-            a = {"player": p, "reduce": flat[0], **({"number": k[1]} if len(k) > 1 else {})}
-            a["amount"] = dec(unit * draw(g.sampled_from([1, 2, 5])))
+        a = cut_dont_bet(draw, t.wagers[p], p, c.unit)
+        if a is not None:
             return a
     if kind in ("remove", "reduce", "onoff"):
-        others = [q for q in players if t.wagers[q]]
-        if not ws and others and draw(g.integers(0, 4)):
-            p = draw(g.sampled_from(others))
-            ws = t.wagers[p]
-        if ws and draw(g.integers(0, 9)):
-            key = draw(g.sampled_from(sorted(ws, key=repr)))
+        return gen_removal(draw, t, c, p, kind)
+    return gen_bet(draw, t, c, p)
+
+
+def gen_roll(draw: Any, t: M.Craps, hot: bool) -> dict[str, Any]:
+    if hot and draw(g.integers(0, 9)):  # a hot shooter: many different points, few sevens
+        if t.point is None:
+            fresh = [n for n in M.NUMBERS if n not in t.made] or list(M.NUMBERS)
+            target = draw(g.sampled_from([*fresh, *fresh, 7, 11, 2, 3, 12]))
         else:
-            key = draw(g.sampled_from([("pass",), ("dont_pass",), ("place_win", 6), ("come", None),
-                                        ("dont_come", None), ("buy", 4), ("hard", 8), ("field",)]))
-        a: dict[str, Any] = {"player": p}
-        if kind == "onoff":
-            a[draw(g.sampled_from(["on", "on", "off"]))] = key[0]
-        else:
-            a[kind] = key[0]
-        a.update(key_fields(draw, key))
-        if kind == "reduce":
-            stake = ws[key].stake if key in ws else unit * 5
-            r = draw(g.integers(0, 5))
-            if r == 0:
-                amt = stake
-            elif r == 1:
-                amt = stake + unit
-            elif r == 2:
-                amt = stake / 2
-            else:
-                amt = unit * draw(g.sampled_from([1, 2, 3, 5, 6, 10]))
-            if (amt * 100).denominator != 1 or amt <= 0:
-                amt = unit
-            a["amount"] = dec(amt)
-        return a
-    # a bet
-    name = pick_bet(draw, t, p, permitted)
+            target = draw(g.sampled_from([t.point] * 4 + [4, 5, 6, 8, 9, 10, 11, 3, 2, 12, 7]))
+        pairs = [(a, target - a) for a in range(1, 7) if 1 <= target - a <= 6]
+        return {"roll": list(draw(g.sampled_from(pairs)))}
+    if t.point is not None and draw(g.integers(0, 4)) == 0:
+        target = draw(g.sampled_from([t.point, 7]))
+        pairs = [(a, target - a) for a in range(1, 7) if 1 <= target - a <= 6]
+        d = draw(g.sampled_from(pairs))
+        return {"roll": list(d)}
+    return {"roll": [draw(g.integers(1, 6)), draw(g.integers(1, 6))]}
+
+
+def pick_player(draw: Any, t: M.Craps, c: CrapsSetting) -> str:
+    """The player who acts (at mini-craps, mostly a seated one)."""
+    if c.game == "mini-craps":
+        seated = [p for p in c.players if t.players[p].seated]
+        pool = seated if seated and draw(g.integers(0, 9)) else c.players
+        return str(draw(g.sampled_from(pool)))
+    return str(draw(g.sampled_from(c.players)))
+
+
+def cut_dont_bet(draw: Any, ws: dict[tuple[Any, ...], Any], p: str,
+                 unit: Fraction) -> dict[str, Any] | None:
+    behind = [k for k in ws if k[0] in ("dont_pass_odds", "dont_come_odds")]
+    if not behind:
+        return None
+    k = draw(g.sampled_from(sorted(behind, key=repr)))
+    flat = ("dont_pass",) if k[0] == "dont_pass_odds" else ("dont_come", k[1])
+    a = {"player": p, "reduce": flat[0], **({"number": k[1]} if len(k) > 1 else {})}
+    a["amount"] = dec(unit * draw(g.sampled_from([1, 2, 5])))
+    return a
+
+
+def gen_removal(draw: Any, t: M.Craps, c: CrapsSetting, p: str, kind: str) -> dict[str, Any]:
+    """A removal, reduction or on/off call, mostly on a wager that is down."""
+    ws = t.wagers[p]
+    others = [q for q in c.players if t.wagers[q]]
+    if not ws and others and draw(g.integers(0, 4)):
+        p = draw(g.sampled_from(others))
+        ws = t.wagers[p]
+    if ws and draw(g.integers(0, 9)):
+        key = draw(g.sampled_from(sorted(ws, key=repr)))
+    else:
+        key = draw(g.sampled_from([("pass",), ("dont_pass",), ("place_win", 6), ("come", None),
+                                    ("dont_come", None), ("buy", 4), ("hard", 8), ("field",)]))
+    a: dict[str, Any] = {"player": p}
+    if kind == "onoff":
+        a[draw(g.sampled_from(["on", "on", "off"]))] = key[0]
+    else:
+        a[kind] = key[0]
+    a.update(key_fields(draw, key))
+    if kind == "reduce":
+        a["amount"] = dec(gen_reduction(draw, ws[key].stake if key in ws else c.unit * 5, c.unit))
+    return a
+
+
+def gen_reduction(draw: Any, stake: Fraction, unit: Fraction) -> Fraction:
+    """The whole stake, more than it, half, or a few units (one unit if not in cents)."""
+    r = draw(g.integers(0, 5))
+    if r == 0:
+        amt = stake
+    elif r == 1:
+        amt = stake + unit
+    elif r == 2:
+        amt = stake / 2
+    else:
+        amt = unit * draw(g.sampled_from([1, 2, 3, 5, 6, 10]))
+    if (amt * 100).denominator != 1 or amt <= 0:
+        amt = unit
+    return amt
+
+
+def gen_bet(draw: Any, t: M.Craps, c: CrapsSetting, p: str) -> dict[str, Any]:
+    ws = t.wagers[p]
+    name = pick_bet(draw, t, p, c.permitted)
     key = pick_qualifier(draw, t, p, name)
     a = {"player": p, "bet": name}
     a.update(key_fields(draw, key, omit_come_number=False))
@@ -565,7 +686,7 @@ def gen_craps_action(draw: Any, t: M.Craps, players: list[str], permitted: list[
             k = draw(g.sampled_from([1, 2, 3, 5, 6, 10]))
             a["amount"] = dec(max(base, (flat.stake * k // base) * base) if base else flat.stake)
             return a
-    a["amount"] = gen_amount(draw, base, unit)
+    a["amount"] = gen_amount(draw, base, c.unit)
     return a
 
 
@@ -616,24 +737,7 @@ def pick_qualifier(draw: Any, t: M.Craps, p: str, name: str) -> tuple[Any, ...]:
 
 
 def gen_roulette_doc(draw: Any) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    unit = gen_limits(draw, opts)
-    wheel = draw(g.sampled_from([None, "double-zero", "single-zero", "double-zero-as-single"]))
-    if wheel is not None:
-        opts["wheel"] = wheel
-    zr = draw(g.sampled_from([None, "full", "half"] if wheel in (None, "double-zero") else [None, "full"]))
-    if zr is not None:
-        opts["zero_rule"] = zr
-    for o in ("five_adjacent", "seven_numbers"):
-        if draw(g.integers(0, 4)) == 0:
-            opts[o] = draw(g.booleans())
-    if draw(g.integers(0, 2)) == 0:
-        opts["pays"] = gen_pays(draw, M.ROULETTE_PAYS)
-    bad = draw(g.integers(0, 100))
-    if bad == 50:
-        opts["zero_rule"] = "half"
-    elif bad == 51:
-        opts["odds"] = "3-4-5"
+    opts, unit = gen_roulette_options(draw)
     doc: dict[str, Any] = {"game": "roulette", "rules": M.CN, "options": opts,
                            "players": gen_bankrolls(draw, draw(g.integers(1, 3))), "actions": []}
     if draw(g.integers(0, 100)) == 50:
@@ -654,6 +758,29 @@ def gen_roulette_doc(draw: Any) -> dict[str, Any]:
         except M.Malformed:
             break
     return doc
+
+
+def gen_roulette_options(draw: Any) -> tuple[dict[str, Any], Fraction]:
+    """A roulette table's options (rarely a malformed one), and its unit."""
+    opts: dict[str, Any] = {}
+    unit = gen_limits(draw, opts)
+    wheel = draw(g.sampled_from([None, "double-zero", "single-zero", "double-zero-as-single"]))
+    if wheel is not None:
+        opts["wheel"] = wheel
+    zr = draw(g.sampled_from([None, "full", "half"] if wheel in (None, "double-zero") else [None, "full"]))
+    if zr is not None:
+        opts["zero_rule"] = zr
+    for o in ("five_adjacent", "seven_numbers"):
+        if draw(g.integers(0, 4)) == 0:
+            opts[o] = draw(g.booleans())
+    if draw(g.integers(0, 2)) == 0:
+        opts["pays"] = gen_pays(draw, M.ROULETTE_PAYS)
+    bad = draw(g.integers(0, 100))
+    if bad == 50:
+        opts["zero_rule"] = "half"
+    elif bad == 51:
+        opts["odds"] = "3-4-5"
+    return opts, unit
 
 
 ROULETTE_MALFORMED: list[dict[str, Any]] = [
@@ -678,6 +805,39 @@ def roulette_group(draw: Any, t: M.Roulette, name: str, numbers: list[Any]) -> l
     return draw(g.permutations(group))
 
 
+def gen_spin(draw: Any, t: M.Roulette, numbers: list[Any]) -> dict[str, Any]:
+    """A spin, mostly on a covered number or a zero, now and then an irregular one."""
+    covered = sorted({n for ws in t.wagers.values() for _, s in ws.values() for n in s}, key=str)
+    zeros = [0, 0, "00", "00"] if "00" in numbers else [0, 0]
+    pool = covered if covered and draw(g.booleans()) else [*numbers, *zeros * 4]
+    a = {"spin": draw(g.sampled_from(pool))}
+    irr = draw(g.integers(0, 12))
+    if irr == 0:
+        a["revolutions"] = draw(g.sampled_from([2, 3, 4, 7]))
+    elif irr == 1:
+        a["same_direction"] = draw(g.booleans())
+    elif irr == 2:
+        a["foreign_object"] = draw(g.booleans())
+    return a
+
+
+def gen_roulette_removal(draw: Any, t: M.Roulette, p: str) -> dict[str, Any]:
+    """Mostly the removal of a wager the player has down."""
+    ws = t.wagers[p]
+    if not ws or not draw(g.integers(0, 5)):
+        return {"player": p, "remove": "red"}
+    key = draw(g.sampled_from(sorted(ws, key=repr)))
+    a = {"player": p, "remove": key[0]}
+    name = key[0]
+    if name in M.LIST_WAGERS:
+        a["numbers"] = draw(g.permutations(sorted(key[1], key=str)))
+    elif name == "five_adjacent":
+        a["center"] = key[1]
+    elif name in ("column", "dozen"):
+        a[name] = key[1]
+    return a
+
+
 def gen_roulette_action(draw: Any, t: M.Roulette, players: list[str], numbers: list[Any],
                         unit: Fraction) -> dict[str, Any]:
     kind = draw(g.sampled_from(["spin"] * 20 + ["bet"] * 60 + ["remove"] * 10 + ["malformed"]))
@@ -687,33 +847,10 @@ def gen_roulette_action(draw: Any, t: M.Roulette, players: list[str], numbers: l
             a["player"] = players[0]
         return a
     if kind in ("spin", "malformed"):
-        covered = sorted({n for ws in t.wagers.values() for _, s in ws.values() for n in s}, key=str)
-        zeros = [0, 0, "00", "00"] if "00" in numbers else [0, 0]
-        pool = covered if covered and draw(g.booleans()) else [*numbers, *zeros * 4]
-        a = {"spin": draw(g.sampled_from(pool))}
-        irr = draw(g.integers(0, 12))
-        if irr == 0:
-            a["revolutions"] = draw(g.sampled_from([2, 3, 4, 7]))
-        elif irr == 1:
-            a["same_direction"] = draw(g.booleans())
-        elif irr == 2:
-            a["foreign_object"] = draw(g.booleans())
-        return a
+        return gen_spin(draw, t, numbers)
     p = draw(g.sampled_from(players))
     if kind == "remove":
-        ws = t.wagers[p]
-        if ws and draw(g.integers(0, 5)):
-            key = draw(g.sampled_from(sorted(ws, key=repr)))
-            a = {"player": p, "remove": key[0]}
-            name = key[0]
-            if name in M.LIST_WAGERS:
-                a["numbers"] = draw(g.permutations(sorted(key[1], key=str)))
-            elif name == "five_adjacent":
-                a["center"] = key[1]
-            elif name in ("column", "dozen"):
-                a[name] = key[1]
-            return a
-        return {"player": p, "remove": "red"}
+        return gen_roulette_removal(draw, t, p)
     name = draw(g.sampled_from([*sorted(M.ROULETTE_PAYS), "five_adjacent", "straight", "split", "red"]))
     a = {"player": p, "bet": name}
     if name in M.LIST_WAGERS:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import simulate
+from croupier.sim.engine import Simulation, simulate
 from croupier.sim.library import load_strategy
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "strategies").glob("*.toml"))
@@ -21,5 +21,5 @@ def test_there_are_examples() -> None:
 def test_example_strategy_plays(path: Path) -> None:
     strategy = load_strategy(str(path))
     assert strategy.name.endswith("-example")
-    res = simulate(compile_table([strategy]), 16, 200, 100_000, seed=1, kernel="generic")
+    res = simulate(compile_table([strategy]), Simulation(16, 200, 100_000, 1), kernel="generic")
     assert (res.wagered > 0).all()

@@ -9,7 +9,7 @@ import pytest
 
 from croupier.analysis.exact import fire_points
 from croupier.sim.compile import ACTIVE, RUINED, WIN_GOAL, StrategyRefused, compile_table
-from croupier.sim.engine import simulate
+from croupier.sim.engine import Simulation, simulate
 from croupier.sim.strategy import Strategy
 
 SHOOTERS = 1_000_000
@@ -33,7 +33,7 @@ def test_shooters_points_made_agree_with_the_exact_analysis() -> None:
     compiled = compile_table([Strategy.from_toml(ONE_SHOOTER)])
     assert compiled.craps_config is not None
     exact = fire_points(compiled.craps_config)
-    res = simulate(compiled, SHOOTERS, 400, 100, seed=16, kernel="generic")
+    res = simulate(compiled, Simulation(SHOOTERS, 400, 100, 16), kernel="generic")
     status = res.status[:, 0]
     assert not (status == ACTIVE).any(), "a shooter still rolling after 400 rolls"
     assert set(np.unique(status).tolist()) <= {RUINED, WIN_GOAL}

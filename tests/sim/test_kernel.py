@@ -13,7 +13,7 @@ from croupier.craps.wagers import PASS, Lose, Move, Win
 from croupier.dice import OUTCOMES
 from croupier.errors import Malformed
 from croupier.sim.compile import StrategyRefused, compile_table
-from croupier.sim.engine import BLOCK, Results, run_blocks, simulate, simulate_dask
+from croupier.sim.engine import BLOCK, Results, Simulation, run_blocks, simulate, simulate_dask
 from croupier.sim.library import BUILT_IN, BUILT_IN_TOML
 from croupier.sim.strategy import Strategy
 
@@ -44,7 +44,7 @@ def test_exact_edge_is_7_over_495() -> None:
 def test_pass_line_loss_per_unit_matches_the_exact_edge() -> None:
     compiled = compile_table([BUILT_IN["pass-line"]])
     n, rolls, bank = 8 * BLOCK, 2000, 10**9
-    res = simulate(compiled, n, rolls, bank, 7)
+    res = simulate(compiled, Simulation(n, rolls, bank, 7))
     loss = (bank - res.final[:, 0]).astype(np.float64)
     wag = res.wagered[:, 0].astype(np.float64)
     ratio = loss.sum() / wag.sum()
@@ -62,13 +62,13 @@ def _same(a: Results, b: Results) -> None:
 def test_results_do_not_depend_on_chunking() -> None:
     compiled = compile_table([BUILT_IN["pass-odds-come"]])
     sessions = 2 * BLOCK + 300
-    whole = simulate(compiled, sessions, 300, 50000, 11)
-    parts = [run_blocks(compiled, [b], sessions, 300, 50000, 11, 0, 1) for b in (2, 0, 1)]
+    whole = simulate(compiled, Simulation(sessions, 300, 50000, 11))
+    parts = [run_blocks(compiled, [b], Simulation(sessions, 300, 50000, 11)) for b in (2, 0, 1)]
     _same(whole, Results.concat([parts[1], parts[2], parts[0]]))
     # fewer sessions: the same dice and results for the sessions both runs play
-    few = simulate(compiled, 500, 300, 50000, 11)
+    few = simulate(compiled, Simulation(500, 300, 50000, 11))
     np.testing.assert_array_equal(few.final, whole.final[:500])
-    other = simulate(compiled, 500, 300, 50000, 12)
+    other = simulate(compiled, Simulation(500, 300, 50000, 12))
     assert not np.array_equal(other.final, few.final)
 
 
@@ -76,11 +76,11 @@ def test_dask_local_cluster_gives_identical_results() -> None:
     import distributed  # a dependency: its absence is a failure, not a skip
     compiled = compile_table([BUILT_IN["iron-cross"]])
     sessions = 2 * BLOCK + 100
-    local = simulate(compiled, sessions, 200, 50000, 3)
+    local = simulate(compiled, Simulation(sessions, 200, 50000, 3))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        remote = simulate_dask(compiled, sessions, 200, 50000, 3, client=client, tasks=3)
+        remote = simulate_dask(compiled, Simulation(sessions, 200, 50000, 3), client=client, tasks=3)
     _same(local, remote)
 
 
@@ -120,7 +120,7 @@ def test_malformed_strategies() -> None:
 
 def test_ruin_and_goal_statuses() -> None:
     s = dataclasses.replace(BUILT_IN["martingale-red"], win_goal=Decimal(50))
-    res = simulate(compile_table([s]), 500, 2000, 20000, 5)
+    res = simulate(compile_table([s]), Simulation(500, 2000, 20000, 5))
     statuses = set(np.unique(res.status).tolist())
     assert {1, 3} <= statuses  # some ruined, some reached the goal
     assert (res.final[res.status[:, 0] == 3, 0] >= 25000).all()

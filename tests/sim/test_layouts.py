@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from croupier.dice import OUTCOMES
 from croupier.sim import layouts
 from croupier.sim.compile import RUINED, compile_table
-from croupier.sim.engine import Results, outcome_stream, simulate
+from croupier.sim.engine import Results, Simulation, outcome_stream, simulate
 from croupier.sim.layouts import CREDIT, DECIDED, NEXT, ON_TABLE, RULES, build_layout_tables
 from croupier.sim.library import BUILT_IN
 from croupier.sim.strategy import Strategy
@@ -57,9 +57,9 @@ def test_layout_tables_play_the_generic_kernels_game(strategies: list[Strategy],
                                                      seed: int, stride: int) -> None:
     compiled = compile_table(strategies)
     # an odd number of sessions (they are played in pairs) and a partial second chunk
-    args = (compiled, 37, 1100, bankroll, seed)
-    tabled = simulate(*args, n_hist=37, stride=stride)
-    generic = simulate(*args, n_hist=37, stride=stride, kernel="generic")
+    sim = Simulation(37, 1100, bankroll, seed, n_hist=37, stride=stride)
+    tabled = simulate(compiled, sim)
+    generic = simulate(compiled, sim, kernel="generic")
     _same(tabled, generic)
 
 
@@ -74,9 +74,8 @@ def test_sessions_in_lanes_play_the_generic_kernels_game(strategies: list[Strate
     # the sessions without a kept path play in lanes, eight at a time (a partial last group,
     # lanes that leave at a limit or short of money, blocks with and without the checks)
     compiled = compile_table(strategies)
-    args = (compiled, sessions, 1100, bankroll, seed)
-    _same(simulate(*args, n_hist=paths, stride=3),
-          simulate(*args, n_hist=paths, stride=3, kernel="generic"))
+    sim = Simulation(sessions, 1100, bankroll, seed, n_hist=paths, stride=3)
+    _same(simulate(compiled, sim), simulate(compiled, sim, kernel="generic"))
 
 
 def test_lanes_near_their_limits_and_far_from_them() -> None:
@@ -85,9 +84,9 @@ def test_lanes_near_their_limits_and_far_from_them() -> None:
     near = _with_limits(BUILT_IN["pass-odds-come"], 120, 90, 0)
     far = _with_limits(BUILT_IN["iron-cross"], 4000, 5000, 0)
     compiled = compile_table([near, far, BUILT_IN["place-6-8"]])
-    args = (compiled, 203, 2100, 300000, 12)
-    lanes = simulate(*args)
-    _same(lanes, simulate(*args, kernel="generic"))
+    sim = Simulation(203, 2100, 300000, 12)
+    lanes = simulate(compiled, sim)
+    _same(lanes, simulate(compiled, sim, kernel="generic"))
     assert {2, 3} <= set(lanes.status[:, 0].tolist())  # the stop loss and the goal
     assert (lanes.status[:, 2] == 0).any() and (lanes.endroll[:, 1] > 1024).any()
 
@@ -95,10 +94,10 @@ def test_lanes_near_their_limits_and_far_from_them() -> None:
 def test_lanes_short_of_money_go_on_with_the_generic_kernel() -> None:
     # as test_a_player_short_of_money_leaves..., with the sessions in lanes (no kept paths)
     compiled = compile_table([BUILT_IN["pass-odds-come"], BUILT_IN["place-6-8"]])
-    args = (compiled, 301, 1500, 6000, 4)
-    lanes = simulate(*args)
+    sim = Simulation(301, 1500, 6000, 4)
+    lanes = simulate(compiled, sim)
     assert (lanes.status == RUINED).sum() > 100
-    _same(lanes, simulate(*args, kernel="generic"))
+    _same(lanes, simulate(compiled, sim, kernel="generic"))
 
 
 @settings(max_examples=4, deadline=None, database=None,
@@ -107,7 +106,7 @@ def test_lanes_short_of_money_go_on_with_the_generic_kernel() -> None:
 def test_layout_tables_play_the_reference_engines_game(strategies: list[Strategy],
                                                        seed: int) -> None:
     compiled = compile_table(strategies)
-    res = simulate(compiled, 2, 150, 20000, seed, n_hist=2)
+    res = simulate(compiled, Simulation(2, 150, 20000, seed, n_hist=2))
     for i in range(2):
         dice = outcome_stream(seed, i, 150, compiled.n_outcomes)
         ref = play_on_tables(compiled, [int(o) for o in dice], Decimal(200))
@@ -123,10 +122,10 @@ def test_a_player_short_of_money_leaves_the_tables_with_the_same_results() -> No
     # bets the player cannot afford, where the generic kernel takes over (only it rules a
     # player ruined)
     compiled = compile_table([BUILT_IN["pass-odds-come"], BUILT_IN["place-6-8"]])
-    args = (compiled, 301, 1500, 6000, 4)
-    tabled = simulate(*args, n_hist=301)
+    sim = Simulation(301, 1500, 6000, 4, n_hist=301)
+    tabled = simulate(compiled, sim)
     assert (tabled.status == RUINED).sum() > 100
-    _same(tabled, simulate(*args, n_hist=301, kernel="generic"))
+    _same(tabled, simulate(compiled, sim, kernel="generic"))
 
 
 def test_pass_line_tables_come_from_the_wager_definition() -> None:
@@ -163,8 +162,8 @@ def test_too_many_layouts_play_on_the_specialised_kernel(monkeypatch: pytest.Mon
     monkeypatch.setenv("CROUPIER_KERNEL_DIR", str(tmp_path))
     assert layouts.layout_tables(compiled) is None
     assert list(tmp_path.glob("layouts-*.npz"))  # the verdict is kept on disk too
-    _same(simulate(compiled, 40, 300, 5000, 9, n_hist=40),
-          simulate(compiled, 40, 300, 5000, 9, n_hist=40, kernel="generic"))
+    _same(simulate(compiled, Simulation(40, 300, 5000, 9, n_hist=40)),
+          simulate(compiled, Simulation(40, 300, 5000, 9, n_hist=40), kernel="generic"))
 
 
 def test_tables_kept_on_disk_are_the_tables_built(monkeypatch: pytest.MonkeyPatch,

@@ -22,7 +22,7 @@ from croupier.events import Settled
 from croupier.roulette.table import PlaceBet, RouletteTable, Spin
 from croupier.roulette.wagers import WAGERS
 from croupier.sim.compile import compile_table, roulette_qualifier
-from croupier.sim.engine import run_block
+from croupier.sim.engine import Simulation, run_block
 from croupier.sim.kernel import ACTIVE, RUINED, STOP_LOSS, WIN_GOAL
 from croupier.sim.strategy import Strategy
 
@@ -126,7 +126,7 @@ def kernel_play(strategy: Strategy, bankroll: int,
                 outcomes: list[int]) -> tuple[Any, list[int], int, int]:
     compiled = compile_table([strategy])
     spins = np.array([outcomes], np.uint8)
-    res = run_block(compiled, 0, 1, len(outcomes), bankroll * 100, 0, n_hist=1, stride=1,
+    res = run_block(compiled, 0, Simulation(1, len(outcomes), bankroll * 100, 0, n_hist=1),
                     outcomes_fn=lambda r0: spins)  # the default kernel, as simulate plays
     return compiled, [int(x) for x in res.hist[0, 0, 1:]], int(res.status[0, 0]), \
         int(res.endroll[0, 0])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import outcome_stream, simulate
+from croupier.sim.engine import Simulation, outcome_stream, simulate
 from croupier.sim.library import BUILT_IN
 from croupier.sim.strategy import Strategy
 from croupier.sim.table_play import play_on_tables
@@ -23,7 +23,7 @@ def _check(strategies: list[Strategy], bankroll: Decimal, sessions: int = SESSIO
            rolls: int = ROLLS, seed: int = SEED) -> None:
     compiled = compile_table(strategies)
     cents = int(bankroll * 100)
-    res = simulate(compiled, sessions, rolls, cents, seed, n_hist=sessions, stride=1)
+    res = simulate(compiled, Simulation(sessions, rolls, cents, seed, n_hist=sessions, stride=1))
     for i in range(sessions):
         dice = outcome_stream(seed, i, rolls, compiled.n_outcomes)
         ref = play_on_tables(compiled, [int(o) for o in dice], bankroll)
@@ -60,7 +60,7 @@ def test_history_detects_a_changed_pay_table() -> None:
     # The comparison can fail: a kernel compiled with a different pay table disagrees.
     s = dataclasses.replace(BUILT_IN["dice-doctor"], table={"pays": {"field:12": "3 to 1"}})
     compiled = compile_table([s])
-    res = simulate(compiled, 1, ROLLS, 30000, SEED, n_hist=1)
+    res = simulate(compiled, Simulation(1, ROLLS, 30000, SEED, n_hist=1))
     plain = compile_table([BUILT_IN["dice-doctor"]])
     dice = outcome_stream(SEED, 0, ROLLS, 36)
     ref = play_on_tables(plain, [int(o) for o in dice], Decimal(300))

@@ -13,10 +13,11 @@ import pytest
 
 from croupier.cli import main
 from croupier.sim.compile import RUINED, WIN_GOAL, compile_table
-from croupier.sim.engine import simulate
+from croupier.sim.engine import Simulation, simulate
 from croupier.sim.library import BUILT_IN
 from croupier.sim.session import (
     Chain,
+    Session,
     SessionRefused,
     analyse,
     distribution,
@@ -33,7 +34,7 @@ PASS_WINS = Fraction(244, 495)  # the pass line's chance of winning a decision
 
 @pytest.mark.parametrize(("units", "goal"), [(1, 1), (3, 5), (9, 6)])
 def test_flat_pass_line_is_the_gamblers_ruin_closed_form(units: int, goal: int) -> None:
-    _, sol, _ = analyse(BUILT_IN["pass-line"], Decimal(10 * units), Decimal(10 * goal), 0)
+    _, sol, _ = analyse(Session(BUILT_IN["pass-line"], Decimal(10 * units), Decimal(10 * goal), 0))
     assert sol.exact
     assert sol.ends["win goal"] == gamblers_ruin(PASS_WINS, units, goal)
     assert sol.ends["win goal"] + sol.ends["ruined"] == 1
@@ -58,10 +59,10 @@ def test_float_agrees_with_exact_within_its_bound() -> None:
 @pytest.mark.parametrize("name", ["place-6-8", "place-6-8-press-regress"])
 def test_session_agrees_with_simulation(name: str) -> None:
     bankroll, goal, rolls = Decimal(120), Decimal(120), 40
-    _, sol, dist = analyse(BUILT_IN[name], bankroll, goal, rolls, exact=False)
+    _, sol, dist = analyse(Session(BUILT_IN[name], bankroll, goal, rolls), exact=False)
     compiled = compile_table([dataclasses.replace(BUILT_IN[name], win_goal=goal)])
     n = 16384
-    res = simulate(compiled, n, 20000, int(bankroll * 100), seed=11, kernel="generic")
+    res = simulate(compiled, Simulation(n, 20000, int(bankroll * 100), 11), kernel="generic")
     status = res.status[:, 0]
     assert set(np.unique(status).tolist()) <= {RUINED, WIN_GOAL}, "a session did not end"
     p = float(sol.ends["win goal"])
@@ -70,7 +71,7 @@ def test_session_agrees_with_simulation(name: str) -> None:
     mean_rolls = float(res.rolls.mean())
     se_rolls = float(res.rolls.std(ddof=1)) / math.sqrt(n)
     assert abs(mean_rolls - float(sol.expected_rolls)) <= 4 * se_rolls
-    short = simulate(compiled, n, rolls, int(bankroll * 100), seed=12, kernel="generic")
+    short = simulate(compiled, Simulation(n, rolls, int(bankroll * 100), 12), kernel="generic")
     final = short.final[:, 0].astype(np.float64)
     assert abs(final.mean() - dist.mean()) <= 4 * final.std(ddof=1) / math.sqrt(n)
 

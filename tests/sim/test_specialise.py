@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import Results, grouped, simulate, ungrouped
+from croupier.sim.engine import Results, Simulation, grouped, simulate, ungrouped
 from croupier.sim.kernel import fill_outcomes
 from croupier.sim.library import BUILT_IN
 from croupier.sim.specialise import source_for
@@ -45,11 +45,11 @@ def test_specialised_equals_generic_on_random_tables(seed: int) -> None:
     compiled = compile_table(strategies)
     bankroll = rng.choice([8000, 30000, 200000])
     sessions, rolls = 1024 + 37, 1100  # a partial block and a partial chunk
-    args = (compiled, sessions, rolls, bankroll, 1000 + seed)
-    fast = simulate(*args, n_hist=50, stride=rng.choice([1, 7]), kernel="specialised")
-    slow = simulate(*args, n_hist=50, stride=fast.stride, kernel="generic")
+    sim = Simulation(sessions, rolls, bankroll, 1000 + seed, n_hist=50, stride=rng.choice([1, 7]))
+    fast = simulate(compiled, sim, kernel="specialised")
+    slow = simulate(compiled, sim, kernel="generic")
     _same(fast, slow)
-    threaded = simulate(*args, n_hist=50, stride=fast.stride, threads=2)
+    threaded = simulate(compiled, sim, threads=2)
     _same(fast, threaded)
 
 

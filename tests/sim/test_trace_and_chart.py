@@ -11,7 +11,7 @@ import pytest
 
 from croupier.cli import main
 from croupier.sim.compile import compile_table
-from croupier.sim.engine import simulate
+from croupier.sim.engine import Simulation, simulate
 from croupier.sim.library import strategies_for
 
 FINAL = re.compile(r"^session (\d+) ended after (\d+) (rolls|spins): final bankroll \(chips in "
@@ -34,7 +34,7 @@ def test_the_trace_ends_where_the_simulation_ends_that_session(
     out = capsys.readouterr().out
     assert code == 0
     compiled = compile_table(strategies_for(strategies.split(",")), None)
-    res = simulate(compiled, session + 1, rolls, int(Decimal(bankroll) * 100), 7)
+    res = simulate(compiled, Simulation(session + 1, rolls, int(Decimal(bankroll) * 100), 7))
     kernel = [Decimal(int(c)) / 100 for c in res.final[session]]
     assert _finals(out) == kernel  # to the cent, session for session
     unit = "spin" if compiled.game == "roulette" else "roll"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from croupier.dice import OUTCOMES, POINTS
 from croupier.sim.compile import Compiled, compile_table
-from croupier.sim.engine import Results, outcome_stream, run_block, simulate
+from croupier.sim.engine import Results, Simulation, outcome_stream, run_block, simulate
 from croupier.sim.strategy import Strategy
 from croupier.sim.table_play import play_on_tables
 
@@ -81,9 +81,9 @@ def _same(a: Results, b: Results) -> None:
 def test_every_kernel_plays_the_engines_game_to_the_cent(strategies: list[Strategy],
                                                          bankroll: int, seed: int) -> None:
     compiled = compile_table(strategies)
-    args = (compiled, 37, 600, bankroll * 100, seed)
-    tabled = simulate(*args, n_hist=37)
-    _same(tabled, simulate(*args, n_hist=37, kernel="generic"))
+    sim = Simulation(37, 600, bankroll * 100, seed, n_hist=37)
+    tabled = simulate(compiled, sim)
+    _same(tabled, simulate(compiled, sim, kernel="generic"))
     _same_as_reference(compiled, tabled, seed, bankroll, sessions=2, rolls=200)
 
 
@@ -134,10 +134,10 @@ def test_pressed_and_regressed_bets_play_alike_on_every_kernel() -> None:
     # $1 more, not what was paid on the $60. The buy on the 4 and the lay against the 9 pay
     # theirs only out of a win.
     compiled = compile_table([Strategy.from_toml(PRESSED)])
-    args = (compiled, 37, 400, 50000, 77)
-    tabled = simulate(*args, n_hist=37)
-    _same(tabled, simulate(*args, n_hist=37, kernel="generic"))
-    _same(tabled, simulate(*args, n_hist=37, kernel="specialised"))
+    sim = Simulation(37, 400, 50000, 77, n_hist=37)
+    tabled = simulate(compiled, sim)
+    _same(tabled, simulate(compiled, sim, kernel="generic"))
+    _same(tabled, simulate(compiled, sim, kernel="specialised"))
     _same_as_reference(compiled, tabled, 77, 500, sessions=4, rolls=400)
 
 
@@ -160,7 +160,7 @@ def _history(on_win: list[str], rolls: list[tuple[int, int]]) -> list[Decimal]:
     strategy = Strategy.from_toml(BUYS.format(on_win=str(on_win).replace("'", '"')))
     compiled = compile_table([strategy])
     dice = np.array([[OUTCOMES.index(r) for r in rolls]], np.uint8)
-    res = run_block(compiled, 0, 1, len(rolls), 100000, 0, n_hist=1, stride=1,
+    res = run_block(compiled, 0, Simulation(1, len(rolls), 100000, 0, n_hist=1),
                     outcomes_fn=lambda r0: dice)
     history = [Decimal(int(c)) / 100 for c in res.hist[0, 0, 1:]]
     assert history == play_on_tables(compiled, [int(o) for o in dice[0]],

@@ -18,7 +18,7 @@ import textwrap
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.analysis.options import (
     DEFAULT_RULES,
@@ -34,6 +34,9 @@ from croupier.games import GAME_NAMES, GAMES
 from croupier.money import fmt, parse_amount
 from croupier.roulette.reading import ZERO_RULES
 from croupier.roulette.wheel import WHEELS
+
+if TYPE_CHECKING:
+    from croupier.analysis.compliance import TableReport
 
 EDGE_HELP = """\
 Every wager the table offers, analysed exactly from the engine's own wager definitions (a
@@ -98,21 +101,11 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
     rules = args.rules or header.get("rules") or default_rules(game)
     check_rules(rules, "--rules" if args.rules else f"{source}: rules")
     check_options(game, options, f"{source}: options.{{key}}")
-    for item in args.options:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise Malformed(f"--option {item}", "expected KEY=VALUE")
-        check_options(game, {key.strip(): None}, "--option {key}")
-        options[key.strip()] = _value(value.strip())
+    _command_line_options(args.options, game, options)
     pays = dict(options.get("pays", {}))
     if isinstance(options.get("pays", {}), dict):
         check_pays(game, rules, pays, f"{source}: pays.{{key}}")
-    for item in args.pays:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise Malformed(f"--pay {item}", 'expected KEY=ODDS, as "field:12=3 to 1"')
-        check_pays(game, rules, {key.strip(): None}, "--pay {key}")
-        pays[key.strip()] = value.strip()
+    _command_line_pays(args.pays, game, rules, pays)
     if pays:
         options["pays"] = pays
     if args.wheel is not None:
@@ -120,6 +113,26 @@ def edge_table(args: argparse.Namespace) -> tuple[str, str, dict[str, Any], str]
     if args.zero_rule is not None:
         options["zero_rule"] = args.zero_rule
     return game, str(rules), options, str(header.get("table", ""))
+
+
+def _command_line_options(items: list[str], game: str, options: dict[str, Any]) -> None:
+    """``--option KEY=VALUE``s into ``options``, each name checked."""
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise Malformed(f"--option {item}", "expected KEY=VALUE")
+        check_options(game, {key.strip(): None}, "--option {key}")
+        options[key.strip()] = _value(value.strip())
+
+
+def _command_line_pays(items: list[str], game: str, rules: str, pays: dict[str, Any]) -> None:
+    """``--pay KEY=ODDS``s into ``pays``, each pay-table entry checked."""
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise Malformed(f"--pay {item}", 'expected KEY=ODDS, as "field:12=3 to 1"')
+        check_pays(game, rules, {key.strip(): None}, "--pay {key}")
+        pays[key.strip()] = value.strip()
 
 
 def _exact_or_decimal(value: Fraction, width: int) -> str:
@@ -305,17 +318,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0 if report.compliant else 1
     names = {name: doc.get("table") for name, doc in docs}
     for table in report.tables:
-        label = f"{table.name} ({names[table.name]})" if names.get(table.name) else table.name
-        title = f"{label}: {table.game} under {table.profile}"
-        print(f"{title}: {'compliant' if table.compliant else 'not compliant'}")
-        shown = [e for e in table.entries
-                 if args.all or e.proposed is not None or e.verdict != "ok"]
-        print(_CHECK_HEADER)
-        for e in shown:
-            print(_check_line(e))
-        if not args.all:
-            print(f"  ({len(shown)} of {len(table.entries)} entries: the proposed ones and any "
-                  "refused; --all lists every entry)")
+        _print_checked_table(table, names.get(table.name), args.all)
     if report.uniformity:
         print("across the tables: payouts must be uniform within the casino")
         print(_CHECK_HEADER)
@@ -323,6 +326,21 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(_check_line(e))
     print("compliant" if report.compliant else "not compliant")
     return 0 if report.compliant else 1
+
+
+def _print_checked_table(table: TableReport, name: str | None, every: bool) -> None:
+    """One proposal's verdict and its entries (``every``: all, else the proposed ones and any
+    refused)."""
+    label = f"{table.name} ({name})" if name else table.name
+    title = f"{label}: {table.game} under {table.profile}"
+    print(f"{title}: {'compliant' if table.compliant else 'not compliant'}")
+    shown = [e for e in table.entries if every or e.proposed is not None or e.verdict != "ok"]
+    print(_CHECK_HEADER)
+    for e in shown:
+        print(_check_line(e))
+    if not every:
+        print(f"  ({len(shown)} of {len(table.entries)} entries: the proposed ones and any "
+              "refused; --all lists every entry)")
 
 
 def cmd_wagers(args: argparse.Namespace) -> int:

@@ -124,49 +124,62 @@ def solve_chain(start: Hashable, step: Step) -> ChainResult:
 def _components(graph: Mapping[Hashable, Mapping[End | Next, Fraction]],
                 start: Hashable) -> list[list[Hashable]]:
     """Strongly connected components of the state graph, sinks first (Tarjan, iterative)."""
-    index: dict[Hashable, int] = {}
-    low: dict[Hashable, int] = {}
-    on_stack: set[Hashable] = set()
-    stack: list[Hashable] = []
-    out: list[list[Hashable]] = []
+    return _Tarjan(graph).components(start)
 
-    def successors(s: Hashable) -> list[Hashable]:
-        return [t.state for t in graph[s] if isinstance(t, Next)]
 
-    work: list[tuple[Hashable, Iterable[Hashable]]] = []
-    index[start] = low[start] = 0
-    stack.append(start)
-    on_stack.add(start)
-    work.append((start, iter(successors(start))))
-    while work:
-        node, children = work[-1]
-        advanced = False
+class _Tarjan:
+    """Tarjan's strongly connected components, with an explicit stack of the states being
+    visited (each with what is left of its successors) in place of recursion."""
+
+    def __init__(self, graph: Mapping[Hashable, Mapping[End | Next, Fraction]]) -> None:
+        self.graph = graph
+        self.index: dict[Hashable, int] = {}
+        self.low: dict[Hashable, int] = {}
+        self.on_stack: set[Hashable] = set()
+        self.stack: list[Hashable] = []
+        self.work: list[tuple[Hashable, Iterable[Hashable]]] = []
+        self.out: list[list[Hashable]] = []
+
+    def enter(self, s: Hashable) -> None:
+        self.index[s] = self.low[s] = len(self.index)
+        self.stack.append(s)
+        self.on_stack.add(s)
+        self.work.append((s, iter([t.state for t in self.graph[s] if isinstance(t, Next)])))
+
+    def components(self, start: Hashable) -> list[list[Hashable]]:
+        self.enter(start)
+        while self.work:
+            node, children = self.work[-1]
+            if not self.advance(node, children):
+                self.leave(node)
+        return self.out
+
+    def advance(self, node: Hashable, children: Iterable[Hashable]) -> bool:
+        """Enter ``node``'s next unvisited successor (False: none is left)."""
         for child in children:
-            if child not in index:
-                index[child] = low[child] = len(index)
-                stack.append(child)
-                on_stack.add(child)
-                work.append((child, iter(successors(child))))
-                advanced = True
+            if child not in self.index:
+                self.enter(child)
+                return True
+            if child in self.on_stack:
+                self.low[node] = min(self.low[node], self.index[child])
+        return False
+
+    def leave(self, node: Hashable) -> None:
+        """``node`` is done: its parent learns its low link; a root closes its component."""
+        self.work.pop()
+        if self.work:
+            parent = self.work[-1][0]
+            self.low[parent] = min(self.low[parent], self.low[node])
+        if self.low[node] != self.index[node]:
+            return
+        component: list[Hashable] = []
+        while True:
+            member = self.stack.pop()
+            self.on_stack.discard(member)
+            component.append(member)
+            if member == node:
                 break
-            if child in on_stack:
-                low[node] = min(low[node], index[child])
-        if advanced:
-            continue
-        work.pop()
-        if work:
-            parent = work[-1][0]
-            low[parent] = min(low[parent], low[node])
-        if low[node] == index[node]:
-            component: list[Hashable] = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == node:
-                    break
-            out.append(component)
-    return out
+        self.out.append(component)
 
 
 def _solve_component(component: list[Hashable],

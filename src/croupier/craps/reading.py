@@ -14,7 +14,7 @@ croupier.errors.Malformed: a.number: a hop bet takes dice, not a number
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from croupier.craps.actions import (
@@ -133,6 +133,16 @@ def read_roll(dice: Any, where: str) -> Roll:
     return Roll(d1, d2)
 
 
+# The actions on a wager that carry no amount, by verb.
+_ON_A_WAGER: dict[str, Callable[[str, str, Qualifier], CrapsAction]] = {
+    "remove": lambda player, wager, q: TakeDown(player, wager, q, None),
+    "down_on_win": DownOnWin,
+    "off_during_point": OffDuringPoint,
+    "on": lambda player, wager, q: Call(player, wager, q, True),
+    "off": lambda player, wager, q: Call(player, wager, q, False),
+}
+
+
 def read_action(action: Any, where: str, players: Collection[str]) -> CrapsAction:
     """One craps action, checked for form (not for the rules)."""
     verb = action_verb(action, VERBS, where)
@@ -156,10 +166,4 @@ def read_action(action: Any, where: str, players: Collection[str]) -> CrapsActio
         if verb == "bet":
             return Bet(player, d.id, qualifier, amount)
         return TakeDown(player, d.id, qualifier, amount)
-    if verb == "remove":
-        return TakeDown(player, d.id, qualifier, None)
-    if verb == "down_on_win":
-        return DownOnWin(player, d.id, qualifier)
-    if verb == "off_during_point":
-        return OffDuringPoint(player, d.id, qualifier)
-    return Call(player, d.id, qualifier, verb == "on")
+    return _ON_A_WAGER[verb](player, d.id, qualifier)

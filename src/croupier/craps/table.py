@@ -20,7 +20,7 @@ Decimal('170')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -186,84 +186,96 @@ class CrapsTable:
         """Fold one event into the table."""
         if self.keep_log:
             self.events.append(event)
-        if isinstance(event, TableOpened):
-            self.opened = event
-            self.players = {name: PlayerState(amount) for name, amount in event.players}
-            self.order = [name for name, _ in event.players]
-            self.shooter = event.shooter
-        elif isinstance(event, BetMade):
-            ps = self.players[event.player]
-            commission = event.commission or ZERO
-            ps.bankroll -= event.amount + commission
-            self.house += commission
-            key = (event.player, event.wager)
-            existing = self.wagers.get(key)
-            if existing is None:
-                accepted = (event.pays if event.pays is not None
-                            else self.accepted_pays(WAGERS[event.wager_id], event.qualifier,
-                                                    event.state))
-                self.wagers[key] = Wager(event.player, event.wager_id, event.qualifier,
-                                         event.amount, event.state, commission_paid=commission,
-                                         accepted=accepted, pays=self._odds_of(accepted),
-                                         recorded_pays=event.pays is not None)
-            else:
-                existing.stake += event.amount
-                existing.commission_paid += commission
-        elif isinstance(event, BetTakenDown):
-            key = (event.player, event.wager)
-            wager = self.wagers[key]
-            self.players[event.player].bankroll += event.amount
-            wager.stake -= event.amount
-            if wager.definition.dont:
-                wager.reduced = True
-                if wager.wager_id == "dont_pass":
-                    self.players[event.player].dont_pass_blocked = True
-                else:
-                    self.players[event.player].dont_come_blocked = True
-            if event.whole:
-                del self.wagers[key]
-        elif isinstance(event, CalledOn):
-            self.wagers[(event.player, event.wager)].called_on = event.on
-        elif isinstance(event, CalledDownOnWin):
-            self.wagers[(event.player, event.wager)].down_on_win = True
-        elif isinstance(event, CalledOffDuringPoint):
-            self.wagers[(event.player, event.wager)].off_for_point = event.off
-        elif isinstance(event, Seated):
-            self.players[event.player].seated = event.seated
-        elif isinstance(event, Rolled):
-            self.hand_rolls += 1
-            self.point = event.point_after
-            line_decided = event.point_before != event.point_after or (
-                event.point_before is None and event.total not in POINTS)
-            for ps in self.players.values():
-                ps.dont_come_blocked = False
-                if line_decided:
-                    ps.dont_pass_blocked = False
-            if event.point_before is not None and event.point_after is None:
-                # The point is decided: a wager called off for it works again.
-                for wager in self.wagers.values():
-                    wager.off_for_point = False
-        elif isinstance(event, Settled):
-            self._apply_settled(event)
-        elif isinstance(event, Moved):
-            key = (event.player, event.wager)
-            wager = self.wagers.pop(key)
-            wager.state = event.state
-            target = (event.player, event.to)
-            if target in self.wagers and target != key:
-                joined = self.wagers[target]
-                joined.stake += wager.stake
-                joined.reduced = joined.reduced or wager.reduced
-            else:
-                self.wagers[target] = wager
-        elif isinstance(event, ShooterChanged):
-            self.shooter = event.shooter
-            self.hand_rolls = 0
-        elif isinstance(event, PayTableApplied):
-            self.config = self.config.with_pays(dict(event.pays))
-            self._snapshots.clear()
-        else:
+        fold = _FOLDS.get(type(event))
+        if fold is None:
             self._apply_shared(event)
+        else:
+            fold(self, event)
+
+    def _apply_opened(self, event: TableOpened) -> None:
+        self.opened = event
+        self.players = {name: PlayerState(amount) for name, amount in event.players}
+        self.order = [name for name, _ in event.players]
+        self.shooter = event.shooter
+
+    def _apply_bet_made(self, event: BetMade) -> None:
+        ps = self.players[event.player]
+        commission = event.commission or ZERO
+        ps.bankroll -= event.amount + commission
+        self.house += commission
+        key = (event.player, event.wager)
+        existing = self.wagers.get(key)
+        if existing is not None:
+            existing.stake += event.amount
+            existing.commission_paid += commission
+            return
+        accepted = (event.pays if event.pays is not None
+                    else self.accepted_pays(WAGERS[event.wager_id], event.qualifier,
+                                            event.state))
+        self.wagers[key] = Wager(event.player, event.wager_id, event.qualifier,
+                                 event.amount, event.state, commission_paid=commission,
+                                 accepted=accepted, pays=self._odds_of(accepted),
+                                 recorded_pays=event.pays is not None)
+
+    def _apply_taken_down(self, event: BetTakenDown) -> None:
+        key = (event.player, event.wager)
+        wager = self.wagers[key]
+        self.players[event.player].bankroll += event.amount
+        wager.stake -= event.amount
+        if wager.definition.dont:
+            wager.reduced = True
+            if wager.wager_id == "dont_pass":
+                self.players[event.player].dont_pass_blocked = True
+            else:
+                self.players[event.player].dont_come_blocked = True
+        if event.whole:
+            del self.wagers[key]
+
+    def _apply_called_on(self, event: CalledOn) -> None:
+        self.wagers[(event.player, event.wager)].called_on = event.on
+
+    def _apply_down_on_win(self, event: CalledDownOnWin) -> None:
+        self.wagers[(event.player, event.wager)].down_on_win = True
+
+    def _apply_off_during_point(self, event: CalledOffDuringPoint) -> None:
+        self.wagers[(event.player, event.wager)].off_for_point = event.off
+
+    def _apply_seated(self, event: Seated) -> None:
+        self.players[event.player].seated = event.seated
+
+    def _apply_rolled(self, event: Rolled) -> None:
+        self.hand_rolls += 1
+        self.point = event.point_after
+        line_decided = event.point_before != event.point_after or (
+            event.point_before is None and event.total not in POINTS)
+        for ps in self.players.values():
+            ps.dont_come_blocked = False
+            if line_decided:
+                ps.dont_pass_blocked = False
+        if event.point_before is not None and event.point_after is None:
+            # The point is decided: a wager called off for it works again.
+            for wager in self.wagers.values():
+                wager.off_for_point = False
+
+    def _apply_moved(self, event: Moved) -> None:
+        key = (event.player, event.wager)
+        wager = self.wagers.pop(key)
+        wager.state = event.state
+        target = (event.player, event.to)
+        if target in self.wagers and target != key:
+            joined = self.wagers[target]
+            joined.stake += wager.stake
+            joined.reduced = joined.reduced or wager.reduced
+        else:
+            self.wagers[target] = wager
+
+    def _apply_shooter_changed(self, event: ShooterChanged) -> None:
+        self.shooter = event.shooter
+        self.hand_rolls = 0
+
+    def _apply_pay_table(self, event: PayTableApplied) -> None:
+        self.config = self.config.with_pays(dict(event.pays))
+        self._snapshots.clear()
 
     def _apply_shared(self, event: Event) -> None:
         """The events every game shares: chips in and out, joining and leaving, adjustments."""
@@ -521,22 +533,12 @@ class CrapsTable:
         accepted = self.accepted_pays(d, qualifier, state)
         self._check_not_repriced(d, player, existing, accepted)
         if d.dont:
-            dont_clause = cfg.rules.clause("dont_removal_clause")
-            if existing is not None and existing.reduced:
-                raise Refusal(f"a {d.name} may not be replaced or increased after it has been "
-                              "reduced or removed", dont_clause)
-            blocked = ps.dont_pass_blocked if d.id == "dont_pass" else ps.dont_come_blocked
-            if existing is None and blocked:
-                raise Refusal(f"{player} reduced or removed a {d.name}: it may not be replaced "
-                              "until the next decision", dont_clause)
+            self._check_dont_replaced(d, player, existing)
         total = amount + (existing.stake if existing is not None else ZERO)
         self.check_stake(d, qualifier, state, total)
         if d.odds_of is not None:
             self._check_odds_limit(d, player, state, total)
-        commission = ZERO
-        if d.commission is not None and cfg.commission_timing(wager_id, qualifier) == "placement":
-            paid = existing.commission_paid if existing is not None else ZERO
-            commission = max(ZERO, self.commission_on(d, qualifier, total) - paid)
+        commission = self._placement_commission(d, qualifier, total, existing)
         if amount + commission > ps.bankroll + covered:
             need = amount + commission
             raise Refusal(f"{player} has {fmt(ps.bankroll + covered)} in chips and the wager "
@@ -544,6 +546,28 @@ class CrapsTable:
                           cite(cfg.profile_id, "chips"))
         return [BetMade(player, key, wager_id, amount, qualifier=qualifier, state=state,
                         commission=commission, pays=accepted)]
+
+    def _check_dont_replaced(self, d: WagerDef, player: str, existing: Wager | None) -> None:
+        """A don't bet reduced or removed is not replaced or increased until the next
+        decision."""
+        ps = self.players[player]
+        dont_clause = self.config.rules.clause("dont_removal_clause")
+        if existing is not None and existing.reduced:
+            raise Refusal(f"a {d.name} may not be replaced or increased after it has been "
+                          "reduced or removed", dont_clause)
+        blocked = ps.dont_pass_blocked if d.id == "dont_pass" else ps.dont_come_blocked
+        if existing is None and blocked:
+            raise Refusal(f"{player} reduced or removed a {d.name}: it may not be replaced "
+                          "until the next decision", dont_clause)
+
+    def _placement_commission(self, d: WagerDef, qualifier: Qualifier, total: Decimal,
+                              existing: Wager | None) -> Decimal:
+        """The commission a bet pays when made (where the table collects it on placement):
+        on the whole stake, less what the wager has paid already."""
+        if d.commission is None or self.config.commission_timing(d.id, qualifier) != "placement":
+            return ZERO
+        paid = existing.commission_paid if existing is not None else ZERO
+        return max(ZERO, self.commission_on(d, qualifier, total) - paid)
 
     def _check_not_repriced(self, d: WagerDef, player: str, existing: Wager | None,
                             accepted: tuple[tuple[str, str], ...]) -> None:
@@ -830,17 +854,26 @@ class CrapsTable:
                 (winners if event.result == "win" else losers).append(event)
         return losers + winners
 
+    def _settle_parts(self, wager: Wager, d: WagerDef, d1: int, d2: int) -> list[Settled]:
+        """A wager of several parts (the whirl) settled part by part, each its share of the
+        stake."""
+        assert d.parts is not None
+        parts = d.parts(wager.qualifier)
+        one = wager.stake / sum(p.units for p in parts)
+        events = []
+        for part in parts:
+            pd = WAGERS[part.wager]
+            outcome = pd.decide(part.qualifier, None, d1, d2)
+            events.append(self._settle(wager, outcome, part_def=pd, part_stake=one * part.units))
+        return events
+
     def check_roll(self, d1: int, d2: int) -> list[Event]:
         total = d1 + d2
         point = self.point
-        if point is None:
-            after = total if total in POINTS else None
-        else:
-            after = None if total in (point, 7) else point
-        events: list[Event] = [Rolled((d1, d2), total, point, after, d1 == d2, point is None)]
+        events: list[Event] = [Rolled((d1, d2), total, point, point_after(point, total), d1 == d2,
+                                      point is None)]
         losers: list[Event] = []
         winners: list[Event] = []
-        returns: list[Event] = []
         moves: list[Event] = []
         decided: set[tuple[str, str]] = set()
         off_odds: list[Wager] = []
@@ -855,13 +888,7 @@ class CrapsTable:
             if wager.off_for_point and not off_rule:
                 continue  # called off for the rest of this point
             if d.parts is not None:
-                parts = d.parts(wager.qualifier)
-                one = wager.stake / sum(p.units for p in parts)
-                for part in parts:
-                    pd = WAGERS[part.wager]
-                    outcome = pd.decide(part.qualifier, None, d1, d2)
-                    event = self._settle(wager, outcome, part_def=pd,
-                                         part_stake=one * part.units)
+                for event in self._settle_parts(wager, d, d1, d2):
                     (winners if event.result == "win" else losers).append(event)
                 continue
             outcome = d.decide(wager.qualifier, wager.state, d1, d2)
@@ -874,11 +901,7 @@ class CrapsTable:
             decided.add((player, key))
             event = self._settle(wager, outcome)
             (winners if event.result == "win" else losers).append(event)
-        for odds in off_odds:
-            parent = parent_key(odds)
-            if parent is not None and (odds.player, parent) in decided:
-                returns.append(Settled(odds.player, odds.key, odds.stake, "returned",
-                                       returned=odds.stake))
+        returns = _returned_odds(off_odds, decided)
         events.extend(losers + winners + returns + moves)
         if point is not None and total == 7 and self.config.variant.shooter:
             events.append(ShooterChanged(self._next_shooter(), "seven-out"))
@@ -924,7 +947,47 @@ class CrapsTable:
                        odds=str(odds), stays_up=stays_up, part_of=part_of)
 
 
+def point_after(point: int | None, total: int) -> int | None:
+    """The point after a roll of ``total``: a point number sets it on the come-out; the point
+    or a seven decides it.
+
+    >>> point_after(None, 6), point_after(6, 7), point_after(6, 8)
+    (6, None, 6)
+    """
+    if point is None:
+        return total if total in POINTS else None
+    return None if total in (point, 7) else point
+
+
+def _returned_odds(off_odds: list[Wager], decided: set[tuple[str, str]]) -> list[Event]:
+    """Odds off on the come-out go back to the player when their flat bet is decided."""
+    returns: list[Event] = []
+    for odds in off_odds:
+        parent = parent_key(odds)
+        if parent is not None and (odds.player, parent) in decided:
+            returns.append(Settled(odds.player, odds.key, odds.stake, "returned",
+                                   returned=odds.stake))
+    return returns
+
+
 def _callable(may: Any) -> str:
     """The names of the wagers a call may be made on, from their definitions."""
     names = [w.name for w in WAGERS.values() if may(w)]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+# How each craps event folds into the table (the events every game shares: ``_apply_shared``).
+_FOLDS: dict[type[Event], Callable[[CrapsTable, Any], None]] = {
+    TableOpened: CrapsTable._apply_opened,
+    BetMade: CrapsTable._apply_bet_made,
+    BetTakenDown: CrapsTable._apply_taken_down,
+    CalledOn: CrapsTable._apply_called_on,
+    CalledDownOnWin: CrapsTable._apply_down_on_win,
+    CalledOffDuringPoint: CrapsTable._apply_off_during_point,
+    Seated: CrapsTable._apply_seated,
+    Rolled: CrapsTable._apply_rolled,
+    Settled: CrapsTable._apply_settled,
+    Moved: CrapsTable._apply_moved,
+    ShooterChanged: CrapsTable._apply_shooter_changed,
+    PayTableApplied: CrapsTable._apply_pay_table,
+}

@@ -45,33 +45,42 @@ def _rows(
     with handle:
         reader = csv.reader(handle)
         try:
-            header = next(reader, None)
-            if header is None:
-                raise CsvError(f"{path}: row 1: no header (expected columns {','.join(required)})")
-            names = [h.strip() for h in header]
-            for col in required:
-                if col not in names:
-                    raise CsvError(f"{path}: row 1, column {col}: missing from the header")
+            names = _header(path, next(reader, None), required)
             wanted = [c for c in (*required, *optional) if c in names]
             for row in reader:
                 line = reader.line_num
-                if not row or all(not f.strip() for f in row):
-                    continue
-                if len(row) > len(names):
-                    raise CsvError(
-                        f"{path}: row {line}, column {len(names) + 1}: more fields than the header"
-                    )
-                record = {}
-                for col in wanted:
-                    i = names.index(col)
-                    if i >= len(row):
-                        raise CsvError(f"{path}: row {line}, column {col}: missing")
-                    record[col] = row[i].strip()
-                yield line, record
+                if row and any(f.strip() for f in row):
+                    yield line, _record(path, line, row, names, wanted)
         except UnicodeDecodeError:
             raise CsvError(f"{path}: not UTF-8 text") from None
         except csv.Error as exc:
             raise CsvError(f"{path}: row {reader.line_num}: {exc}") from None
+
+
+def _header(path: str, header: list[str] | None, required: tuple[str, ...]) -> list[str]:
+    """The column names of the header row, every required one present."""
+    if header is None:
+        raise CsvError(f"{path}: row 1: no header (expected columns {','.join(required)})")
+    names = [h.strip() for h in header]
+    for col in required:
+        if col not in names:
+            raise CsvError(f"{path}: row 1, column {col}: missing from the header")
+    return names
+
+
+def _record(path: str, line: int, row: list[str], names: list[str],
+            wanted: list[str]) -> dict[str, str]:
+    """Row ``line``'s ``wanted`` fields, by column name (a row longer than the header, or
+    short of a wanted column, is malformed)."""
+    if len(row) > len(names):
+        raise CsvError(f"{path}: row {line}, column {len(names) + 1}: more fields than the header")
+    record = {}
+    for col in wanted:
+        i = names.index(col)
+        if i >= len(row):
+            raise CsvError(f"{path}: row {line}, column {col}: missing")
+        record[col] = row[i].strip()
+    return record
 
 
 def read_dice(path: str, config: MonitorConfig, trace: bool = False) -> list[SetReport]:
@@ -156,39 +165,26 @@ def _ledger_url(args: argparse.Namespace) -> str | None:
     return store.database_url(args.data_dir, None)
 
 
+class _Stop(Exception):
+    """``croupier integrity`` cannot go on: the line to print (the exit status is 2)."""
+
+
 def _cmd_integrity(args: argparse.Namespace) -> int:
     from croupier.integrity.model import MonitorConfig
     from croupier.integrity.report import exit_status, to_html, to_json, to_table
 
-    if not args.dice and not args.wheel and not args.ledger:
-        print("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or --ledger",
-              file=sys.stderr)
-        return 2
     try:
-        config = MonitorConfig(alpha=args.alpha, horizon=args.horizon)
-    except ValueError as exc:
-        print(f"croupier integrity: {exc}", file=sys.stderr)
-        return 2
-    trace = bool(args.html)
-    try:
-        reports: list[SetReport] = []
-        for path in args.dice or []:
-            reports += read_dice(path, config, trace)
-        for path in args.wheel or []:
-            reports += read_wheel(path, config, args.wheel_type, trace)
-    except CsvError as exc:
+        if not args.dice and not args.wheel and not args.ledger:
+            raise _Stop("croupier integrity: give --dice FILE.csv, --wheel FILE.csv and/or "
+                        "--ledger")
+        try:
+            config = MonitorConfig(alpha=args.alpha, horizon=args.horizon)
+        except ValueError as exc:
+            raise _Stop(f"croupier integrity: {exc}") from None
+        reports = _read_all(args, config, trace=bool(args.html))
+    except _Stop as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    if args.ledger:
-        url = _ledger_url(args)
-        if url is None:
-            print(f"croupier integrity: no ledger in {args.data_dir}", file=sys.stderr)
-            return 2
-        try:
-            reports += read_ledger(url, config, trace)
-        except Exception as exc:  # a database that cannot be read: one line, no traceback
-            print(f"croupier integrity: cannot read the ledger: {exc}", file=sys.stderr)
-            return 2
     if args.html:
         with open(args.html, "w", encoding="utf-8") as handle:
             handle.write(to_html(reports, config))
@@ -197,6 +193,27 @@ def _cmd_integrity(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(to_table(reports, config))
     return exit_status(reports)
+
+
+def _read_all(args: argparse.Namespace, config: MonitorConfig, trace: bool) -> list[SetReport]:
+    """The reports of every dice set, wheel and the ledger's outcomes the options name."""
+    reports: list[SetReport] = []
+    try:
+        for path in args.dice or []:
+            reports += read_dice(path, config, trace)
+        for path in args.wheel or []:
+            reports += read_wheel(path, config, args.wheel_type, trace)
+    except CsvError as exc:
+        raise _Stop(str(exc)) from None
+    if args.ledger:
+        url = _ledger_url(args)
+        if url is None:
+            raise _Stop(f"croupier integrity: no ledger in {args.data_dir}")
+        try:
+            reports += read_ledger(url, config, trace)
+        except Exception as exc:  # a database that cannot be read: one line, no traceback
+            raise _Stop(f"croupier integrity: cannot read the ledger: {exc}") from None
+    return reports
 
 
 def _cmd_rng_test(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ most ``alpha``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -53,26 +54,9 @@ class MonitorConfig:
     """Gross bias: a pocket coming up this many times as often as it should (8/38)."""
 
     def __post_init__(self) -> None:
-        if not 0 < self.alpha < 1:
-            raise ValueError("alpha must be between 0 and 1")
-        if self.horizon < 1:
-            raise ValueError("horizon must be positive")
-        if not 0 < self.sequential_share < 1:
-            raise ValueError("sequential_share must be between 0 and 1")
-        if not 1 / 6 < self.die_face_p1 < 1:
-            raise ValueError("die_face_p1 must be above 1/6")
-        if self.pocket_ratio <= 1 or self.sector_ratio <= 1:
-            raise ValueError("pocket_ratio and sector_ratio must be above 1")
-        if self.sector_width < 2:
-            raise ValueError("sector_width must be at least 2")
-        if not 0 <= self.gross_share < 1:
-            raise ValueError("gross_share must be at least 0 and below 1")
-        if not self.die_face_p1 < self.die_face_gross_p1 < 1:
-            raise ValueError("die_face_gross_p1 must be above die_face_p1 and below 1")
-        if not 1 < self.pair_ratio < 36:
-            raise ValueError("pair_ratio must be above 1 and below 36")
-        if self.pocket_gross_ratio <= self.pocket_ratio:
-            raise ValueError("pocket_gross_ratio must be above pocket_ratio")
+        for refused, message in _CONFIG_REFUSALS:
+            if refused(self):
+                raise ValueError(message)
 
     @property
     def sequential_alpha(self) -> float:
@@ -195,3 +179,22 @@ class SetReport:
             },
             "counts": self.counts,
         }
+
+
+# The refusals of a monitor configuration, checked in this order (the first that holds is the
+# one reported).
+_CONFIG_REFUSALS: tuple[tuple[Callable[[MonitorConfig], bool], str], ...] = (
+    (lambda c: not 0 < c.alpha < 1, "alpha must be between 0 and 1"),
+    (lambda c: c.horizon < 1, "horizon must be positive"),
+    (lambda c: not 0 < c.sequential_share < 1, "sequential_share must be between 0 and 1"),
+    (lambda c: not 1 / 6 < c.die_face_p1 < 1, "die_face_p1 must be above 1/6"),
+    (lambda c: c.pocket_ratio <= 1 or c.sector_ratio <= 1,
+     "pocket_ratio and sector_ratio must be above 1"),
+    (lambda c: c.sector_width < 2, "sector_width must be at least 2"),
+    (lambda c: not 0 <= c.gross_share < 1, "gross_share must be at least 0 and below 1"),
+    (lambda c: not c.die_face_p1 < c.die_face_gross_p1 < 1,
+     "die_face_gross_p1 must be above die_face_p1 and below 1"),
+    (lambda c: not 1 < c.pair_ratio < 36, "pair_ratio must be above 1 and below 36"),
+    (lambda c: c.pocket_gross_ratio <= c.pocket_ratio,
+     "pocket_gross_ratio must be above pocket_ratio"),
+)

@@ -207,16 +207,29 @@ def _check_settings(rest: dict[str, Any], cls: type[GameRules], where: str) -> N
                                + _suggest(key, tuple(allowed | cls.KNOWN_CLAUSES)))
 
 
+# The craps settings that are sets of wager (or game) ids, and those of one plain type.
+_CRAPS_ID_SETS = ("off_on_come_out", "craps_only", "optional", "seated_games", "coupon_wagers",
+                  "all_place_bets")
+_CRAPS_SCALARS: tuple[tuple[str, type], ...] = (
+    ("free_odds", bool), ("late_bets", bool), ("default_odds", str),
+    ("lay_commission_base", str), ("dont_bar", int))
+
+
 def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
     common, rest = _common("craps", raw, CRAPS_CLAUSES, where)
     _check_settings(rest, CrapsRules, where)
+    rules = CrapsRules(**common, **_craps_settings(rest, where))
+    _check_craps_rules(rules, where)
+    return rules
+
+
+def _craps_settings(rest: dict[str, Any], where: str) -> dict[str, Any]:
+    """A craps profile's own settings, each read and checked for form."""
     settings: dict[str, Any] = {}
-    for name in ("off_on_come_out", "craps_only", "optional", "seated_games", "coupon_wagers",
-                 "all_place_bets"):
+    for name in _CRAPS_ID_SETS:
         if name in rest:
             settings[name] = _strings(rest[name], f"{where}.{name}")
-    for name, kind in (("free_odds", bool), ("late_bets", bool), ("default_odds", str),
-                       ("lay_commission_base", str), ("dont_bar", int)):
+    for name, kind in _CRAPS_SCALARS:
         if name in rest:
             if not isinstance(rest[name], kind):
                 raise ProfileError(f"{where}.{name}: must be a {kind.__name__}")
@@ -224,20 +237,36 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
     if settings.get("lay_commission_base", "stake") not in COMMISSION_BASES:
         raise ProfileError(f"{where}.lay_commission_base: one of {', '.join(COMMISSION_BASES)}")
     if "vig_collected" in rest:
-        timings = tuple(sorted(_strings(rest["vig_collected"], f"{where}.vig_collected")))
-        if not set(timings) <= set(COMMISSION_TIMINGS):
-            raise ProfileError(f"{where}.vig_collected: only {', '.join(COMMISSION_TIMINGS)}")
-        settings["vig_collected"] = timings
+        settings["vig_collected"] = _vig_collected(rest["vig_collected"], where)
     if "late_bet_confirmations" in rest:
         settings["late_bet_confirmations"] = _confirmations(rest["late_bet_confirmations"],
                                                             f"{where}.late_bet_confirmations")
     if "fire_tables" in rest:
-        tables = _table(rest["fire_tables"], f"{where}.fire_tables")
-        settings["fire_tables"] = MappingProxyType({
-            name: MappingProxyType({key: Odds.parse(text, f"{where}.fire_tables.{name}.{key}")
-                                    for key, text in _table(entries, where).items()})
-            for name, entries in tables.items()})
-    rules = CrapsRules(**common, **settings)
+        settings["fire_tables"] = _fire_tables(rest["fire_tables"], where)
+    return settings
+
+
+def _vig_collected(raw: Any, where: str) -> tuple[str, ...]:
+    """``vig_collected``: when the table collects a commission (the timings it allows)."""
+    timings = tuple(sorted(_strings(raw, f"{where}.vig_collected")))
+    if not set(timings) <= set(COMMISSION_TIMINGS):
+        raise ProfileError(f"{where}.vig_collected: only {', '.join(COMMISSION_TIMINGS)}")
+    return timings
+
+
+def _fire_tables(raw: Any, where: str) -> MappingProxyType[str, MappingProxyType[str, Odds]]:
+    """``[fire_tables.NAME]`` of the profile at ``where``: each a pay table of the fire bet
+    (points made: odds)."""
+    tables = _table(raw, f"{where}.fire_tables")
+    return MappingProxyType({
+        name: MappingProxyType({key: Odds.parse(text, f"{where}.fire_tables.{name}.{key}")
+                                for key, text in _table(entries, where).items()})
+        for name, entries in tables.items()})
+
+
+def _check_craps_rules(rules: CrapsRules, where: str) -> None:
+    """What a craps profile's settings must agree on: the wagers they name are permitted, and
+    late bets and coupons come with their clauses and confirmers."""
     for name in ("off_on_come_out", "craps_only", "optional", "coupon_wagers", "all_place_bets"):
         unknown = getattr(rules, name) - set(rules.wagers)
         if unknown:
@@ -249,7 +278,6 @@ def _craps_rules(raw: dict[str, Any], where: str) -> CrapsRules:
                            "names who confirms them, and only such a profile does")
     if rules.coupon_wagers and not rules.clause("coupon_clause"):
         raise ProfileError(f"{where}.coupon_wagers: a profile accepting coupons cites the clause")
-    return rules
 
 
 def _confirmations(raw: Any, where: str) -> tuple[LateBetConfirmation, ...]:

@@ -6,11 +6,15 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.errors import Malformed
 from croupier.games import game
 from croupier.money import parse_amount
+
+if TYPE_CHECKING:
+    from croupier.sim.compile import Compiled
+    from croupier.sim.engine import Results, Simulation
 
 EPILOG = """STRATEGY is a built-in name (see --list) or a strategy file (TOML, see
 docs/strategies.md); several joined by commas sit at one table sharing the dice (the first
@@ -90,11 +94,22 @@ def check_options(args: argparse.Namespace) -> None:
     ignore it or fail inside)."""
     from croupier.analysis.options import check_rules
 
-
     if not args.strategy:
         raise Malformed("STRATEGY", "name a strategy (--list shows the built-in ones)")
     if args.rules is not None:
         check_rules(args.rules)
+    _check_numbers(args)
+    if args.chart and not args.chart.lower().endswith((".svg", ".png")):
+        raise Malformed("--chart", f"{args.chart}: name an .svg or a .png file")
+    if args.trace is not None:
+        given = [f"--{name}" for name in NOT_WITH_TRACE if getattr(args, name)]
+        if given:
+            raise Malformed("--trace", f"follows one session on the reference engine and "
+                            f"simulates nothing else; not with {', '.join(given)}")
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """Refuse the numeric options out of their ranges, naming the first."""
     if args.sessions < 1 or args.rolls < 1:
         raise Malformed("--sessions/--rolls", "must be at least 1")
     if args.seed < 0:
@@ -105,22 +120,13 @@ def check_options(args: argparse.Namespace) -> None:
         raise Malformed("--paths", f"must be 0 or more: {args.paths}")
     if args.workers is not None and args.workers < 1:
         raise Malformed("--workers", f"must be at least 1: {args.workers}")
-    if args.chart and not args.chart.lower().endswith((".svg", ".png")):
-        raise Malformed("--chart", f"{args.chart}: name an .svg or a .png file")
-    if args.trace is not None:
-        given = [f"--{name}" for name in NOT_WITH_TRACE if getattr(args, name)]
-        if given:
-            raise Malformed("--trace", f"follows one session on the reference engine and "
-                            f"simulates nothing else; not with {', '.join(given)}")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``croupier simulate`` with the parsed arguments; the exit status."""
-    from croupier.analysis.options import check_table
-    from croupier.sim.compile import StrategyRefused, compile_table
-    from croupier.sim.engine import simulate, simulate_dask
-    from croupier.sim.library import BUILT_IN, strategies_for
-    from croupier.sim.report import summarize, table_text, write_csv, write_plots
+    from croupier.sim.compile import StrategyRefused
+    from croupier.sim.engine import Simulation
+    from croupier.sim.library import BUILT_IN
 
     if args.list:
         for name, s in BUILT_IN.items():
@@ -129,53 +135,74 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_options(args)
         bankroll = int(parse_amount(args.bankroll, "--bankroll") * 100)
-        strategies = strategies_for(args.strategy.split(","))
-        for strategy in strategies:  # the option names, with the nearest suggested
-            check_table(strategy.game, strategy.table, strategy.name)
-        compiled = compile_table(strategies, args.rules)
-        if compiled.players * args.sessions > MAX_PLAYER_SESSIONS:
-            raise Malformed("--sessions", f"at most {MAX_PLAYER_SESSIONS // compiled.players:,} "
-                            f"for {compiled.players} player(s): every session's results are "
-                            "kept in memory")
+        compiled = _compile(args)
     except (Malformed, StrategyRefused, KeyError) as exc:
         print(f"croupier simulate: {exc}", file=sys.stderr)
         return 2
     if args.trace is not None:
         return _trace(compiled, args, bankroll)
-    stride = max(1, -(-args.rolls // 1000))
-    n_hist = args.paths if args.plot else 0
+    sim = Simulation(sessions=args.sessions, rolls=args.rolls, bankroll=bankroll, seed=args.seed,
+                     n_hist=args.paths if args.plot else 0,
+                     stride=max(1, -(-args.rolls // 1000)))
     bar = Bar(args.sessions * args.rolls, not args.no_progress,
               game(compiled.game).decisions)
     t0 = time.perf_counter()
-    if args.workers or args.cluster:
-        from distributed import Client, LocalCluster
-
-        if args.cluster:
-            with Client(args.cluster) as client:  # type: ignore[no-untyped-call]
-                res = simulate_dask(compiled, args.sessions, args.rolls, bankroll, args.seed,
-                                    client=client, n_hist=n_hist, stride=stride, progress=bar)
-        else:
-            with LocalCluster(  # type: ignore[no-untyped-call]
-                    n_workers=args.workers, threads_per_worker=1, processes=False,
-                    dashboard_address=None) as cluster, \
-                    Client(cluster) as client:  # type: ignore[no-untyped-call]
-                res = simulate_dask(compiled, args.sessions, args.rolls, bankroll, args.seed,
-                                    client=client, n_hist=n_hist, stride=stride, progress=bar)
-    else:
-        res = simulate(compiled, args.sessions, args.rolls, bankroll, args.seed, n_hist=n_hist,
-                       stride=stride, progress=bar)
+    res = _play(args, compiled, sim, bar)
     bar.close()
-    elapsed = time.perf_counter() - t0
-    summary = summarize(compiled, res, sessions=args.sessions, rolls=args.rolls,
-                        bankroll=bankroll, seed=args.seed, rolls_per_hour=args.rolls_per_hour)
+    _report(args, compiled, sim, res, time.perf_counter() - t0)
+    return 0
+
+
+def _compile(args: argparse.Namespace) -> Compiled:
+    """The strategies named in ``args``, checked against their tables and compiled."""
+    from croupier.analysis.options import check_table
+    from croupier.sim.compile import compile_table
+    from croupier.sim.library import strategies_for
+
+    strategies = strategies_for(args.strategy.split(","))
+    for strategy in strategies:  # the option names, with the nearest suggested
+        check_table(strategy.game, strategy.table, strategy.name)
+    compiled = compile_table(strategies, args.rules)
+    if compiled.players * args.sessions > MAX_PLAYER_SESSIONS:
+        raise Malformed("--sessions", f"at most {MAX_PLAYER_SESSIONS // compiled.players:,} "
+                        f"for {compiled.players} player(s): every session's results are "
+                        "kept in memory")
+    return compiled
+
+
+def _play(args: argparse.Namespace, compiled: Compiled, sim: Simulation, bar: Bar) -> Results:
+    """Play ``sim`` here, or on a Dask cluster (``--cluster``) or local workers
+    (``--workers``)."""
+    from croupier.sim.engine import simulate, simulate_dask
+
+    if not (args.workers or args.cluster):
+        return simulate(compiled, sim, progress=bar)
+    from distributed import Client, LocalCluster
+
+    if args.cluster:
+        with Client(args.cluster) as client:  # type: ignore[no-untyped-call]
+            return simulate_dask(compiled, sim, client=client, progress=bar)
+    with LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=args.workers, threads_per_worker=1, processes=False,
+            dashboard_address=None) as cluster, \
+            Client(cluster) as client:  # type: ignore[no-untyped-call]
+        return simulate_dask(compiled, sim, client=client, progress=bar)
+
+
+def _report(args: argparse.Namespace, compiled: Compiled, sim: Simulation, res: Results,
+            elapsed: float) -> None:
+    """Write what the options ask for: the files, then the summary (JSON or a table)."""
+    from croupier.sim.report import summarize, table_text, write_csv, write_plots
+
+    summary = summarize(compiled, res, sim, rolls_per_hour=args.rolls_per_hour)
     if args.csv:
         write_csv(args.csv, compiled, res)
     if args.plot:
-        files = write_plots(args.plot, compiled, res, args.rolls, bankroll, args.plot_format)
+        files = write_plots(args.plot, compiled, res, sim.rolls, sim.bankroll, args.plot_format)
         if not args.json:
             print(f"charts: {', '.join(files)}", file=sys.stderr)
     if args.chart:
-        _chart(args, compiled, res, bankroll)
+        _chart(args, compiled, res, sim.bankroll)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -183,7 +210,6 @@ def run(args: argparse.Namespace) -> int:
         roll = game(compiled.game).decisions
         print(f"\n{summary['rolls']} {roll} in {elapsed:.2f} s "
               f"({summary['rolls'] / max(elapsed, 1e-9) / 1e6:.1f} M {roll}/s)")
-    return 0
 
 
 def _trace(compiled: Any, args: argparse.Namespace, bankroll: int) -> int:

@@ -278,51 +278,68 @@ def _check_odds(strategy: Strategy, i: int, bet: Bet, d: WagerDef, config: Craps
 def _craps_slots(strategy: Strategy) -> list[Slot]:
     """Every slot the strategy's bets can put a wager in, with every state it can reach (a
     come bet travels from the come box to its number), in settling order."""
-    labels: dict[str, Slot] = {}
-    order: list[str] = []
-    queue: list[tuple[str, Any]] = []
+    book = _SlotBook()
+    for bet in strategy.bets:
+        book.place(bet)
+    book.travel()
+    return book.in_settling_order()
 
-    def slot(label: str, wager: str, q: Any) -> Slot:
-        if label not in labels:
-            labels[label] = Slot(label, wager, q)
-            order.append(label)
-        return labels[label]
 
-    def add_state(label: str, state: Any) -> None:
-        s = labels[label]
+class _SlotBook:
+    """The slots found so far, in the order found, and the states still to follow."""
+
+    def __init__(self) -> None:
+        self.labels: dict[str, Slot] = {}
+        self.order: list[str] = []
+        self.queue: list[tuple[str, Any]] = []
+
+    def slot(self, label: str, wager: str, q: Any) -> Slot:
+        if label not in self.labels:
+            self.labels[label] = Slot(label, wager, q)
+            self.order.append(label)
+        return self.labels[label]
+
+    def add_state(self, label: str, state: Any) -> None:
+        s = self.labels[label]
         if state not in s.states:
             s.states.append(state)
-            queue.append((label, state))
+            self.queue.append((label, state))
 
-    for bet in strategy.bets:
+    def place(self, bet: Bet) -> None:
+        """The slots one of the strategy's bets starts in (an odds bet: one per point, or one
+        on the table's point)."""
         d = WAGERS[bet.wager]
         if bet.kind == "odds":
-            on_point = odds_on_the_point(d)  # one odds bet, on the table's point
+            on_point = odds_on_the_point(d)
             for n in POINTS:
                 lab = d.id if on_point else f"{d.id}:{n}"
-                slot(lab, d.id, None if on_point else n)
-                add_state(lab, n)
-            continue
+                self.slot(lab, d.id, None if on_point else n)
+                self.add_state(lab, n)
+            return
         q = _qualifier(bet, d, bet.wager)
         lab = d.label(q, None)
-        slot(lab, d.id, q)
-        add_state(lab, d.initial_state(q, None))
-    while queue:
-        lab, state = queue.pop(0)
-        s = labels[lab]
-        d = WAGERS[s.wager]
-        if d.parts is not None:
-            continue
-        for d1, d2 in OUTCOMES:
-            out = d.decide(s.qualifier, state, d1, d2)
-            if isinstance(out, Move):
-                to = d.label(s.qualifier, out.state) if d.travels else lab
-                slot(to, d.id, s.qualifier)
-                add_state(to, out.state)
+        self.slot(lab, d.id, q)
+        self.add_state(lab, d.initial_state(q, None))
 
-    # order: odds first (they look at their flat bet before it is settled), boxes last
-    def rank(label: str) -> int:
-        s = labels[label]
+    def travel(self) -> None:
+        """Follow every state to the states (and, for a travelling bet, the slots) the dice
+        can move it to."""
+        while self.queue:
+            lab, state = self.queue.pop(0)
+            s = self.labels[lab]
+            d = WAGERS[s.wager]
+            if d.parts is not None:
+                continue
+            for d1, d2 in OUTCOMES:
+                out = d.decide(s.qualifier, state, d1, d2)
+                if isinstance(out, Move):
+                    to = d.label(s.qualifier, out.state) if d.travels else lab
+                    self.slot(to, d.id, s.qualifier)
+                    self.add_state(to, out.state)
+
+    def _rank(self, label: str) -> int:
+        # odds first (they look at their flat bet before it is settled), boxes last
+        s = self.labels[label]
         d = WAGERS[s.wager]
         if d.odds_of is not None:
             return 0
@@ -330,16 +347,20 @@ def _craps_slots(strategy: Strategy) -> list[Slot]:
             return 2
         return 1
 
-    return [labels[lab] for lab in sorted(order, key=lambda lab: (rank(lab), order.index(lab)))]
+    def in_settling_order(self) -> list[Slot]:
+        order = self.order
+        return [self.labels[lab]
+                for lab in sorted(order, key=lambda lab: (self._rank(lab), order.index(lab)))]
 
 
 Outcome = tuple[int, int, Fraction, int, int]
 
 
-def _craps_outcome(s: Slot, k: int, state: Any, dice: tuple[int, int], slots: list[Slot],
+def _craps_outcome(k: int, state: Any, dice: tuple[int, int], slots: list[Slot],
                    index: dict[str, int], pays: Any) -> Outcome:
     """What slot ``k`` in ``state`` does on ``dice``: (0 nothing, 1 decided, 2 moves; won; the
     credit per unit of stake; the state and slot it moves to)."""
+    s = slots[k]
     d = WAGERS[s.wager]
     d1, d2 = dice
 
@@ -382,7 +403,7 @@ def _craps_tables(slots: list[Slot], index: dict[str, int], pays: Any,
     """Fill the per-(slot, state, outcome) tables and the per-(slot, state) ones."""
     for k, s in enumerate(slots):
         d = WAGERS[s.wager]
-        per_state = [[_craps_outcome(s, k, state, dice, slots, index, pays) for dice in OUTCOMES]
+        per_state = [[_craps_outcome(k, state, dice, slots, index, pays) for dice in OUTCOMES]
                      for state in s.states]
         tables.res.append([[o[0] for o in row] for row in per_state])
         tables.won.append([[o[1] for o in row] for row in per_state])
@@ -570,49 +591,15 @@ def roulette_config(strategy: Strategy, profile_id: str | None) -> tuple[str, Ta
 def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig,
                         pockets: list[Pocket]) -> PlayerTables:
     scratch = RouletteTable.open(profile_id, config, {"p": BIG})
-    slots: list[Slot] = []
-    index: dict[str, int] = {}
-    for i, bet in enumerate(strategy.bets):
-        q = roulette_qualifier(bet)
-        w = ROULETTE_WAGERS[bet.wager]
-        for amount in sorted(set(bet.amounts)):
-            if amount == 0:
-                continue
-            try:
-                scratch.check_bet(PlaceBet("p", bet.wager, q, amount))
-            except Refusal as exc:
-                raise StrategyRefused(strategy.name, i, bet, exc) from None
-        label = w.key(q)
-        if label not in index:
-            index[label] = len(slots)
-            slots.append(Slot(label, bet.wager, q, [None]))
+    slots = _roulette_slots(strategy, scratch)
+    index = {s.label: k for k, s in enumerate(slots)}
     res, won, cn, cd, nxt, dst = [], [], [], [], [], []
     for k, s in enumerate(slots):
-        w = ROULETTE_WAGERS[s.wager]
-        cover = w.covers(s.qualifier, WHEELS[config.wheel])
-        assert cover is not None  # checked by check_bet above
-        parts = [frozenset({n}) for n in cover] if w.parts > 1 else [cover]
-        r_o, w_o, n_o, d_o = [], [], [], []
-        for pocket in pockets:
-            credit, win = Fraction(0), 0
-            for covered in parts:
-                dec = roulette_decide(w, covered, pocket, config.zero_rule)
-                share = Fraction(1, len(parts))
-                if dec.outcome == "win":
-                    assert dec.pay_key is not None
-                    odds = scratch.pays[dec.pay_key]
-                    credit += share * (1 + Fraction(odds.win, odds.stake))
-                    win = 1
-                elif dec.outcome == "lose_half":
-                    credit += share * Fraction(1, 2)
-            r_o.append(1)
-            w_o.append(win)
-            n_o.append(credit.numerator)
-            d_o.append(credit.denominator)
-        res.append([r_o])
-        won.append([w_o])
-        cn.append([n_o])
-        cd.append([d_o])
+        per_pocket = [_roulette_credit(s, pocket, scratch, config) for pocket in pockets]
+        res.append([[1] * len(pockets)])
+        won.append([[win for win, _ in per_pocket]])
+        cn.append([[credit.numerator for _, credit in per_pocket]])
+        cd.append([[credit.denominator for _, credit in per_pocket]])
         nxt.append([[0] * len(pockets)])
         dst.append([[k] * len(pockets)])
     n = len(slots)
@@ -627,6 +614,44 @@ def _enumerate_roulette(strategy: Strategy, profile_id: str, config: TableConfig
     scalars = {"vn": 0, "vd": 1, "unit": cents(config.unit)}
     return PlayerTables(slots, res, won, cn, cd, nxt, dst, slot_int, [[1]] * n, [[0]] * n,
                         [[-1] * 7] * n, rules, counters, scalars)
+
+
+def _roulette_slots(strategy: Strategy, scratch: RouletteTable) -> list[Slot]:
+    """One slot per distinct wager of the strategy's bets, each amount it may stake checked
+    against the table (a refusal names the bet)."""
+    slots: dict[str, Slot] = {}
+    for i, bet in enumerate(strategy.bets):
+        q = roulette_qualifier(bet)
+        for amount in sorted(set(bet.amounts) - {0}):
+            try:
+                scratch.check_bet(PlaceBet("p", bet.wager, q, amount))
+            except Refusal as exc:
+                raise StrategyRefused(strategy.name, i, bet, exc) from None
+        label = ROULETTE_WAGERS[bet.wager].key(q)
+        slots.setdefault(label, Slot(label, bet.wager, q, [None]))
+    return list(slots.values())
+
+
+def _roulette_credit(s: Slot, pocket: Pocket, scratch: RouletteTable,
+                     config: TableConfig) -> tuple[int, Fraction]:
+    """Whether slot ``s`` wins when the ball lands in ``pocket`` and what it gives back per unit
+    of stake (a bet of several parts: each part's share; half back under the zero rule)."""
+    w = ROULETTE_WAGERS[s.wager]
+    cover = w.covers(s.qualifier, WHEELS[config.wheel])
+    assert cover is not None  # checked by check_bet
+    parts = [frozenset({n}) for n in cover] if w.parts > 1 else [cover]
+    share = Fraction(1, len(parts))
+    credit, win = Fraction(0), 0
+    for covered in parts:
+        dec = roulette_decide(w, covered, pocket, config.zero_rule)
+        if dec.outcome == "win":
+            assert dec.pay_key is not None
+            odds = scratch.pays[dec.pay_key]
+            credit += share * (1 + Fraction(odds.win, odds.stake))
+            win = 1
+        elif dec.outcome == "lose_half":
+            credit += share * Fraction(1, 2)
+    return win, credit
 
 
 def roulette_pockets(config: TableConfig) -> list[Pocket]:

@@ -43,6 +43,28 @@ I64 = npt.NDArray[np.int64]
 Progress = Callable[[int], None]
 
 
+@dataclass(frozen=True)
+class Simulation:
+    """What a simulation plays: ``sessions`` sessions of at most ``rolls`` rolls (spins) each,
+    every player starting with ``bankroll`` cents, the dice from ``seed``; the bankroll paths of
+    the first ``n_hist`` sessions are kept, every ``stride``-th roll."""
+
+    sessions: int
+    rolls: int
+    bankroll: int
+    seed: int
+    n_hist: int = 0
+    stride: int = 1
+
+    def block_sessions(self, block: int) -> int:
+        """How many of the sessions block ``block`` plays."""
+        return min(BLOCK, self.sessions - block * BLOCK)
+
+    def block_paths(self, block: int) -> int:
+        """How many bankroll paths block ``block`` keeps (the first block keeps them all)."""
+        return min(self.n_hist, self.block_sessions(block)) if block == 0 else 0
+
+
 @dataclass
 class Results:
     """Per-session results (money in integer cents), players along the second axis."""
@@ -202,60 +224,89 @@ def chunk_player(compiled: Compiled, kernel: KernelName, n_sess: int) -> ChunkPl
     return ChunkPlayer(lambda state: cast(Any, play_chunk)(*state, from_start, tables), False)
 
 
-def run_block(compiled: Compiled, block: int, n_sess: int, rolls: int, bankroll: int, seed: int,
-              n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
+@dataclass
+class _Sessions:
+    """The state arrays of a block's sessions, in the order every kernel takes them after the
+    chunk's outcomes and place (:data:`croupier.sim.specialise.KERNEL_ARGS`)."""
+
+    point: I64
+    fresh: npt.NDArray[np.int8]
+    bank: I64
+    stake: I64
+    st: I64
+    cpaid: I64
+    level: I64
+    status: npt.NDArray[np.int8]
+    handstart: I64
+    ontable: I64
+    wagered: I64
+    rolls: I64
+    done: npt.NDArray[np.bool_]
+    endroll: I64
+    hist: I64
+
+    @staticmethod
+    def start(compiled: Compiled, n_sess: int, n_hist: int, sim: Simulation) -> _Sessions:
+        """``n_sess`` sessions before their first roll, every player with the simulation's
+        bankroll, and room for ``n_hist`` bankroll paths."""
+        P = compiled.players
+        S = compiled.arrays["res"].shape[1]
+        C = compiled.arrays["winnext"].shape[1]
+        hist = np.zeros((n_hist, P, sim.rolls // sim.stride + 1), np.int64)
+        hist[:, :, 0] = sim.bankroll
+        return _Sessions(
+            point=np.zeros(n_sess, np.int64),
+            fresh=np.ones(n_sess, np.int8),  # the next roll is a new shooter's first
+            bank=np.full((n_sess, P), sim.bankroll, np.int64),
+            stake=np.zeros((n_sess, P, S), np.int64), st=np.zeros((n_sess, P, S), np.int64),
+            cpaid=np.zeros((n_sess, P, S), np.int64), level=np.zeros((n_sess, P, C), np.int64),
+            status=np.zeros((n_sess, P), np.int8),
+            handstart=np.full((n_sess, P), sim.bankroll, np.int64),
+            ontable=np.zeros((n_sess, P), np.int64), wagered=np.zeros((n_sess, P), np.int64),
+            rolls=np.zeros(n_sess, np.int64), done=np.zeros(n_sess, np.bool_),
+            endroll=np.full((n_sess, P), -1, np.int64), hist=hist)
+
+    def arrays(self) -> tuple[Any, ...]:
+        return (self.point, self.fresh, self.bank, self.stake, self.st, self.cpaid, self.level,
+                self.status, self.handstart, self.ontable, self.wagered, self.rolls, self.done,
+                self.endroll, self.hist)
+
+    def results(self, stride: int) -> Results:
+        return Results(final=self.bank + self.ontable, bank=self.bank, wagered=self.wagered,
+                       rolls=self.rolls, status=self.status, endroll=self.endroll,
+                       hist=self.hist, stride=stride)
+
+
+def run_block(compiled: Compiled, block: int, sim: Simulation, *, progress: Progress | None = None,
               outcomes_fn: Callable[[int], npt.NDArray[np.uint8]] | None = None,
               kernel: KernelName = "layouts") -> Results:
-    """Play ``n_sess`` sessions of block ``block`` for up to ``rolls`` rolls each with
-    ``kernel`` (see :func:`chunk_player`; the same results whichever)."""
-    a = compiled.arrays
-    P = compiled.players
-    S = a["res"].shape[1]
-    C = a["winnext"].shape[1]
-    point = np.zeros(n_sess, np.int64)
-    fresh = np.ones(n_sess, np.int8)  # the next roll is a new shooter's first
-    bank = np.full((n_sess, P), bankroll, np.int64)
-    stake = np.zeros((n_sess, P, S), np.int64)
-    st = np.zeros((n_sess, P, S), np.int64)
-    cpaid = np.zeros((n_sess, P, S), np.int64)
-    level = np.zeros((n_sess, P, C), np.int64)
-    status = np.zeros((n_sess, P), np.int8)
-    handstart = np.full((n_sess, P), bankroll, np.int64)
-    ontable = np.zeros((n_sess, P), np.int64)
-    wagered = np.zeros((n_sess, P), np.int64)
-    n_rolls = np.zeros(n_sess, np.int64)
-    done = np.zeros(n_sess, np.bool_)
-    endroll = np.full((n_sess, P), -1, np.int64)
-    n_hist = min(n_hist, n_sess)
-    hist = np.zeros((n_hist, P, rolls // stride + 1), np.int64)
-    hist[:, :, 0] = bankroll
-    rng = block_stream(seed, block)
+    """Play block ``block``'s sessions of ``sim`` with ``kernel`` (see :func:`chunk_player`;
+    the same results whichever), on the block's dice or, with ``outcomes_fn``, on the outcomes
+    it gives from each chunk's first roll."""
+    n_sess = sim.block_sessions(block)
+    sessions = _Sessions.start(compiled, n_sess, sim.block_paths(block), sim)
+    rng = block_stream(sim.seed, block)
     play = chunk_player(compiled, kernel, n_sess)
     buf = play.buffer()
-    for r0 in range(0, rolls, ROLL_CHUNK):
+    for r0 in range(0, sim.rolls, ROLL_CHUNK):
         if outcomes_fn is not None:
             buf = play.arrange(outcomes_fn(r0))
         else:
             play.draw(rng, buf, compiled.n_outcomes)
-        play((buf, n_sess, r0, rolls, bankroll, point, fresh, bank, stake, st, cpaid, level,
-              status, handstart, ontable, wagered, n_rolls, done, endroll, hist, stride))
+        play((buf, n_sess, r0, sim.rolls, sim.bankroll, *sessions.arrays(), sim.stride))
         if progress is not None:
-            progress(n_sess * min(ROLL_CHUNK, rolls - r0))
-    return Results(final=bank + ontable, bank=bank, wagered=wagered, rolls=n_rolls,
-                   status=status, endroll=endroll, hist=hist, stride=stride)
+            progress(n_sess * min(ROLL_CHUNK, sim.rolls - r0))
+    return sessions.results(sim.stride)
 
 
-def run_blocks(compiled: Compiled, blocks: Sequence[int], sessions: int, rolls: int,
-               bankroll: int, seed: int, n_hist: int, stride: int,
+def run_blocks(compiled: Compiled, blocks: Sequence[int], sim: Simulation, *,
                progress: Progress | None = None, kernel: KernelName = "layouts",
                threads: int = 1) -> Results:
-    """Play ``blocks``; with ``threads`` > 1 on that many threads at once (the kernels and the
-    dice run without the GIL), with the same results in the same order."""
+    """Play ``blocks`` of ``sim``; with ``threads`` > 1 on that many threads at once (the
+    kernels and the dice run without the GIL), with the same results in the same order."""
 
     def one(b: int) -> Results:
-        n = min(BLOCK, sessions - b * BLOCK)
-        return run_block(compiled, b, n, rolls, bankroll, seed, n_hist if b == 0 else 0,
-                         stride, progress, kernel=kernel)
+        return run_block(compiled, b, sim, progress=progress, kernel=kernel)
 
     blocks = list(blocks)
     if threads <= 1 or len(blocks) <= 1:
@@ -273,26 +324,25 @@ def n_blocks(sessions: int) -> int:
     return -(-sessions // BLOCK)
 
 
-def simulate(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
-             n_hist: int = 0, stride: int = 1, progress: Progress | None = None,
+def simulate(compiled: Compiled, sim: Simulation, *, progress: Progress | None = None,
              kernel: KernelName = "layouts", threads: int = 1) -> Results:
-    """Play every session in this process (on ``threads`` threads: the same results)."""
-    return run_blocks(compiled, range(n_blocks(sessions)), sessions, rolls, bankroll, seed,
-                      n_hist, stride, progress, kernel, threads)
+    """Play every session of ``sim`` in this process (on ``threads`` threads: the same
+    results)."""
+    return run_blocks(compiled, range(n_blocks(sim.sessions)), sim, progress=progress,
+                      kernel=kernel, threads=threads)
 
 
-def _task(compiled: Compiled, blocks: list[int], sessions: int, rolls: int, bankroll: int,
-          seed: int, n_hist: int, stride: int) -> Results:
-    return run_blocks(compiled, blocks, sessions, rolls, bankroll, seed, n_hist, stride)
+def _task(compiled: Compiled, blocks: list[int], sim: Simulation) -> Results:
+    return run_blocks(compiled, blocks, sim)
 
 
-def simulate_dask(compiled: Compiled, sessions: int, rolls: int, bankroll: int, seed: int, *,
-                  client: Any, n_hist: int = 0, stride: int = 1, tasks: int | None = None,
+def simulate_dask(compiled: Compiled, sim: Simulation, *, client: Any, tasks: int | None = None,
                   progress: Progress | None = None) -> Results:
     """Play the blocks as tasks on a Dask cluster (``client``); the same results as
     :func:`simulate` for the same seed, however the blocks are split into tasks."""
     from distributed import as_completed
 
+    sessions, rolls = sim.sessions, sim.rolls
     nb = n_blocks(sessions)
     if tasks is None:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -300,8 +350,7 @@ def simulate_dask(compiled: Compiled, sessions: int, rolls: int, bankroll: int, 
     size = -(-nb // max(1, tasks))
     groups = [list(range(s, min(nb, s + size))) for s in range(0, nb, size)]
     remote = client.scatter(compiled, broadcast=True)
-    futures = [client.submit(_task, remote, g, sessions, rolls, bankroll, seed, n_hist, stride,
-                             pure=False) for g in groups]
+    futures = [client.submit(_task, remote, g, sim, pure=False) for g in groups]
     index = {f.key: i for i, f in enumerate(futures)}
     out: list[Results | None] = [None] * len(futures)
     for fut in as_completed(futures):  # type: ignore[no-untyped-call]

@@ -8,6 +8,17 @@ by exact rejection sampling on bytes (a byte below ``256 - 256 % n`` gives ``byt
 
 The kernel knows no wager: what a wager does on an outcome comes from the tables generated in
 :mod:`croupier.sim.compile`; what a player does comes from the compiled rules.
+
+Arguments. numba compiles functions of arrays, numbers and tuples, not of Python objects. The
+kernels and the helpers numba inlines into them take the compiled tables as one
+:class:`Tables` record and each session's state as the separate arrays the engine allocates,
+keeps between chunks and reads back (``bank[i, p]``, ``stake[i, p, k]``, ...): every kernel
+takes them in the same order (:data:`croupier.sim.specialise.KERNEL_ARGS`; the specialised
+kernel is source written against those names), so the engine calls any of the three the same
+way. These functions are over ruff's limit of six arguments for that reason (the file's
+exception in pyproject.toml); the two that are also over its limit of complexity (a fixed
+rule's purchase, a slot's settlement) are kept whole because the specialised kernel writes the
+same steps in the same order, which is what makes the two kernels' results identical.
 """
 
 from __future__ import annotations

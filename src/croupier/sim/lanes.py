@@ -25,6 +25,11 @@ the chips the roll (and the rules before it) gives back and the stakes it decide
 one 64-bit word (``credit + decided * 2**32``: a block is short enough for its sums to stay
 below 2**31 each), the least chips the rules need, and the layout's amount on the table. A
 block without the checks reads the first two only.
+
+The functions here are compiled by numba, which takes arrays, numbers and tuples, not objects:
+each table and the lanes' state is an array argument of its own, as in
+:mod:`croupier.sim.kernel` (its "Arguments"): hence the file's exception to ruff's limit of six
+arguments in pyproject.toml.
 """
 
 from __future__ import annotations

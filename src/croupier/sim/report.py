@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from croupier.games import game
 from croupier.sim.compile import STATUS_NAMES, Compiled
-from croupier.sim.engine import Results
+from croupier.sim.engine import Results, Simulation
 
 Z95 = 1.959963984540054
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -53,19 +53,21 @@ def _ratio_ci(num: npt.NDArray[np.float64], den: npt.NDArray[np.float64],
     return r, se
 
 
-def summarize(compiled: Compiled, res: Results, *, sessions: int, rolls: int, bankroll: int,
-              seed: int, rolls_per_hour: float) -> dict[str, Any]:
-    """The simulation's summary (money as decimal strings): per player and for the table."""
+def summarize(compiled: Compiled, res: Results, sim: Simulation, *,
+              rolls_per_hour: float) -> dict[str, Any]:
+    """The summary of simulation ``sim`` (money as decimal strings): per player and for the
+    table."""
+    bankroll = sim.bankroll
     players = [_player(compiled, res, p, bankroll, rolls_per_hour)
                for p in range(compiled.players)]
     out: dict[str, Any] = {
         "game": compiled.game,
         "rules": compiled.profile,
         "strategy": "+".join(s.name for s in compiled.strategies),
-        "sessions": sessions,
-        "rolls_per_session": rolls,
+        "sessions": sim.sessions,
+        "rolls_per_session": sim.rolls,
         "rolls": int(res.rolls.sum()),
-        "seed": seed,
+        "seed": sim.seed,
         "bankroll": money(bankroll),
         "rolls_per_hour": rolls_per_hour,
     }

@@ -81,11 +81,7 @@ def _expand_rule(body: dict[str, Any], where: str, shared: set[str]) -> dict[str
     at_max = body.get("at_max", "hold")
     if at_max not in ("hold", "reset"):
         raise Malformed(f"{where}.at_max", 'must be "hold" or "reset"')
-    wins = body.get("wins", 3)
-    if system != "paroli" and "wins" in body:
-        raise Malformed(f"{where}.wins", "belongs to a paroli progression")
-    if isinstance(wins, bool) or not isinstance(wins, int) or wins < 1:
-        raise Malformed(f"{where}.wins", "must be a whole number of wins, at least 1")
+    wins = _wins(body, where, system)
     units, on_win, on_lose = _levels(system, int(bound // unit), at_max == "reset", wins)
     if len(units) > MAX_LEVELS:
         raise Malformed(f"{where}.max_amount", f"gives {len(units)} levels; at most "
@@ -93,6 +89,16 @@ def _expand_rule(body: dict[str, Any], where: str, shared: set[str]) -> dict[str
     rest = {k: v for k, v in body.items() if k not in ("progression", "amount", *_KEYS)}
     return {**rest, "amounts": [str(unit * Decimal(u)) for u in units], "on_win": on_win,
             "on_lose": on_lose}
+
+
+def _wins(body: dict[str, Any], where: str, system: str) -> int:
+    """The wins a paroli progression doubles for before it starts again (3 unless given)."""
+    wins = body.get("wins", 3)
+    if system != "paroli" and "wins" in body:
+        raise Malformed(f"{where}.wins", "belongs to a paroli progression")
+    if isinstance(wins, bool) or not isinstance(wins, int) or wins < 1:
+        raise Malformed(f"{where}.wins", "must be a whole number of wins, at least 1")
+    return wins
 
 
 def _levels(system: str, top: int, reset: bool, wins: int) -> Levels:

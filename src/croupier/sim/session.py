@@ -154,48 +154,72 @@ def _solve_exact(chain: Chain, trans: I64, ends: list[int]) -> Solution:
     order = np.lexsort((np.arange(m), chain.bank[trans]))
     at = np.empty(m, np.int64)
     at[order] = np.arange(m)
+    rows = _rational_rows(a, at)
+    b = [[Fraction(round(v)) for v in rhs[i]] for i in order.tolist()]
+    _eliminate(rows, b)
+    x = _back_substitute(rows, b)
+    first = x[int(at[0])]
+    names = {s: STATUS_NAMES[s] for s in ends}
+    return Solution({names[s]: first[e] for e, s in enumerate(ends)}, first[-1], True, 0.0, 0.0,
+                    m)
+
+
+def _rational_rows(a: Any, at: I64) -> list[dict[int, Fraction]]:
+    """The sparse integer matrix ``a`` as exact rows (column: entry), its rows and columns
+    renumbered by ``at``."""
     coo = sp.coo_matrix(a)
-    rows: list[dict[int, Fraction]] = [{} for _ in range(m)]
+    rows: list[dict[int, Fraction]] = [{} for _ in range(a.shape[0])]
     for i, j, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist(), strict=True):
         rows[int(at[i])][int(at[j])] = Fraction(round(v))
-    b = [[Fraction(round(v)) for v in rhs[i]] for i in order.tolist()]
-    below: list[set[int]] = [set() for _ in range(m)]  # rows below the diagonal with column j
+    return rows
+
+
+def _eliminate(rows: list[dict[int, Fraction]], b: list[list[Fraction]]) -> None:
+    """Forward elimination in place: ``rows`` upper triangular, ``b`` with it."""
+    below: list[set[int]] = [set() for _ in rows]  # rows below the diagonal with column j
     for i, row in enumerate(rows):
         for j in row:
             if j < i:
                 below[j].add(i)
-    for k in range(m):
-        pivot_row = rows[k]
+    for k, pivot_row in enumerate(rows):
         pivot = pivot_row[k]
         for i in sorted(below[k]):
-            row = rows[i]
-            entry = row.pop(k, None)
+            entry = rows[i].pop(k, None)
             if entry is None:  # cancelled to zero by an earlier step
                 continue
             factor = entry / pivot
-            for j, v in pivot_row.items():
-                if j == k:
-                    continue
-                new = row.get(j, Fraction(0)) - factor * v
-                if new:
-                    row[j] = new
-                    if j < i:
-                        below[j].add(i)
-                else:
-                    row.pop(j, None)
+            _subtract_row(rows[i], i, pivot_row, k, factor, below)
             b[i] = [bi - factor * bk for bi, bk in zip(b[i], b[k], strict=True)]
-    x: list[list[Fraction]] = [[] for _ in range(m)]
-    for i in range(m - 1, -1, -1):
+
+
+def _subtract_row(row: dict[int, Fraction], i: int, pivot_row: dict[int, Fraction], k: int,
+                  factor: Fraction, below: list[set[int]]) -> None:
+    """Row ``i`` less ``factor`` times pivot row ``k`` (off its diagonal), noting the new
+    entries below the diagonal and dropping those that cancel."""
+    for j, v in pivot_row.items():
+        if j == k:
+            continue
+        new = row.get(j, Fraction(0)) - factor * v
+        if new:
+            row[j] = new
+            if j < i:
+                below[j].add(i)
+        else:
+            row.pop(j, None)
+
+
+def _back_substitute(rows: list[dict[int, Fraction]],
+                     b: list[list[Fraction]]) -> list[list[Fraction]]:
+    """The solutions of the upper triangular system, one per column of ``b``."""
+    x: list[list[Fraction]] = [[] for _ in rows]
+    for i in range(len(rows) - 1, -1, -1):
         row = rows[i]
         acc = list(b[i])
         for j, v in row.items():
             if j > i:
                 acc = [s - v * xj for s, xj in zip(acc, x[j], strict=True)]
         x[i] = [s / row[i] for s in acc]
-    first = x[int(at[0])]
-    names = {s: STATUS_NAMES[s] for s in ends}
-    return Solution({names[s]: first[e] for e, s in enumerate(ends)}, first[-1], True, 0.0, 0.0,
-                    m)
+    return x
 
 
 @dataclass
@@ -285,19 +309,30 @@ def gamblers_ruin(p: Fraction, bankroll: int, goal: int) -> Fraction:
     return (1 - r ** bankroll) / (1 - r ** (bankroll + goal))
 
 
-def analyse(strategy: Strategy, bankroll: Decimal, goal: Decimal | None, rolls: int,
-            rules: str | None = None, exact: bool | None = None,
-            max_states: int = MAX_STATES, progress: Progress | None = None,
-            ) -> tuple[Chain, Solution, Distribution]:
+@dataclass(frozen=True)
+class Session:
+    """The session analysed: one strategy's player with ``bankroll`` (and, if given, the win
+    goal ``goal``) at a table of ``rules`` (the strategy's own if None); the bankroll's
+    distribution after ``rolls`` rolls."""
+
+    strategy: Strategy
+    bankroll: Decimal
+    goal: Decimal | None
+    rolls: int
+    rules: str | None = None
+
+
+def analyse(session: Session, exact: bool | None = None, max_states: int = MAX_STATES,
+            progress: Progress | None = None) -> tuple[Chain, Solution, Distribution]:
     """The whole analysis of one strategy's session (``progress``: told each phase)."""
-    c = session_table(strategy, goal, rules)
-    if bankroll <= 0:
+    c = session_table(session.strategy, session.goal, session.rules)
+    if session.bankroll <= 0:
         raise Malformed("--bankroll", "must be positive")
-    chain = explore(c, cents(bankroll), max_states, progress)
+    chain = explore(c, cents(session.bankroll), max_states, progress)
     sol = solve(chain, exact, progress)
     if progress is not None:
         progress("after rolls", 0, 0)
-    return chain, sol, distribution(chain, rolls, exact)
+    return chain, sol, distribution(chain, session.rolls, exact)
 
 
 def statuses(ends: Iterable[str]) -> list[str]:

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from croupier.analysis.options import check_rules, check_table
     from croupier.sim.compile import StrategyRefused
     from croupier.sim.library import load_strategy
-    from croupier.sim.session import SessionRefused, analyse, statuses
+    from croupier.sim.session import Session, SessionRefused, analyse, statuses
 
     exact = True if args.exact else (False if args.float else None)
     t0 = time.perf_counter()
@@ -102,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
         check_table(strategy.game, strategy.table, strategy.name)
         ticker = Ticker(not args.no_progress)
         try:
-            chain, sol, dist = analyse(strategy, bankroll, goal, args.rolls, args.rules, exact,
-                                       args.max_states, ticker)
+            session = Session(strategy, bankroll, goal, args.rolls, args.rules)
+            chain, sol, dist = analyse(session, exact, args.max_states, ticker)
         finally:
             ticker.close()
     except (Malformed, StrategyRefused, SessionRefused, KeyError) as exc:

@@ -268,103 +268,113 @@ def explore_layouts(c: Compiled, start: int, max_states: int,
     if estimate > 4 * max_states:
         raise too_many(max_states, f"about {estimate:,}: {t.on.shape[0]:,} layouts of the bets "
                                    "times the amounts of chips beside them")
-    index = StateIndex()
-    found = _Found()
+    ex = _Exploration(t, start, loss, goal, max_states)
     first = np.zeros(1, np.int64)
-    index.numbers(state_keys(first, np.zeros(1, np.int8), first + start))
-    found.add(first, first + start, np.zeros(1, np.int8), 0)
-    out = _Out()
-    begin, depth = 0, 0
-    while begin < found.n:
-        end = found.n
+    ex.index.numbers(state_keys(first, np.zeros(1, np.int8), first + start))
+    ex.found.add(first, first + start, np.zeros(1, np.int8), 0)
+    begin = 0
+    while begin < ex.found.n:
+        end = ex.found.n
         for lo in range(begin, end, LAYER):
-            ids = np.arange(lo, min(end, lo + LAYER))
-            _layer(c, t, start, loss, goal, ids, found, index, out, depth, max_states)
+            ex.layer(np.arange(lo, min(end, lo + LAYER)))
             if progress is not None:
-                progress("exploring", found.n, 0)
-        begin, depth = end, depth + 1
-    return _chain(c, start, t, found, out)
+                progress("exploring", ex.found.n, 0)
+        begin, ex.depth = end, ex.depth + 1
+    return _chain(c, start, t, ex.found, ex.out)
 
 
-def _layer(c: Compiled, t: Tables, start: int, loss: int, goal: int, ids: I64, found: _Found,
-           index: StateIndex, out: _Out, depth: int, max_states: int) -> None:
-    """Expand the states ``ids``: their successors, numbered (the new ones found at
-    ``depth + 1``), and those that end the session."""
-    lay, chips, status = found.lay[ids], found.chips[ids], found.status[ids]
-    worth = chips + t.on[lay]
-    active = status == ACTIVE
-    hit_loss = active & (loss > 0) & (worth <= start - loss)
-    hit_goal = active & ~hit_loss & (goal > 0) & (worth >= start + goal)
-    stopping = hit_loss | hit_goal
-    usual = active & ~stopping & (chips >= t.need[lay])
-    short = active & ~stopping & ~usual
-    # a player who stops takes down what may come down; the rest is decided roll by roll
-    rest = ~active | stopping
-    r_lay = np.where(stopping, t.down[lay], lay)[rest]
-    r_chips = np.where(stopping, chips + t.down_cash[lay], chips)[rest]
-    r_status = np.where(hit_loss, STOP_LOSS, np.where(hit_goal, WIN_GOAL, status))[rest]
-    over = t.on[r_lay] == 0
-    r_ids = ids[rest]
-    out.ended.append(r_ids[over])
-    out.end_status.append(r_status[over].astype(np.int64))
-    out.end_worth.append(r_chips[over])
-    goes = ~over
-    parts = [(ids[usual], t.by_play, lay[usual], chips[usual], np.zeros(int(usual.sum()),
-                                                                        np.int8)),
-             (r_ids[goes], t.by_step, r_lay[goes], r_chips[goes], r_status[goes])]
-    for src_ids, succ, s_lay, s_chips, s_status in parts:
-        if src_ids.size == 0:
-            continue
-        which, nxt, new_chips, count = succ.expand(s_lay, s_chips)
-        _link(src_ids[which], nxt, new_chips, s_status[which], count, found, index, out,
-              depth, max_states)
-    if short.any():
-        _short(t, ids[short], lay[short], chips[short], found, index, out, depth, max_states)
+@dataclasses.dataclass
+class _Exploration:
+    """A session's states found so far, breadth first (``depth``: the roll being expanded),
+    numbered by ``index``, and the transitions and ends found from them."""
 
+    t: Tables
+    start: int
+    loss: int  # the stop loss (0: none)
+    goal: int  # the win goal (0: none)
+    max_states: int
+    found: _Found = dataclasses.field(default_factory=lambda: _Found())
+    index: StateIndex = dataclasses.field(default_factory=lambda: StateIndex())
+    out: _Out = dataclasses.field(default_factory=lambda: _Out())
+    depth: int = 0
 
-def _link(src: I64, lay: I64, chips: I64, status: Any, count: I64, found: _Found,
-          index: StateIndex, out: _Out, depth: int, max_states: int) -> None:
-    """Transitions from ``src`` to the states (``lay``, ``chips``, ``status``)."""
-    if (chips >= 1 << BANK_BITS).any():
-        raise SessionRefused("the chips in hand outgrow the analysis's 38-bit amounts")
-    before = index.n
-    dst = index.numbers(state_keys(lay, status, chips))
-    new = dst >= before
-    if index.n > max_states:
-        raise too_many(max_states, "layouts of the bets times the amounts of chips beside them")
-    if new.any():
-        at = np.flatnonzero(new)
-        order = at[np.argsort(dst[at])]
-        first = order[np.concatenate([[True], dst[order][1:] != dst[order][:-1]])]
-        found.add(lay[first], chips[first], status[first], depth + 1)
-    out.src.append(src)
-    out.dst.append(dst)
-    out.count.append(count)
+    def layer(self, ids: I64) -> None:
+        """Expand the states ``ids``: their successors, numbered (the new ones found at
+        ``depth + 1``), and those that end the session."""
+        t, found, out = self.t, self.found, self.out
+        start, loss, goal = self.start, self.loss, self.goal
+        lay, chips, status = found.lay[ids], found.chips[ids], found.status[ids]
+        worth = chips + t.on[lay]
+        active = status == ACTIVE
+        hit_loss = active & (loss > 0) & (worth <= start - loss)
+        hit_goal = active & ~hit_loss & (goal > 0) & (worth >= start + goal)
+        stopping = hit_loss | hit_goal
+        usual = active & ~stopping & (chips >= t.need[lay])
+        short = active & ~stopping & ~usual
+        # a player who stops takes down what may come down; the rest is decided roll by roll
+        rest = ~active | stopping
+        r_lay = np.where(stopping, t.down[lay], lay)[rest]
+        r_chips = np.where(stopping, chips + t.down_cash[lay], chips)[rest]
+        r_status = np.where(hit_loss, STOP_LOSS, np.where(hit_goal, WIN_GOAL, status))[rest]
+        over = t.on[r_lay] == 0
+        r_ids = ids[rest]
+        out.ended.append(r_ids[over])
+        out.end_status.append(r_status[over].astype(np.int64))
+        out.end_worth.append(r_chips[over])
+        goes = ~over
+        parts = [(ids[usual], t.by_play, lay[usual], chips[usual],
+                  np.zeros(int(usual.sum()), np.int8)),
+                 (r_ids[goes], t.by_step, r_lay[goes], r_chips[goes], r_status[goes])]
+        for src_ids, succ, s_lay, s_chips, s_status in parts:
+            if src_ids.size == 0:
+                continue
+            which, nxt, new_chips, count = succ.expand(s_lay, s_chips)
+            self.link(src_ids[which], nxt, new_chips, s_status[which], count)
+        if short.any():
+            self.short(ids[short], lay[short], chips[short])
 
+    def link(self, src: I64, lay: I64, chips: I64, status: Any, count: I64) -> None:
+        """Transitions from ``src`` to the states (``lay``, ``chips``, ``status``)."""
+        if (chips >= 1 << BANK_BITS).any():
+            raise SessionRefused("the chips in hand outgrow the analysis's 38-bit amounts")
+        index = self.index
+        before = index.n
+        dst = index.numbers(state_keys(lay, status, chips))
+        new = dst >= before
+        if index.n > self.max_states:
+            raise too_many(self.max_states,
+                           "layouts of the bets times the amounts of chips beside them")
+        if new.any():
+            at = np.flatnonzero(new)
+            order = at[np.argsort(dst[at])]
+            first = order[np.concatenate([[True], dst[order][1:] != dst[order][:-1]])]
+            self.found.add(lay[first], chips[first], status[first], self.depth + 1)
+        self.out.src.append(src)
+        self.out.dst.append(dst)
+        self.out.count.append(count)
 
-def _short(t: Tables, ids: I64, lay: I64, chips: I64, found: _Found, index: StateIndex,
-           out: _Out, depth: int, max_states: int) -> None:
-    """States whose chips do not afford everything the rules call for: the rules make the
-    bets the chips afford (the kernel's own rules, with these chips), and a player left with
-    nothing on the table is ruined; the others roll from the layout the bets make."""
-    book = t.book
-    shape = book.shape
-    m = ids.shape[0]
-    after = np.zeros((m, shape.width), np.int64)
-    left = np.zeros(m, np.int64)
-    short = np.zeros(m, np.int64)
-    rules_with_chips(book.rows[lay], chips, 0, shape.slots, shape.counters, book.t, after,
-                     left, short, book.scratch)
-    made = t.grow(after)
-    ruined = (short != 0) & (t.on[made] == 0)
-    out.ended.append(ids[ruined])
-    out.end_status.append(np.full(int(ruined.sum()), RUINED, np.int64))
-    out.end_worth.append(left[ruined])
-    goes = ~ruined
-    if goes.any():
-        which, nxt, new_chips, count = t.by_step.expand(made[goes], left[goes])
-        _link(ids[goes][which], nxt, new_chips, np.zeros(which.shape[0], np.int8), count,
-              found, index, out, depth, max_states)
+    def short(self, ids: I64, lay: I64, chips: I64) -> None:
+        """States whose chips do not afford everything the rules call for: the rules make the
+        bets the chips afford (the kernel's own rules, with these chips), and a player left with
+        nothing on the table is ruined; the others roll from the layout the bets make."""
+        t, out = self.t, self.out
+        book = t.book
+        shape = book.shape
+        m = ids.shape[0]
+        after = np.zeros((m, shape.width), np.int64)
+        left = np.zeros(m, np.int64)
+        short = np.zeros(m, np.int64)
+        rules_with_chips(book.rows[lay], chips, 0, shape.slots, shape.counters, book.t, after,
+                         left, short, book.scratch)
+        made = t.grow(after)
+        ruined = (short != 0) & (t.on[made] == 0)
+        out.ended.append(ids[ruined])
+        out.end_status.append(np.full(int(ruined.sum()), RUINED, np.int64))
+        out.end_worth.append(left[ruined])
+        goes = ~ruined
+        if goes.any():
+            which, nxt, new_chips, count = t.by_step.expand(made[goes], left[goes])
+            self.link(ids[goes][which], nxt, new_chips, np.zeros(which.shape[0], np.int8), count)
 
 
 def describe_rows(book_rows: I64, layout: Any, lay: I64, chips: I64, status: Any,

@@ -30,12 +30,24 @@ from typing import Any, cast
 
 import numpy as np
 
-from croupier.sim.compile import COME, FIXED, ODDS, Compiled
+from croupier.sim.compile import (
+    COME,
+    FIXED,
+    ODDS,
+    T_COME_OUT,
+    T_NEW_SHOOTER,
+    T_POINT_ON,
+    Compiled,
+)
 
 Kernel = Callable[..., None]
 
 _LOCK = threading.Lock()
 _KERNELS: dict[str, Kernel] = {}
+
+# A wager made only at one point of the game: the kernel's condition under which the rule
+# makes no bet (on the come-out only, while a point is on only, on a new shooter's first roll).
+TIMING_GATES = {T_COME_OUT: "pnt != 0", T_POINT_ON: "pnt == 0", T_NEW_SHOOTER: "fr == 0"}
 
 KERNEL_ARGS = ("outcomes", "n_sess", "r_begin", "total_rolls", "start", "point", "fresh", "bank",
                "stake", "st", "cpaid", "level", "status", "handstart", "ontable", "wagered", "rolls",
@@ -157,7 +169,6 @@ class _Gen:
 
     def body(self, w: _Src) -> None:
         """The kernel's body: sessions, rolls, each player's decisions and the roll."""
-        a, P = self.a, self.P
         w("n_hist = hist.shape[0]")
         w("n_roll = min(outcomes.shape[1], total_rolls - r_begin)")
         w("for i in range(n_sess):")
@@ -170,50 +181,13 @@ class _Gen:
             w("pnt = np.int64(point[i])")
             w("fr = fresh[i]")
             w("nr = rolls[i]")
-            for p in range(P):
-                w(f"b{p} = bank[i, {p}]")
-                w(f"ot{p} = ontable[i, {p}]")
-                w(f"ss{p} = np.int64(status[i, {p}])")
-                w(f"wg{p} = wagered[i, {p}]")
-                if a["shooterlim"][p] > 0:
-                    w(f"hs{p} = handstart[i, {p}]")
-                for k in range(int(a["nslots"][p])):
-                    w(f"{self.s(p, k)} = stake[i, {p}, {k}]")
-                    if self.ns(p, k) > 1:
-                        w(f"t{p}_{k} = st[i, {p}, {k}]")
-                    if self.has_cpaid(p, k):
-                        w(f"c{p}_{k} = cpaid[i, {p}, {k}]")
-                for c in range(int(a["nctr"][p])):
-                    w(f"lv{p}_{c} = level[i, {p}, {c}]")
-            for p in range(P):
+            self.load_session(w)
+            for p in range(self.P):
                 w(f"d{p} = True")
             w("fin = False")
             w("jd = n_roll")
             w("row = outcomes[i]")
-            w("for j in range(n_roll):")
-            with w.indent():
-                w("r = r_begin + j")
-                for p in range(P):
-                    self.decide(w, p)
-                cond = " and ".join(f"ss{p} != 0 and ot{p} == 0" for p in range(P))
-                w(f"if {cond}:")
-                with w.indent():
-                    w("fin = True")
-                    w("jd = j")
-                    w("break")
-                self.roll(w)
-                w("npnt = np.int64(PT[po])")
-                w("if npnt != pnt:")
-                with w.indent():
-                    for p in range(P):
-                        w(f"d{p} = True")
-                w("pnt = npnt")
-                w("fr = sev")
-                w("nr += 1")
-                w("if rec and (r + 1) % stride == 0:")
-                with w.indent():
-                    for p in range(P):
-                        w(f"hist[i, {p}, (r + 1) // stride] = b{p}")
+            self.roll_loop(w)
             # the session ended: the rest of the chunk only records the bankrolls
             w("if fin:")
             with w.indent():
@@ -222,23 +196,76 @@ class _Gen:
             w("point[i] = pnt")
             w("fresh[i] = fr")
             w("rolls[i] = nr")
+            self.store_session(w)
+        self.consts.append(f"PT = {_literal(self.a['pt'], 'int8')}")
+        self.consts.append(f"SEVEN = {_literal(self.a['seven'], 'int8')}")
+
+    def load_session(self, w: _Src) -> None:
+        """Session ``i``'s state into local variables, each player's, slot by slot."""
+        a, P = self.a, self.P
+        for p in range(P):
+            w(f"b{p} = bank[i, {p}]")
+            w(f"ot{p} = ontable[i, {p}]")
+            w(f"ss{p} = np.int64(status[i, {p}])")
+            w(f"wg{p} = wagered[i, {p}]")
+            if a["shooterlim"][p] > 0:
+                w(f"hs{p} = handstart[i, {p}]")
+            for k in range(int(a["nslots"][p])):
+                w(f"{self.s(p, k)} = stake[i, {p}, {k}]")
+                if self.ns(p, k) > 1:
+                    w(f"t{p}_{k} = st[i, {p}, {k}]")
+                if self.has_cpaid(p, k):
+                    w(f"c{p}_{k} = cpaid[i, {p}, {k}]")
+            for c in range(int(a["nctr"][p])):
+                w(f"lv{p}_{c} = level[i, {p}, {c}]")
+
+    def roll_loop(self, w: _Src) -> None:
+        """The chunk's rolls of session ``i``: the players' decisions, the end of the session
+        once no one plays on, the roll, the point and the kept bankrolls."""
+        P = self.P
+        w("for j in range(n_roll):")
+        with w.indent():
+            w("r = r_begin + j")
             for p in range(P):
-                w(f"bank[i, {p}] = b{p}")
-                w(f"ontable[i, {p}] = ot{p}")
-                w(f"status[i, {p}] = ss{p}")
-                w(f"wagered[i, {p}] = wg{p}")
-                if a["shooterlim"][p] > 0:
-                    w(f"handstart[i, {p}] = hs{p}")
-                for k in range(int(a["nslots"][p])):
-                    w(f"stake[i, {p}, {k}] = {self.s(p, k)}")
-                    if self.ns(p, k) > 1:
-                        w(f"st[i, {p}, {k}] = t{p}_{k}")
-                    if self.has_cpaid(p, k):
-                        w(f"cpaid[i, {p}, {k}] = c{p}_{k}")
-                for c in range(int(a["nctr"][p])):
-                    w(f"level[i, {p}, {c}] = lv{p}_{c}")
-        self.consts.append(f"PT = {_literal(a['pt'], 'int8')}")
-        self.consts.append(f"SEVEN = {_literal(a['seven'], 'int8')}")
+                self.decide(w, p)
+            cond = " and ".join(f"ss{p} != 0 and ot{p} == 0" for p in range(P))
+            w(f"if {cond}:")
+            with w.indent():
+                w("fin = True")
+                w("jd = j")
+                w("break")
+            self.roll(w)
+            w("npnt = np.int64(PT[po])")
+            w("if npnt != pnt:")
+            with w.indent():
+                for p in range(P):
+                    w(f"d{p} = True")
+            w("pnt = npnt")
+            w("fr = sev")
+            w("nr += 1")
+            w("if rec and (r + 1) % stride == 0:")
+            with w.indent():
+                for p in range(P):
+                    w(f"hist[i, {p}, (r + 1) // stride] = b{p}")
+
+    def store_session(self, w: _Src) -> None:
+        """The local variables back into session ``i``'s state."""
+        a, P = self.a, self.P
+        for p in range(P):
+            w(f"bank[i, {p}] = b{p}")
+            w(f"ontable[i, {p}] = ot{p}")
+            w(f"status[i, {p}] = ss{p}")
+            w(f"wagered[i, {p}] = wg{p}")
+            if a["shooterlim"][p] > 0:
+                w(f"handstart[i, {p}] = hs{p}")
+            for k in range(int(a["nslots"][p])):
+                w(f"stake[i, {p}, {k}] = {self.s(p, k)}")
+                if self.ns(p, k) > 1:
+                    w(f"st[i, {p}, {k}] = t{p}_{k}")
+                if self.has_cpaid(p, k):
+                    w(f"cpaid[i, {p}, {k}] = c{p}_{k}")
+            for c in range(int(a["nctr"][p])):
+                w(f"level[i, {p}, {c}] = lv{p}_{c}")
 
     # --- the players' decisions -----------------------------------------------------------
 
@@ -338,6 +365,83 @@ class _Gen:
         when = int(self.a["rwhen"][p, ru])
         return {0: "True", 1: "pnt != 0", 2: "pnt == 0"}[when]
 
+    def fixed_target(self, w: _Src, p: int, ru: int) -> None:
+        """A fixed rule's ``target`` stake: its amount while its condition holds (none on its
+        skipped point or with its number covered), else none (a rule that takes its wager
+        down) or leave the wager as it is (``break``)."""
+        a = self.a
+        w(f"if {self.cond(p, ru)}:")
+        with w.indent():
+            w(f"target = {self.amount(p, ru)}")
+            skip_point = int(a["rskip_point"][p, ru])
+            if skip_point != 0:
+                w(f"if pnt == {skip_point}:")
+                with w.indent():
+                    w("target = 0")
+            if a["rskip_covered"][p, ru] != 0:
+                self.skip_covered(w, p, ru)
+        w("else:")
+        with w.indent():
+            w("target = 0" if a["rdown"][p, ru] != 0 else "break")
+
+    def skip_covered(self, w: _Src, p: int, ru: int) -> None:
+        """No target where the rule's number is covered by the pass line or a come bet."""
+        a = self.a
+        kp, kc = int(a["rcovering_pass"][p, ru]), int(a["rcovering_come"][p, ru])
+        if kp >= 0:
+            pass_state = int(a["rcovering_pass_state"][p, ru])
+            w(f"if {self.s(p, kp)} > 0 and {self.t(p, kp)} == {pass_state}:")
+            with w.indent():
+                w("target = 0")
+        if kc >= 0:
+            w(f"if {self.s(p, kc)} > 0:")
+            with w.indent():
+                w("target = 0")
+
+    def fixed_caps(self, w: _Src, p: int, ru: int) -> None:
+        """A new wager only while fewer than the rule's caps stand: of the same wager
+        (``max_same``), of line bets (``max_line``)."""
+        a = self.a
+        k = int(a["rslot"][p, ru])
+        maxsame, maxline = int(a["rmaxsame"][p, ru]), int(a["rmaxline"][p, ru])
+        if maxsame <= 0 and maxline <= 0:
+            return
+        w("if cur == 0:")
+        with w.indent():
+            if maxsame > 0:
+                g = a["group"][p, k]
+                same = [kk for kk in range(int(a["nslots"][p])) if a["group"][p, kk] == g]
+                w(f"if {self.count_on(p, same)} >= {maxsame}:")
+                with w.indent():
+                    w("break")
+            if maxline > 0:
+                w(f"if {self.count_on(p, self.line_slots(p))} >= {maxline}:")
+                with w.indent():
+                    w("break")
+
+    def fixed_buy(self, w: _Src, p: int, k: int) -> None:
+        """Pay ``amt`` (and the commission still owed on the new stake, where it is paid on
+        placing) from the hand, or stop the rules short of money."""
+        if self.has_cpaid(p, k):
+            w(f"comm = {self.commission(p, k, 'target')} - c{p}_{k}")
+            w("if comm < 0:")
+            with w.indent():
+                w("comm = 0")
+            w(f"if amt + comm > b{p}:")
+            with w.indent():
+                w("short = True")
+                w("break")
+            w(f"b{p} -= amt + comm")
+            w(f"d{p} = True")
+            w(f"c{p}_{k} += comm")
+        else:
+            w(f"if amt > b{p}:")
+            with w.indent():
+                w("short = True")
+                w("break")
+            w(f"b{p} -= amt")
+            w(f"d{p} = True")
+
     def line_slots(self, p: int) -> list[int]:
         """Player ``p``'s pass and come slots."""
         a = self.a
@@ -349,82 +453,17 @@ class _Gen:
         k = int(a["rslot"][p, ru])
         s = self.s(p, k)
         w(f"cur = {s}")
-        w(f"if {self.cond(p, ru)}:")
-        with w.indent():
-            w(f"target = {self.amount(p, ru)}")
-            skip_point = int(a["rskip_point"][p, ru])
-            if skip_point != 0:
-                w(f"if pnt == {skip_point}:")
-                with w.indent():
-                    w("target = 0")
-            if a["rskip_covered"][p, ru] != 0:
-                kp, kc = int(a["rcovering_pass"][p, ru]), int(a["rcovering_come"][p, ru])
-                if kp >= 0:
-                    pass_state = int(a["rcovering_pass_state"][p, ru])
-                    w(f"if {self.s(p, kp)} > 0 and {self.t(p, kp)} == {pass_state}:")
-                    with w.indent():
-                        w("target = 0")
-                if kc >= 0:
-                    w(f"if {self.s(p, kc)} > 0:")
-                    with w.indent():
-                        w("target = 0")
-        if a["rdown"][p, ru] != 0:
-            w("else:")
-            with w.indent():
-                w("target = 0")
-        else:
-            w("else:")
-            with w.indent():
-                w("break")
+        self.fixed_target(w, p, ru)
         w("if target > cur:")
         with w.indent():
-            maxsame, maxline = int(a["rmaxsame"][p, ru]), int(a["rmaxline"][p, ru])
-            if maxsame > 0 or maxline > 0:
-                w("if cur == 0:")
-                with w.indent():
-                    if maxsame > 0:
-                        g = a["group"][p, k]
-                        same = [kk for kk in range(int(a["nslots"][p])) if a["group"][p, kk] == g]
-                        w(f"if {self.count_on(p, same)} >= {maxsame}:")
-                        with w.indent():
-                            w("break")
-                    if maxline > 0:
-                        w(f"if {self.count_on(p, self.line_slots(p))} >= {maxline}:")
-                        with w.indent():
-                            w("break")
-            tm = int(a["timing"][p, k])
-            if tm == 1:
-                w("if pnt != 0:")
-                with w.indent():
-                    w("break")
-            elif tm == 2:
-                w("if pnt == 0:")
-                with w.indent():
-                    w("break")
-            elif tm == 3:
-                w("if fr == 0:")
+            self.fixed_caps(w, p, ru)
+            gate = TIMING_GATES.get(int(a["timing"][p, k]))
+            if gate is not None:  # the wager is off at this point of the game: no bet
+                w(f"if {gate}:")
                 with w.indent():
                     w("break")
             w("amt = target - cur")
-            if self.has_cpaid(p, k):
-                w(f"comm = {self.commission(p, k, 'target')} - c{p}_{k}")
-                w("if comm < 0:")
-                with w.indent():
-                    w("comm = 0")
-                w(f"if amt + comm > b{p}:")
-                with w.indent():
-                    w("short = True")
-                    w("break")
-                w(f"b{p} -= amt + comm")
-                w(f"d{p} = True")
-                w(f"c{p}_{k} += comm")
-            else:
-                w(f"if amt > b{p}:")
-                with w.indent():
-                    w("short = True")
-                    w("break")
-                w(f"b{p} -= amt")
-                w(f"d{p} = True")
+            self.fixed_buy(w, p, k)
             w(f"{s} = target")
             w(f"ot{p} += amt")
             if self.ns(p, k) > 1:
@@ -561,16 +600,7 @@ class _Gen:
         for ru in range(int(a["nrules"][p])):
             kind = int(a["rkind"][p, ru])
             if kind == ODDS:
-                for jj in range(int(a["rnpair"][p, ru])):
-                    if int(a["rodds"][p, ru, jj]) != k:
-                        continue
-                    f = int(a["rflat"][p, ru, jj])
-                    nis = sorted({int(x) for x in a["point_of_state"][p, f, :self.ns(p, f)]} - {0})
-                    for v in self.stake_values(p, f):
-                        for ni in nis:
-                            o = v * int(a["rmuln"][p, ru, ni]) // int(a["rmuld"][p, ru, ni])
-                            if o > 0 and o not in found:
-                                found.append(o)
+                self.odds_stake_values(p, k, ru, found)
                 continue
             slots = [int(a["rslot"][p, ru])]
             if kind == COME:
@@ -581,6 +611,21 @@ class _Gen:
                 if int(v) > 0 and int(v) not in found:
                     found.append(int(v))
         return found[:4]
+
+    def odds_stake_values(self, p: int, k: int, ru: int, found: list[int]) -> None:
+        """Add to ``found`` the odds stakes odds rule ``ru`` can put on slot ``k``: the rule's
+        multiple, on each point, of each stake its flat bet can carry."""
+        a = self.a
+        for jj in range(int(a["rnpair"][p, ru])):
+            if int(a["rodds"][p, ru, jj]) != k:
+                continue
+            f = int(a["rflat"][p, ru, jj])
+            nis = sorted({int(x) for x in a["point_of_state"][p, f, :self.ns(p, f)]} - {0})
+            for v in self.stake_values(p, f):
+                for ni in nis:
+                    o = v * int(a["rmuln"][p, ru, ni]) // int(a["rmuld"][p, ru, ni])
+                    if o > 0 and o not in found:
+                        found.append(o)
 
     def roll(self, w: _Src) -> None:
         """The roll: settle every slot of every player, then move the progressions."""
@@ -653,9 +698,6 @@ class _Gen:
         a = self.a
         n = self.ns(p, k)
         res = a["res"][p, k, :n]
-        won = a["won"][p, k, :n]
-        cn, cd = a["cn"][p, k, :n], a["cd"][p, k, :n]
-        sv = self.s(p, k)
         idx = "o" if n == 1 else f"{self.t(p, k)} * {self.n_out} + o"
         w(f"x = {idx}")
         w(f"rc = {self.const(res, 'int8', 'RES')}[x]")
@@ -663,89 +705,111 @@ class _Gen:
         with w.indent():
             w(f"d{p} = True")
             w(f"wg{p} += s")
-            decided = res == 1
-            cns = self.const(cn, "int64", "CN")
-            if (cd[decided] == 1).all():
-                generic = f"s * {cns}[x]"
-            else:
-                generic = f"s * {cns}[x] // {self.const(cd, 'int64', 'CD')}[x]"
-            values = self.stake_values(p, k)
-            if values:
-                for m, v in enumerate(values):
-                    pay = self.const(v * cn // cd, "int64", "PAY")
-                    w(f"{'if' if m == 0 else 'elif'} s == {v}:")
-                    with w.indent():
-                        w(f"credit = {pay}[x]")
-                w("else:")
-                with w.indent():
-                    w(f"credit = {generic}")
-            else:
-                w(f"credit = {generic}")
-            c = int(a["ctr"][p, k])
-            if won[decided].any():
-                w(f"if {self.const(won, 'int8', 'WON')}[x] != 0:" if not won[decided].all()
-                  else "if True:")
-                with w.indent():
-                    if self.has_cpaid(p, k) and a["stays"][p, k] != 0:
-                        # paid again to stay up: what a top-up counts from
-                        w(f"c{p}_{k} = {self.commission(p, k, 's')}")
-                        w(f"credit -= c{p}_{k}")
-                    elif a["commission_kind"][p, k] != 0:
-                        w(f"credit -= {self.commission(p, k, 's')}")
-                    w(f"b{p} += credit")
-                    if a["stays"][p, k] == 0:
-                        w(f"{sv} = 0")
-                        w(f"ot{p} -= s")
-                        if self.has_cpaid(p, k):
-                            w(f"c{p}_{k} = 0")
-                    if c >= 0:
-                        w(f"cw{c} = True")
-                w("else:")
-            else:
-                w("if True:")
-            with w.indent():
-                w(f"b{p} += credit")
-                w(f"{sv} = 0")
-                w(f"ot{p} -= s")
-                if self.has_cpaid(p, k):
-                    w(f"c{p}_{k} = 0")
-                if c >= 0:
-                    w(f"cl{c} = True")
+            self.credit(w, p, k)
+            self.settle_decided(w, p, k)
         if (res == 2).any():
             w("elif rc == 2:")
             with w.indent():
-                w(f"d{p} = True")
-                moves = res == 2
-                dsts = sorted({int(d) for d in a["dst"][p, k, :n][moves]})
-                nx = self.const(a["nxt"][p, k, :n], "int64", "NX")
-                w(f"nx = {nx}[x]")
-                if dsts == [k]:
-                    if n > 1:
-                        w(f"t{p}_{k} = nx")
-                    return
-                w(f"d = {self.const(a['dst'][p, k, :n], 'int64', 'DST')}[x]")
-                if k not in dsts:
-                    # the bet travels (a come box to its number): add it where it goes without
-                    # a branch on the number
-                    for d in dsts:
-                        w(f"{self.s(p, d)} += s * (d == {d})")
-                        if self.ns(p, d) > 1:
-                            w(f"t{p}_{d} = nx if d == {d} else t{p}_{d}")
+                self.settle_moved(w, p, k)
+
+    def credit(self, w: _Src, p: int, k: int) -> None:
+        """What slot ``k`` gives back on the outcome (``credit``): looked up for the stakes a
+        rule makes, worked out for any other."""
+        a = self.a
+        n = self.ns(p, k)
+        decided = a["res"][p, k, :n] == 1
+        cn, cd = a["cn"][p, k, :n], a["cd"][p, k, :n]
+        cns = self.const(cn, "int64", "CN")
+        if (cd[decided] == 1).all():
+            generic = f"s * {cns}[x]"
+        else:
+            generic = f"s * {cns}[x] // {self.const(cd, 'int64', 'CD')}[x]"
+        values = self.stake_values(p, k)
+        if not values:
+            w(f"credit = {generic}")
+            return
+        for m, v in enumerate(values):
+            pay = self.const(v * cn // cd, "int64", "PAY")
+            w(f"{'if' if m == 0 else 'elif'} s == {v}:")
+            with w.indent():
+                w(f"credit = {pay}[x]")
+        w("else:")
+        with w.indent():
+            w(f"credit = {generic}")
+
+    def settle_decided(self, w: _Src, p: int, k: int) -> None:
+        """A decided slot: won (less its commission; down unless it stays up) or lost (down),
+        and its progression's counter told."""
+        a = self.a
+        n = self.ns(p, k)
+        decided = a["res"][p, k, :n] == 1
+        won = a["won"][p, k, :n]
+        sv = self.s(p, k)
+        c = int(a["ctr"][p, k])
+        if won[decided].any():
+            w(f"if {self.const(won, 'int8', 'WON')}[x] != 0:" if not won[decided].all()
+              else "if True:")
+            with w.indent():
+                if self.has_cpaid(p, k) and a["stays"][p, k] != 0:
+                    # paid again to stay up: what a top-up counts from
+                    w(f"c{p}_{k} = {self.commission(p, k, 's')}")
+                    w(f"credit -= c{p}_{k}")
+                elif a["commission_kind"][p, k] != 0:
+                    w(f"credit -= {self.commission(p, k, 's')}")
+                w(f"b{p} += credit")
+                if a["stays"][p, k] == 0:
                     w(f"{sv} = 0")
-                    return
-                for m, d in enumerate(dsts):
-                    w(f"{'if' if m == 0 else 'elif'} d == {d}:")
-                    with w.indent():
-                        if d == k:
-                            if n > 1:
-                                w(f"t{p}_{k} = nx")
-                            else:
-                                w("pass")
-                        else:
-                            w(f"{self.s(p, d)} += s")
-                            if self.ns(p, d) > 1:
-                                w(f"t{p}_{d} = nx")
-                            w(f"{sv} = 0")
+                    w(f"ot{p} -= s")
+                    if self.has_cpaid(p, k):
+                        w(f"c{p}_{k} = 0")
+                if c >= 0:
+                    w(f"cw{c} = True")
+            w("else:")
+        else:
+            w("if True:")
+        with w.indent():
+            w(f"b{p} += credit")
+            w(f"{sv} = 0")
+            w(f"ot{p} -= s")
+            if self.has_cpaid(p, k):
+                w(f"c{p}_{k} = 0")
+            if c >= 0:
+                w(f"cl{c} = True")
+
+    def settle_moved(self, w: _Src, p: int, k: int) -> None:
+        """A slot the roll moves: to its next state, or (a bet that travels) to another slot."""
+        a = self.a
+        n = self.ns(p, k)
+        sv = self.s(p, k)
+        w(f"d{p} = True")
+        moves = a["res"][p, k, :n] == 2
+        dsts = sorted({int(d) for d in a["dst"][p, k, :n][moves]})
+        nx = self.const(a["nxt"][p, k, :n], "int64", "NX")
+        w(f"nx = {nx}[x]")
+        if dsts == [k]:
+            if n > 1:
+                w(f"t{p}_{k} = nx")
+            return
+        w(f"d = {self.const(a['dst'][p, k, :n], 'int64', 'DST')}[x]")
+        if k not in dsts:
+            # the bet travels (a come box to its number): add it where it goes without
+            # a branch on the number
+            for d in dsts:
+                w(f"{self.s(p, d)} += s * (d == {d})")
+                if self.ns(p, d) > 1:
+                    w(f"t{p}_{d} = nx if d == {d} else t{p}_{d}")
+            w(f"{sv} = 0")
+            return
+        for m, d in enumerate(dsts):
+            w(f"{'if' if m == 0 else 'elif'} d == {d}:")
+            with w.indent():
+                if d == k:
+                    w(f"t{p}_{k} = nx" if n > 1 else "pass")
+                else:
+                    w(f"{self.s(p, d)} += s")
+                    if self.ns(p, d) > 1:
+                        w(f"t{p}_{d} = nx")
+                    w(f"{sv} = 0")
 
 
 def source_for(compiled: Compiled) -> str:

@@ -157,21 +157,8 @@ class Strategy:
         game = raw.get("game", "craps")
         # A strategy is written for a family's first game.
         check_name(game, FAMILIES, "game", f"{where}.game")
-        progs: list[Progression] = []
-        raw_progs = raw.get("progressions", {})
-        if not isinstance(raw_progs, dict):
-            raise Malformed(f"{where}.progressions", "must be a table of named progressions")
-        for pname, body in raw_progs.items():
-            progs.append(_progression(pname, body, f"{where}.progressions.{pname}"))
-        bets_raw = raw.get("bets", [])
-        if not isinstance(bets_raw, list) or not bets_raw:
-            raise Malformed(f"{where}.bets", "a strategy needs at least one [[bets]] rule")
-        bets: list[Bet] = []
-        for i, body in enumerate(bets_raw):
-            bet, prog = _bet(body, f"{where}.bets[{i}]", i)
-            bets.append(bet)
-            if prog is not None:
-                progs.append(prog)
+        progs = _progressions(raw, where)
+        bets = _bets(raw, where, progs)
         table = raw.get("table", {})
         if not isinstance(table, dict):
             raise Malformed(f"{where}.table", "must be a table of table options")
@@ -194,6 +181,7 @@ class Strategy:
         names = {p.name for p in self.progressions}
         if len(names) != len(self.progressions):
             raise Malformed(self.name, "two progressions share a name")
+        at_wheel = not game_entry(self.game).uses_dice
         for i, bet in enumerate(self.bets):
             where = f"{self.name}.bets[{i}]"
             if bet.kind == "odds":
@@ -201,21 +189,50 @@ class Strategy:
                     raise Malformed(where, "an odds rule needs a multiple")
             elif not bet.amounts:
                 raise Malformed(where, "a bet rule needs an amount (or amounts)")
-            if bet.progression is not None:
-                if bet.progression not in names:
-                    raise Malformed(where, f"no progression named {bet.progression!r}")
-                prog = next(p for p in self.progressions if p.name == bet.progression)
-                if len(bet.amounts) > len(prog.on_win):
-                    raise Malformed(where, "more amounts than the progression has levels")
-            elif len(bet.amounts) > 1:
-                raise Malformed(where, "several amounts need a progression")
-            at_wheel = not game_entry(self.game).uses_dice
+            self._check_levels(bet, where)
             if at_wheel and (bet.kind != "fixed" or bet.when != "always"):
                 raise Malformed(where, "roulette rules are fixed wagers made before each spin")
+
+    def _check_levels(self, bet: Bet, where: str) -> None:
+        """A bet's amounts against its progression: one amount without one, at most one per
+        level with one."""
+        if bet.progression is None:
+            if len(bet.amounts) > 1:
+                raise Malformed(where, "several amounts need a progression")
+            return
+        prog = next((p for p in self.progressions if p.name == bet.progression), None)
+        if prog is None:
+            raise Malformed(where, f"no progression named {bet.progression!r}")
+        if len(bet.amounts) > len(prog.on_win):
+            raise Malformed(where, "more amounts than the progression has levels")
 
     def progression(self, name: str) -> Progression:
         """The progression named ``name``."""
         return next(p for p in self.progressions if p.name == name)
+
+
+def _progressions(raw: Mapping[str, Any], where: str) -> list[Progression]:
+    """The strategy's named progressions."""
+    raw_progs = raw.get("progressions", {})
+    if not isinstance(raw_progs, dict):
+        raise Malformed(f"{where}.progressions", "must be a table of named progressions")
+    return [_progression(pname, body, f"{where}.progressions.{pname}")
+            for pname, body in raw_progs.items()]
+
+
+def _bets(raw: Mapping[str, Any], where: str, progs: list[Progression]) -> list[Bet]:
+    """The strategy's bet rules, in order; a bet's own progression (its on_win and on_lose)
+    is added to ``progs``."""
+    bets_raw = raw.get("bets", [])
+    if not isinstance(bets_raw, list) or not bets_raw:
+        raise Malformed(f"{where}.bets", "a strategy needs at least one [[bets]] rule")
+    bets: list[Bet] = []
+    for i, body in enumerate(bets_raw):
+        bet, prog = _bet(body, f"{where}.bets[{i}]", i)
+        bets.append(bet)
+        if prog is not None:
+            progs.append(prog)
+    return bets
 
 
 def _opt_amount(raw: Mapping[str, Any], key: str, where: str) -> Decimal | None:
@@ -256,43 +273,15 @@ def _bet(body: Any, where: str, index: int) -> tuple[Bet, Progression | None]:
     wager = body.get("wager")
     if not isinstance(wager, str):
         raise Malformed(f"{where}.wager", "names the wager id, e.g. \"pass\"")
-    if "amount" in body and "amounts" in body:
-        raise Malformed(where, "give amount or amounts, not both")
-    amounts: tuple[Decimal, ...] = ()
-    if "amount" in body:
-        amounts = (parse_amount(_money_text(body["amount"]), f"{where}.amount"),)
-    elif "amounts" in body:
-        raw_amounts = body["amounts"]
-        if not isinstance(raw_amounts, list) or not raw_amounts:
-            raise Malformed(f"{where}.amounts", "must be a list of amounts")
-        amounts = tuple(parse_amount(_money_text(a), f"{where}.amounts[{i}]", allow_zero=True)
-                        for i, a in enumerate(raw_amounts))
+    amounts = _bet_amounts(body, where)
     when = body.get("when", "always")
     if when not in WHENS:
         raise Malformed(f"{where}.when", f"must be one of {', '.join(WHENS)}")
-    dice = body.get("dice")
-    if dice is not None:
-        if (not isinstance(dice, list) or len(dice) != 2
-                or not all(isinstance(x, int) and 1 <= x <= 6 for x in dice)):
-            raise Malformed(f"{where}.dice", "two dice faces, e.g. [1, 3]")
-        dice = (min(dice), max(dice))
-    numbers = body.get("numbers")
-    if numbers is not None:
-        if not isinstance(numbers, list):
-            raise Malformed(f"{where}.numbers", "a list of numbers")
-        numbers = tuple(numbers)
+    dice, numbers = _bet_dice(body, where), _bet_numbers(body, where)
     multiple: Multiple | None = None
     if "multiple" in body:
         multiple = _multiple(body["multiple"], f"{where}.multiple")
-    prog: Progression | None = None
-    progression = body.get("progression")
-    if "on_win" in body or "on_lose" in body:
-        if progression is not None:
-            raise Malformed(where, "name a shared progression or give on_win/on_lose, not both")
-        progression = f"bets[{index}]"
-        prog = _progression(progression, body, where)
-    elif "seven_out_reset" in body:
-        raise Malformed(f"{where}.seven_out_reset", "belongs to a progression")
+    progression, prog = _bet_progression(body, where, index)
     bet = Bet(
         wager=wager, amounts=amounts, number=body.get("number"), dice=dice, numbers=numbers,
         when=when, skip_point=bool(body.get("skip_point", False)),
@@ -303,6 +292,57 @@ def _bet(body: Any, where: str, index: int) -> tuple[Bet, Progression | None]:
         win_multiple=bool(body.get("win_multiple", False)), progression=progression,
     )
     return bet, prog
+
+
+def _bet_amounts(body: dict[str, Any], where: str) -> tuple[Decimal, ...]:
+    """A bet rule's ``amount``, or its ``amounts`` (one per progression level, zero allowed)."""
+    if "amount" in body and "amounts" in body:
+        raise Malformed(where, "give amount or amounts, not both")
+    if "amount" in body:
+        return (parse_amount(_money_text(body["amount"]), f"{where}.amount"),)
+    if "amounts" not in body:
+        return ()
+    raw_amounts = body["amounts"]
+    if not isinstance(raw_amounts, list) or not raw_amounts:
+        raise Malformed(f"{where}.amounts", "must be a list of amounts")
+    return tuple(parse_amount(_money_text(a), f"{where}.amounts[{i}]", allow_zero=True)
+                 for i, a in enumerate(raw_amounts))
+
+
+def _bet_dice(body: dict[str, Any], where: str) -> tuple[int, int] | None:
+    """A bet rule's two dice faces (a hop bet's), lower first."""
+    dice = body.get("dice")
+    if dice is None:
+        return None
+    if (not isinstance(dice, list) or len(dice) != 2
+            or not all(isinstance(x, int) and 1 <= x <= 6 for x in dice)):
+        raise Malformed(f"{where}.dice", "two dice faces, e.g. [1, 3]")
+    return (min(dice), max(dice))
+
+
+def _bet_numbers(body: dict[str, Any], where: str) -> tuple[Any, ...] | None:
+    """A bet rule's ``numbers`` (read against the wager when compiled)."""
+    numbers = body.get("numbers")
+    if numbers is None:
+        return None
+    if not isinstance(numbers, list):
+        raise Malformed(f"{where}.numbers", "a list of numbers")
+    return tuple(numbers)
+
+
+def _bet_progression(body: dict[str, Any], where: str,
+                     index: int) -> tuple[str | None, Progression | None]:
+    """The progression a bet rule names, or its own (from its ``on_win`` and ``on_lose``,
+    named ``bets[index]``) with it."""
+    progression = body.get("progression")
+    if "on_win" in body or "on_lose" in body:
+        if progression is not None:
+            raise Malformed(where, "name a shared progression or give on_win/on_lose, not both")
+        name = f"bets[{index}]"
+        return name, _progression(name, body, where)
+    if "seven_out_reset" in body:
+        raise Malformed(f"{where}.seven_out_reset", "belongs to a progression")
+    return progression, None
 
 
 def _multiple(value: Any, where: str) -> Multiple:

@@ -320,6 +320,29 @@ class _Craps:
                 table.take_down(p.name, d.id, q, cur - target)
 
 
+def _settle_progressions(p: _Player, events: Sequence[Any]) -> None:
+    """Count player ``p``'s settled stakes as wagered and move each progression: up by a win of
+    a wager it counts, else by a loss."""
+    wins: set[str] = set()
+    losses: set[str] = set()
+    labels = {ROULETTE_WAGERS[b.wager].key(roulette_qualifier(b)): b.progression
+              for b in p.strategy.bets if b.progression}
+    for e in events:
+        if not isinstance(e, Settled) or e.player != p.name:
+            continue
+        p.wagered += e.stake
+        prog = labels.get(e.part_of or e.wager)
+        if prog is not None:
+            (wins if e.result == "win" else losses).add(prog)
+    for prog_def in p.strategy.progressions:
+        lev = p.levels.get(prog_def.name, 0)
+        if prog_def.name in wins:
+            lev = prog_def.on_win[lev]
+        elif prog_def.name in losses:
+            lev = prog_def.on_lose[lev]
+        p.levels[prog_def.name] = lev
+
+
 class _Roulette:
     def __init__(self, compiled: Compiled, players: list[_Player], bankroll: Decimal) -> None:
         assert compiled.roulette_config is not None
@@ -340,25 +363,7 @@ class _Roulette:
             events = self.table.act(Spin(self.faces[o]))  # type: ignore[arg-type]
             rolls += 1
             for p in self.players:
-                wins: set[str] = set()
-                losses: set[str] = set()
-                labels = {ROULETTE_WAGERS[b.wager].key(roulette_qualifier(b)): b.progression
-                          for b in p.strategy.bets if b.progression}
-                for e in events:
-                    if not isinstance(e, Settled) or e.player != p.name:
-                        continue
-                    p.wagered += e.stake
-                    prog = labels.get(e.part_of or e.wager)
-                    if prog is None:
-                        continue
-                    (wins if e.result == "win" else losses).add(prog)
-                for prog_def in p.strategy.progressions:
-                    lev = p.levels.get(prog_def.name, 0)
-                    if prog_def.name in wins:
-                        lev = prog_def.on_win[lev]
-                    elif prog_def.name in losses:
-                        lev = prog_def.on_lose[lev]
-                    p.levels[prog_def.name] = lev
+                _settle_progressions(p, events)
             for i, p in enumerate(self.players):
                 history[i].append(self.table.bankrolls[p.name])
         return TableRun(history, [self.table.bankrolls[p.name] + self.table.on_table(p.name)
