@@ -493,7 +493,7 @@ def measure_bare(players: int, seconds: float, procs: int) -> dict[str, Any]:
         start_at = time.time() + 3.0
         measured_from = start_at + WARMUP
         workers = [ctx.Process(target=_client, args=(base, work[i::procs], WARMUP + seconds,
-                                                    start_at, out, 0.0, procs))
+                                                    start_at, out))
                    for i in range(procs)]
         for w in workers:
             w.start()
