@@ -27,6 +27,8 @@ COMMAND_MODULES: dict[str, str] = {
     "init": "croupier.service.commands",
     "users": "croupier.service.commands",
     "audit": "croupier.service.commands",
+    "backup": "croupier.service.commands",
+    "restore": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",
     "rng-test": "croupier.integrity.commands",
 }
