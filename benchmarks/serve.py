@@ -540,7 +540,7 @@ def _compare(args: argparse.Namespace) -> int:
                                           args.client_procs, args.rate, 0.0, src,
                                           serve_args=extra))
                 print(name, json.dumps(runs[name][-1]), flush=True)
-        med = {name: {k: statistics.median(r[k] for r in rs)
+        med = {name: {k: round(statistics.median(r[k] for r in rs), 3)
                       for k in ("bets_per_s", "p50_ms", "p99_ms", "server_ms_per_bet")}
                for name, rs in runs.items()}
         where = "PostgreSQL" if database else "SQLite"
