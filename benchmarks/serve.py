@@ -78,11 +78,12 @@ def _free_port() -> int:
 
 
 def _start(data_dir: Path, database: str | None, src: str | None = None,
-           ) -> tuple[subprocess.Popen[bytes], str]:
-    """A server on a free port; ``src``: the source tree it runs (default: this one)."""
+           serve_args: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on a free port; ``src``: the source tree it runs (default: this one);
+    ``serve_args``: more options for ``croupier serve``."""
     port = _free_port()
     cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(port), "--data-dir",
-           str(data_dir), "--demo", "--demo-password", PASSWORD]
+           str(data_dir), "--demo", "--demo-password", PASSWORD, *serve_args]
     if database:
         cmd += ["--database", database]
     env = {**os.environ, "PYTHONPATH": src} if src else None
@@ -396,11 +397,13 @@ def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
             round(1000 * xs[min(len(xs) - 1, int(len(xs) * 0.99))], 2))
 
 
-def measure(database: str | None, load: Load, src: str | None = None) -> dict[str, Any]:
+def measure(database: str | None, load: Load, src: str | None = None,
+            serve_args: tuple[str, ...] = ()) -> dict[str, Any]:
     players, seconds, procs = load.players, load.seconds, load.procs
     rate, login_rate, watchers = load.rate, load.login_rate, load.watchers
     with tempfile.TemporaryDirectory() as tmp, _own_schema(database) as url:
-        proc, base = _start(Path(tmp), url, src)
+        # The data folder inside the temporary one: its anchors folder (a sibling) is too.
+        proc, base = _start(Path(tmp) / "data", url, src, serve_args)
         try:
             seats = _setup(base, players)
             if login_rate:
@@ -555,8 +558,14 @@ def main() -> int:
                              "unpaced and paced (--rate, default 1000), two nodes, fail-over "
                              "over --failover-kills (default 10) kills")
     parser.add_argument("--before", metavar="SRC",
-                        help="with --table: also run the one-node rows on this source tree "
-                             "(e.g. a checkout of an older commit's src), alternating")
+                        help="also run each measurement on this source tree (e.g. an older "
+                             "commit's src), alternating, and print the ratios")
+    parser.add_argument("--serve-args", default="", metavar="'ARGS'",
+                        help="more options for this tree's croupier serve, e.g. "
+                             "'--checkpoint-within 1'")
+    parser.add_argument("--vs-serve-args", default=None, metavar="'ARGS'",
+                        help="also run this tree with these options instead, alternating, "
+                             "and print the ratios (e.g. a checkpoint interval against another)")
     parser.add_argument("--no-bound", action="store_true",
                         help="skip the bare ASGI app the bets are measured against")
     args = parser.parse_args()
@@ -569,15 +578,31 @@ def main() -> int:
         from serve_cluster import run_cluster
 
         return run_cluster(args, _print_rows)
+    if args.before or args.vs_serve_args is not None:
+        return _compare(args)
     bare = None if args.no_bound else measure_bare(args.players, args.seconds,
                                                       args.client_procs)
+    rows = _medians_by_database(args)
+    _print_rows(rows)
+    if bare is not None:
+        _print_bound(bare, rows)
+    if args.login_rate:
+        _print_flood(args.login_rate, rows)
+    if args.repeat > 1:
+        print(f"(medians of {args.repeat} runs each; cpu = cores busy on average)")
+    return 0
+
+
+def _medians_by_database(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One row per database: each figure the median of ``--repeat`` runs."""
     rows = []
     for database in ([None] if not args.skip_sqlite else []) + (
             [args.postgres_url] if args.postgres_url else []):
         runs = []
         for _ in range(args.repeat):
             runs.append(measure(database, Load(args.players, args.seconds, args.client_procs,
-                                               args.rate, args.login_rate)))
+                                               args.rate, args.login_rate),
+                                serve_args=tuple(args.serve_args.split())))
             print(json.dumps(runs[-1]), flush=True)
         row = dict(runs[0])
         for key in ("bets_per_s", "p50_ms", "p99_ms", "bets", "rolls", "errors", "server_cpu",
@@ -588,20 +613,53 @@ def main() -> int:
             row[key] = statistics.median(values) if values else None
         row["ledger_ok"] = all(r["ledger_ok"] for r in runs)
         rows.append(row)
-    _print_rows(rows)
-    if bare is not None:
-        _print_bound(bare, rows)
-    if args.login_rate:
-        print(f"\nwith a log-in flood ({args.login_rate:g}/s asked) in the same run:")
-        print(f"{'database':<11} {'logins/s':>8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'p50 x':>6} {'p99 x':>6}")
-        for r in rows:
-            ratio50 = (r["flood_p50_ms"] / r["p50_ms"]) if r["p50_ms"] and r["flood_p50_ms"] else 0
-            ratio99 = (r["flood_p99_ms"] / r["p99_ms"]) if r["p99_ms"] and r["flood_p99_ms"] else 0
-            print(f"{r['database']:<11} {r['flood_logins_per_s']:>8} {r['flood_bets_per_s']:>8} "
-                  f"{r['flood_p50_ms']:>8} {r['flood_p99_ms']:>8} {ratio50:>6.2f} {ratio99:>6.2f}")
-    if args.repeat > 1:
-        print(f"(medians of {args.repeat} runs each; cpu = cores busy on average)")
+    return rows
+
+
+def _print_flood(login_rate: float, rows: list[dict[str, Any]]) -> None:
+    print(f"\nwith a log-in flood ({login_rate:g}/s asked) in the same run:")
+    print(f"{'database':<11} {'logins/s':>8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'p50 x':>6} {'p99 x':>6}")
+    for r in rows:
+        ratio50 = (r["flood_p50_ms"] / r["p50_ms"]) if r["p50_ms"] and r["flood_p50_ms"] else 0
+        ratio99 = (r["flood_p99_ms"] / r["p99_ms"]) if r["p99_ms"] and r["flood_p99_ms"] else 0
+        print(f"{r['database']:<11} {r['flood_logins_per_s']:>8} {r['flood_bets_per_s']:>8} "
+              f"{r['flood_p50_ms']:>8} {r['flood_p99_ms']:>8} {ratio50:>6.2f} {ratio99:>6.2f}")
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """This tree against ``--before`` (another tree) or ``--vs-serve-args`` (other options),
+    alternating run by run in one process so both meet the same load; the medians and the
+    ratios this / other."""
+    mine = tuple(args.serve_args.split())
+    other: tuple[str | None, tuple[str, ...]] = (
+        (args.before, ()) if args.before else (None, tuple(args.vs_serve_args.split())))
+    label = f"before ({args.before})" if args.before else f"serve {args.vs_serve_args}"
+    for database in ([None] if not args.skip_sqlite else []) + (
+            [args.postgres_url] if args.postgres_url else []):
+        runs: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
+        for _ in range(args.repeat):
+            for name, (src, extra) in (("this", (None, mine)), ("other", other)):
+                load = Load(args.players, args.seconds, args.client_procs, args.rate)
+                runs[name].append(measure(database, load, src, serve_args=extra))
+                print(name, json.dumps(runs[name][-1]), flush=True)
+        med = {name: {k: round(statistics.median(r[k] for r in rs), 3)
+                      for k in ("bets_per_s", "p50_ms", "p99_ms", "server_ms_per_bet")}
+               for name, rs in runs.items()}
+        where = "PostgreSQL" if database else "SQLite"
+        print(f"\n{where}: this tree ({args.serve_args or 'defaults'}) vs {label}, medians of "
+              f"{args.repeat} alternating runs")
+        print(f"{'':<8} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'srv ms/bet':>10}")
+        for name in ("this", "other"):
+            m = med[name]
+            print(f"{name:<8} {m['bets_per_s']:>8} {m['p50_ms']:>8} {m['p99_ms']:>8} "
+                  f"{m['server_ms_per_bet']:>10}")
+        ratio = {k: med["this"][k] / med["other"][k] if med["other"][k] else 0.0
+                 for k in med["this"]}
+        print(f"{'ratio':<8} {ratio['bets_per_s']:>8.3f} {ratio['p50_ms']:>8.3f} "
+              f"{ratio['p99_ms']:>8.3f} {ratio['server_ms_per_bet']:>10.3f}")
+        ok = all(r["ledger_ok"] for rs in runs.values() for r in rs)
+        print(f"ledger verified after every run: {'yes' if ok else 'NO'}")
     return 0
 
 

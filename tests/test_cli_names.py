@@ -43,7 +43,8 @@ def test_a_bad_option_prints_the_commands_own_usage(command: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     # The command's required arguments (audit and users: a verb), so that only the option is wrong.
     given = {"replay": ["t.json"], "check": ["p.json"], "session": ["pass-line"],
-             "audit": ["verify"], "users": ["unlock", "someone"]}.get(command, [])
+             "audit": ["verify"], "users": ["unlock", "someone"], "backup": ["copy.db"],
+             "restore": ["copy.db"]}.get(command, [])
     err = _refused(capsys, command, *given, "--no-such-option")
     own = " ".join([command, *given[:1]]) if command in ("audit", "users") else command
     assert err.startswith(f"usage: croupier {own} ")

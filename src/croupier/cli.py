@@ -27,6 +27,8 @@ COMMAND_MODULES: dict[str, str] = {
     "init": "croupier.service.commands",
     "users": "croupier.service.commands",
     "audit": "croupier.service.commands",
+    "backup": "croupier.service.commands",
+    "restore": "croupier.service.commands",
     "integrity": "croupier.integrity.commands",
     "rng-test": "croupier.integrity.commands",
 }
@@ -62,7 +64,7 @@ EXIT_CODES = """\
 exit status (README.md has the table):
   0  done: well formed, compliant, every set ok, a pass, verified, printed
   1  check: not compliant; recall: no such round or player; serve: cannot listen (a port in
-     use); users: no such user; audit: problems found; an internal error
+     use); users: no such user; audit: problems found; restore: refused; an internal error
   2  malformed input or options (one line per problem on standard error, naming the place);
      no ledger, or one that cannot be used
   3  integrity: an alert; rng-test: a fail; serve: the ledger failed its start-up audit

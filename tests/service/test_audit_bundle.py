@@ -76,17 +76,19 @@ def test_rotation_and_a_foreign_key(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
     kit.play(5, 2)
     kit.engine.dispose()
-    old = keys.load_key(tmp_path / "data" / "ledger.key")
+    anchors = keys.anchors_dir(tmp_path / "data")
+    old = keys.load_key(anchors / "ledger.key")
     done = croupier("audit", "rotate-key", "--data-dir", str(kit.data_dir))
     assert done.returncode == 0, done.stderr
-    new = keys.load_key(tmp_path / "data" / "ledger.key")
+    new = keys.load_key(anchors / "ledger.key")
     assert new.key_id != old.key_id
-    assert (tmp_path / "data" / f"ledger.key.{old.key_id}").exists()
+    assert (anchors / f"ledger.key.{old.key_id}").exists()
+    assert not list((tmp_path / "data").glob("ledger.key*"))  # none in the data folder
     # Checkpoints signed by the old key still verify, through the rotation record.
     verified = croupier("audit", "verify", "--data-dir", str(kit.data_dir))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     # A key that is not the ledger's (put in the key file's place) is not trusted.
-    (tmp_path / "data" / "ledger.key").unlink()
-    keys.create_key(tmp_path / "data" / "ledger.key")
+    (anchors / "ledger.key").unlink()
+    keys.create_key(anchors / "ledger.key")
     foreign = croupier("audit", "verify", "--data-dir", str(kit.data_dir))
     assert foreign.returncode == 1 and "is not recorded in the ledger" in foreign.stdout

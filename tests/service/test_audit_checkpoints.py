@@ -21,7 +21,8 @@ from .ledgerkit import Kit
 
 def test_checkpoints_while_serving_and_the_pin(tmp_path: Path) -> None:
     kit = Kit(tmp_path / "data")
-    verify.configure(load_key(key_path(kit.data_dir)), kit.data_dir / "ledger.key.pin", every=25)
+    key = key_path(kit.data_dir)
+    verify.configure(load_key(key), key.with_name("ledger.key.pin"), every=25)
     try:
         assert verify_ledger(kit.tables)["ok"]  # attaches the checkpoint writer
         kit.play(30, 0)

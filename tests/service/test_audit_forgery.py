@@ -39,6 +39,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def copy(built: Path, tmp_path: Path) -> Path:
     shutil.copytree(built, tmp_path / "data")
+    shutil.copytree(key_path(built).parent, key_path(tmp_path / "data").parent)  # its anchors
     return tmp_path / "data"
 
 
@@ -115,7 +116,7 @@ def rehash(engine: sa.Engine) -> None:
 
 def audit(data_dir: Path) -> dict[str, Any]:
     engine = store.make_engine(f"sqlite:///{data_dir / 'croupier.db'}")
-    verify.configure(load_key(key_path(data_dir)), data_dir / "ledger.key.pin")
+    verify.configure(load_key(key_path(data_dir)), key_path(data_dir).with_name("ledger.key.pin"))
     try:
         return verify.verify_ledger(Runner.over(engine).tables, checkpoint=False)
     finally:

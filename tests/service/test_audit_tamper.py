@@ -35,7 +35,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kit]:
     k = Kit(tmp_path_factory.mktemp("tamper"))
     k.play(CRAPS_ROUNDS, ROULETTE_ROUNDS)
     signer = load_key(key_path(k.data_dir))
-    verify.configure(signer, k.data_dir / "ledger.key.pin")
+    verify.configure(signer, key_path(k.data_dir).with_name("ledger.key.pin"))
     try:
         yield k
     finally:

@@ -34,7 +34,7 @@ def _hence(seconds: float) -> str:
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kit]:
     made = Kit(tmp_path_factory.mktemp("house") / "data")
-    verify.configure(load_key(key_path(made.data_dir)), made.data_dir / "ledger.key.pin")
+    verify.configure(load_key(key_path(made.data_dir)), key_path(made.data_dir).with_name("ledger.key.pin"))
     try:
         yield made
     finally:

@@ -14,6 +14,7 @@ from alembic import command
 from alembic.config import Config
 
 from croupier.service import store
+from croupier.service.audit import keys
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.runner import Runner
 
@@ -37,7 +38,7 @@ def test_an_old_ledger_is_sealed_and_keyed(tmp_path: Path) -> None:
     _alembic(kit.engine, "downgrade", "0001")
     kit.engine.dispose()
     for name in ("ledger.key", "ledger.key.pin"):
-        (tmp_path / "data" / name).unlink()
+        (keys.anchors_dir(tmp_path / "data") / name).unlink()
     engine = store.make_engine(kit.url)
     assert "hash" not in {c["name"] for c in sa.inspect(engine).get_columns("events")}
     store.upgrade(engine)  # migration 0002 seals what is there
@@ -49,7 +50,9 @@ def test_an_old_ledger_is_sealed_and_keyed(tmp_path: Path) -> None:
                            str(tmp_path / "data")], capture_output=True, text=True,
                           timeout=300, env=env)
     assert done.returncode == 0 and "already initialised" in done.stdout, done.stderr
-    assert "signing key" in done.stdout and (tmp_path / "data" / "ledger.key").exists()
+    assert "signing key" in done.stdout
+    assert (keys.anchors_dir(tmp_path / "data") / "ledger.key").exists()
+    assert not (tmp_path / "data" / "ledger.key").exists()  # the key is outside the folder
     engine = store.make_engine(kit.url)
     with engine.begin() as conn:
         conn.execute(sa.text("UPDATE events SET actor = 'mallory' WHERE table_id = 'craps-1' "

@@ -17,6 +17,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+from croupier.service.audit import keys
+
 from .conftest import PG_ENV, Server, free_port, reset_postgres
 
 ADMIN_PASSWORD = "a-long-admin-passphrase"
@@ -147,8 +149,13 @@ def test_served_files_are_private(tmp_path: Path) -> None:
     finally:
         srv.stop()
     assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o700
-    for name in ("croupier.db", "ledger.key", "ledger.key.pin", "demo-logins.txt"):
+    for name in ("croupier.db", "demo-logins.txt"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
+    anchors = keys.anchors_dir(tmp_path)  # the key and its pin, outside the data folder
+    assert stat.S_IMODE(anchors.stat().st_mode) == 0o700
+    for name in ("ledger.key", "ledger.key.pin"):
+        assert stat.S_IMODE((anchors / name).stat().st_mode) == 0o600, name
+        assert not (tmp_path / name).exists(), name
     for name in ("croupier.db-wal", "croupier.db-shm"):
         if (tmp_path / name).exists():
             assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name

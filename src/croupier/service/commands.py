@@ -25,13 +25,14 @@ PORT = 8000
 
 def _where(p: argparse.ArgumentParser, key: bool = True) -> None:
     p.add_argument("--data-dir", default="./data", type=Path,
-                   help="folder of the embedded SQLite ledger and the key (default ./data)")
+                   help="folder of the embedded SQLite ledger (default ./data)")
     p.add_argument("--database", default=os.environ.get("CROUPIER_DATABASE_URL") or None,
                    help="a database URL instead, e.g. postgresql+psycopg://user:pw@host/db")
     if key:
         p.add_argument("--key-file", type=Path, default=None,
-                       help="the ledger's signing key (default DATA_DIR/ledger.key, or "
-                            "CROUPIER_LEDGER_KEY)")
+                       help="the ledger's signing key, its pin beside it (default "
+                            "CROUPIER_LEDGER_KEY, else DATA_DIR-anchors/ledger.key: outside "
+                            "the data folder)")
 
 
 def register(sub: Sub) -> None:
@@ -50,6 +51,7 @@ def register(sub: Sub) -> None:
     rec.set_defaults(func=_recall)
     _register_users(sub)
     _register_audit(sub)
+    _register_backup(sub)
 
 
 def _register_serve(sub: Sub) -> None:
@@ -66,6 +68,9 @@ def _register_serve(sub: Sub) -> None:
                             "--demo); never on an existing ledger")
     serve.add_argument("--demo-password", default=os.environ.get("CROUPIER_DEMO_PASSWORD"),
                        help="with --demo: the demo users' password (default: generated)")
+    serve.add_argument("--checkpoint-within", type=_seconds, default=5.0, metavar="SECONDS",
+                       help="sign a checkpoint at most this long after any event not yet "
+                            "signed (default 5)")
     serve.add_argument("--insecure-test-rng-seed", type=int, default=None, metavar="N",
                        help="TESTS ONLY: predictable dice from a seeded generator (needs "
                             "--test-mode)")
@@ -83,6 +88,17 @@ def _register_serve(sub: Sub) -> None:
                            help=f"the cage's limit ({name.replace('-', ' ')})")
     _cluster_options(serve)
     serve.set_defaults(func=_serve)
+
+
+def _seconds(text: str) -> float:
+    """``--checkpoint-within``: a number of seconds above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 3600 seconds")
+    return value
 
 
 def port_number(text: str) -> int:
@@ -144,6 +160,8 @@ def _register_audit(sub: Sub) -> None:
     verify = verbs.add_parser("verify", help="chains, signed checkpoints, the engine replayed")
     _where(verify)
     verify.add_argument("--json", action="store_true", help="the whole report as JSON")
+    verify.add_argument("--anchor", type=Path, default=None, metavar="BUNDLE",
+                        help="an earlier bundle: the ledger must extend exactly what it signed")
     verify.set_defaults(func=_audit_verify)
     export = verbs.add_parser("export", help="write a signed bundle for offline verification")
     export.add_argument("file", type=Path, help="the bundle to write (JSON)")
@@ -154,10 +172,30 @@ def _register_audit(sub: Sub) -> None:
     check.add_argument("--public-key", default=None,
                        help="the house's registered public key (hex); default: the bundle's")
     check.add_argument("--json", action="store_true", help="the whole report as JSON")
+    check.add_argument("--since", type=Path, default=None, metavar="OLDER",
+                       help="an earlier bundle: this one must extend exactly what it signed")
     check.set_defaults(func=_audit_bundle)
     rotate = verbs.add_parser("rotate-key", help="a new signing key, introduced by the old one")
     _where(rotate)
     rotate.set_defaults(func=_audit_rotate)
+
+
+def _register_backup(sub: Sub) -> None:
+    backup = sub.add_parser("backup", help="a consistent copy of the live ledger, with its "
+                                           "signed head (SQLite; PostgreSQL: pg_dump)",
+                            epilog="exit status: 0 copied, 2 no ledger, no key, or DEST exists")
+    backup.add_argument("dest", type=Path, help="the copy to write (DEST and DEST.head)")
+    _where(backup)
+    backup.set_defaults(func=_backup)
+    restore = sub.add_parser("restore", help="verify a copy, then install it (server stopped)",
+                             epilog="exit status: 0 installed, 1 refused (the reasons are "
+                                    "printed), 2 no key or no copy")
+    restore.add_argument("src", type=Path, help="the copy croupier backup wrote (and SRC.head)")
+    restore.add_argument("--declare-recovery", default=None, metavar="REASON",
+                         help="install a copy older than the anchor, recording the loss (the "
+                              "gap, per chain) as an event with this reason")
+    _where(restore)
+    restore.set_defaults(func=_restore)
 
 
 def _fail(command: str, message: object, code: int = 2) -> int:
@@ -313,12 +351,23 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     # app reads it only from the proxies the operator names (api/clients.py).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             access_log=False, proxy_headers=False)
+    ticker = _ticker(app, engine, signer, args.checkpoint_within)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
+        ticker.close()  # signs what the last requests wrote (a clean shutdown)
         if node is not None:
             node.close()  # hand the tables over at once rather than after their leases expire
     return 0
+
+
+def _ticker(app: Any, engine: Any, signer: Any, within: float) -> Any:
+    """The thread that signs a checkpoint at most ``within`` seconds after any event."""
+    from croupier.service.audit import verify
+    from croupier.service.audit.ticker import Ticker
+
+    ledger = app.state.services.ledger
+    return Ticker(verify.writer(engine, signer), within, ledger.sqlite_lock).start()
 
 
 # --- init ---------------------------------------------------------------------------------
@@ -340,8 +389,13 @@ def _print_init(done: Any, args: argparse.Namespace) -> None:
     state = "created" if done.created else "already initialised: upgraded and checked"
     print(f"croupier init: ledger {state}", flush=True)
     made = "created" if done.key_created else "kept"
-    print(f"croupier init: signing key {done.key_id} {made} at {done.key_path} (mode 0600; "
-          "keep a copy offline; `croupier audit rotate-key` replaces it)", flush=True)
+    print(f"croupier init: signing key {done.key_id} {made} at {done.key_path}, its pin beside "
+          "it (mode 0600; keep a copy offline; `croupier audit rotate-key` replaces it)",
+          flush=True)
+    if done.key_inside:
+        print("croupier init: the key and pin are INSIDE the data folder, as asked: whoever "
+              "reads the folder can re-sign the ledger (fine for a demo, never for a casino)",
+              flush=True)
     if done.created and done.demo:
         print("croupier init: THIS IS A DEMO LEDGER: demo tables craps-1 (nj-13-69f) and "
               "roulette-1 (nj-casino-night), players with $1000 of demo money", flush=True)
@@ -493,6 +547,7 @@ def _print_report(command: str, report: dict[str, Any], as_json: bool) -> int:
 
 
 def _audit_verify(args: argparse.Namespace) -> int:
+    from croupier.service.audit import bundle
     from croupier.service.audit.verify import verify_ledger
     from croupier.service.ledger import Ledger
     from croupier.service.tables import Tables
@@ -500,7 +555,21 @@ def _audit_verify(args: argparse.Namespace) -> int:
     opened = _keyed("audit verify", args, need_key=False)
     if opened is None:
         return 2
-    return _print_report("audit verify", verify_ledger(Tables(Ledger(opened[0]))), args.json)
+    earlier = None
+    if args.anchor is not None:
+        earlier, problems = bundle.earlier(args.anchor, None)
+        if earlier is None:
+            return _print_report("audit verify", _refused(problems), args.json)
+    # Against an anchor nothing is signed: a failing comparison must leave the ledger as it is.
+    report = verify_ledger(Tables(Ledger(opened[0])), checkpoint=args.anchor is None,
+                           earlier=earlier)
+    return _print_report("audit verify", report, args.json)
+
+
+def _refused(problems: list[Any]) -> dict[str, Any]:
+    from croupier.service.audit.verify import Report
+
+    return Report(findings=list(problems)).json()
 
 
 def _audit_export(args: argparse.Namespace) -> int:
@@ -520,7 +589,12 @@ def _audit_export(args: argparse.Namespace) -> int:
 def _audit_bundle(args: argparse.Namespace) -> int:
     from croupier.service.audit import bundle
 
-    report, body = bundle.verify_bundle(args.file, args.public_key)
+    since = None
+    if args.since is not None:
+        since, problems = bundle.earlier(args.since, args.public_key)
+        if since is None:
+            return _print_report("audit verify-bundle", _refused(problems), args.json)
+    report, body = bundle.verify_bundle(args.file, args.public_key, since)
     if body.get("key_id"):
         report.notes.insert(0, f"signed by key {body['key_id']} (public key "
                                f"{body.get('public_key')}): compare it with the one registered")
@@ -534,7 +608,55 @@ def _audit_rotate(args: argparse.Namespace) -> int:
     if opened is None:
         return 2
     path = keys.key_path(args.data_dir, args.key_file)
-    old, new, kept = rotation.rotate(opened[0], opened[1], path)
+    retired = keys.anchors_dir(args.data_dir) if keys.inside(path, args.data_dir) else None
+    old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
     print(f"croupier audit rotate-key: key {new.key_id} now signs (introduced by {old.key_id}, "
           f"signed by both); the old key is kept at {kept}: copy it offline, then destroy it")
+    return 0
+
+
+# --- backup, restore ----------------------------------------------------------------------
+
+def _backup(args: argparse.Namespace) -> int:
+    from croupier.service import backup, install
+    from croupier.service.audit import keys
+
+    opened = _keyed("backup", args, need_key=True)
+    if opened is None:
+        return 2
+    pin = install.pin_path(keys.key_path(args.data_dir, args.key_file))
+    try:
+        info = backup.backup(opened[0], opened[1], pin, args.dest)
+    except backup.BackupError as exc:
+        return _fail("backup", exc)
+    print(f"croupier backup: {args.dest} ({info['bytes']} bytes) and its signed head "
+          f"{backup.head_path(args.dest).name}: checkpoint {info['checkpoint']}, key "
+          f"{info['key_id']}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from croupier.service import backup, install
+    from croupier.service.audit import keys
+
+    if args.database is not None:
+        return _fail("restore", "croupier restore installs a SQLite copy; on PostgreSQL use "
+                                "pg_restore into a new database (docs/ledger.md)")
+    path = keys.key_path(args.data_dir, args.key_file)
+    try:
+        signer = keys.load_key(path)
+        done = backup.restore(args.src, args.data_dir, signer, install.pin_path(path),
+                              args.declare_recovery)
+    except (keys.KeyError_, backup.BackupError) as exc:
+        return _fail("restore", exc)
+    if not done.installed:
+        for problem in done.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return _fail("restore", f"refused: {args.src} was not installed", 1)
+    if args.declare_recovery is not None and done.gap:
+        print("croupier restore: a declared recovery, recorded in the house's chain; the "
+              "gap: " + json.dumps(done.gap, sort_keys=True))
+    kept = f"; the database it replaced is kept at {done.kept}" if done.kept else ""
+    print(f"croupier restore: {args.src} verified and installed (checkpoint "
+          f"{done.checkpoint} signed){kept}")
     return 0

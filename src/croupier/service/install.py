@@ -1,12 +1,14 @@
 """``croupier init``: a new ledger made on purpose, and the password policy.
 
 ``init`` creates the data folder (mode 0700) and the database, runs the migrations, creates the
-signing key outside the database (``audit.keys``) and records it, and creates one admin whose
+signing key outside the database and its folder (``DATA_DIR-anchors/``, see ``audit.keys``)
+and records it, and creates one admin whose
 password meets the policy (given, or generated and printed once). With ``--demo`` it also
 creates the demo: staff and players, wallets, a craps and a roulette table and inspected dice,
 with generated passwords (or one given that meets the policy). Run on a ledger that exists
-(one written by an older release, say) it upgrades it and adds the key if it has none; it
-never replaces or empties anything.
+(one written by an older release, say) it upgrades it and adds the key if it has none, and
+moves a key an older release kept inside the data folder (with its pin and retired keys) out
+to the anchors folder; it never replaces or empties anything.
 
 >>> password_problem("alice", "short")
 'a password has at least 12 characters'
@@ -56,6 +58,7 @@ class Initialised:
     key_id: str
     logins: dict[str, str] = field(default_factory=dict)
     demo: bool = False
+    key_inside: bool = False
 
 
 def _sqlite_url(data_dir: Path) -> str:
@@ -105,8 +108,11 @@ def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str
     try:
         store.upgrade(engine)
         path = keys.key_path(data_dir, key_file)
+        if key_file is None and path == keys.legacy_key_path(data_dir):
+            path = move_out(data_dir)
         signer, key_created = signer_for(engine, path)
-        done = Initialised(False, path, key_created, signer.key_id, demo=demo)
+        done = Initialised(False, path, key_created, signer.key_id, demo=demo,
+                           key_inside=database is None and keys.inside(path, data_dir))
         if not preflight.initialised(engine):
             done.created = True
             done.logins = _first_users(engine, admin, admin_password, demo, demo_password)
@@ -127,6 +133,20 @@ def _first_users(engine: Engine, admin: str, admin_password: str | None, demo: b
     with engine.begin() as conn:
         Auth(engine).create_user(conn, admin, password, "admin")
     return {admin: password} if admin_password is None else {}
+
+
+def move_out(data_dir: Path) -> Path:
+    """Move ``ledger.key``, its pin and any retired key from the data folder to the anchors
+    folder (never over a file there); the key's new path."""
+    target = keys.anchors_dir(data_dir)
+    target.mkdir(parents=True, exist_ok=True, mode=0o700)
+    for old in sorted(data_dir.glob(keys.KEY_NAME + "*")):
+        new = target / old.name
+        if new.exists():
+            raise InitError(f"{old} would be moved out of the data folder to {new}, which "
+                            "exists: move one of them by hand")
+        old.rename(new)
+    return target / keys.KEY_NAME
 
 
 def pin_path(key_path: Path) -> Path:

@@ -8,7 +8,8 @@ the equipment records (dice and inspections), and the public key, signed with th
 (so no byte can change unnoticed), its signature must verify, and the whole audit of
 ``audit.verify`` must pass on its rows (chains, checkpoints, the replay of every outcome).
 A regulator compares the key id printed with the one the house registered with them, or
-passes that key with ``--public-key``.
+passes that key with ``--public-key``. ``--since OLDER`` also checks that the bundle extends
+exactly what an earlier bundle signed (``audit.anchor``).
 """
 
 from __future__ import annotations
@@ -62,8 +63,23 @@ def export(engine: Engine, signer: Signer, pin_path: Path | None, out: Path) -> 
             "checkpoint": latest["id"], "bytes": len(text.encode())}
 
 
-def verify_bundle(path: Path, public_hex: str | None = None) -> tuple[Report, dict[str, Any]]:
-    """The audit of a bundle, offline; also what the bundle says about itself."""
+def earlier(path: Path, public_hex: str | None = None) -> tuple[Snapshot | None, list[Finding]]:
+    """The rows of an earlier bundle used as an anchor, once it verifies by itself; else the
+    findings that say why it cannot anchor anything."""
+    report, body = verify_bundle(path, public_hex)
+    if report.findings:
+        return None, [Finding(f"anchor {path.name}", None, f"the earlier bundle does not "
+                              f"verify, so it anchors nothing: {f}") for f in report.findings]
+    snap = _snapshot(body.get("ledger", {}))
+    if snap is None:  # verify_bundle would have said so; kept for the type
+        return None, [Finding(f"anchor {path.name}", None, "the ledger section is malformed")]
+    return snap, []
+
+
+def verify_bundle(path: Path, public_hex: str | None = None,
+                  since: Snapshot | None = None) -> tuple[Report, dict[str, Any]]:
+    """The audit of a bundle, offline; also what the bundle says about itself. ``since``: an
+    earlier bundle's rows this one must extend."""
     report = Report()
     try:
         raw = path.read_bytes()
@@ -91,7 +107,7 @@ def verify_bundle(path: Path, public_hex: str | None = None) -> tuple[Report, di
         report.findings.append(Finding("bundle", None, "the ledger section is malformed"))
         return report, body
     try:
-        inner = verify_snapshot(snap, anchor, body.get("pin"))
+        inner = verify_snapshot(snap, anchor, body.get("pin"), earlier=since)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         report.findings.append(Finding("bundle", None, f"the ledger section is malformed: {exc!r}"))
         return report, body

@@ -2,10 +2,13 @@
 
 A checkpoint records each chain's head (a table's last event ``seq`` and hash, a wallet's last
 hash), the hash of the checkpoint before it, and the key that signs it; the signature covers
-its canonical form. Checkpoints are written every :data:`EVERY` events, at every verification
-(start-up included) and by ``croupier init``. The latest checkpoint's id and hash are also kept
-in a pin file next to the key (outside the database), so a ledger rolled back or cut short
-(events, entries or checkpoints deleted from the end) no longer reaches its pin.
+its canonical form. Checkpoints are written every :data:`EVERY` events, at most
+``croupier serve``'s ``--checkpoint-within`` seconds (5) after any event not yet signed, at a
+clean shutdown, at every verification (start-up included) and by ``croupier init``. The latest
+checkpoint (its id, hash and the signed row itself) is also kept in a pin file next to the key
+(outside the database and its folder), so a ledger rolled back or cut short (events, entries
+or checkpoints deleted from the end) no longer reaches its pin. Once a ledger has a
+checkpoint, a pin file that is missing or cannot be read is a finding of its own.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from croupier.service.audit.canonical import (
     table_genesis,
     wallet_genesis,
 )
-from croupier.service.audit.keys import Signer, check_signature
+from croupier.service.audit.keys import Retired, Signer, check_signature
 from croupier.service.audit.snapshot import Finding, Snapshot
 
 EVERY = 1000
@@ -100,19 +103,28 @@ def checkpoint_hash(row: dict[str, Any]) -> str:
 
 
 def check_checkpoints(snap: Snapshot, chains: Chains, trusted: dict[str, str],
-                      pin: dict[str, Any] | None) -> list[Finding]:
-    """Each checkpoint signed by a trusted key, linked to the one before, and every head it
-    signed still in the recomputed chains; the pinned checkpoint present and unchanged."""
+                      pin: dict[str, Any] | None, retired: dict[str, Retired] | None = None,
+                      ) -> list[Finding]:
+    """Each checkpoint signed by a trusted key (a retired key only before its rotation),
+    linked to the one before, and every head it signed still in the recomputed chains; the
+    pinned checkpoint present and unchanged."""
     findings: list[Finding] = []
     prev = FORMAT
     by_id: dict[int, str] = {}
     for c in snap.checkpoints:
         where = f"checkpoint {c['id']}"
         public = trusted.get(c["key_id"])
+        gone = (retired or {}).get(c["key_id"])
         if public is None:
             findings.append(Finding(where, None, f"signed by key {c['key_id']}, not a trusted key"))
         elif not check_signature(public, checkpoint_message(c), c["signature"]):
             findings.append(Finding(where, None, "its signature does not verify"))
+        elif gone is not None and not gone.covers(int(c["id"]), float(c["at"])):
+            until = (f"checkpoint {gone.last_checkpoint}" if gone.last_checkpoint is not None
+                     else "its rotation")
+            findings.append(Finding(where, None, (
+                f"signed by key {c['key_id']}, which was retired after {until} (rotated to "
+                f"{gone.by}): a retired key signs nothing after its rotation")))
         if c["prev"] != prev:
             findings.append(Finding(where, None, "it does not follow the checkpoint before it"))
         prev = by_id[c["id"]] = checkpoint_hash(c)
@@ -148,15 +160,16 @@ def _heads_found(where: str, heads: dict[str, Any], chains: Chains) -> list[Find
 
 def heads(conn: Connection) -> dict[str, Any]:
     """Every chain's head as it stands."""
-    last = sa.select(store.events.c.table_id, sa.func.max(store.events.c.seq).label("seq")) \
-        .group_by(store.events.c.table_id).subquery()
-    rows = conn.execute(sa.select(store.events.c.table_id, store.events.c.seq,
-                                  store.events.c.hash).join(last, sa.and_(
-        store.events.c.table_id == last.c.table_id, store.events.c.seq == last.c.seq))).all()
-    tables = {r.table_id: [r.seq, r.hash] for r in rows}
+    # One short query per table (its last event by the primary key), not one scan of them all:
+    # the timed checkpoints read this every few seconds.
+    ev = store.events
+    last = sa.select(ev.c.seq, ev.c.hash).where(ev.c.table_id == sa.bindparam("t")) \
+        .order_by(ev.c.seq.desc()).limit(1)
+    tables: dict[str, list[Any]] = {}
     for t in conn.execute(sa.select(store.tables)).all():
-        if t.id not in tables:
-            tables[t.id] = [0, table_genesis(t.id, t.game, t.profile, t.options, t.capacity)]
+        row = conn.execute(last, {"t": t.id}).first()
+        tables[t.id] = [row.seq, row.hash] if row is not None else [
+            0, table_genesis(t.id, t.game, t.profile, t.options, t.capacity)]
     wallets = {w.player: w.chain_head or wallet_genesis(w.player)
                for w in conn.execute(sa.select(store.wallets)).all()}
     out: dict[str, Any] = {"tables": tables, "wallets": wallets}
@@ -218,15 +231,63 @@ class Checkpointer:
         tmp = self.pin_path.with_name(f"{self.pin_path.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(canonical({"id": row["id"], "hash": checkpoint_hash(row)}))
+            handle.write(pin_text(row))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.pin_path)
 
 
+def pin_text(row: dict[str, Any]) -> str:
+    """A pin file's text: the checkpoint's id and hash, and the signed row itself (so the
+    heads it signed are known without the database: ``croupier restore`` names a gap)."""
+    return canonical({"id": row["id"], "hash": checkpoint_hash(row),
+                      "checkpoint": {k: row[k] for k in _PINNED}})
+
+
+_PINNED = ("id", "at", "heads", "prev", "key_id", "reason", "signature")
+
+
+class PinError(Exception):
+    """The pin file exists and cannot be read as a pin; the message says how, in plain words."""
+
+
 def read_pin(path: Path | None) -> dict[str, Any] | None:
-    """The pinned checkpoint (id and hash), or None when there is no pin file."""
+    """The pinned checkpoint (``id``, ``hash`` and, from this release on, ``checkpoint``), or
+    None when there is no pin file; PinError when there is one that is not a pin."""
     if path is None or not path.exists():
         return None
-    pin: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        pin = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PinError(f"the pin file {path} cannot be read ({exc})") from None
+    except ValueError:
+        raise PinError(f"the pin file {path} is not the pin croupier writes (not JSON): it "
+                       "was damaged or edited") from None
+    if not isinstance(pin, dict) or not isinstance(pin.get("id"), int) \
+            or not isinstance(pin.get("hash"), str):
+        raise PinError(f"the pin file {path} is not the pin croupier writes (no checkpoint id "
+                       "and hash): it was damaged or edited")
     return pin
+
+
+def pin_findings(path: Path | None, snap: Snapshot) -> tuple[dict[str, Any] | None,
+                                                             list[Finding]]:
+    """The pin at ``path`` and, once the ledger has a checkpoint, a finding in plain words
+    when the pin is missing or malformed (without it an older copy of the ledger would pass)."""
+    if path is None:
+        return None, []
+    try:
+        pin = read_pin(path)
+    except PinError as exc:
+        return None, [Finding("pin", None, (
+            f"{exc}. Without the last signed head the ledger cannot be told from an older "
+            "copy or one cut short; put back the pin from its copy (or check against a "
+            "bundle: croupier audit verify --anchor BUNDLE)"))]
+    if pin is None and snap.checkpoints:
+        return None, [Finding("pin", None, (
+            f"the pin file {path} (the last signed head, kept outside the database) is "
+            f"missing, though the ledger has {len(snap.checkpoints)} signed checkpoints: an "
+            "older copy of the ledger, or one cut short, would pass unnoticed; put back the "
+            "pin from its copy (or check against a bundle: croupier audit verify --anchor "
+            "BUNDLE)"))]
+    return pin, []

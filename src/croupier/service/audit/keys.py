@@ -1,12 +1,22 @@
-"""The ledger's signing key: Ed25519, kept in a file outside the database.
+"""The ledger's signing key: Ed25519, kept in a file outside the database and its folder.
 
-``croupier init`` makes the key (``ledger.key`` in the data folder, mode 0600, or the file
-named by ``--key-file`` / ``CROUPIER_LEDGER_KEY``) and records its public half in the ledger's
-``ledger_keys`` table, signed by itself. ``croupier audit rotate-key`` makes a new key and
-records it with a rotation record signed by BOTH the old and the new key; the old file is kept
-beside the new one (``ledger.key.<key id>``) until the operator destroys it. A verifier trusts
-the key in the key file (or the public key a regulator was given) and, through the rotation
-records, every key before it; a key written into the database by anyone else is not trusted.
+``croupier init`` makes the key (mode 0600) in the ledger's *anchors folder*: a sibling of the
+data folder named ``<data folder>-anchors`` (``./data-anchors/ledger.key`` for ``./data``), or
+the file named by ``--key-file`` / ``CROUPIER_LEDGER_KEY``. Whoever can read the data folder
+(a backup, a copy, a process that only needs the database) therefore does not hold the key
+that signs it. A ledger made by an earlier release keeps ``ledger.key`` inside the data
+folder; it is still found there, and ``croupier init`` moves it (and its pin) out.
+
+The key's public half is recorded in the ledger's ``ledger_keys`` table, signed by itself.
+``croupier audit rotate-key`` makes a new key and records it with a rotation record signed by
+BOTH the old and the new key, naming the last checkpoint the old key signed; the old file is
+kept beside the new one (``ledger.key.<key id>``, in the anchors folder) until the operator
+destroys it. A verifier trusts the key in the key file (or the public key a regulator was
+given) and, through the rotation records, every key before it, each only for the checkpoints
+before its rotation; a key written into the database by anyone else is not trusted.
+
+>>> key_path(Path("/srv/casino/data"), None, env={})
+PosixPath('/srv/casino/data-anchors/ledger.key')
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,19 +38,43 @@ from croupier.service.audit.canonical import canonical
 
 KEY_ENV = "CROUPIER_LEDGER_KEY"
 KEY_NAME = "ledger.key"
+ANCHORS_SUFFIX = "-anchors"
 
 
 class KeyError_(Exception):
     """The key file is missing, unreadable, not a key, or readable by others."""
 
 
-def key_path(data_dir: Path, given: Path | None = None) -> Path:
-    """Where the key lives: the path given, ``CROUPIER_LEDGER_KEY``, or the data folder's."""
+def anchors_dir(data_dir: Path) -> Path:
+    """The default folder of the key and the pin: a sibling of the data folder."""
+    resolved = data_dir.resolve()
+    return resolved.with_name(resolved.name + ANCHORS_SUFFIX)
+
+
+def legacy_key_path(data_dir: Path) -> Path:
+    """Where an earlier release kept the key: inside the data folder."""
+    return data_dir / KEY_NAME
+
+
+def key_path(data_dir: Path, given: Path | None = None,
+             env: Mapping[str, str] | None = None) -> Path:
+    """Where the key lives: the path given, ``CROUPIER_LEDGER_KEY``, the anchors folder's, or
+    (a ledger an earlier release made, not yet moved) the data folder's."""
+    env = os.environ if env is None else env
     if given is not None:
         return given
-    if os.environ.get(KEY_ENV):
-        return Path(os.environ[KEY_ENV])
-    return data_dir / KEY_NAME
+    if env.get(KEY_ENV):
+        return Path(env[KEY_ENV])
+    outside = anchors_dir(data_dir) / KEY_NAME
+    legacy = legacy_key_path(data_dir)
+    if not outside.exists() and legacy.exists():
+        return legacy
+    return outside
+
+
+def inside(path: Path, data_dir: Path) -> bool:
+    """Whether ``path`` is in the data folder (a key or pin there travels with every copy)."""
+    return path.resolve().is_relative_to(data_dir.resolve())
 
 
 def key_id(public_hex: str) -> str:
@@ -114,11 +149,17 @@ def load_key(path: Path) -> Signer:
     return Signer(private)
 
 
-def introduction(new: Signer, old: Signer | None, at: float) -> dict[str, Any]:
+def introduction(new: Signer, old: Signer | None, at: float,
+                 retires_after: int | None = None) -> dict[str, Any]:
     """The record that brings a key into the ledger: signed by the new key and, on a
-    rotation, by the old one (so only the holder of the old key can rotate it away)."""
-    record = canonical({"key_id": new.key_id, "public_key": new.public_hex, "at": at,
-                        "previous": old.key_id if old is not None else None})
+    rotation, by the old one (so only the holder of the old key can rotate it away). A
+    rotation names the last checkpoint the old key signed (``retires_after``): the old key is
+    trusted for no checkpoint after it."""
+    fields: dict[str, Any] = {"key_id": new.key_id, "public_key": new.public_hex, "at": at,
+                              "previous": old.key_id if old is not None else None}
+    if old is not None and retires_after is not None:
+        fields["retires_after"] = retires_after
+    record = canonical(fields)
     signatures = {"new": new.sign(record), "old": old.sign(record) if old is not None else None}
     return {"key_id": new.key_id, "public_key": new.public_hex, "created_at": at,
             "record": record, "signatures": json.dumps(signatures, sort_keys=True)}
@@ -160,3 +201,35 @@ def trusted_keys(rows: list[dict[str, Any]], anchor_hex: str) -> tuple[dict[str,
             break
         current, public = previous, prev_row["public_key"]
     return trusted, problems
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A key rotated away: trusted only for checkpoints up to ``last_checkpoint`` (recorded
+    by the rotation) or, for a rotation an earlier release recorded, signed before ``at``."""
+
+    by: str
+    at: float
+    last_checkpoint: int | None
+
+    def covers(self, checkpoint_id: int, signed_at: float) -> bool:
+        """Whether a checkpoint with this id, signed at this time, predates the rotation."""
+        if self.last_checkpoint is not None:
+            return checkpoint_id <= self.last_checkpoint
+        return signed_at <= self.at
+
+
+def retirements(rows: list[dict[str, Any]], trusted: dict[str, str]) -> dict[str, Retired]:
+    """Each trusted key that a trusted rotation record retired, and when."""
+    out: dict[str, Retired] = {}
+    for row in rows:
+        if row["key_id"] not in trusted:
+            continue
+        record = json.loads(row["record"])
+        previous = record.get("previous")
+        if previous is None:
+            continue
+        last = record.get("retires_after")
+        out[previous] = Retired(row["key_id"], float(record.get("at", 0.0)),
+                                int(last) if last is not None else None)
+    return out

@@ -1,10 +1,16 @@
-"""Rotating the signing key: the new key is introduced by a record both keys sign."""
+"""Rotating the signing key: the new key is introduced by a record both keys sign.
+
+The record names the last checkpoint the old key signed; a checkpoint after it signed with the
+old key is a finding. Rotate with the server stopped (a server still running holds the old
+key in memory and would go on signing with it): start it again with the new key.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import store
@@ -12,16 +18,22 @@ from croupier.service.audit import chain, keys
 from croupier.service.audit.keys import Signer
 
 
-def rotate(engine: Engine, old: Signer, path: Path) -> tuple[Signer, Signer, Path]:
+def rotate(engine: Engine, old: Signer, path: Path, retired_dir: Path | None = None,
+           ) -> tuple[Signer, Signer, Path]:
     """Make a new key, record its introduction (signed by the old and the new key), move the
-    old key file aside (``ledger.key.<old id>``), put the new one in its place and sign a
-    checkpoint with it. The old key, the new key and where the old file went."""
+    old key file aside (``ledger.key.<old id>``, in ``retired_dir`` when given: a key kept in
+    the data folder retires out of it), put the new one in its place and sign a checkpoint
+    with it. The old key, the new key and where the old file went."""
     staged = path.with_name(path.name + ".new")
     new = keys.create_key(staged)
     with engine.begin() as conn:
+        last = conn.execute(sa.select(sa.func.max(store.checkpoints.c.id))).scalar()
         conn.execute(store.ledger_keys.insert().values(
-            **keys.introduction(new, old, store.now())))
+            **keys.introduction(new, old, store.now(), int(last or 0))))
     kept = path.with_name(f"{path.name}.{old.key_id}")
+    if retired_dir is not None:
+        retired_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        kept = retired_dir / kept.name
     os.replace(path, kept)
     os.replace(staged, path)
     chain.Checkpointer(engine, new, path.with_name(path.name + ".pin")).write("rotate")

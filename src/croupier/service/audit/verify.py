@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from croupier.service import store
 from croupier.service.audit import chain, replay
-from croupier.service.audit.keys import Signer, trusted_keys
+from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
 
 if TYPE_CHECKING:
@@ -68,10 +68,12 @@ def _fmt(cents: int) -> str:
 
 
 def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] | None,
-                    memory: dict[str, LiveTable] | None = None) -> Report:
+                    memory: dict[str, LiveTable] | None = None,
+                    earlier: Snapshot | None = None) -> Report:
     """Everything checked on the rows of ``snap``; ``anchor_hex`` is the trusted public key
     (None: trust the keys the ledger records, which only a key file or a bundle's given key
-    can vouch for)."""
+    can vouch for); ``earlier``, the rows of an earlier bundle that this ledger must extend
+    exactly (``audit.anchor``)."""
     report = Report(events=sum(len(v) for v in snap.events.values()))
     chains = chain.recompute(snap)
     report.findings.extend(chains.findings)
@@ -85,7 +87,13 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
     if snap.checkpoints:
         report.notes.append(f"{len(snap.checkpoints)} signed checkpoints, the latest "
                             f"{snap.checkpoints[-1]['id']}")
-    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin))
+    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin,
+                                                   retirements(snap.keys, trusted)))
+    if earlier is not None:
+        from croupier.service.audit import anchor
+
+        report.findings.extend(anchor.extends(earlier, snap, chains))
+        report.notes.append(anchor.note(earlier))
     moved = _replay(snap, report, memory or {})
     wallet_findings, report.wallets, report.deposits = replay.check_wallets(snap)
     report.findings.extend(wallet_findings)
@@ -118,9 +126,11 @@ def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
     return moved
 
 
-def verify_ledger(tables: Tables, checkpoint: bool = True) -> dict[str, Any]:
+def verify_ledger(tables: Tables, checkpoint: bool = True,
+                  earlier: Snapshot | None = None) -> dict[str, Any]:
     """The audit of a running ledger and its tables in memory (a consistent read); a signed
-    checkpoint after it when it passes and this process holds the key."""
+    checkpoint after it when it passes and this process holds the key. ``earlier``: an
+    earlier bundle's rows the ledger must extend (``croupier audit verify --anchor``)."""
     ledger = tables.ledger
     attach(ledger)
     engine = ledger.db
@@ -130,8 +140,10 @@ def verify_ledger(tables: Tables, checkpoint: bool = True) -> dict[str, Any]:
     with engine.connect().execution_options(**options) as conn:
         snap = read(conn)
     signer = TRUST.signer
-    report = verify_snapshot(snap, signer.public_hex if signer else None,
-                             chain.read_pin(TRUST.pin_path), tables.all)
+    pin, pin_problems = chain.pin_findings(TRUST.pin_path, snap)
+    report = verify_snapshot(snap, signer.public_hex if signer else None, pin, tables.all,
+                             earlier)
+    report.findings[:0] = pin_problems
     if checkpoint and signer is not None and not report.findings:
         row = writer(engine, signer).write("verify")
         report.notes.append(f"checkpoint {row['id']} signed by key {row['key_id']}")
