@@ -13,6 +13,7 @@ add up to what was deposited. Sums are taken in Python's exact integers.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -123,17 +124,57 @@ def _count_chips(moved: dict[str, int], event: Event) -> None:
         moved[event.player] = moved.get(event.player, 0) - store.cents(event.amount)
 
 
+class RoundCheck:
+    """The rounds recall shows (``rounds`` rows, a projection) against the replay: each
+    round not voided must show the outcome its events decided and the balances they left."""
+
+    def __init__(self, where: str, rows: dict[int, dict[str, Any]] | None) -> None:
+        self.where, self.rows = where, rows or {}
+        self.round: int | None = None
+        self.decided: list[Event] = []
+        self.findings: list[Finding] = []
+
+    def see(self, live: LiveTable, round_no: int, event: Event) -> None:
+        """Before ``event`` (of round ``round_no``) is folded into ``live``."""
+        if round_no != self.round:
+            self.close(live)
+            self.round, self.decided = round_no, []
+        if self.decided or live.procedures.settles(event) is not None:
+            self.decided.append(event)
+
+    def close(self, live: LiveTable) -> None:
+        """The round under way ends with ``live`` as its events leave it."""
+        row = self.rows.get(self.round) if self.round is not None else None
+        if row is None or row["voided"] is not None or not self.decided:
+            return
+        outcome = {k: v for k, v in json.loads(row["outcome"]).items() if k != "from_seq"}
+        derived = json.loads(json.dumps(live.procedures.describe(self.decided)))
+        if outcome != derived:
+            self.findings.append(Finding(self.where, None, (
+                f"round {self.round}: recall shows the outcome {outcome}, its events give "
+                f"{derived}")))
+        after = json.loads(json.dumps(live.balances(), default=str))
+        if json.loads(row["after"]) != after:
+            self.findings.append(Finding(self.where, None, (
+                f"round {self.round}: recall shows the balances after it as "
+                f"{json.loads(row['after'])}, its events give {after}")))
+
+
 def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
-                 ) -> Replayed:
-    """The table rebuilt from its events with every outcome re-derived; what differs."""
+                 round_rows: dict[int, dict[str, Any]] | None = None) -> Replayed:
+    """The table rebuilt from its events with every outcome re-derived; what differs. With
+    ``round_rows`` (the table's ``rounds`` rows), each round as recall shows it is compared
+    with what its events give."""
     where = f"table {t['id']}"
     out = Replayed(None)
     findings = out.findings
     current = [0]
+    rounds = RoundCheck(where, round_rows)
 
     def before(live: LiveTable, i: int, decoded: Decoded) -> None:
-        seq, _, event = decoded[i]
+        seq, round_no, event = decoded[i]
         current[0] = seq
+        rounds.see(live, round_no, event)
         _count_chips(out.moved, event)
         pending = live.pending
         if pending is not None and isinstance(event, (sv.Drawn, sv.Entered)):
@@ -167,6 +208,9 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
     except Exception as exc:
         findings.append(_unreadable(t, rows) or Finding(
             where, current[0], f"the engine cannot play this event: {exc!r}"))
+        return out
+    rounds.close(out.live)
+    findings.extend(rounds.findings)
     return out
 
 
