@@ -136,6 +136,14 @@ def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
     what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
     assert "round 1: recall shows the outcome" in what, report["findings"]
     assert "round 1: recall shows the balances after it" in what
+    # The draw is compared too.
+    assert _sql(s, "UPDATE rounds SET outcome = :o, after = :a, draw = '{}' WHERE table_id = "
+                "'craps-1' AND round = 1", o=json.dumps(recall["outcome"]),
+                a=json.dumps(recall["balances"]["after"])) == 1
+    report = _verify(s)
+    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    assert "round 1: recall shows the draw {}" in what, report["findings"]
+    assert "recall shows the outcome" not in what
 
 
 @pytest.mark.clause(SPEC_CLAUSE)

@@ -21,7 +21,7 @@ from typing import Any
 
 from croupier.events import Event
 from croupier.money import fmt
-from croupier.service import codec, store
+from croupier.service import codec, rounds, store
 from croupier.service import events as sv
 from croupier.service.audit.snapshot import Finding, Snapshot
 from croupier.service.live import LiveTable, PendingOutcome
@@ -132,13 +132,17 @@ class RoundCheck:
         self.where, self.rows = where, rows or {}
         self.round: int | None = None
         self.decided: list[Event] = []
+        self.before: dict[str, Any] | None = None
         self.findings: list[Finding] = []
 
     def see(self, live: LiveTable, round_no: int, event: Event) -> None:
         """Before ``event`` (of round ``round_no``) is folded into ``live``."""
         if round_no != self.round:
             self.close(live)
-            self.round, self.decided = round_no, []
+            self.round, self.decided, self.before = round_no, [], None
+        if self.before is None and live.pending is not None:
+            # The first event once the outcome waits: the table as the decision finds it.
+            self.before = {"draw": rounds.draw_of(live.pending)}
         if self.decided or live.procedures.settles(event) is not None:
             self.decided.append(event)
 
@@ -147,17 +151,22 @@ class RoundCheck:
         row = self.rows.get(self.round) if self.round is not None else None
         if row is None or row["voided"] is not None or not self.decided:
             return
-        outcome = {k: v for k, v in json.loads(row["outcome"]).items() if k != "from_seq"}
-        derived = json.loads(json.dumps(live.procedures.describe(self.decided)))
-        if outcome != derived:
-            self.findings.append(Finding(self.where, None, (
-                f"round {self.round}: recall shows the outcome {outcome}, its events give "
-                f"{derived}")))
-        after = json.loads(json.dumps(live.balances(), default=str))
-        if json.loads(row["after"]) != after:
-            self.findings.append(Finding(self.where, None, (
-                f"round {self.round}: recall shows the balances after it as "
-                f"{json.loads(row['after'])}, its events give {after}")))
+        shown = {"outcome": {k: v for k, v in json.loads(row["outcome"]).items()
+                             if k != "from_seq"},
+                 "after": json.loads(row["after"])}
+        given = {"outcome": live.procedures.describe(self.decided), "after": live.balances()}
+        if self.before is not None:
+            shown.update({k: json.loads(row[k]) for k in self.before})
+            given.update(self.before)
+        for what, value in given.items():
+            value = json.loads(json.dumps(value, default=str))
+            if shown[what] != value:
+                self.findings.append(Finding(self.where, None, (
+                    f"round {self.round}: recall shows the {_NAMES[what]} {shown[what]}, its "
+                    f"events give {value}")))
+
+
+_NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw"}
 
 
 def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
@@ -169,12 +178,12 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
     out = Replayed(None)
     findings = out.findings
     current = [0]
-    rounds = RoundCheck(where, round_rows)
+    recalled = RoundCheck(where, round_rows)
 
     def before(live: LiveTable, i: int, decoded: Decoded) -> None:
         seq, round_no, event = decoded[i]
         current[0] = seq
-        rounds.see(live, round_no, event)
+        recalled.see(live, round_no, event)
         _count_chips(out.moved, event)
         pending = live.pending
         if pending is not None and isinstance(event, (sv.Drawn, sv.Entered)):
@@ -209,8 +218,8 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
         findings.append(_unreadable(t, rows) or Finding(
             where, current[0], f"the engine cannot play this event: {exc!r}"))
         return out
-    rounds.close(out.live)
-    findings.extend(rounds.findings)
+    recalled.close(out.live)
+    findings.extend(recalled.findings)
     return out
 
 

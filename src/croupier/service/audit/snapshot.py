@@ -69,7 +69,8 @@ def read(conn: Connection) -> Snapshot:
         .group_by(store.rounds.c.table_id))}
     for row in _all(conn, sa.select(store.rounds.c.table_id, store.rounds.c.round,
                                     store.rounds.c.outcome, store.rounds.c.after,
-                                    store.rounds.c.voided)):
+                                    store.rounds.c.before, store.rounds.c.draw,
+                                    store.rounds.c.layout, store.rounds.c.voided)):
         snap.round_rows.setdefault(row["table_id"], {})[int(row["round"])] = row
     snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
     snap.keys = _all(conn, sa.select(store.ledger_keys))
