@@ -5,7 +5,6 @@ only a die issued to a table's cup in its custody offered there. In-process (no 
 from __future__ import annotations
 
 import itertools
-import json
 import uuid
 from collections.abc import Iterator
 from decimal import Decimal
@@ -35,14 +34,14 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kit]:
         made.engine.dispose()
 
 
-def _inspect(conn: sa.Connection, serial: str, passed: bool) -> None:
+def _inspect(conn: sa.Connection, serial: str, passed: bool) -> str | None:
+    """An inspection recorded in the house's chain; the table whose cup it took the die
+    from (a failed one takes an issued die out at once)."""
     record = equipment.passing_record()
     if not passed:
         record["sides_inch"] = ["0.700"] * 3
     failures = equipment.inspect(record)
-    conn.execute(store.inspections.insert().values(
-        serial=serial, inspector="admin", record=json.dumps(record), passed=not failures,
-        failures=json.dumps(failures), at=store.now()))
+    return equipment_register.inspect_die(conn, "admin", serial, record, failures)
 
 
 def _state(conn: sa.Connection, serial: str) -> tuple[Any, ...]:
@@ -79,7 +78,7 @@ def test_a_die_in_the_cup_without_a_custody_record_is_not_offered(kit: Kit) -> N
                                craps.procedures.dice.offer(offered)))
     assert reply.status == 409, reply.body
     error = reply.body["error"]
-    assert "LOOSE-1 has no custody record" in error["reason"]
+    assert "LOOSE-1 is not in this table's dice cup" in error["reason"]
     assert error["clause"] == "replay contract: Table procedures"  # craps-1 is nj-13-69f
     # Its custody stands at issued (it is in a cup): it is returned, never received again.
     with kit.engine.begin() as conn, pytest.raises(RegisterRefused) as refused:
@@ -112,10 +111,13 @@ def test_custody_follows_its_state_machine_and_a_refused_step_changes_nothing(
     for step, table, inspection in steps:
         with kit.engine.begin() as conn:
             if inspection != "none":
-                _inspect(conn, serial, inspection == "pass")
-            passed = conn.execute(sa.select(store.inspections.c.passed).where(
-                store.inspections.c.serial == serial).order_by(
-                store.inspections.c.id.desc()).limit(1)).scalar()
+                left = _inspect(conn, serial, inspection == "pass")
+                # A failed inspection takes an issued die out of its cup at once.
+                assert (left is not None) == (inspection == "fail" and at == "issued")
+                if left is not None:
+                    at = "returned"
+            latest = equipment_register.latest_inspection(conn, serial)
+            passed = latest is not None and latest["passed"]
             before = _state(conn, serial)
             allowed = (step in NEXT[at] and (step == "issued") == (table is not None)
                        and (step != "issued" or bool(passed)))

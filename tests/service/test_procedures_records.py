@@ -290,9 +290,13 @@ def test_a_die_in_a_cup_is_not_received_again_and_an_unknown_die_has_no_custody(
     s = srv
     r = s.get("dealer", "/equipment/dice/NO-SUCH-DIE/custody")
     assert r.status_code == 404 and "NO-SUCH-DIE" in r.json()["error"]["reason"]
-    # Registered into craps-1's cup: received and issued there, offered once inspected.
+    # Registered for craps-1's cup: received, and issued there once an inspection passes.
     s.ok("admin", "/equipment/dice", {"serial": "CUP-1", "set_name": "cup",
                                       "table_id": "craps-1"}, key=None)
+    steps = [(c["payload"]["step"], c["payload"]["table"])
+             for c in s.get("dealer", "/equipment/dice/CUP-1/custody").json()]
+    assert steps == [("received", None)]
+    s.ok("admin", "/equipment/dice/CUP-1/inspections", passing_record(), key=None)
     steps = [(c["payload"]["step"], c["payload"]["table"])
              for c in s.get("dealer", "/equipment/dice/CUP-1/custody").json()]
     assert steps == [("received", None), ("issued", "craps-1")]

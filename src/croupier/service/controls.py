@@ -2,9 +2,13 @@
 adjustments large enough to need a second person.
 
 A table is ``rng`` (only the RNG decides: no one can enter a result) or ``physical`` (the
-dealer enters what physical dice or a wheel showed; the RNG may stand in for them). Tables
-opened before this setting existed, and the demo tables, have no row and are ``physical``,
-as they behaved. An adjustment of more than :data:`ADJUSTMENT_LIMIT` waits, pending, for a
+dealer enters what physical dice or a wheel showed; the RNG may stand in for them). The mode is
+a record of the house's chain (``table_entry``, written in the transaction that opens the
+table), so an edit of it is an audit finding; a table with no such record takes no entered
+result (the RNG decides), so a record removed never opens the table to entered dice. Tables
+opened before the mode was chained got their record when the ledger was upgraded (from the
+row they had, ``physical`` where they had none, as they behaved). An adjustment of more
+than :data:`ADJUSTMENT_LIMIT` waits, pending, for a
 supervisor other than the one who asked for it.
 """
 
@@ -18,16 +22,10 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.money import fmt
-from croupier.service import store
+from croupier.service import register, store
 from croupier.service.errors import ApiError
 
 ADJUSTMENT_LIMIT = Decimal("100.00")
-
-table_controls = sa.Table(
-    "table_controls", store.metadata,
-    sa.Column("table_id", sa.String(64), primary_key=True),
-    sa.Column("entry", sa.String(16), nullable=False),
-)
 
 pending_adjustments = sa.Table(
     "pending_adjustments", store.metadata,
@@ -44,15 +42,26 @@ pending_adjustments = sa.Table(
 )
 
 
-def set_entry(conn: Connection, table_id: str, entry: str) -> None:
-    conn.execute(table_controls.insert().values(table_id=table_id, entry=entry))
+ENTRY_KIND = "table_entry"
+ENTRIES = ("rng", "physical")
+
+
+def entry_subject(table_id: str) -> str:
+    return f"table:{table_id}"
+
+
+def set_entry(conn: Connection, table_id: str, entry: str, actor: str) -> None:
+    """Record a new table's entry mode in the house's chain (in the opening transaction)."""
+    register.append(conn, ENTRY_KIND, entry_subject(table_id),
+                    {"table": table_id, "entry": entry}, actor)
 
 
 def entry(conn: Connection, table_id: str) -> str:
-    """``rng`` or ``physical`` (no row: ``physical``, see the module's notes)."""
-    found = conn.execute(sa.select(table_controls.c.entry).where(
-        table_controls.c.table_id == table_id)).scalar()
-    return str(found) if found else "physical"
+    """``rng`` or ``physical`` as the house's chain records it; ``rng`` (no entered result)
+    where no record is found, see the module's notes."""
+    found = register.latest(conn, (ENTRY_KIND,), entry_subject(table_id))
+    mode = found["payload"].get("entry") if found is not None else None
+    return str(mode) if mode in ENTRIES else "rng"
 
 
 def entering(plan_fn: Any, table_id: str) -> Any:

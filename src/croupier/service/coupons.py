@@ -3,10 +3,16 @@
 A cashier or supervisor issues a coupon to a named player with a serial number, a face value,
 an expiry and the wagers it is good for (under N.J.A.C. 13:69F-1.3(b): Pass and Don't Pass
 only). The player puts it down with chips of the same value on one of those wagers; the coupon
-is redeemed in the same transaction as the wager, by one conditional ``UPDATE`` (``status =
-'issued'``), so of any number of redemptions at once exactly one succeeds. Every issue,
-redemption and void is a row of ``coupon_log``; a redeemed coupon names its table and round,
+is redeemed in the same transaction as the wager; a redeemed coupon names its table and round,
 which recall shows.
+
+Every issue, redemption and void is a record of the house's chain (``coupon_issued``,
+``coupon_redeemed``, ``coupon_voided``, about ``coupon:SERIAL``), and a coupon is what its
+records leave it (:func:`fold`): whether it may be redeemed or voided is read from the chain
+under the chain's writer lock, so of any number of redemptions at once exactly one succeeds,
+and a ``coupons`` row edited back to "issued" redeems nothing. The ``coupons`` and
+``coupon_log`` rows are projections for listing: ``audit verify`` rebuilds them from the chain
+and names any row that differs (:func:`check_projection`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import json
 import secrets
 from collections.abc import Callable
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,7 +34,8 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.rules import load_profile
 from croupier.service import events as sv
-from croupier.service import store
+from croupier.service import register, store
+from croupier.service.audit.snapshot import Finding
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan
 from croupier.service.procedures import clauses
@@ -76,11 +84,61 @@ class CouponRefused(Exception):
         self.clause = CLAUSE
 
 
-def _log(conn: Connection, serial: str, action: str, actor: str, detail: dict[str, Any],
-         table_id: str | None = None, round_no: int | None = None) -> None:
+KINDS = ("coupon_issued", "coupon_redeemed", "coupon_voided")
+ACTIONS = {"coupon_issued": "issued", "coupon_redeemed": "redeemed", "coupon_voided": "voided"}
+
+
+def subject(serial: str) -> str:
+    return f"coupon:{serial}"
+
+
+def _log(conn: Connection, serial: str, kind: str, actor: str, payload: dict[str, Any],
+         detail: dict[str, Any], table_id: str | None = None,
+         round_no: int | None = None) -> dict[str, Any]:
+    """The record of the house's chain, and the row of its projection ``coupon_log``."""
+    row = register.append(conn, kind, subject(serial), {"serial": serial, **payload}, actor)
     conn.execute(coupon_log.insert().values(
-        serial=serial, action=action, actor=actor, table_id=table_id, round=round_no,
-        detail=json.dumps(detail, sort_keys=True), at=store.now()))
+        serial=serial, action=ACTIONS[kind], actor=actor, table_id=table_id, round=round_no,
+        detail=json.dumps(detail, sort_keys=True), at=row["at"]))
+    return row
+
+
+def fold(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A coupon's ``coupons`` row as its chained records (oldest first, payloads decoded)
+    leave it; None if it was never issued.
+
+    >>> issued = {"kind": "coupon_issued", "actor": "cashier", "at": 1.0, "payload": {
+    ...     "serial": "MP-1", "player": "alice", "face_value": "10.00", "wagers": ["pass"],
+    ...     "expires_at": "87401.0", "table": None}}
+    >>> fold([issued])["status"], fold([issued])["face_cents"]
+    ('issued', 1000)
+    >>> fold([issued, {"kind": "coupon_voided", "actor": "boss", "at": 2.0,
+    ...                "payload": {"serial": "MP-1", "reason": "lost"}}])["status"]
+    'void'
+    """
+    row: dict[str, Any] | None = None
+    for r in records:
+        p = r["payload"]
+        if r["kind"] == "coupon_issued" and row is None:
+            row = {"serial": p["serial"], "player": p["player"],
+                   "face_cents": store.cents(Decimal(p["face_value"])),
+                   "wagers": json.dumps(sorted(p["wagers"])),
+                   "expires_at": float(p["expires_at"]), "issued_by": r["actor"],
+                   "issued_at": float(r["at"]), "status": "issued", "table_id": p["table"],
+                   "round": None, "closed_by": None, "closed_at": None, "void_reason": None}
+        elif row is not None and row["status"] == "issued" and r["kind"] == "coupon_redeemed":
+            row.update(status="redeemed", table_id=p["table"], round=p["round"],
+                       closed_by=r["actor"], closed_at=float(r["at"]))
+        elif row is not None and row["status"] == "issued" and r["kind"] == "coupon_voided":
+            row.update(status="void", closed_by=r["actor"], closed_at=float(r["at"]),
+                       void_reason=p["reason"])
+    return row
+
+
+def chained(conn: Connection, serial: str) -> Any:
+    """The coupon as the house's chain records it (attribute access as a row), or None."""
+    row = fold(register.rows(conn, KINDS, subject(serial)))
+    return None if row is None else SimpleNamespace(**row)
 
 
 def as_json(row: Any) -> dict[str, Any]:
@@ -105,14 +163,16 @@ def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list
     if bad or not wagers:
         raise CouponRefused("a match play coupon is good only for Pass or Don't Pass wagers")
     serial = "MP-" + secrets.token_hex(6).upper()
-    now = store.now()
-    conn.execute(coupons.insert().values(
-        serial=serial, player=player, face_cents=store.cents(face),
-        wagers=json.dumps(sorted(set(wagers))), expires_at=now + days * 86400,
-        issued_by=actor, issued_at=now, status="issued", table_id=table_id))
-    _log(conn, serial, "issued", actor, {"player": player, "face_value": fmt(face),
-                                         "wagers": sorted(set(wagers)), "days": days},
-         table_id)
+    store.cents(face)  # a whole number of cents, or refused before anything is written
+    expires = repr(store.now() + days * 86400)
+    row = _log(conn, serial, "coupon_issued", actor, {
+        "player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
+        "expires_at": expires, "table": table_id},
+        {"player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
+         "days": days}, table_id)
+    made = fold([register.shown(row)])
+    assert made is not None
+    conn.execute(coupons.insert().values(**made))
     return get(conn, serial) or {}
 
 
@@ -130,17 +190,17 @@ def listing(conn: Connection, player: str | None) -> list[dict[str, Any]]:
 
 
 def void(conn: Connection, actor: str, serial: str, reason: str) -> dict[str, Any]:
-    """Void an issued coupon (a redeemed or void one cannot be)."""
-    done = conn.execute(coupons.update().where(
-        coupons.c.serial == serial, coupons.c.status == "issued").values(
-        status="void", closed_by=actor, closed_at=store.now(), void_reason=reason))
-    if done.rowcount != 1:
-        current = get(conn, serial)
-        if current is None:
-            raise LookupError(serial)
-        raise CouponRefused(f"coupon {serial} is {current['status']}: only an issued coupon "
+    """Void an issued coupon (a redeemed or void one cannot be), as the chain has it."""
+    register.lock(conn)
+    current = chained(conn, serial)
+    if current is None:
+        raise LookupError(serial)
+    if current.status != "issued":
+        raise CouponRefused(f"coupon {serial} is {current.status}: only an issued coupon "
                             "can be voided")
-    _log(conn, serial, "voided", actor, {"reason": reason})
+    row = _log(conn, serial, "coupon_voided", actor, {"reason": reason}, {"reason": reason})
+    conn.execute(coupons.update().where(coupons.c.serial == serial).values(
+        status="void", closed_by=actor, closed_at=row["at"], void_reason=reason))
     return get(conn, serial) or {}
 
 
@@ -151,26 +211,21 @@ def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, w
     the same transaction: a refusal anywhere leaves the coupon issued."""
 
     def plan(conn: Connection) -> Plan:
-        # The row is held (PostgreSQL) from its check to its redemption: a void or another
-        # redemption at the same moment waits, and the loser is told what the coupon became.
-        row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)
-                           .with_for_update()).first()
+        register.lock(conn)  # the coupon read from the chain stays as read until redeemed
+        row = chained(conn, serial)
         _check(row, serial, player, wager, amount)
         if row is not None and row.table_id not in (None, table_id):
             raise Refusal(f"coupon {serial} was issued for table {row.table_id}, not "
                           f"{table_id}", CLAUSE)
         made = plan_fn(conn)
         round_no = int(round_of())
-        redeemed = conn.execute(coupons.update().where(
-            coupons.c.serial == serial, coupons.c.status == "issued",
-            coupons.c.player == player, coupons.c.expires_at > store.now(),
-            sa.or_(coupons.c.table_id.is_(None), coupons.c.table_id == table_id)).values(
+        detail = {"wager": wager, "amount": fmt(amount)}
+        written = _log(conn, serial, "coupon_redeemed", player,
+                       {**detail, "table": table_id, "round": round_no}, detail,
+                       table_id, round_no)
+        conn.execute(coupons.update().where(coupons.c.serial == serial).values(
             status="redeemed", table_id=table_id, round=round_no, closed_by=player,
-            closed_at=store.now()))
-        if redeemed.rowcount != 1:
-            raise Refusal(f"coupon {serial} has already been redeemed", CLAUSE)
-        _log(conn, serial, "redeemed", player, {"wager": wager, "amount": fmt(amount)},
-             table_id, round_no)
+            closed_at=written["at"]))
         made.extra = {**made.extra, "coupon": serial}
         return made
 
@@ -194,10 +249,58 @@ def _check(row: Any, serial: str, player: str, wager: str, amount: Decimal) -> N
 
 
 def of_round(conn: Connection, table_id: str, round_no: int) -> list[dict[str, Any]]:
-    """The coupons redeemed in a round (for recall)."""
-    rows = conn.execute(sa.select(coupons).where(
+    """The coupons redeemed in a round (for recall), as the chain records them."""
+    rows = conn.execute(sa.select(coupons.c.serial).where(
         coupons.c.table_id == table_id, coupons.c.round == round_no)).all()
-    return [as_json(r) for r in rows]
+    found = [chained(conn, r.serial) for r in rows]
+    return [as_json(c) for c in found
+            if c is not None and c.table_id == table_id and c.round == round_no]
+
+
+# --- the audit: the projections rebuilt from the chain ------------------------------------
+
+_COMPARED = ("player", "face_cents", "wagers", "expires_at", "issued_by", "issued_at",
+             "status", "table_id", "round", "closed_by", "closed_at", "void_reason")
+
+
+def check_projection(conn: Connection, records: list[dict[str, Any]]) -> list[Finding]:
+    """The ``coupons`` and ``coupon_log`` rows against the coupons the house's chain
+    (``records``, by ``seq``, payloads as stored) records: a row that differs, is missing or
+    has no record is named."""
+    chain: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r["kind"] in KINDS:
+            chain.setdefault(r["subject"][len("coupon:"):], []).append(register.shown(r))
+    rows = {r.serial: r._mapping for r in conn.execute(sa.select(coupons))}
+    logs: dict[str, list[tuple[Any, ...]]] = {}
+    for line in conn.execute(sa.select(coupon_log).order_by(coupon_log.c.id)):
+        logs.setdefault(line.serial, []).append((line.action, line.actor, line.table_id,
+                                                 line.round))
+    findings: list[Finding] = []
+    for serial in sorted(set(chain) | set(rows) | set(logs)):
+        where = f"coupon {serial}"
+        made = fold(chain.get(serial, []))
+        row = rows.get(serial)
+        if made is None or row is None:
+            findings.append(Finding(where, None, "the coupons table holds it but the house's "
+                                    "chain records no issue of it" if made is None else
+                                    "the house's chain records it but the coupons table "
+                                    "does not hold it"))
+            continue
+        differs = [f"{k}: the row holds {row[k]!r}, the chain gives {made[k]!r}"
+                   for k in _COMPARED if row[k] != made[k]]
+        if differs:
+            findings.append(Finding(where, None, "; ".join(differs)))
+        told = [(ACTIONS[r["kind"]], r["actor"], _table_of(r), r["payload"].get("round"))
+                for r in chain.get(serial, [])]
+        if logs.get(serial, []) != told:
+            findings.append(Finding(where, None, f"the coupon log holds {logs.get(serial, [])}; "
+                                    f"the chain records {told}"))
+    return findings
+
+
+def _table_of(record: dict[str, Any]) -> Any:
+    return record["payload"].get("table")
 
 
 def coupons_after(live: LiveTable, events: list[Event]) -> list[Event]:

@@ -4,12 +4,11 @@ policy applies to it)."""
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 
 import sqlalchemy as sa
 
-from croupier.service import equipment, equipment_register, store
+from croupier.service import controls, equipment, equipment_register, store
 from croupier.service.auth import Auth
 from croupier.service.ledger import Ledger, move_wallet
 from croupier.service.tables import Tables
@@ -41,12 +40,11 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
                 move_wallet(conn, name, store.cents(DEMO_WALLET), "deposit", None, None, "demo")
         for table_id, game, profile in DEMO_TABLES:
             tables.create(conn, table_id, game, profile, {}, None)
+            controls.set_entry(conn, table_id, "physical", "admin")
         record = equipment.passing_record()
         for i in range(1, DEMO_DICE + 1):
             serial = f"NJ-{i:04d}"
             equipment_register.register_die(conn, "admin", serial, "demo set A", "craps-1")
-            conn.execute(store.inspections.insert().values(
-                serial=serial, inspector="admin", record=json.dumps(record), passed=True,
-                failures="[]", at=store.now()))
+            equipment_register.inspect_die(conn, "admin", serial, record, [])
         equipment_register.demo_register(conn)
     return logins

@@ -16,12 +16,21 @@ each a record with who did it and where. An issued die is in its table's cup (th
 the stickperson may offer, (e)3); a returned, stored or cancelled one is in no cup, and a
 cancelled die can never be issued again.
 
+A die is issued only after an inspection that passed: one registered for a table's cup is
+received, and issued there when its first passing inspection is recorded; an inspection that
+fails takes an issued die out of the cup at once (``returned``), and the table it was at stops
+using it (``service/procedures/dice.py``). Inspections are records of the chain too
+(``die_inspected``).
+
 Nothing here is kept outside the chain: each item's state is the fold of its records
-(:func:`fold_item`), so what the register shows is what ``audit verify`` checked.
+(:func:`fold_item`), a die's place and inspections are read from its records, so what the
+register shows is what ``audit verify`` checked; the ``dice`` and ``inspections`` rows are
+projections the audit rebuilds from the chain and compares (:func:`check_dice_projection`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +42,7 @@ from croupier.errors import Refusal
 from croupier.games import GAMES
 from croupier.rules import RouletteRules, load_profile
 from croupier.service import register, store
+from croupier.service.audit.snapshot import Finding
 from croupier.service.procedures import clauses
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
@@ -40,6 +50,7 @@ LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
 ITEM_KINDS = ("equipment_registered", "equipment_approved", "equipment_inspected",
               "equipment_placed", "equipment_retired")
 CUSTODY_KIND = "dice_custody"
+INSPECTED_KIND = "die_inspected"
 STEPS = ("received", "stored", "issued", "returned", "cancelled")
 # The steps a die may take from each step it stands at (None: not yet received).
 NEXT: dict[str | None, tuple[str, ...]] = {
@@ -190,6 +201,13 @@ def custody(conn: Connection, serial: str) -> list[dict[str, Any]]:
     return register.rows(conn, (CUSTODY_KIND,), f"die:{serial}")
 
 
+def latest_inspection(conn: Connection, serial: str) -> dict[str, Any] | None:
+    """The payload of the die's latest chained inspection (``passed``, ``failures``, ...), or
+    None if none is recorded."""
+    found = register.latest(conn, (INSPECTED_KIND,), f"die:{serial}")
+    return None if found is None else dict(found["payload"])
+
+
 def standing(die: Any, past: list[dict[str, Any]]) -> str | None:
     """The step a die stands at: its latest custody record's, except that a retired die is
     cancelled whatever its records say, and a die in a table's cup with no record at all (put
@@ -237,10 +255,8 @@ def _check_step(conn: Connection, die: Any, step: str, table_id: str | None,
         raise RegisterRefused(422, "body.table: a die is issued to a table, and only then "
                               "names one")
     if step == "issued":
-        latest = conn.execute(sa.select(store.inspections.c.passed).where(
-            store.inspections.c.serial == serial).order_by(store.inspections.c.id.desc())
-            .limit(1)).first()
-        if latest is None or not latest.passed:
+        latest = latest_inspection(conn, serial)
+        if latest is None or not latest["passed"]:
             state = "has no inspection record" if latest is None else "failed its last inspection"
             raise RegisterRefused(409, f"die {serial} {state}: only a die whose latest "
                                   "inspection passed goes into a table's dice cup",
@@ -271,21 +287,106 @@ def custody_step(conn: Connection, actor: str, serial: str, step: str,
 
 def register_die(conn: Connection, actor: str, serial: str, set_name: str,
                  table_id: str | None) -> None:
-    """Register a die: its row, and its receipt into the house's custody; registered straight
-    into a table's cup, its issue there too (it is offered only once its inspection passes)."""
+    """Register a die: its row, and its receipt into the house's custody. Registered for a
+    table's cup (``table_id``), it is issued there only once an inspection of it passes
+    (:func:`inspect_die`): no die reaches a cup uninspected."""
+    row = register.append(conn, CUSTODY_KIND, f"die:{serial}", {
+        "serial": serial, "step": "received", "table": None, "note": "registered",
+        "clause": "", "set": set_name, "for_table": table_id}, actor)
     conn.execute(store.dice.insert().values(
         serial=serial, set_name=set_name, table_id=None, retired=False,
-        registered_at=store.now()))
+        registered_at=row["at"]))
+
+
+def inspect_die(conn: Connection, actor: str, serial: str, record: dict[str, Any],
+                failures: list[str]) -> str | None:
+    """Record an inspection of a die in the chain (and its projection row). One that passes
+    issues a die registered for a table's cup and not yet issued; one that fails takes an
+    issued die out of its cup at once. The table whose cup it left, if any."""
+    register.lock(conn)
+    row = register.append(conn, INSPECTED_KIND, f"die:{serial}", {
+        "serial": serial, "passed": not failures, "failures": failures, "record": record},
+        actor)
+    conn.execute(store.inspections.insert().values(
+        serial=serial, inspector=actor, record=json.dumps(record), passed=not failures,
+        failures=json.dumps(failures), at=row["at"]))
+    die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
+    past = custody(conn, serial)
+    at = standing(die, past) if die is not None else None
+    if not failures and at == "received" and past[-1]["payload"].get("for_table"):
+        table = str(past[-1]["payload"]["for_table"])
+        _step(conn, actor, serial, "issued", table, "issued to the cup it was registered "
+              "for, once its inspection passed")
+        return None
+    cup = issued_to(conn, serial)
+    if failures and at == "issued" and cup is not None:
+        _step(conn, actor, serial, "returned", None, "failed its inspection: taken out of the "
+              f"cup at once ({failures[0]})")
+        return cup
+    return None
+
+
+def _step(conn: Connection, actor: str, serial: str, step: str, table_id: str | None,
+          note: str) -> None:
     register.append(conn, CUSTODY_KIND, f"die:{serial}", {
-        "serial": serial, "step": "received", "table": None, "note": "registered",
-        "clause": ""}, actor)
-    if table_id is not None:
-        register.append(conn, CUSTODY_KIND, f"die:{serial}", {
-            "serial": serial, "step": "issued", "table": table_id,
-            "note": "registered into the table's dice cup", "clause": STEP_CLAUSES["issued"]},
-            actor)
-        conn.execute(store.dice.update().where(store.dice.c.serial == serial)
-                     .values(table_id=table_id))
+        "serial": serial, "step": step, "table": table_id, "note": note,
+        "clause": STEP_CLAUSES.get(step, "")}, actor)
+    conn.execute(store.dice.update().where(store.dice.c.serial == serial).values(
+        table_id=table_id if step == "issued" else None))
+
+
+def in_play_check(conn: Connection, serial: str, table_id: str) -> str | None:
+    """Why die ``serial`` may not be used at ``table_id`` by its chained records (in that
+    table's cup by custody, its latest inspection passed), or None if it may."""
+    if issued_to(conn, serial) != table_id:
+        return "cup"
+    latest = latest_inspection(conn, serial)
+    if latest is None:
+        return "uninspected"
+    return None if latest["passed"] else "failed"
+
+
+# --- the audit: the dice and inspections rows rebuilt from the chain ----------------------
+
+def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> list[Finding]:
+    """The ``dice`` and ``inspections`` rows against the house's chain (``records``, by
+    ``seq``): a die's cup and retirement are its custody's, each inspection row a chained
+    inspection's, in order."""
+    steps: dict[str, list[dict[str, Any]]] = {}
+    checks: dict[str, list[tuple[Any, ...]]] = {}
+    for r in records:
+        if r["kind"] == CUSTODY_KIND:
+            steps.setdefault(r["subject"][4:], []).append(json.loads(r["payload"]))
+        elif r["kind"] == INSPECTED_KIND:
+            p = json.loads(r["payload"])
+            checks.setdefault(r["subject"][4:], []).append(
+                (r["actor"], bool(p["passed"]), list(p["failures"])))
+    findings: list[Finding] = []
+    dice = {d.serial: d for d in conn.execute(sa.select(store.dice))}
+    for serial in sorted(set(dice) | set(steps)):
+        where, die, past = f"die {serial}", dice.get(serial), steps.get(serial, [])
+        if die is None or not past:
+            findings.append(Finding(where, None, "the dice table holds it but the house's "
+                                    "chain records no custody of it" if die is not None else
+                                    "the house's chain records it but the dice table does "
+                                    "not hold it"))
+            continue
+        last = past[-1]
+        cup = last["table"] if last["step"] == "issued" else None
+        if die.table_id != cup or bool(die.retired) != (last["step"] == "cancelled"):
+            findings.append(Finding(where, None, (
+                f"the dice table puts it in cup {die.table_id!r} (retired {bool(die.retired)}); "
+                f"its custody says {last['step']}" + (f" to {cup}" if cup else ""))))
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    for row in conn.execute(sa.select(store.inspections).order_by(store.inspections.c.id)):
+        rows.setdefault(row.serial, []).append((row.inspector, bool(row.passed),
+                                                json.loads(row.failures)))
+    for serial in sorted(set(rows) | set(checks)):
+        if rows.get(serial, []) != checks.get(serial, []):
+            findings.append(Finding(f"die {serial}", None, (
+                f"the inspections table holds {rows.get(serial, [])}; the house's chain "
+                f"records {checks.get(serial, [])}")))
+    return findings
 
 
 # --- the layout a roulette table opens with -----------------------------------------------

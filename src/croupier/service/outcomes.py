@@ -61,6 +61,8 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
             return Plan([])
         procedures = live.procedures
         procedures.check_outcome(entered is not None)
+        if procedures.dice is not None:  # no die the chain took out of play is thrown
+            procedures.dice.check_in_play(conn)
         if entered is None:
             if not drawn:
                 draw = rng.draw(live.table.draw_ranges())

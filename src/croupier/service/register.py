@@ -45,21 +45,24 @@ def record_text(row: Any) -> str:
 def lock(conn: Connection) -> None:
     """Hold the house chain's writer lock to the end of ``conn``'s transaction (SQLite: its
     ``BEGIN IMMEDIATE`` already holds the only writer lock). A writer that decides from the
-    records (is this change still proposed?) takes it *before* it reads them, so that no other
-    writer can record something in between that would change the answer."""
+    records (is this change still proposed? a coupon still issued? a die's latest inspection?)
+    takes it *before* it reads them, so that no other writer can record something in between
+    that would change the answer."""
     if conn.dialect.name != "sqlite":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
 
 
 def append(conn: Connection, kind: str, subject: str, payload: dict[str, Any],
-           actor: str) -> dict[str, Any]:
-    """Append one record in ``conn``'s transaction; the row written (with its hash)."""
+           actor: str, at: float | None = None) -> dict[str, Any]:
+    """Append one record in ``conn``'s transaction; the row written (with its hash). ``at``:
+    when it happened, if not now (a record an upgrade carries over from an older table)."""
     lock(conn)  # taken again in the same transaction: a no-op
     last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
         house_records.c.seq.desc()).limit(1)).first()
     row: dict[str, Any] = {
         "seq": 1 if last is None else int(last.seq) + 1, "kind": kind, "subject": subject,
-        "payload": canonical(payload), "actor": actor, "at": store.now()}
+        "payload": canonical(payload), "actor": actor,
+        "at": store.now() if at is None else float(at)}
     row["hash"] = link(GENESIS if last is None else str(last.hash), record_text(row))
     conn.execute(house_records.insert().values(**row))
     return row
@@ -81,6 +84,14 @@ def rows(conn: Connection, kinds: Iterable[str] | None = None, subject: str | No
 def shown(row: dict[str, Any]) -> dict[str, Any]:
     """A record as the API shows it: its payload decoded, its hash kept."""
     return {**row, "payload": json.loads(row["payload"])}
+
+
+def latest(conn: Connection, kinds: Iterable[str], subject: str) -> dict[str, Any] | None:
+    """The newest record of ``kinds`` about ``subject`` (payload decoded), or None."""
+    row = conn.execute(sa.select(house_records).where(
+        house_records.c.kind.in_(list(kinds)), house_records.c.subject == subject)
+        .order_by(house_records.c.seq.desc()).limit(1)).first()
+    return None if row is None else shown(dict(row._mapping))
 
 
 def head(conn: Connection) -> list[Any] | None:

@@ -49,7 +49,7 @@ def record(conn: Connection, live: LiveTable, before: Before, decided: Sequence[
                                **live.procedures.describe(decided)}
     conn.execute(store.rounds.insert().values(
         table_id=live.id, round=before.round_no, first_seq=live.round_first_seq,
-        last_seq=live.seq, outcome=json.dumps(outcome), draw=json.dumps(_draw(before.pending)),
+        last_seq=live.seq, outcome=json.dumps(outcome), draw=json.dumps(draw_of(before.pending)),
         layout=json.dumps(before.layout), before=json.dumps(before.balances),
         after=json.dumps(live.balances()), decided_at=at, voided=None))
     players = live.participants | {w["player"] for w in before.layout}
@@ -60,7 +60,8 @@ def record(conn: Connection, live: LiveTable, before: Before, decided: Sequence[
     live.end_round(live.seq + 1)
 
 
-def _draw(pending: PendingOutcome | None) -> dict[str, Any]:
+def draw_of(pending: PendingOutcome | None) -> dict[str, Any]:
+    """The draw a round's row shows: the RNG's raw bytes, or who entered the outcome."""
     event = pending.event if pending is not None else None
     if isinstance(event, sv.Drawn):
         return {"source": event.source, "raw": list(event.raw), "outcome": list(event.outcome)}

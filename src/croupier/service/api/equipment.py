@@ -3,15 +3,15 @@ offered, selected, refused, passed and changed (``/tables/{id}/dice``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from croupier.service import equipment, equipment_register
 from croupier.service.api import queries
-from croupier.service.api.act import act
+from croupier.service.api.act import act, act_at
 from croupier.service.api.deps import (
     Dealer,
     DiceCaller,
@@ -104,17 +104,29 @@ def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]
 
 
 @router.post("/equipment/dice/{serial}/inspections", tags=["equipment"], status_code=201)
-def inspect_die(serial: Serial, body: Inspection, user: EquipmentStaff,
-                svc: Svc) -> dict[str, Any]:
-    """Record an inspection; the die may be put in play only if it passed (20.25(b)2)."""
+async def inspect_die(request: Request, serial: Serial, body: Inspection,
+                      user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
+    """Record an inspection; the die may be put in play only if it passed (20.25(b)2). One
+    that passes issues a die registered for a table's cup; one that fails takes the die out
+    of its cup and out of play at once."""
     record = body.model_dump()
     failures = equipment.inspect(record)
-    with svc.engine.begin() as conn:
-        if not queries.die_exists(conn, serial):
-            raise ApiError(404, "not_found", f"there is no die {serial}")
-        queries.add_inspection(conn, serial, user.username, record, failures)
+
+    def write() -> str | None:
+        with svc.engine.begin() as conn:
+            if not queries.die_exists(conn, serial):
+                raise ApiError(404, "not_found", f"there is no die {serial}")
+            return equipment_register.inspect_die(conn, user.username, serial, record,
+                                                  failures)
+
+    left = await run_in_threadpool(write)
+    if left is not None and left in svc.tables and svc.tables.all[left].procedures.dice:
+        # The dice in play at that table go back to the cup now; if the table cannot take
+        # the event (halted, an outcome waiting), no throw uses the die anyway.
+        await act_at(svc, ("POST", request.url.path), None, user, left, None,
+                     lambda live: _dice(live).withdraw(serial), changes=False)
     return {"serial": serial, "passed": not failures, "failures": failures,
-            "clause": equipment.CLAUSE}
+            "clause": equipment.CLAUSE, "taken_from_table": left}
 
 
 @router.get("/equipment/dice", tags=["equipment"])
@@ -122,7 +134,5 @@ def list_dice(user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         dice = queries.dice_with_latest_inspection(conn)
     return [{"serial": d.serial, "set_name": d.set_name, "table_id": d.table_id,
-             "retired": d.retired, "in_spec": bool(latest and latest.passed),
-             "last_inspection": None if latest is None else {
-                 "by": latest.inspector, "at": latest.at, "passed": latest.passed,
-                 "failures": json.loads(latest.failures)}} for d, latest in dice]
+             "retired": d.retired, "in_spec": bool(latest and latest["passed"]),
+             "last_inspection": latest} for d, latest in dice]

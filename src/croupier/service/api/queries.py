@@ -5,13 +5,12 @@ Every statement a route runs is here, named for what it answers, so the routes h
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Row
 
-from croupier.service import store
+from croupier.service import register, store
 from croupier.service.auth import login_state
 
 
@@ -41,20 +40,16 @@ def die_exists(conn: Connection, serial: str) -> bool:
         store.dice.c.serial == serial)).first() is not None
 
 
-def add_inspection(conn: Connection, serial: str, inspector: str, record: dict[str, Any],
-                   failures: list[str]) -> None:
-    conn.execute(store.inspections.insert().values(
-        serial=serial, inspector=inspector, record=json.dumps(record), passed=not failures,
-        failures=json.dumps(failures), at=store.now()))
-
-
-def dice_with_latest_inspection(conn: Connection) -> list[tuple[Row[Any], Row[Any] | None]]:
-    """Every die, by serial, with its latest inspection (None if never inspected)."""
+def dice_with_latest_inspection(conn: Connection,
+                                ) -> list[tuple[Row[Any], dict[str, Any] | None]]:
+    """Every die, by serial, with its latest inspection as the house's chain records it
+    (``by``, ``at``, ``passed``, ``failures``; None if never inspected)."""
     out = []
     for die in conn.execute(sa.select(store.dice).order_by(store.dice.c.serial)).all():
-        latest = conn.execute(sa.select(store.inspections).where(
-            store.inspections.c.serial == die.serial).order_by(
-            store.inspections.c.id.desc()).limit(1)).first()
+        found = register.latest(conn, ("die_inspected",), f"die:{die.serial}")
+        latest = None if found is None else {
+            "by": found["actor"], "at": found["at"], "passed": bool(found["payload"]["passed"]),
+            "failures": list(found["payload"]["failures"])}
         out.append((die, latest))
     return out
 

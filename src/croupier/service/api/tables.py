@@ -54,7 +54,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     try:
         live = paytables.open_table(svc.tables, body.id, body.game, body.profile, options,
                                     body.capacity,
-                                    lambda conn: controls.set_entry(conn, body.id, body.entry))
+                                    lambda conn: controls.set_entry(conn, body.id, body.entry,
+                                                                      user.username))
     except LookupError:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}") from None
     svc.tables.add(live)

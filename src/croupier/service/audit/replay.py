@@ -13,6 +13,7 @@ add up to what was deposited. Sums are taken in Python's exact integers.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -20,7 +21,7 @@ from typing import Any
 
 from croupier.events import Event
 from croupier.money import fmt
-from croupier.service import codec, store
+from croupier.service import codec, rounds, store
 from croupier.service import events as sv
 from croupier.service.audit.snapshot import Finding, Snapshot
 from croupier.service.live import LiveTable, PendingOutcome
@@ -123,17 +124,66 @@ def _count_chips(moved: dict[str, int], event: Event) -> None:
         moved[event.player] = moved.get(event.player, 0) - store.cents(event.amount)
 
 
+class RoundCheck:
+    """The rounds recall shows (``rounds`` rows, a projection) against the replay: each
+    round not voided must show the outcome its events decided and the balances they left."""
+
+    def __init__(self, where: str, rows: dict[int, dict[str, Any]] | None) -> None:
+        self.where, self.rows = where, rows or {}
+        self.round: int | None = None
+        self.decided: list[Event] = []
+        self.before: dict[str, Any] | None = None
+        self.findings: list[Finding] = []
+
+    def see(self, live: LiveTable, round_no: int, event: Event) -> None:
+        """Before ``event`` (of round ``round_no``) is folded into ``live``."""
+        if round_no != self.round:
+            self.close(live)
+            self.round, self.decided, self.before = round_no, [], None
+        if self.before is None and live.pending is not None:
+            # The first event once the outcome waits: the table as the decision finds it.
+            self.before = {"draw": rounds.draw_of(live.pending)}
+        if self.decided or live.procedures.settles(event) is not None:
+            self.decided.append(event)
+
+    def close(self, live: LiveTable) -> None:
+        """The round under way ends with ``live`` as its events leave it."""
+        row = self.rows.get(self.round) if self.round is not None else None
+        if row is None or row["voided"] is not None or not self.decided:
+            return
+        shown = {"outcome": {k: v for k, v in json.loads(row["outcome"]).items()
+                             if k != "from_seq"},
+                 "after": json.loads(row["after"])}
+        given = {"outcome": live.procedures.describe(self.decided), "after": live.balances()}
+        if self.before is not None:
+            shown.update({k: json.loads(row[k]) for k in self.before})
+            given.update(self.before)
+        for what, value in given.items():
+            value = json.loads(json.dumps(value, default=str))
+            if shown[what] != value:
+                self.findings.append(Finding(self.where, None, (
+                    f"round {self.round}: recall shows the {_NAMES[what]} {shown[what]}, its "
+                    f"events give {value}")))
+
+
+_NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw"}
+
+
 def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
-                 ) -> Replayed:
-    """The table rebuilt from its events with every outcome re-derived; what differs."""
+                 round_rows: dict[int, dict[str, Any]] | None = None) -> Replayed:
+    """The table rebuilt from its events with every outcome re-derived; what differs. With
+    ``round_rows`` (the table's ``rounds`` rows), each round as recall shows it is compared
+    with what its events give."""
     where = f"table {t['id']}"
     out = Replayed(None)
     findings = out.findings
     current = [0]
+    recalled = RoundCheck(where, round_rows)
 
     def before(live: LiveTable, i: int, decoded: Decoded) -> None:
-        seq, _, event = decoded[i]
+        seq, round_no, event = decoded[i]
         current[0] = seq
+        recalled.see(live, round_no, event)
         _count_chips(out.moved, event)
         pending = live.pending
         if pending is not None and isinstance(event, (sv.Drawn, sv.Entered)):
@@ -167,6 +217,9 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
     except Exception as exc:
         findings.append(_unreadable(t, rows) or Finding(
             where, current[0], f"the engine cannot play this event: {exc!r}"))
+        return out
+    recalled.close(out.live)
+    findings.extend(recalled.findings)
     return out
 
 

@@ -43,6 +43,9 @@ class Snapshot:
     keys: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     """The house's own chain (``service/register.py``), by ``seq``."""
+    round_rows: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """Each table's rounds as recall shows them (a projection the replay rebuilds and
+    compares; empty for a bundle, which does not carry them)."""
 
 
 def _all(conn: Connection, query: Any) -> list[dict[str, Any]]:
@@ -64,6 +67,11 @@ def read(conn: Connection) -> Snapshot:
     snap.rounds = {r["table_id"]: int(r["last"] or 0) for r in _all(conn, sa.select(
         store.rounds.c.table_id, sa.func.max(store.rounds.c.round).label("last"))
         .group_by(store.rounds.c.table_id))}
+    for row in _all(conn, sa.select(store.rounds.c.table_id, store.rounds.c.round,
+                                    store.rounds.c.outcome, store.rounds.c.after,
+                                    store.rounds.c.before, store.rounds.c.draw,
+                                    store.rounds.c.layout, store.rounds.c.voided)):
+        snap.round_rows.setdefault(row["table_id"], {})[int(row["round"])] = row
     snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
     snap.keys = _all(conn, sa.select(store.ledger_keys))
     snap.records = _all(conn, sa.select(store.house_records).order_by(store.house_records.c.seq))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 from croupier.service import store
-from croupier.service.audit import chain, replay
+from croupier.service.audit import chain, projections, replay
 from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
 
@@ -110,7 +110,8 @@ def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
     """Every table replayed; the chips each player moved to each table (net cents)."""
     moved: dict[str, dict[str, int]] = {}
     for t in snap.tables:
-        done = replay.replay_table(t, snap.events.get(t["id"], []), snap.rounds.get(t["id"]))
+        done = replay.replay_table(t, snap.events.get(t["id"], []), snap.rounds.get(t["id"]),
+                                   snap.round_rows.get(t["id"]))
         report.findings.extend(done.findings)
         live = done.live
         if live is None:
@@ -139,11 +140,13 @@ def verify_ledger(tables: Tables, checkpoint: bool = True,
                                else {"isolation_level": "REPEATABLE READ"})
     with engine.connect().execution_options(**options) as conn:
         snap = read(conn)
+        projected = projections.check(conn, snap.records)
     signer = TRUST.signer
     pin, pin_problems = chain.pin_findings(TRUST.pin_path, snap)
     report = verify_snapshot(snap, signer.public_hex if signer else None, pin, tables.all,
                              earlier)
     report.findings[:0] = pin_problems
+    report.findings.extend(projected)
     if checkpoint and signer is not None and not report.findings:
         row = writer(engine, signer).write("verify")
         report.notes.append(f"checkpoint {row['id']} signed by key {row['key_id']}")

@@ -9,17 +9,15 @@ the reading ``replay contract: Table procedures`` (:func:`croupier.service.proce
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from croupier.craps.actions import PassDice
 from croupier.errors import Refusal
 from croupier.events import Event
-from croupier.service import equipment, equipment_register, store
+from croupier.service import equipment, equipment_register
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
@@ -76,6 +74,15 @@ class DiceDesk:
         events: list[Event] = self.live.table.check(PassDice(player))
         return events
 
+    def withdraw(self, serial: str) -> PlanFn:
+        """A die taken out of play at once (its inspection failed): the dice in play go back
+        to the cup if it is one of them, and new dice are offered."""
+        def plan(conn: Connection) -> Plan:
+            if serial in self.in_play:
+                return Plan([sv.DiceChanged(self.in_play, self._clause("dice_spec"))])
+            return Plan([])
+        return plan
+
     def check_ready(self) -> None:
         """Refuse a roll without a shooter or without two dice in play."""
         shooter = self.shooter()
@@ -114,23 +121,26 @@ class DiceDesk:
         return plan
 
     def _check_die(self, conn: Connection, serial: str, offer_clause: str) -> None:
-        die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
-        latest = conn.execute(sa.select(store.inspections).where(
-            store.inspections.c.serial == serial).order_by(store.inspections.c.id.desc())
-            .limit(1)).first()
-        table_id = self.live.id
-        if die is None or die.table_id != table_id or die.retired:
-            raise Refusal(f"die {serial} is not in this table's dice cup", offer_clause)
-        if equipment_register.issued_to(conn, serial) != table_id:
-            raise Refusal(f"die {serial} has no custody record of its issue to this table's "
-                          "dice cup: it cannot be put in play", self._clause("dice_cup"))
-        if latest is None:
+        """Refuse a die its chained records keep from play here: not in this table's cup by
+        its custody, or its latest inspection missing or failed."""
+        why = equipment_register.in_play_check(conn, serial, self.live.id)
+        if why == "cup":
+            raise Refusal(f"die {serial} is not in this table's dice cup: its custody records "
+                          "no issue of it here", self._clause("dice_cup"))
+        if why == "uninspected":
             raise Refusal(f"die {serial} has no inspection record: it cannot be put in play",
                           self._clause("dice_spec"))
-        if not latest.passed:
-            failures = json.loads(latest.failures)
+        if why == "failed":
+            latest = equipment_register.latest_inspection(conn, serial) or {}
+            failures = list(latest.get("failures") or ["failed"])
             raise Refusal(f"die {serial} failed its last inspection and cannot be put in play: "
                           f"{failures[0]}", self._clause("dice_spec"))
+
+    def check_in_play(self, conn: Connection) -> None:
+        """Refuse a throw with a die the chain has taken out of play (a failed inspection
+        takes it from the cup at once): new dice are offered first."""
+        for serial in self.in_play:
+            self._check_die(conn, serial, self._clause("dice_offer"))
 
     def select(self, user: User, serials: list[str], by_shooter: bool) -> PlanFn:
         """The shooter's pick of two of the dice offered (``by_shooter``: the caller must be
@@ -144,6 +154,8 @@ class DiceDesk:
             if len(set(serials)) != 2 or not set(serials) <= set(self.offered):
                 raise Refusal("the shooter selects two of the dice offered",
                               self._clause("dice_offer"))
+            for serial in serials:  # still in play's reach: not failed since it was offered
+                self._check_die(conn, serial, self._clause("dice_offer"))
             return Plan([sv.DiceSelected(shooter, tuple(serials))])
         return plan
 

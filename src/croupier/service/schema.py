@@ -1,0 +1,104 @@
+"""What each table of the ledger's schema is to its trust: a hash chain, a projection the
+audit rebuilds from the chains and compares, or a cache that no decision trusts.
+
+``tests/architecture/test_schema.py`` reads the schema (the tables the migrations make and the
+store's metadata) and fails on a table missing here, or on a named check that does not exist.
+A decision about money or fairness reads only a chain (or a projection under the audit's eye,
+for listing); the caches are safe to lose: losing one fails closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A hash chain: each record hashed over the one before, its head signed in checkpoints;
+    ``check`` is the function that recomputes it."""
+
+    check: str
+    what: str
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Rows derived from the chains, kept for listing and look-up; ``check`` rebuilds them
+    from the chains and names every row that differs."""
+
+    check: str
+    what: str
+
+
+@dataclass(frozen=True)
+class Cache:
+    """Rows no decision about money or fairness trusts; ``why`` says why, and what losing
+    them does (it fails closed)."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class ChainedElsewhere:
+    """Made a chain of its own by the users chain, merged separately (``what`` it will hold)."""
+
+    what: str
+
+
+Kind = Chain | Projection | Cache | ChainedElsewhere
+
+_CHAINS = "croupier.service.audit.chain.recompute"
+_REPLAY = "croupier.service.audit.replay"
+
+TABLES: dict[str, Kind] = {
+    # --- hash chains ----------------------------------------------------------------------
+    "events": Chain(_CHAINS, "each table's chain: every event by seq"),
+    "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain (its "
+                    "house_cents a projection compared by " + _REPLAY + ".check_seats)"),
+    "wallet_entries": Chain(_CHAINS, "each wallet's chain of entries"),
+    "wallets": Chain(_CHAINS, "a wallet's chain head; its balance a projection compared by "
+                     + _REPLAY + ".check_wallets"),
+    "house_records": Chain("croupier.service.register.recompute", "the house's chain: "
+                           "equipment, dice custody and inspections, coupons, entry modes, "
+                           "pay table changes"),
+    "checkpoints": Chain("croupier.service.audit.chain.check_checkpoints", "the signed "
+                         "checkpoints, each linked to the one before"),
+    "ledger_keys": Chain("croupier.service.audit.keys.trusted_keys", "each signing key "
+                         "introduced by a signature of the key before it"),
+    # --- projections rebuilt from the chains and compared by the audit ---------------------
+    "seats": Projection(_REPLAY + ".check_seats", "each player's chips and wagers at a table"),
+    "rounds": Projection(_REPLAY + ".RoundCheck", "rounds as recall shows them: the outcome, "
+                         "the draw and the balances after are compared (the wagers in action "
+                         "and balances before are not yet)"),
+    "coupons": Projection("croupier.service.coupons.check_projection", "each coupon as its "
+                          "chained issue, redemption or void leaves it"),
+    "coupon_log": Projection("croupier.service.coupons.check_projection", "one row per "
+                             "chained coupon record"),
+    "dice": Projection("croupier.service.equipment_register.check_dice_projection", "each "
+                       "die's cup and retirement from its chained custody"),
+    "inspections": Projection("croupier.service.equipment_register.check_dice_projection",
+                              "one row per chained inspection of a die"),
+    # --- caches no decision trusts ---------------------------------------------------------
+    "tokens": Cache("bearer tokens (hashed): a lost row is a 401 and the user logs in again, "
+                    "never access; no money moves on one without the chained request it "
+                    "authorises"),
+    "round_players": Cache("an index of the rounds each player took part in, for recall's "
+                           "listing; a lost row hides a round from a player's own list (fails "
+                           "closed), an added one shows only that player's own part"),
+    "idempotency": Cache("stored replies to retried requests; OPEN: a lost row lets a retried "
+                         "request run again, until each key is recorded in the chained event "
+                         "it produced"),
+    "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
+                          "again under a new epoch, which fences the old owner's writes"),
+    "alembic_version": Cache("the schema's migration number, read only by the upgrade"),
+    # --- chained by the users chain (merged separately) ------------------------------------
+    "users": ChainedElsewhere("creating, promoting, locking and deleting an account"),
+    "pending_adjustments": ChainedElsewhere("an adjustment asked for and approved by a "
+                                            "second person, as chained events"),
+    "login_state": ChainedElsewhere("an account's deletion and lock-out (its failed-log-in "
+                                    "counters a cache)"),
+}
+"""Every table of the schema by name."""
+
+OPEN = ("idempotency",)
+"""Tables that a decision still trusts without a chain behind them: named, not hidden."""

@@ -1,0 +1,190 @@
+"""Records that decide money or fairness cannot be edited in the database to change a decision:
+each attack of the independent review, over real HTTP, on SQLite and PostgreSQL. A redeemed
+coupon set back to "issued", a failed inspection edited to a pass, an RNG table's entry mode
+deleted, a round's outcome and balances rewritten: the server still refuses, and
+``GET /audit/verify`` names the edit. And the equipment follows play: no die reaches a cup
+uninspected, a failed inspection takes it out of play at once."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service.equipment import passing_record
+
+from .conftest import PASSWORD, Server
+
+COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
+SPEC_CLAUSE = "N.J.A.C. 13:47-20.25(b)2"
+
+
+def _sql(s: Server, statement: str, **params: Any) -> int:
+    """Run ``statement`` against the server's database behind its back (an attacker with
+    write access to the database); the rows it touched. A table that no longer exists
+    touches nothing."""
+    url = s.database or f"sqlite:///{s.data_dir / 'croupier.db'}"
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            name = statement.split()[2] if statement.startswith(("DELETE", "UPDATE")) \
+                else ""
+            name = statement.split()[1] if statement.startswith("UPDATE") else name
+            if name and not sa.inspect(conn).has_table(name):
+                return 0
+            return int(conn.execute(sa.text(statement), params).rowcount)
+    finally:
+        engine.dispose()
+
+
+def _verify(s: Server) -> dict[str, Any]:
+    r = s.get("auditor", "/audit/verify")
+    assert r.status_code == 200, r.text
+    report: dict[str, Any] = r.json()
+    return report
+
+
+@pytest.mark.clause(COUPON_CLAUSE)
+def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Server) -> None:
+    s = server
+    s.ok("admin", "/users", {"username": "cash", "password": PASSWORD, "role": "cashier"},
+         key=None)
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    serial = s.ok("cash", "/coupons", {"player": "alice", "face_value": "10",
+                                       "wagers": ["pass"]}, key=None)["serial"]
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10", "coupon": serial})
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})  # a natural: the pass wins
+    assert _verify(s)["ok"]
+    assert _sql(s, "UPDATE coupons SET status = 'issued', table_id = NULL, round = NULL, "
+                "closed_by = NULL, closed_at = NULL WHERE serial = :serial", serial=serial) == 1
+    r = s.post("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10",
+                                                 "coupon": serial})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"]["clause"] == COUPON_CLAUSE
+    assert "redeemed" in r.json()["error"]["reason"]
+    report = _verify(s)
+    assert not report["ok"]
+    named = [f for f in report["findings"] if f["where"] == f"coupon {serial}"]
+    assert named and "status: the row holds 'issued', the chain gives 'redeemed'" in \
+        named[0]["what"], report["findings"]
+
+
+@pytest.mark.clause(SPEC_CLAUSE)
+def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> None:
+    s = server
+    failing = {**passing_record(), "sides_inch": ["0.740", "0.765", "0.765"]}
+    s.ok("admin", "/equipment/dice/NJ-0003/inspections", failing, key=None)
+    # Behind the server's back: the failure rewritten as a pass, the die put back in the cup.
+    assert _sql(s, "UPDATE inspections SET passed = :t, failures = '[]' WHERE serial = "
+                "'NJ-0003'", t=True) >= 1
+    _sql(s, "UPDATE dice SET table_id = 'craps-1' WHERE serial = 'NJ-0003'")
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
+    r = s.post("dealer", "/tables/craps-1/dice/offer",
+               {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
+    assert r.status_code == 409, r.text
+    assert "NJ-0003" in r.json()["error"]["reason"]
+    listed = {d["serial"]: d for d in s.get("auditor", "/equipment/dice").json()}
+    assert listed["NJ-0003"]["in_spec"] is False
+    report = _verify(s)
+    assert not report["ok"]
+    wheres = {f["where"] for f in report["findings"]}
+    assert "die NJ-0003" in wheres, report["findings"]
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
+def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: Server) -> None:
+    s = server
+    s.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f",
+                              "entry": "rng"}, key=None)
+    for i in range(1, 6):
+        s.ok("admin", "/equipment/dice", {"serial": f"R-{i}", "set_name": "r",
+                                          "table_id": "rng-1"}, key=None)
+        s.ok("admin", f"/equipment/dice/R-{i}/inspections", passing_record(), key=None)
+    s.ok("alice", "/tables/rng-1/buy-in", {"amount": "50"})
+    s.ok("dealer", "/tables/rng-1/dice/offer", {"serials": [f"R-{i}" for i in range(1, 6)]})
+    s.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
+    # The attack of the review: the row that made the table an RNG table, deleted.
+    _sql(s, "DELETE FROM table_controls WHERE table_id = 'rng-1'")
+    assert s.get("auditor", "/tables/rng-1").json()["entry"] == "rng"
+    r = s.post("dealer", "/tables/rng-1/roll", {"dice": [6, 6]})
+    assert r.status_code == 409 and "RNG table" in r.json()["error"]["reason"], r.text
+    assert "draw" in [e["type"] for e in s.ok("dealer", "/tables/rng-1/roll", {})["events"]]
+    assert _verify(s)["ok"]
+
+
+def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
+    s = server
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10"})
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+    recall = s.get("auditor", "/tables/craps-1/rounds/1").json()
+    assert recall["outcome"]["dice"] == [3, 4]
+    # 13:69F-1.3 pays a pass wager even money: 100 - 10 staked + 20 back.
+    assert recall["balances"]["after"]["alice"] == {"chips": "110.00", "on_table": "0.00"}
+    assert _verify(s)["ok"]
+    # Recall made to show dice that never rolled and a balance that never was.
+    outcome = {**recall["outcome"], "dice": [6, 6], "total": 12}
+    assert _sql(s, "UPDATE rounds SET outcome = :o, after = :a WHERE table_id = 'craps-1' "
+                "AND round = 1", o=json.dumps(outcome),
+                a=json.dumps({"alice": {"chips": "510.00", "on_table": "0.00"}})) == 1
+    report = _verify(s)
+    assert not report["ok"]
+    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    assert "round 1: recall shows the outcome" in what, report["findings"]
+    assert "round 1: recall shows the balances after it" in what
+    # The draw is compared too.
+    assert _sql(s, "UPDATE rounds SET outcome = :o, after = :a, draw = '{}' WHERE table_id = "
+                "'craps-1' AND round = 1", o=json.dumps(recall["outcome"]),
+                a=json.dumps(recall["balances"]["after"])) == 1
+    report = _verify(s)
+    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    assert "round 1: recall shows the draw {}" in what, report["findings"]
+    assert "recall shows the outcome" not in what
+
+
+@pytest.mark.clause(SPEC_CLAUSE)
+def test_a_die_is_issued_only_after_a_passed_inspection(server: Server) -> None:
+    s = server
+    s.ok("admin", "/equipment/dice", {"serial": "N-1", "set_name": "n", "table_id": "craps-1"},
+         key=None)
+    steps = [r["payload"]["step"] for r in s.get("auditor", "/equipment/dice/N-1/custody").json()]
+    assert steps == ["received"]  # not in the cup: it has not been inspected
+    failing = {**passing_record(), "spot_depths_inch": ["0.0200", "0.0210"]}
+    s.ok("admin", "/equipment/dice/N-1/inspections", failing, key=None)
+    steps = [r["payload"]["step"] for r in s.get("auditor", "/equipment/dice/N-1/custody").json()]
+    assert steps == ["received"]
+    s.ok("admin", "/equipment/dice/N-1/inspections", passing_record(), key=None)
+    custody = s.get("auditor", "/equipment/dice/N-1/custody").json()
+    assert [(r["payload"]["step"], r["payload"]["table"]) for r in custody] == [
+        ("received", None), ("issued", "craps-1")]
+    assert _verify(s)["ok"]
+
+
+@pytest.mark.clause(SPEC_CLAUSE)
+def test_a_failed_inspection_takes_a_die_out_of_play_at_once(server: Server) -> None:
+    s = server
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    assert s.get("auditor", "/tables/craps-1").json()["dice_in_play"] == ["NJ-0001", "NJ-0002"]
+    failing = {**passing_record(), "weight_balanced": False}
+    done = s.ok("admin", "/equipment/dice/NJ-0001/inspections", failing, key=None)
+    assert done["passed"] is False
+    state = s.get("auditor", "/tables/craps-1").json()
+    assert "NJ-0001" not in state["dice_in_play"]
+    r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+    assert r.status_code == 409, r.text
+    steps = [x["payload"]["step"] for x in s.get("auditor", "/equipment/dice/NJ-0001/custody").json()]
+    assert steps[-1] == "returned"
+    # New dice without it are offered and play goes on.
+    r = s.post("dealer", "/tables/craps-1/dice/offer",
+               {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
+    assert r.status_code == 409 and "NJ-0001" in r.json()["error"]["reason"]
+    s.ok("dealer", "/tables/craps-1/dice/offer",
+         {"serials": [f"NJ-{i:04d}" for i in range(2, 7)]})
+    s.ok("dealer", "/tables/craps-1/dice/select", {"serials": ["NJ-0002", "NJ-0003"]})
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+    assert _verify(s)["ok"]
