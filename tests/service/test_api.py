@@ -236,8 +236,7 @@ def test_dice_equipment_and_shooters(server: Server) -> None:
     assert done["events"][-1]["type"] == "dice_changed"
     assert s.get("auditor", "/tables/craps-1").json()["dice_in_play"] == []
     # Match play coupons only on Pass and Don't Pass (13:69F-1.3(b)), issued by the house.
-    serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "5"},
-                  key=None)["serial"]
+    serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "5"})["serial"]
     r = s.post("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5",
                                                  "coupon": serial})
     assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:69F-1.3(b)"

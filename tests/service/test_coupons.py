@@ -19,7 +19,7 @@ TABLES = [f"mp-{i}" for i in range(5)]
 
 
 def _issue(s: Server, who: str, player: str, face: str, **extra: object) -> httpx.Response:
-    return s.post(who, "/coupons", {"player": player, "face_value": face, **extra}, key=None)
+    return s.post(who, "/coupons", {"player": player, "face_value": face, **extra})
 
 
 def _chips(s: Server, table: str, player: str) -> dict[str, str]:

@@ -86,8 +86,7 @@ def test_a_coupon_at_an_atlantic_city_table_cites_its_own_text(sqlite_server: Se
     s = sqlite_server
     _open(s, "ac-1", "nj-19-47")
     s.ok("alice", "/tables/ac-1/buy-in", {"amount": "50"})
-    serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "10"},
-                  key=None)["serial"]
+    serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "10"})["serial"]
     r = s.post("alice", "/tables/ac-1/bets", {"wager": "pass", "amount": "10", "coupon": serial})
     assert r.status_code == 409
     assert r.json()["error"]["clause"] == "N.J.A.C. 19:47-1.2(b)"
@@ -120,11 +119,11 @@ def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_server: Serve
     want = {"cn-1": "N.J.A.C. 13:47-20.25(h)", "roulette-1": "N.J.A.C. 13:47-20.32(e)"}
     for table, clause in want.items():
         r = s.post("supervisor", "/coupons", {"player": "alice", "face_value": "10",
-                                              "table": table}, key=None)
+                                              "table": table})
         assert r.status_code == 409 and r.json()["error"]["clause"] == clause, r.text
     assert s.get("supervisor", "/coupons").json() == []
     issued = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "10",
-                                             "table": "craps-1"}, key=None)
+                                             "table": "craps-1"})
     assert issued["status"] == "issued" and issued["clause"] == "N.J.A.C. 13:69F-1.3(b)"
     # Put down at roulette, the coupon is refused under roulette's own list of wagers.
     s.ok("alice", "/tables/roulette-1/buy-in", {"amount": "20"})

@@ -375,7 +375,7 @@ def test_a_stream_of_an_unknown_table_closes_with_a_reason(srv: Server) -> None:
 def test_a_coupon_issued_for_a_table_names_it(srv: Server) -> None:
     s = srv
     made = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "5",
-                                           "table": "craps-1"}, key=None)
+                                           "table": "craps-1"})
     assert made["table"] == "craps-1"
     assert s.get("supervisor", f"/coupons/{made['serial']}").json()["table"] == "craps-1"
     assert _new_table(s, "coupon-2").status_code == 201

@@ -181,6 +181,20 @@ class Ledger:
                 "body": text, "at": store.now()}
         return dataclasses.replace(reply, text=text)
 
+    def once(self, user: User, key: str | None, fp: str,
+             act: Callable[[Connection], Reply]) -> Reply:
+        """``act``'s reply, from a transaction of its own, kept under the idempotency key: a
+        retry with the key gets the kept reply and ``act`` does not run again; the key sent
+        with another request is refused (422). For a request that writes no table's events
+        (a deposit's pattern, for any such request)."""
+        with self._plain_lock, self.db.begin() as conn:
+            stored = self.stored(conn, user, key, fp)
+            if stored is not None:
+                return stored
+            reply = self.remember(conn, user, key, fp, act(conn))
+            self.flush(conn)
+            return reply
+
     # --- wallets ------------------------------------------------------------------------
 
     def wallet_balance(self, conn: Connection, player: str, *, lock: bool = False) -> int:

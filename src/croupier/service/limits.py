@@ -1,4 +1,5 @@
-"""Limits on the money that enters the ledger from outside a game: deposits and adjustments.
+"""Limits on the money that enters the ledger from outside a game: deposits, adjustments and
+match play coupons.
 
 Every amount is bounded, so every sum the ledger keeps fits easily in a 64-bit integer of cents
 (sums are taken in Python's exact integers anyway). The defaults suit a casino-night table; a
@@ -83,6 +84,16 @@ class Limits:
         if amount > most:
             raise ApiError(422, "limit", f"a wager is at most {money(most)} (the house's "
                            "limit on a wallet)")
+
+    def check_coupon(self, face: int) -> None:
+        """Refuse (422) a match play coupon worth more than a deposit may be: a coupon is the
+        house's money handed to a player outside any game, as a deposit is money handed in at
+        the cage, so one coupon moves no more than the cage may in one operation."""
+        from croupier.service.errors import ApiError
+
+        if face > self.max_deposit:
+            raise ApiError(422, "limit", f"a coupon's face value is at most "
+                           f"{money(self.max_deposit)} (the cage's limit per operation)")
 
     def check_adjustment(self, amount: int) -> None:
         """Refuse an adjustment larger (either way) than the limit per operation."""

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.service import codec, coupons, store
+from croupier.service import codec, coupons, store, visibility
 
 BET_KINDS = ("bet", "take_down", "remove", "late_bet", "late_bet_confirmed", "late_bet_lapsed",
              "coupon_in", "call", "down_on_win", "off_during_point")
@@ -55,7 +55,7 @@ def round_record(conn: Connection, table_id: str, round_no: int) -> dict[str, An
 
 def for_player(record: dict[str, Any], player: str) -> dict[str, Any]:
     """A round as a player may see it: the outcome, and only their own wagers, settlements,
-    coupons and balances."""
+    coupons and balances; of its events, those :func:`visibility.view` shows a player."""
     def mine(items: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
         return None if items is None else [i for i in items if i.get("player") == player]
 
@@ -64,7 +64,7 @@ def for_player(record: dict[str, Any], player: str) -> dict[str, Any]:
     return {**record, "wagers_in_action": mine(record["wagers_in_action"]),
             "bets": mine(record["bets"]), "settlements": mine(record["settlements"]),
             "coupons": mine(record["coupons"]), "balances": balances,
-            "events": [e for e in record["events"] if e.get("player") in (None, player)]}
+            "events": visibility.views("player", player, record["events"])}
 
 
 def player_rounds(conn: Connection, player: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -3,12 +3,17 @@
 Actions run in worker threads; :meth:`Hub.publish` hands their events to the event loop
 thread-safely, one queue per connected watcher. A queue carries lists of events, or a close
 code: :data:`TOO_SLOW` for a watcher that cannot keep up (dropped, not waited for), and
-:data:`REVOKED` when the watcher's user is locked, deleted or logged out everywhere.
+:data:`REVOKED` when the watcher's user is locked, deleted or logged out everywhere, or the
+token it logged in with is logged out.
+
+Every watcher is handed every event of its table; what each may see of them is the stream's
+to decide (:mod:`croupier.service.visibility`), as it is the event list's and recall's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import threading
 from typing import Any
 
@@ -26,6 +31,7 @@ class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._watchers: dict[str, dict[Queue, str]] = {}
+        self._tokens: dict[Queue, str] = {}  # each watcher's token, as its digest
         self._lock = threading.Lock()
 
     def subscribe(self, table_id: str, username: str) -> Queue:
@@ -38,6 +44,12 @@ class Hub:
     def unsubscribe(self, table_id: str, queue: Queue) -> None:
         with self._lock:
             self._watchers.get(table_id, {}).pop(queue, None)
+            self._tokens.pop(queue, None)
+
+    def logged_in_with(self, queue: Queue, token: str) -> None:
+        """Note the token the watcher of ``queue`` logged in with (:meth:`end_token`)."""
+        with self._lock:
+            self._tokens[queue] = _digest(token)
 
     def publish(self, table_id: str, events: list[dict[str, Any]]) -> None:
         """Called from any thread after a commit."""
@@ -59,6 +71,22 @@ class Hub:
                       for q, name in watchers.items() if name == username]
         for queue in queues:
             loop.call_soon_threadsafe(close, queue, REVOKED)
+
+    def end_token(self, token: str) -> None:
+        """Close every stream logged in with ``token`` (at log-out; from any thread)."""
+        loop = self.loop
+        if loop is None:
+            return
+        digest = _digest(token)
+        with self._lock:
+            queues = [q for q, d in self._tokens.items() if d == digest]
+        for queue in queues:
+            loop.call_soon_threadsafe(close, queue, REVOKED)
+
+
+def _digest(token: str) -> str:
+    """Tokens are held only as their digest, as the database holds them."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _offer(queue: Queue, events: list[dict[str, Any]]) -> None:

@@ -39,8 +39,11 @@ def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
 
 @router.post("/logout")
 def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
+    """End this token's session, and close at once every stream it opened on this server
+    (one on another node closes at that node's next check of the token)."""
     if creds is not None:
         svc.auth.logout(creds.credentials)
+        svc.hub.end_token(creds.credentials)
     return {"status": "logged out"}
 
 

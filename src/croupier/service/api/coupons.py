@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
 
 from croupier.money import parse_amount
-from croupier.service import coupons
-from croupier.service.api.deps import CouponIssuer, Current, Svc, forbid_unless
+from croupier.service import coupons, store
+from croupier.service.api.deps import CouponIssuer, Current, Key, Svc, forbid_unless
+from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.errors import ApiError
+from croupier.service.plans import Reply, fingerprint
 from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/coupons", tags=["cashier"])
@@ -19,15 +22,20 @@ READERS = ("cashier", "supervisor", "auditor", "admin")
 
 
 @router.post("", status_code=201)
-def issue(body: NewCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
-    """Issue a match play coupon to a named player: serial, face value, expiry, wagers."""
+def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
+          svc: Svc) -> Response:
+    """Issue a match play coupon to a named player: serial, face value, expiry, wagers. Like
+    every request that hands out money it carries an Idempotency-Key: a retry gets the coupon
+    the first one issued, never a second coupon."""
     face = parse_amount(body.face_value, "face_value")
+    svc.ledger.limits.check_coupon(store.cents(face))
     if body.table is not None:
         live = svc.tables.find(body.table)
         clauses.check_coupons(live.profile, live.game.name)
-    with svc.engine.begin() as conn:
-        return coupons.issue(conn, user.username, body.player, face, list(body.wagers),
-                             body.expires_in_days, body.table)
+    fp = fingerprint("POST", request.url.path, body.model_dump())
+    return reply(svc.ledger.once(user, key, fp, lambda conn: Reply(201, coupons.issue(
+        conn, user.username, body.player, face, list(body.wagers), body.expires_in_days,
+        body.table))))
 
 
 @router.get("")

@@ -25,6 +25,7 @@ from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
 from croupier.service.tables import Tables
 from croupier.service.throttle import LoginThrottle
+from croupier.service.visibility import EVERY_EVENT
 
 
 @dataclass
@@ -109,7 +110,8 @@ DiceHandler = Annotated[User, Depends(require("player", "dealer"))]
 DiceCaller = Annotated[User, Depends(require("player", "dealer", "supervisor"))]
 EquipmentStaff = Annotated[User, Depends(require("admin", "supervisor"))]
 DiceReader = Annotated[User, Depends(require("admin", "supervisor", "auditor", "dealer"))]
-RecallReader = Annotated[User, Depends(require("dealer", "supervisor", "auditor", "admin"))]
+# The staff who read a table's every event (:data:`croupier.service.visibility.EVERY_EVENT`).
+RecallReader = Annotated[User, Depends(require(*EVERY_EVENT))]
 AlertReader = Annotated[User, Depends(require("supervisor", "auditor", "admin"))]
 Verifier = Annotated[User, Depends(require("auditor", "supervisor", "admin"))]
 CouponIssuer = Annotated[User, Depends(require("cashier", "supervisor"))]

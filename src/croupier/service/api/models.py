@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from croupier.games import GAME_NAMES
 
@@ -18,6 +18,38 @@ NAME = r"^[a-z][a-z0-9_-]{1,31}$"
 COUPON_SERIAL = r"^MP-[0-9A-F]{12}$"
 LENGTH = r"^[0-9]{1,2}(\.[0-9]{1,6})?$"
 Inches = Annotated[str, Field(pattern=LENGTH)]
+
+# Characters no free text takes: controls (C0, DEL, C1), the bidirectional marks, embeddings,
+# overrides and isolates, and the line and paragraph separators. Shown in a report, a log line
+# or the browser they reorder or hide the text around them (U+202E turns "paid 5, ok" into
+# "ko ,5 diap"), so a record would not read as what was written.
+_HIDDEN = frozenset(
+    [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
+     *range(0x2066, 0x206A), 0x2028, 0x2029])
+
+
+def plain_text(value: str) -> str:
+    """``value`` if it holds no control or bidirectional formatting character (pydantic names
+    the field of a refusal).
+
+    >>> plain_text("short paid on the field")
+    'short paid on the field'
+    >>> plain_text("paid \\u202e5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: U+202E at character 6 is a control or bidirectional formatting character, ...
+    """
+    for i, char in enumerate(value):
+        if ord(char) in _HIDDEN:
+            raise ValueError(f"U+{ord(char):04X} at character {i + 1} is a control or "
+                             "bidirectional formatting character, which would reorder or hide "
+                             "the text around it")
+    return value
+
+
+PlainText = Annotated[str, AfterValidator(plain_text)]
+Reason = Annotated[PlainText, Field(min_length=3, max_length=500)]
+"""Why something was done, as the records keep it: 3 to 500 characters of plain text."""
 
 
 class Body(BaseModel):
@@ -104,13 +136,13 @@ class SpinBody(Body):
 
 
 class VoidBody(Body):
-    reason: str = Field(min_length=3, max_length=500)
+    reason: Reason
 
 
 class AdjustBody(Body):
     player: str = Field(max_length=64)
     amount: str = Field(pattern=SIGNED_MONEY)
-    reason: str = Field(min_length=3, max_length=500)
+    reason: Reason
 
 
 class Serials(Body):
@@ -155,4 +187,4 @@ class NewCoupon(Body):
 
 
 class VoidCoupon(Body):
-    reason: str = Field(min_length=3, max_length=500)
+    reason: Reason

@@ -16,7 +16,7 @@ from pydantic import Field
 from croupier.service import paytable_changes as schedule
 from croupier.service import paytables
 from croupier.service.api.deps import Svc, require
-from croupier.service.api.models import Body
+from croupier.service.api.models import Body, Reason
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 
@@ -36,11 +36,11 @@ class NewChange(Body):
         description="the whole override table from the effective time on")
     effective: str = Field(max_length=40, examples=["2026-12-01T18:00:00Z"],
                            description="ISO 8601 with its offset from UTC")
-    reason: str = Field(min_length=3, max_length=500)
+    reason: Reason
 
 
 class Withdrawal(Body):
-    reason: str = Field(min_length=3, max_length=500)
+    reason: Reason
 
 
 def _refused(exc: schedule.ChangeRefused) -> ApiError:

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from croupier.service import codec, recall, store
+from croupier.service import codec, recall, store, visibility
 from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
@@ -29,11 +29,14 @@ router = APIRouter(tags=["recall"])
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
                  since: Annotated[int, Query(ge=0, le=2**31)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
+    """The table's events after ``since``, oldest first, as the caller's role may see them
+    (:mod:`croupier.service.visibility`, as the stream and recall show them)."""
     live = svc.tables.find(table_id)
     with store.reading(svc.engine) as conn:
         rows = queries.events_after(conn, table_id, since, limit)
-    return [{"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
-             **codec.decode(live.game.name, r.payload).to_json()} for r in rows]
+    return visibility.views(user.role, user.username, (
+        {"seq": r.seq, "round": r.round, "actor": r.actor, "at": r.at,
+         **codec.decode(live.game.name, r.payload).to_json()} for r in rows))
 
 
 @router.get("/tables/{table_id}/alerts")

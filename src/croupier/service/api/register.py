@@ -16,19 +16,19 @@ from croupier.service import equipment_register as reg
 from croupier.service import register
 from croupier.service.api import queries
 from croupier.service.api.deps import DiceReader, EquipmentStaff, Svc, Verifier
-from croupier.service.api.models import NAME, Body
+from croupier.service.api.models import NAME, Body, PlainText, Reason
 from croupier.service.errors import ApiError
 
 router = APIRouter(tags=["equipment"])
 ItemId = Annotated[str, Path(pattern=NAME)]
 Serial = Annotated[str, Path(max_length=32)]
-Note = Annotated[str, Field(min_length=3, max_length=500)]
+Note = Reason
 
 
 class NewItem(Body):
     id: str = Field(pattern=NAME, examples=["wheel-1"])
     type: Literal["table", "wheel", "ball", "layout", "dice"]
-    description: str = Field(min_length=3, max_length=300)
+    description: PlainText = Field(min_length=3, max_length=300)
     table: str | None = Field(default=None, pattern=NAME,
                               description="the table it stands at (a table not yet opened too)")
     wagers: list[Literal["five_adjacent", "seven_numbers"]] = Field(
@@ -57,7 +57,7 @@ class Retirement(Body):
 class CustodyStep(Body):
     step: Literal["received", "stored", "issued", "returned", "cancelled"]
     table: str | None = Field(default=None, pattern=NAME, description="issued: the table")
-    note: str = Field(default="", max_length=500)
+    note: PlainText = Field(default="", max_length=500)
 
 
 def _refused(exc: reg.RegisterRefused) -> ApiError:

@@ -2,22 +2,32 @@
 
 The token never travels in the URL (where logs and proxies keep it): the client's first
 message is ``{"token": "...", "since": N}`` (``since`` optional: replay the events after N).
+``since`` may be given in the URL instead (``?since=N``, as a client resuming on another node
+does); given in both, the two must agree. No other query parameter is taken (a token in the
+URL is refused, not read).
+
+Each watcher sees the events its role may see (:mod:`croupier.service.visibility`, the rule
+the event list and recall follow): the staff every event, a player the table's public events
+and their own part.
+
 The stream closes with 4401 when the user is locked, deleted or the token ends (checked at
-once for changes made by this server, and every :data:`RECHECK_SECONDS` for any other), 4404
-for an unknown table (at once, before the first message), 4408 for a client too slow to keep
-up, 4422 for a malformed first message; each close says why in its reason.
+once for changes made by this server, a log-out of the token included, and every
+:data:`RECHECK_SECONDS` for any other), 4404 for an unknown table (at once, before the first
+message), 4408 for a client too slow to keep up, 4422 for a malformed first message or query;
+each close says why in its reason.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 
-from croupier.service import codec, streaming
+from croupier.service import codec, streaming, visibility
 from croupier.service.api import queries
 from croupier.service.api.deps import Services
 from croupier.service.auth import User
@@ -40,12 +50,21 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
         # Said at once, before the log-in message: there is nothing to wait for.
         await websocket.close(code=4404, reason=f"there is no table {table_id[:64]!r}")
         return
+    in_url = _query_since(websocket.query_params.multi_items())
+    if isinstance(in_url, str):
+        await websocket.close(code=4422, reason=in_url)
+        return
     hello = await _hello(websocket)
     if hello is None:
         await websocket.close(code=4422, reason="the first message is {\"token\": ..., "
                               "\"since\": N} (since optional), sent within 10 s")
         return
-    token, since = hello
+    token, in_hello = hello
+    if in_url is not None and in_hello is not None and in_url != in_hello:
+        await websocket.close(code=4422, reason=f"since is {in_hello} in the first message "
+                              f"and {in_url} in the URL: give one, or the same in both")
+        return
+    since = next((s for s in (in_hello, in_url) if s is not None), -1)
     user = await run_in_threadpool(svc.auth.user_for, token)
     if user is None:
         await websocket.close(code=4401, reason="the token is unknown, expired or locked")
@@ -53,8 +72,39 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
     await _serve(websocket, svc, table_id, user, token, since)
 
 
-async def _hello(websocket: WebSocket) -> tuple[str, int] | None:
-    """The first message's token and ``since``; None if it is missing or malformed."""
+def _query_since(query: list[tuple[str, str]]) -> int | str | None:
+    """``since`` from the URL's query (None if absent), or why the query is refused.
+
+    >>> _query_since([]), _query_since([("since", "12")]), _query_since([("since", "-1")])
+    (None, 12, -1)
+    >>> _query_since([("since", "--5")])
+    "query.since: a whole number from -1 to 2147483648, not '--5'"
+    >>> _query_since([("since", "1"), ("since", "2")])
+    'query.since: given twice'
+    >>> _query_since([("token", "t")])
+    'query.token: unknown query parameter; expected since (the token goes in the first message)'
+    """
+    names = [name for name, _ in query]
+    for name in names:
+        if name != "since":
+            return (f"query.{name[:32]}: unknown query parameter; expected since (the token "
+                    "goes in the first message)")
+    if not query:
+        return None
+    if len(query) > 1:
+        return "query.since: given twice"
+    text = query[0][1]
+    if not _SINCE.match(text) or not -1 <= int(text) <= MAX_SINCE:
+        return f"query.since: a whole number from -1 to {MAX_SINCE}, not {text[:32]!r}"
+    return int(text)
+
+
+_SINCE = re.compile(r"^-?[0-9]{1,10}$")
+
+
+async def _hello(websocket: WebSocket) -> tuple[str, int | None] | None:
+    """The first message's token and ``since`` (None if it gives none); None if the message
+    is missing or malformed."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
         if len(text) > MAX_HELLO:
@@ -64,8 +114,8 @@ async def _hello(websocket: WebSocket) -> tuple[str, int] | None:
         return None
     if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
         return None
-    since = hello.get("since", -1)
-    if type(since) is not int or not -1 <= since <= MAX_SINCE:
+    since = hello.get("since")
+    if since is not None and (type(since) is not int or not -1 <= since <= MAX_SINCE):
         return None
     return hello["token"], since
 
@@ -73,6 +123,12 @@ async def _hello(websocket: WebSocket) -> tuple[str, int] | None:
 async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User, token: str,
                  since: int) -> None:
     queue = svc.hub.subscribe(table_id, user.username)
+    svc.hub.logged_in_with(queue, token)
+    if await run_in_threadpool(svc.auth.user_for, token) is None:
+        # Logged out between the look-up and the line above: that log-out found no stream.
+        svc.hub.unsubscribe(table_id, queue)
+        await websocket.close(code=streaming.REVOKED)
+        return
     gone = asyncio.Event()
 
     async def watch_close() -> None:
@@ -90,7 +146,7 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
     try:
         # Subscribed before the replay, so nothing committed meanwhile is missed; what the
         # replay already sent is not sent twice.
-        sent = await _replay(websocket, svc, table_id, since) if since >= 0 else -1
+        sent = await _replay(websocket, svc, table_id, user, since) if since >= 0 else -1
         while True:
             try:
                 batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)
@@ -105,7 +161,9 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
                 return
             for item in batch:
                 if item.get("seq", sent + 1) > sent:
-                    await websocket.send_json(item)
+                    seen = visibility.view(user.role, user.username, item)
+                    if seen is not None:
+                        await websocket.send_json(seen)
     except WebSocketDisconnect:
         pass
     finally:
@@ -113,15 +171,18 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
         svc.hub.unsubscribe(table_id, queue)
 
 
-async def _replay(websocket: WebSocket, svc: Services, table_id: str, since: int) -> int:
-    """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT`), oldest first;
-    the last sequence number sent (``since`` if none)."""
+async def _replay(websocket: WebSocket, svc: Services, table_id: str, user: User,
+                  since: int) -> int:
+    """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT` read), oldest
+    first, those ``user`` may see; the last sequence number read (``since`` if none)."""
     live = svc.tables.all[table_id]
     with svc.engine.connect() as conn:
         rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
     for r in rows:
         item: dict[str, Any] = {"seq": r.seq, "round": r.round,
                                 **codec.decode(live.game.name, r.payload).to_json()}
-        await websocket.send_json(item)
+        seen = visibility.view(user.role, user.username, item)
+        if seen is not None:
+            await websocket.send_json(seen)
         since = r.seq
     return since

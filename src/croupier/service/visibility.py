@@ -1,0 +1,80 @@
+"""Which of a table's events each role may see: one rule for the stream, the event list and
+recall.
+
+The table's staff who read its records (dealer, supervisor, auditor, admin) see every event.
+Anyone else (a player, a cashier) sees the table's public events, what everyone standing at
+the table sees (the rolls and spins, the shooter, the calls, the voids, the procedures), and
+a player also their own part: their chips in and out, wagers, settlements, coupons, calls
+and adjustments. Never another player's part, nor a fairness monitor's alert (a supervisor's
+matter, ``GET /tables/{id}/alerts``).
+
+An event concerns a player when it names one (its ``player`` field), except the shooter's acts
+in turn, done in everyone's sight (:data:`SHOOTERS_ACTS`: the dice selected, a refusal to
+shoot). Two public events carry
+other people's parts, which are taken out rather than the event hidden: a table's opening
+lists each player's starting chips (only the viewer's own are kept), and a halt names the
+wager that could not be settled (the halt is kept, its wager and reason are not).
+
+>>> bet = {"type": "bet", "player": "bob", "wager": "field", "amount": "5.00"}
+>>> view("dealer", "dan", bet) == bet, view("player", "alice", bet)
+(True, None)
+>>> view("player", "bob", bet) == bet
+True
+>>> view("player", "alice", {"type": "roll", "dice": [3, 4]})
+{'type': 'roll', 'dice': [3, 4]}
+>>> view("cashier", "cash", {"type": "integrity_alert", "monitor": "chi2"}) is None
+True
+>>> view("player", "alice", {"type": "table_halted", "player": "bob", "wager": "field",
+...                          "reason": "r", "outcome_seq": 9, "clause": "c"})
+{'type': 'table_halted', 'outcome_seq': 9, 'clause': 'c'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+EVERY_EVENT = ("dealer", "supervisor", "auditor", "admin")
+"""The roles that see every event of a table (the table's staff who read its records)."""
+
+STAFF_ONLY = frozenset({"integrity_alert"})
+"""Kinds naming no player that only :data:`EVERY_EVENT` roles see: a fairness monitor's
+alarm is for the supervisor, who decides what follows (the dice change it calls is public)."""
+
+SHOOTERS_ACTS = frozenset({"dice_selected", "shoot_refused"})
+"""Kinds naming a player that every role sees: the shooter's acts at the table."""
+
+# A public event with another person's part in it: the fields taken out for anyone else.
+_PRIVATE_FIELDS = {"table_halted": ("player", "wager", "reason")}
+
+Item = dict[str, Any]
+
+
+def view(role: str, username: str, event: Item) -> Item | None:
+    """``event`` (as the API shows it: ``type`` and its fields) as ``username`` in ``role`` may
+    see it, or None if they may not see it at all."""
+    if role in EVERY_EVENT:
+        return event
+    kind = event.get("type")
+    if kind in STAFF_ONLY:
+        return None
+    player = event.get("player")
+    if player is not None and player != username and kind not in SHOOTERS_ACTS:
+        private = _PRIVATE_FIELDS.get(str(kind))
+        if private is None:
+            return None
+        return {k: v for k, v in event.items() if k not in private}
+    if isinstance(event.get("players"), list):  # an opening: each player's starting chips
+        return {**event, "players": [p for p in event["players"]
+                                     if isinstance(p, list) and p[:1] == [username]]}
+    return event
+
+
+def views(role: str, username: str, events: Iterable[Item]) -> list[Item]:
+    """The events ``username`` in ``role`` may see, in order, each as they may see it."""
+    out: list[Item] = []
+    for event in events:
+        seen = view(role, username, event)
+        if seen is not None:
+            out.append(seen)
+    return out
