@@ -93,7 +93,8 @@ function tablesCard(ctx) {
   const body = h("tbody", {});
   const load = async () => {
     const tables = await api.get("/tables");
-    body.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+    body.replaceChildren(...tables.map((t) => h("tr", { "data-table": t.id }, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+      h("td", {}, t.entry === "physical" ? "physical (dealer enters)" : t.entry === "rng" ? "RNG" : ""),
       h("td", {}, `${t.players} of ${t.capacity}`))));
   };
   const profile = h("select", { id: "table-profile" });
@@ -111,21 +112,25 @@ function tablesCard(ctx) {
       options[key] = checked.value;
     }
     const capacity = $("table-capacity").value.trim();
-    const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options };
+    const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options, entry: $("table-entry").value };
     if (capacity) body.capacity = Number(capacity);
     await attempt(msg, () => api.call("POST", "/tables", body, { idempotent: false }),
-      (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}`);
+      (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}, ${t.entry === "physical"
+        ? `real ${t.game === "roulette" ? "wheel" : "dice"}: the dealer enters each result` : "results drawn by the server's RNG"}`);
     await load();
     ctx.reloadTables();
   } },
   field(h, "Table name", h("input", { id: "table-id", required: true, size: 10, placeholder: "craps-2" })),
   field(h, "Game", game), field(h, "Rules", profile),
+  field(h, "Results", h("select", { id: "table-entry" },
+    h("option", { value: "rng" }, "RNG: the server draws them"),
+    h("option", { value: "physical" }, "Physical: real dice or wheel, the dealer enters them"))),
   field(h, "Minimum bet", h("input", { id: "table-min", inputmode: "decimal", size: 5 })),
   field(h, "Maximum bet", h("input", { id: "table-max", inputmode: "decimal", size: 5 })),
   field(h, "Seats", h("input", { id: "table-capacity", inputmode: "numeric", size: 3 })),
   h("button", { type: "submit", id: "table-btn" }, "Open table"));
   const root = card(h, "admin-tables", "Tables",
-    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
+    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Results", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
     h("p", { class: "hint" }, "The limits are the table's options; the house pay table is the rule profile's. Closing a table is not offered by the server yet."));
   return { root, load };
 }
