@@ -13,6 +13,7 @@ from croupier.service.api import (
     audit,
     auth,
     bets,
+    cage,
     coupons,
     dealing,
     docs,
@@ -32,7 +33,7 @@ from croupier.service.api import (
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs,
            rules, reports,
-           register, paytable_changes)
+           register, paytable_changes, cage)
 
 
 def include(app: FastAPI) -> None:

@@ -2,6 +2,7 @@
 // locking and unlocking; everything through the same HTTP API as any other client.
 import { explain, sentence, checkAmount, kids } from "./messages.js";
 import { money } from "./svg.js";
+import { intent, once } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const PROFILES = { craps: ["nj-13-69f", "nj-19-47", "nj-casino-night"], "mini-craps": ["nj-13-69f", "nj-19-47", "nj-casino-night"],
@@ -71,20 +72,32 @@ function cageCard(ctx) {
             h("td", {}, money(e.amount)), h("td", {}, money(e.balance_after)))))));
     } catch (err) { entries.replaceChildren(h("p", { class: "error" }, explain(err))); }
   };
-  const form = h("form", { id: "deposit-form", onsubmit: async (e) => {
-    e.preventDefault();
-    const player = $("deposit-player").value;
-    const checked = checkAmount($("deposit-amount").value, "deposit");
-    if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
-    await attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/deposits`, { amount: checked.value }),
-      () => `${money(checked.value)} deposited to ${player}'s wallet: the player buys chips with it at a table`);
-    await show(player);
-  } },
-  field(h, "Player", h("select", { id: "deposit-player", onchange: (e) => show(e.target.value) })),
-  field(h, "Amount", h("input", { id: "deposit-amount", inputmode: "decimal", size: 7, value: "200" })),
-  h("button", { type: "submit", id: "deposit-btn" }, "Deposit"));
-  return card(h, "admin-cage", "Cage: deposits", form, msg, entries,
-    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page."));
+  // One intent per form (api.js: intent): a double click, or a retry, moves the money once.
+  const cageForm = (id, path, what, done) => {
+    const form = h("form", { id: `${id}-form`, onsubmit: async (e) => {
+      e.preventDefault();
+      const player = $("deposit-player").value;
+      const checked = checkAmount($(`${id}-amount`).value, what);
+      if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+      await once($(`${id}-btn`), () => attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/${path}`, { amount: checked.value }, moving.key),
+        () => done(money(checked.value), player)));
+      await show(player);
+    } },
+    field(h, "Amount", h("input", { id: `${id}-amount`, inputmode: "decimal", size: 7, value: "200" })),
+    h("button", { type: "submit", id: `${id}-btn` }, what === "deposit" ? "Deposit" : "Cash out"));
+    const moving = intent(form);
+    return [form, moving];
+  };
+  const player = field(h, "Player", h("select", { id: "deposit-player", onchange: (e) => show(e.target.value) }));
+  const [deposit, depositing] = cageForm("deposit", "deposits", "deposit",
+    (amount, who) => `${amount} deposited to ${who}'s wallet: the player buys chips with it at a table`);
+  const [cashOut, cashing] = cageForm("cage-out", "cash-outs", "cash-out",
+    (amount, who) => `${amount} paid out in cash to ${who} from their wallet`);
+  player.querySelector("select").addEventListener("change", () => { depositing.renew(); cashing.renew(); });
+  return card(h, "admin-cage", "Cage: deposits and cash-outs", player,
+    h("div", { class: "row" }, h("span", {}, "Cash in (deposit): "), deposit),
+    h("div", { class: "row" }, h("span", {}, "Cash out (from the wallet): "), cashOut), msg, entries,
+    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page; here their wallet is paid out in cash."));
 }
 
 function tablesCard(ctx) {
