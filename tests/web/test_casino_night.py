@@ -37,3 +37,16 @@ def test_the_console_opens_an_rng_table_by_choice(server: Server, login: Any) ->
     admin.click("#table-btn")
     admin.wait_for_selector("#tables-msg.ok >> text=results drawn by the server's RNG")
     assert server.get("admin", "/tables/craps-rng")["entry"] == "rng"
+
+
+def test_the_console_report_reconciles_the_night(server: Server, login: Any) -> None:
+    server.post("admin", "/wallets/alice/deposits", {"amount": "10.01"})
+    server.post("admin", "/wallets/alice/cash-outs", {"amount": "5.02"})
+    server.post("alice", "/tables/craps-1/buy-in", {"amount": "20"})
+    admin = login("admin", "craps-1")
+    admin.click("#report-show-btn")
+    admin.wait_for_selector("#report-view #reconciled")
+    assert admin.inner_text("#report-view #reconciled") == "Adds up: yes, to the cent."
+    text = admin.inner_text("#report-view")
+    assert "Cage cash-outs" in text and "Wallets still held" in text and "Made 20" in text
+    assert "chips bought at the tables" in text  # the casino term with its plain meaning
