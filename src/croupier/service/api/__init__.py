@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from croupier.service.api import (
+    alerts,
     audit,
     auth,
     bets,
@@ -33,7 +34,7 @@ from croupier.service.api import (
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs,
            rules, reports,
-           register, paytable_changes, cage)
+           register, paytable_changes, cage, alerts)
 
 
 def include(app: FastAPI) -> None:

@@ -3,6 +3,7 @@
 import { explain, sentence, checkAmount, kids } from "./messages.js";
 import { money } from "./svg.js";
 import { intent, once } from "./api.js";
+import { alertPanel } from "./alerts.js";
 
 const $ = (id) => document.getElementById(id);
 const PROFILES = { craps: ["nj-13-69f", "nj-19-47", "nj-casino-night"], "mini-craps": ["nj-13-69f", "nj-19-47", "nj-casino-night"],
@@ -352,7 +353,12 @@ export async function renderAdmin(ctx) {
   const report = reportCard(ctx);
   const equipment = registerCard(ctx);
   const paytables = payTableCard(ctx);
-  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root, equipment.root, paytables.root, report.root);
+  const alerts = ctx.h("div", { id: "admin-alerts", class: "alerts-panel" });
+  const alertCard = card(ctx.h, "admin-alert-records", "Fairness alerts", alerts);
+  let tableIds = [];
+  const reloadAlerts = alertPanel(ctx, alerts, () => tableIds);
+  ctx.api.get("/tables").then((ts) => { tableIds = ts.map((t) => t.id); reloadAlerts(); }).catch(() => {});
+  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), alertCard, tables.root, dice.root, equipment.root, paytables.root, report.root);
   await Promise.all([users.load(), tables.load(), dice.load(), equipment.load(), paytables.load(), report.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
 }
 

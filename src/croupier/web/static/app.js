@@ -289,7 +289,7 @@ function handleFresh(fresh) {
         break;
       case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
       case "dice_change_called": toast(`A change of dice is called (${e.clause}).`); break;
-      case "integrity_alert": showAlert(ctx, e); break;
+      case "integrity_alert": showAlert(ctx, e); if (app.reloadAlerts) app.reloadAlerts(); break;
       default: break;
     }
   }
