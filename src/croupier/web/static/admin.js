@@ -52,7 +52,7 @@ async function usersCard(ctx) {
     await load();
   } },
   field(h, "Name", h("input", { id: "new-user", required: true, size: 10, autocomplete: "off" })),
-  field(h, "Password (8 or more)", h("input", { id: "new-pass", type: "password", required: true, minlength: 8, size: 10, autocomplete: "new-password" })),
+  field(h, "Password (12 or more characters)", h("input", { id: "new-pass", type: "password", required: true, minlength: 12, size: 10, autocomplete: "new-password" })),
   field(h, "Role", h("select", { id: "new-role" }, ["player", "dealer", "supervisor", "auditor", "admin"].map((r) => h("option", { value: r }, r)))),
   h("button", { type: "submit", id: "user-btn" }, "Register"));
   const root = card(h, "admin-users", "Users and roles",

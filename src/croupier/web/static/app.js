@@ -44,6 +44,10 @@ function showRefusal(spot, err) {
     lead ? h("strong", {}, lead) : null,
     h("span", { class: "refusal-reason" }, reason),
     err.clause ? h("span", { class: "refusal-clause" }, ` (${err.clause})`) : null,
+    // No chips yet: the control that buys them is on this page, so the refusal leads to it.
+    app.role === "player" && /buy in/.test(err.reason || "") && $("buyin-amount")
+      ? h("button", { type: "button", class: "refusal-buy", onclick: () => { box.hidden = true; $("buyin-amount").scrollIntoView({ block: "center" }); $("buyin-amount").focus(); } }, "Buy chips here")
+      : null,
     h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => { box.hidden = true; spot.el.focus(); } }, "×")));
   box.dataset.for = spot.key;
   box.hidden = false;

@@ -162,7 +162,7 @@ async function updateDealer(ctx) {
   const usable = cup.filter((d) => d.in_spec).map((d) => d.serial);
   const picks = checkboxes(ctx, "offer-die", usable, 5);
   box.replaceChildren(h("p", {}, `Offer at least five inspected dice to ${t.shooter || "the shooter"}:`), picks,
-    h("button", { type: "button", id: "offer-dice", onclick: () => run(ctx, msg, "/dice/offer", { serials: picked(box, "offer-die") }, () => "Dice offered to the shooter") }, "Offer dice"));
+    h("button", { type: "button", id: "offer-dice", onclick: () => run(ctx, msg, "/dice/offer", { serials: picked(box, "offer-die") }, () => "Dice offered to the shooter: next, the shooter selects two on their page, or you select two for them here") }, "Offer dice"));
 }
 
 function buildSupervisor(ctx, root) {
@@ -253,6 +253,7 @@ async function renderInspection(ctx, root, msg) {
     try {
       const r = await ctx.api.post(`/equipment/dice/${encodeURIComponent(serial)}/inspections`, body);
       message(ctx, msg, null, r.passed ? `${serial} passed inspection (${r.clause})` : `${serial} failed (${r.clause}): ${r.failures.join("; ")}`);
+      if (!r.passed) msg.className = "console-msg error"; // a failed die is not good news
       renderInspection(ctx, root, msg);
     } catch (err) { message(ctx, msg, err); }
   } },
