@@ -86,8 +86,8 @@ def test_the_organisers_night_from_opening_the_table_to_the_printed_report(
     assert cells[2] == figures["win"] and Decimal(cells[2]) in (Decimal(5), Decimal(-5),
                                                                  Decimal(15))
     assert cells[4] == "15.00"  # the handle: 5.00 on red and 10.00 on black
-    assert admin.locator("#report-view h2").all_inner_texts() == ["Big wins", "Voids",
-                                                                  "Halts", "Adjustments"]
+    assert admin.locator("#report-view h2").all_inner_texts() == [
+        "Big wins", "Voids", "Halts", "Adjustments", "Fairness alerts", "Words used"]
     admin.emulate_media(media="print")
     assert not admin.is_visible("#admin-users") and admin.is_visible("#report-view")
     admin.locator("#admin-report").screenshot(path=str(SCREENSHOTS / "report.png"))

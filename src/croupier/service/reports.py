@@ -172,8 +172,11 @@ def report_csv(tables: Sequence[Report]) -> str:
     return out.getvalue()
 
 
-def report_html(tables: Sequence[Report], title: str = "End-of-night report") -> str:
-    """A printable page: the figures table, then big wins, voids and adjustments listed."""
+def report_html(tables: Sequence[Report], title: str = "End-of-night report",
+                more: str = "", plain: Mapping[str, str] | None = None) -> str:
+    """A printable page: the figures table, then big wins, voids and adjustments listed;
+    ``more``: further sections (HTML) at its end; ``plain``: each column's plain meaning,
+    shown under the casino term."""
     esc = html.escape
     total = event_report(tables)
     rows = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in _line(r)) + "</tr>"
@@ -194,7 +197,10 @@ def report_html(tables: Sequence[Report], title: str = "End-of-night report") ->
     sections = "".join(f"<h2>{name}</h2>" + ("<ul>" + "".join(f"<li>{i}</li>" for i in items)
                                                + "</ul>" if items else "<p>None.</p>")
                        for name, items in lists)
-    head = "".join(f"<th scope=\"col\">{esc(h)}</th>" for h in HEAD)
+    plain = plain or {}
+    head = "".join(f"<th scope=\"col\">{esc(h)}" + (f"<br><small>{esc(plain[h])}</small>"
+                                                     if h in plain else "") + "</th>"
+                   for h in HEAD)
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{esc(title)}"
             f"</title></head><body><h1>{esc(title)}</h1><table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{rows}</tbody></table>{sections}</body></html>")
+            f"<tbody>{rows}</tbody></table>{sections}{more}</body></html>")

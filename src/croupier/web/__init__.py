@@ -53,6 +53,7 @@ ASSETS: dict[str, str] = {
     "keys.js": "text/javascript; charset=utf-8",
     "admin.js": "text/javascript; charset=utf-8",
     "rules.js": "text/javascript; charset=utf-8",
+    "alerts.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

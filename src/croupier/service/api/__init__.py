@@ -10,9 +10,11 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from croupier.service.api import (
+    alerts,
     audit,
     auth,
     bets,
+    cage,
     coupons,
     dealing,
     docs,
@@ -32,7 +34,7 @@ from croupier.service.api import (
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs,
            rules, reports,
-           register, paytable_changes)
+           register, paytable_changes, cage, alerts)
 
 
 def include(app: FastAPI) -> None:

@@ -21,8 +21,10 @@ from croupier.money import parse_amount
 from croupier.service import codec, store
 from croupier.service.api import queries
 from croupier.service.api.deps import Svc, TableId, known_query, require
+from croupier.service.api.night import night_sections
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
+from croupier.service.night import TERMS
 from croupier.service.reports import Report, event_report, report_csv, report_html, table_report
 
 router = APIRouter(prefix="/reports", tags=["reports"])
@@ -86,12 +88,15 @@ def _figures(r: Report) -> dict[str, Any]:
             "adjustments": [{**a, "amount": str(a["amount"])} for a in r.adjustments]}
 
 
-def _answer(tables: list[Report], fmt: str, title: str) -> Any:
+def _answer(svc: Any, tables: list[Report], fmt: str, title: str) -> Any:
     if fmt == "csv":
         return Response(report_csv(tables), media_type="text/csv; charset=utf-8")
+    ids = [r.table for r in tables]
     if fmt == "html":
-        return HTMLResponse(report_html(tables, title=title))
-    return {"tables": [_figures(r) for r in tables], "event": _figures(event_report(tables))}
+        return HTMLResponse(report_html(tables, title=title, plain=TERMS,
+                                        more=night_sections(svc, ids, html=True)))
+    return {"tables": [_figures(r) for r in tables], "event": _figures(event_report(tables)),
+            **night_sections(svc, ids, html=False)}
 
 
 @router.get("/tables/{table_id}", response_model=None,
@@ -103,7 +108,7 @@ def table(table_id: TableId, user: ReportReader, svc: Svc,
     voids and adjustments."""
     live = svc.tables.find(table_id)
     report = _report(svc, live, parse_amount(big_win, "big_win"))
-    return _answer([report], format, f"End-of-night report: table {table_id}")
+    return _answer(svc, [report], format, f"End-of-night report: table {table_id}")
 
 
 @router.get("/event", response_model=None,
@@ -115,4 +120,4 @@ def event(user: ReportReader, svc: Svc,
     limit = parse_amount(big_win, "big_win")
     reports = [_report(svc, live, limit) for live in sorted(svc.tables,
                                                              key=lambda t: t.id)]
-    return _answer(reports, format, "End-of-night report: the event")
+    return _answer(svc, reports, format, "End-of-night report: the event")

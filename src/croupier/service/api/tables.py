@@ -34,8 +34,11 @@ def no_floats(value: Any, where: str) -> None:
 
 @router.get("", tags=["tables"])
 def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
+    """The open tables, each with how its results come: ``rng`` or ``physical``."""
+    with svc.engine.connect() as conn:
+        entries = {t.id: controls.entry(conn, t.id) for t in svc.tables}
     return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": len(t.present()),
-             "capacity": t.capacity} for t in svc.tables]
+             "capacity": t.capacity, "entry": entries[t.id]} for t in svc.tables]
 
 
 @router.post("", tags=["admin"], status_code=201)

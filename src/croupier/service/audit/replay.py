@@ -258,7 +258,8 @@ def check_seats(t: dict[str, Any], live: LiveTable, seats: list[dict[str, Any]],
 
 
 def check_wallets(snap: Snapshot) -> tuple[list[Finding], int, int]:
-    """Each wallet against its entries; the wallets' total and what was deposited."""
+    """Each wallet against its entries; the wallets' total and what was deposited (net of
+    what the cage paid back out)."""
     findings: list[Finding] = []
     total = deposits = 0
     for w in snap.wallets:
@@ -266,7 +267,7 @@ def check_wallets(snap: Snapshot) -> tuple[list[Finding], int, int]:
         running = 0
         for e in snap.entries.get(w["player"], []):
             running += int(e["amount_cents"])
-            if e["kind"] == "deposit":
+            if e["kind"] in ("deposit", "cage_cash_out"):  # money in at the cage, and out
                 deposits += int(e["amount_cents"])
             if running != e["balance_after_cents"] or running < 0:
                 findings.append(Finding(where, e["id"], (

@@ -2,6 +2,8 @@
 // locking and unlocking; everything through the same HTTP API as any other client.
 import { explain, sentence, checkAmount, kids } from "./messages.js";
 import { money } from "./svg.js";
+import { intent, once } from "./api.js";
+import { alertPanel } from "./alerts.js";
 
 const $ = (id) => document.getElementById(id);
 const PROFILES = { craps: ["nj-13-69f", "nj-19-47", "nj-casino-night"], "mini-craps": ["nj-13-69f", "nj-19-47", "nj-casino-night"],
@@ -50,7 +52,7 @@ async function usersCard(ctx) {
     await load();
   } },
   field(h, "Name", h("input", { id: "new-user", required: true, size: 10, autocomplete: "off" })),
-  field(h, "Password (8 or more)", h("input", { id: "new-pass", type: "password", required: true, minlength: 8, size: 10, autocomplete: "new-password" })),
+  field(h, "Password (12 or more characters)", h("input", { id: "new-pass", type: "password", required: true, minlength: 12, size: 10, autocomplete: "new-password" })),
   field(h, "Role", h("select", { id: "new-role" }, ["player", "dealer", "supervisor", "auditor", "admin"].map((r) => h("option", { value: r }, r)))),
   h("button", { type: "submit", id: "user-btn" }, "Register"));
   const root = card(h, "admin-users", "Users and roles",
@@ -71,20 +73,32 @@ function cageCard(ctx) {
             h("td", {}, money(e.amount)), h("td", {}, money(e.balance_after)))))));
     } catch (err) { entries.replaceChildren(h("p", { class: "error" }, explain(err))); }
   };
-  const form = h("form", { id: "deposit-form", onsubmit: async (e) => {
-    e.preventDefault();
-    const player = $("deposit-player").value;
-    const checked = checkAmount($("deposit-amount").value, "deposit");
-    if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
-    await attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/deposits`, { amount: checked.value }),
-      () => `${money(checked.value)} deposited to ${player}'s wallet: the player buys chips with it at a table`);
-    await show(player);
-  } },
-  field(h, "Player", h("select", { id: "deposit-player", onchange: (e) => show(e.target.value) })),
-  field(h, "Amount", h("input", { id: "deposit-amount", inputmode: "decimal", size: 7, value: "200" })),
-  h("button", { type: "submit", id: "deposit-btn" }, "Deposit"));
-  return card(h, "admin-cage", "Cage: deposits", form, msg, entries,
-    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page."));
+  // One intent per form (api.js: intent): a double click, or a retry, moves the money once.
+  const cageForm = (id, path, what, done) => {
+    const form = h("form", { id: `${id}-form`, onsubmit: async (e) => {
+      e.preventDefault();
+      const player = $("deposit-player").value;
+      const checked = checkAmount($(`${id}-amount`).value, what);
+      if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+      await once($(`${id}-btn`), () => attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/${path}`, { amount: checked.value }, moving.key),
+        () => done(money(checked.value), player)));
+      await show(player);
+    } },
+    field(h, "Amount", h("input", { id: `${id}-amount`, inputmode: "decimal", size: 7, value: "200" })),
+    h("button", { type: "submit", id: `${id}-btn` }, what === "deposit" ? "Deposit" : "Cash out"));
+    const moving = intent(form);
+    return [form, moving];
+  };
+  const player = field(h, "Player", h("select", { id: "deposit-player", onchange: (e) => show(e.target.value) }));
+  const [deposit, depositing] = cageForm("deposit", "deposits", "deposit",
+    (amount, who) => `${amount} deposited to ${who}'s wallet: the player buys chips with it at a table`);
+  const [cashOut, cashing] = cageForm("cage-out", "cash-outs", "cash-out",
+    (amount, who) => `${amount} paid out in cash to ${who} from their wallet`);
+  player.querySelector("select").addEventListener("change", () => { depositing.renew(); cashing.renew(); });
+  return card(h, "admin-cage", "Cage: deposits and cash-outs", player,
+    h("div", { class: "row" }, h("span", {}, "Cash in (deposit): "), deposit),
+    h("div", { class: "row" }, h("span", {}, "Cash out (from the wallet): "), cashOut), msg, entries,
+    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page; here their wallet is paid out in cash."));
 }
 
 function tablesCard(ctx) {
@@ -93,7 +107,8 @@ function tablesCard(ctx) {
   const body = h("tbody", {});
   const load = async () => {
     const tables = await api.get("/tables");
-    body.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+    body.replaceChildren(...tables.map((t) => h("tr", { "data-table": t.id }, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+      h("td", {}, t.entry === "physical" ? "physical (dealer enters)" : t.entry === "rng" ? "RNG" : ""),
       h("td", {}, `${t.players} of ${t.capacity}`))));
   };
   const profile = h("select", { id: "table-profile" });
@@ -111,21 +126,25 @@ function tablesCard(ctx) {
       options[key] = checked.value;
     }
     const capacity = $("table-capacity").value.trim();
-    const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options };
+    const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options, entry: $("table-entry").value };
     if (capacity) body.capacity = Number(capacity);
     await attempt(msg, () => api.call("POST", "/tables", body, { idempotent: false }),
-      (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}`);
+      (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}, ${t.entry === "physical"
+        ? `real ${t.game === "roulette" ? "wheel" : "dice"}: the dealer enters each result` : "results drawn by the server's RNG"}`);
     await load();
     ctx.reloadTables();
   } },
   field(h, "Table name", h("input", { id: "table-id", required: true, size: 10, placeholder: "craps-2" })),
   field(h, "Game", game), field(h, "Rules", profile),
+  field(h, "Results", h("select", { id: "table-entry" },
+    h("option", { value: "rng" }, "RNG: the server draws them"),
+    h("option", { value: "physical" }, "Physical: real dice or wheel, the dealer enters them"))),
   field(h, "Minimum bet", h("input", { id: "table-min", inputmode: "decimal", size: 5 })),
   field(h, "Maximum bet", h("input", { id: "table-max", inputmode: "decimal", size: 5 })),
   field(h, "Seats", h("input", { id: "table-capacity", inputmode: "numeric", size: 3 })),
   h("button", { type: "submit", id: "table-btn" }, "Open table"));
   const root = card(h, "admin-tables", "Tables",
-    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
+    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Results", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
     h("p", { class: "hint" }, "The limits are the table's options; the house pay table is the rule profile's. Closing a table is not offered by the server yet."));
   return { root, load };
 }
@@ -334,7 +353,12 @@ export async function renderAdmin(ctx) {
   const report = reportCard(ctx);
   const equipment = registerCard(ctx);
   const paytables = payTableCard(ctx);
-  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), tables.root, dice.root, equipment.root, paytables.root, report.root);
+  const alerts = ctx.h("div", { id: "admin-alerts", class: "alerts-panel" });
+  const alertCard = card(ctx.h, "admin-alert-records", "Fairness alerts", alerts);
+  let tableIds = [];
+  const reloadAlerts = alertPanel(ctx, alerts, () => tableIds);
+  ctx.api.get("/tables").then((ts) => { tableIds = ts.map((t) => t.id); reloadAlerts(); }).catch(() => {});
+  root.replaceChildren(h2(ctx), users.root, cageCard(ctx), alertCard, tables.root, dice.root, equipment.root, paytables.root, report.root);
   await Promise.all([users.load(), tables.load(), dice.load(), equipment.load(), paytables.load(), report.load()].map((p) => p.catch((err) => ctx.toast(explain(err)))));
 }
 

@@ -6,6 +6,26 @@ function newKey() {
   return `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
+// One Idempotency-Key per intent: made when a form is opened, made anew whenever it is edited,
+// and sent by every submit in between (a double click, a retry after a lost answer), so the
+// server moves the money once however often the same intent is sent; the repeat gets the first
+// answer back. ``form``: the form whose edits make a new intent (none: renew() by hand).
+export function intent(form = null) {
+  const it = { key: newKey(), renew() { it.key = newKey(); } };
+  if (form) { form.addEventListener("input", it.renew); form.addEventListener("change", it.renew); }
+  return it;
+}
+
+// Run ``fn`` with ``button`` disabled until its answer is in: the request is sent once per
+// press, and the intent's key covers whatever is pressed again (another tab, a retry).
+export async function once(button, fn) {
+  if (button && button.dataset.busy) return null;
+  if (button) { button.dataset.busy = "1"; button.setAttribute("aria-busy", "true"); }
+  try { return await fn(); } finally {
+    if (button) { delete button.dataset.busy; button.removeAttribute("aria-busy"); }
+  }
+}
+
 export class ApiError extends Error {
   constructor(status, error) {
     super(error.reason || `HTTP ${status}`);
@@ -27,11 +47,12 @@ export const api = {
   },
 
   // GET/POST returning the JSON body; a refusal or error throws ApiError (with its clause).
-  async call(method, path, body, { idempotent = true } = {}) {
+  // ``key``: the intent's Idempotency-Key (intent()); otherwise one made for this call alone.
+  async call(method, path, body, { idempotent = true, key = null } = {}) {
     const headers = { Accept: "application/json" };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (method !== "GET" && idempotent) headers["Idempotency-Key"] = newKey();
+    if (method !== "GET" && idempotent) headers["Idempotency-Key"] = key || newKey();
     let response;
     try {
       response = await fetch(path, { method, headers,
@@ -48,7 +69,7 @@ export const api = {
   },
 
   get(path) { return this.call("GET", path); },
-  post(path, body = {}) { return this.call("POST", path, body); },
+  post(path, body = {}, key = null) { return this.call("POST", path, body, { key }); },
 
   async login(username, password) {
     const data = await this.call("POST", "/auth/login", { username, password }, { idempotent: false });

@@ -1,5 +1,5 @@
 // The browser table: log in, pick a table, play, deal or supervise it; live over WebSocket.
-import { api, ApiError } from "./api.js";
+import { api, ApiError, intent, once } from "./api.js";
 import { h, money } from "./svg.js";
 import { explain, sentence, checkAmount, kids, decisionWord } from "./messages.js";
 import { movesFor, payableUp, stakeStep, cents, dollars } from "./legal.js";
@@ -44,6 +44,10 @@ function showRefusal(spot, err) {
     lead ? h("strong", {}, lead) : null,
     h("span", { class: "refusal-reason" }, reason),
     err.clause ? h("span", { class: "refusal-clause" }, ` (${err.clause})`) : null,
+    // No chips yet: the control that buys them is on this page, so the refusal leads to it.
+    app.role === "player" && /buy in/.test(err.reason || "") && $("buyin-amount")
+      ? h("button", { type: "button", class: "refusal-buy", onclick: () => { box.hidden = true; $("buyin-amount").scrollIntoView({ block: "center" }); $("buyin-amount").focus(); } }, "Buy chips here")
+      : null,
     h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => { box.hidden = true; spot.el.focus(); } }, "×")));
   box.dataset.for = spot.key;
   box.hidden = false;
@@ -59,9 +63,9 @@ function hideOverlays() {
 }
 
 // --- acting -----------------------------------------------------------------------------------
-export async function act(path, body, { spot = null, onError = null } = {}) {
+export async function act(path, body, { spot = null, onError = null, key = null } = {}) {
   try {
-    const data = await api.post(`/tables/${encodeURIComponent(app.tableId)}${path}`, body);
+    const data = await api.post(`/tables/${encodeURIComponent(app.tableId)}${path}`, body, key);
     if (data && Array.isArray(data.events)) handleEvents(data.events);
     if (data && data.late_bet) toast(`Late bet ${data.late_bet} waits for the dealer's and the boxperson's confirmation.`);
     scheduleRefresh();
@@ -289,7 +293,7 @@ function handleFresh(fresh) {
         break;
       case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
       case "dice_change_called": toast(`A change of dice is called (${e.clause}).`); break;
-      case "integrity_alert": showAlert(ctx, e); break;
+      case "integrity_alert": showAlert(ctx, e); if (app.reloadAlerts) app.reloadAlerts(); break;
       default: break;
     }
   }
@@ -406,26 +410,34 @@ function renderPlayer() {
     panel.dataset.built = "1";
     buildTray();
     const msg = h("p", { id: "player-msg", class: "console-msg", role: "status" });
-    const buyIn = (e) => {
-      e.preventDefault();
+    // Money moves once per intent: the form's key is reused by every click until it is edited,
+    // and the button waits for the answer (api.js: intent).
+    const buyForm = h("form", { class: "inline", id: "buyin-form", onsubmit: (e) => { e.preventDefault(); buyIn(); } },
+      h("label", {}, "Buy in ", h("input", { id: "buyin-amount", inputmode: "decimal", value: "200", size: 6 })),
+      h("button", { type: "submit", id: "buyin-btn" }, "Buy chips"));
+    const buying = intent(buyForm);
+    const buyIn = () => {
       const checked = checkAmount($("buyin-amount").value, "buy-in");
       if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
       msg.textContent = "";
-      act("/buy-in", { amount: checked.value }, { onError: (err) => { msg.className = "console-msg error"; msg.textContent = explain(err); } }).then(loadWallet);
+      once($("buyin-btn"), () => act("/buy-in", { amount: checked.value }, { key: buying.key,
+        onError: (err) => { msg.className = "console-msg error"; msg.textContent = explain(err); } }).then(loadWallet));
     };
+    app.cashing = intent();
+    const cashOut = () => once($("cashout-btn"), () => act("/cash-out", {}, { key: app.cashing.key }).then(loadWallet));
     panel.replaceChildren(
       h("h2", { id: "player-title" }, "Your bankroll"),
       h("dl", { class: "bankroll" },
         h("dt", {}, "Chips in hand"), h("dd", { id: "bankroll-chips", "aria-live": "polite" }),
         h("dt", {}, "On the layout"), h("dd", { id: "bankroll-on" }),
         h("dt", {}, "Wallet"), h("dd", { id: "bankroll-wallet" })),
-      h("form", { class: "inline", id: "buyin-form", onsubmit: buyIn },
-        h("label", {}, "Buy in ", h("input", { id: "buyin-amount", inputmode: "decimal", value: "200", size: 6 })),
-        h("button", { type: "submit", id: "buyin-btn" }, "Buy chips")),
-      h("button", { type: "button", id: "cashout-btn", onclick: () => act("/cash-out", {}).then(loadWallet) }, "Cash out chips"),
+      buyForm,
+      h("button", { type: "button", id: "cashout-btn", onclick: cashOut }, "Cash out chips"),
       msg,
       h("p", { class: "hint" }, "Tap or press Enter on a spot to bet the chip picked below the felt. On a spot holding your wager you see its state and only the moves the rules allow now. Press ? for keyboard shortcuts."));
   }
+  // Chips that changed are a new sum to cash out: a new intent.
+  if (panel.dataset.chips !== mine.chips) { panel.dataset.chips = mine.chips; app.cashing.renew(); }
   $("bankroll-chips").textContent = money(mine.chips);
   $("tray-chips").textContent = money(mine.chips);
   $("bankroll-on").textContent = money(mine.on_table);

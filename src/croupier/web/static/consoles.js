@@ -1,5 +1,6 @@
 // The dealer's and the supervisor's consoles, the shooter's dice, history and recall, the chart.
 import { s, text, money } from "./svg.js";
+import { alertPanel } from "./alerts.js";
 import { kids, sentence, drawText, decisionWord } from "./messages.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,8 +94,10 @@ function buildDealer(ctx, root) {
         h("label", {}, h("input", { type: "checkbox", id: "spin-same" }), " same direction as the wheel"),
         h("label", {}, h("input", { type: "checkbox", id: "spin-foreign" }), " foreign object")));
   }
-  parts.push(msg);
+  const alerts = h("div", { id: "dealer-alerts", class: "alerts-panel" });
+  parts.push(msg, alerts);
   root.replaceChildren(...parts);
+  app.reloadAlerts = alertPanel(ctx, alerts, () => [app.tableId]);
 }
 
 // One step for the dealer: "No more bets" (if betting is still open), then the spin.
@@ -159,7 +162,7 @@ async function updateDealer(ctx) {
   const usable = cup.filter((d) => d.in_spec).map((d) => d.serial);
   const picks = checkboxes(ctx, "offer-die", usable, 5);
   box.replaceChildren(h("p", {}, `Offer at least five inspected dice to ${t.shooter || "the shooter"}:`), picks,
-    h("button", { type: "button", id: "offer-dice", onclick: () => run(ctx, msg, "/dice/offer", { serials: picked(box, "offer-die") }, () => "Dice offered to the shooter") }, "Offer dice"));
+    h("button", { type: "button", id: "offer-dice", onclick: () => run(ctx, msg, "/dice/offer", { serials: picked(box, "offer-die") }, () => "Dice offered to the shooter: next, the shooter selects two on their page, or you select two for them here") }, "Offer dice"));
 }
 
 function buildSupervisor(ctx, root) {
@@ -181,7 +184,8 @@ function buildSupervisor(ctx, root) {
     app.craps ? h("div", {}, h("h3", {}, "Late bets (boxperson)"), h("ul", { id: "sup-late", class: "late" }),
       h("button", { type: "button", id: "sup-dice-change", onclick: () => run(ctx, msg, "/dice/change", undefined, () => "Dice change called") }, "Call dice change"),
       h("h3", {}, "Dice inspection"), inspect) : null,
-    msg));
+    msg, h("div", { id: "sup-alerts", class: "alerts-panel" })));
+  app.reloadAlerts = alertPanel(ctx, $("sup-alerts"), () => [app.tableId]);
   if (app.craps) renderInspection(ctx, inspect, msg);
   // Alerts raised before this console opened: the monitors still alarmed on the equipment in play.
   ctx.api.get(`/tables/${encodeURIComponent(app.tableId)}/alerts`).then((r) => {
@@ -249,6 +253,7 @@ async function renderInspection(ctx, root, msg) {
     try {
       const r = await ctx.api.post(`/equipment/dice/${encodeURIComponent(serial)}/inspections`, body);
       message(ctx, msg, null, r.passed ? `${serial} passed inspection (${r.clause})` : `${serial} failed (${r.clause}): ${r.failures.join("; ")}`);
+      if (!r.passed) msg.className = "console-msg error"; // a failed die is not good news
       renderInspection(ctx, root, msg);
     } catch (err) { message(ctx, msg, err); }
   } },
