@@ -22,7 +22,8 @@ import pytest
 
 from serverkit import PASSWORD as PASSWORD  # re-exported too
 from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import it here
-from serverkit import Logins, free_port, postgres_url, reset_postgres
+from serverkit import Logins, free_port, fresh_schema, postgres_url
+from serverkit import reset_postgres as reset_postgres  # re-exported as well
 
 STAFF = ("admin", "dealer", "supervisor", "auditor")
 
@@ -119,9 +120,7 @@ BACKENDS = ["sqlite", "postgresql"]
 def make_server(backend: str, tmp_path: Path, seed: int = 1) -> Server:
     database = None
     if backend == "postgresql":
-        url = postgres_url("")
-        reset_postgres(url)
-        database = url
+        database = fresh_schema(postgres_url(""))
     return Server(tmp_path, database, seed)
 
 

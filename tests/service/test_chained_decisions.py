@@ -54,7 +54,7 @@ def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Serv
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ready_dice()
     serial = s.ok("cash", "/coupons", {"player": "alice", "face_value": "10",
-                                       "wagers": ["pass"]}, key=None)["serial"]
+                                       "wagers": ["pass"]})["serial"]
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10", "coupon": serial})
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})  # a natural: the pass wins
     assert _verify(s)["ok"]

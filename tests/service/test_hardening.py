@@ -137,7 +137,9 @@ def test_entry_second_person_and_private_recall(sqlite_server: Server) -> None:
     s.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
     r = s.post("dealer", "/tables/rng-1/roll", {"dice": [3, 4]})
     assert r.status_code == 409 and "RNG table" in r.json()["error"]["reason"]
-    assert s.ok("dealer", "/tables/rng-1/roll", {})["events"][0]["type"] == "draw"
+    # The dealer's first act at the table records them on duty; then the RNG's draw.
+    rolled = [e["type"] for e in s.ok("dealer", "/tables/rng-1/roll", {})["events"]]
+    assert rolled[:2] == ["procedure", "draw"]
     assert s.get("auditor", "/tables/craps-1").json()["entry"] == "physical"
     # An adjustment over 100.00 waits for a second supervisor.
     s.ok("admin", "/users", {"username": "boxer", "password": PASSWORD, "role": "supervisor"},

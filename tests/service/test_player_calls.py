@@ -4,7 +4,6 @@ place 6 and place 8 "7 to 6", so $12 wins $14."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterator
 from decimal import Decimal
@@ -12,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from croupier.service import cashier, equipment, equipment_register, outcomes, paytables, store, wagers
+from croupier.service import cashier, equipment, equipment_register, outcomes, paytables, wagers
 from croupier.service.live import LiveTable
 from croupier.service.plans import Job
 
@@ -41,9 +40,9 @@ def table_with_dice(kit: Kit, table_id: str, options: dict[str, Any]) -> LiveTab
     with kit.engine.begin() as conn:
         for serial in serials:
             equipment_register.register_die(conn, "admin", serial, "set", table_id)
-            conn.execute(store.inspections.insert().values(
-                serial=serial, inspector="admin", record=json.dumps(equipment.passing_record()),
-                passed=True, failures="[]", at=store.now()))
+            record = equipment.passing_record()
+            equipment_register.inspect_die(conn, "admin", serial, record,
+                                           equipment.inspect(record))
     run(kit, "alice", live, cashier.buy_in(kit.ledger, kit.users["alice"], live, Decimal(200)))
     desk = live.procedures.dice
     assert desk is not None

@@ -334,9 +334,10 @@ def test_the_procedures_are_events_in_the_tables_chain(srv: Server) -> None:
     s.ok("dealer", "/tables/wheel-p/no-more-bets")
     s.ok("dealer", "/tables/wheel-p/spin", {"number": 17, "revolutions": 6})
     events = _events(s, "wheel-p")
-    kinds = [e["type"] for e in events]
-    assert kinds.index("no_more_bets") < kinds.index("procedure") < kinds.index("crown")
-    spun = next(e for e in events if e["type"] == "procedure")
+    kinds = [e["type"] if e["type"] != "procedure" else e["name"] for e in events]
+    assert kinds.index("dealer_on_duty") < kinds.index("no_more_bets")
+    assert kinds.index("no_more_bets") < kinds.index("ball_spun") < kinds.index("crown")
+    spun = next(e for e in events if e["type"] == "procedure" and e["name"] == "ball_spun")
     assert spun["name"] == "ball_spun" and "opposite" in spun["detail"]
     assert "6 revolutions" in spun["detail"]
     _verify(s)

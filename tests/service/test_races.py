@@ -73,7 +73,7 @@ def test_pay_table_change_approved_and_withdrawn_at_once(srv: Server) -> None:
     s = srv
     for n in range(ROUNDS):
         made = s.ok("supervisor", "/paytables/changes", {
-            "game": "craps", "profile": "nj-13-69f", "pays": {"place_win:6": f"{10 + n} to 7"},
+            "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": f"{3 + n} to 1"},
             "effective": datetime.now(UTC).isoformat(), "reason": "the house pays more"})
         path = f"/paytables/changes/{made['id']}"
         approve, withdraw = at_once(

@@ -21,7 +21,8 @@ def _change(s: Server, pays: dict[str, str], reason: str = "a better field") -> 
         "reason": reason}, key=None)
 
 
-def test_pay_table_odds_stop_at_the_wagers_true_odds(sqlite_server: Server) -> None:
+def test_pay_table_odds_stop_short_of_handing_the_player_the_game(sqlite_server: Server,
+                                                                  ) -> None:
     s = sqlite_server
     # The field's 12 is one roll in 36: 35 to 1 is its fair pay, and with the 2 at its
     # minimum (13:69F-1.4(b) sets the least each entry pays) 3 to 1 on 12 leaves the house
@@ -30,9 +31,13 @@ def test_pay_table_odds_stop_at_the_wagers_true_odds(sqlite_server: Server) -> N
     assert r.status_code == 409, r.text
     error = r.json()["error"]
     assert "true odds" in error["reason"] and "field:12" in error["reason"]
+    assert "more than a quarter" in error["reason"]
     assert error["clause"].startswith("N.J.A.C. 13:69F-1.4")
     assert s.get("auditor", "/paytables/changes").json() == []
     assert _change(s, {"field:12": "3 to 1"}).status_code == 201
+    # Place 6 at 10 to 7 pays past its true odds (6 to 5): the player's edge is 8/77 of each
+    # wager, short of a quarter, so the house may offer it.
+    assert _change(s, {"place_win:6": "10 to 7"}).status_code == 201
 
 
 def test_a_coupons_face_value_is_bounded_as_a_deposit_is(sqlite_server: Server) -> None:

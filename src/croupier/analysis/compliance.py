@@ -11,10 +11,11 @@ A proposal is a JSON or TOML document::
 
 Each pay-table entry gets its regulatory minimum, the proposed payout, the resulting house edge
 (exact, from :mod:`croupier.analysis.exact`) and a verdict. Refused: a payout below the minimum
-(13:69F-1.4(b), 19:47-1.4(b), 13:47-20.25(i)2) or above the wager's true odds (a house edge
-below zero: the regulations set the least a wager pays and the house may pay more, but a pay
-table that hands the player the edge is no house's, and is most often a slip of the keyboard,
-"999999 to 1" for "9 to 1"), a commission over five percent (13:69F-1.5,
+(13:69F-1.4(b), 19:47-1.4(b), 13:47-20.25(i)2) or so far above the wager's true odds that the
+player's edge passes :data:`MAX_PLAYER_EDGE` (the regulations set the least a wager pays and
+let the house pay more, even past the true odds as a promotion; a pay table that hands the
+player more than a quarter of every wager is a slip of the keyboard, "999999 to 1" for "9 to
+1", not a promotion), a commission over five percent (13:69F-1.5,
 13:47-20.25(j), (k)), a wager or entry the profile does not permit, odds stated with "for"
 (13:69F-1.4(a), 19:47-1.4(a), 13:47-20.25(i)1), and, across several tables, a wager paid
 differently at two tables (payouts above the minimum must be uniform within the casino).
@@ -47,6 +48,10 @@ from croupier.rules import PROFILE_IDS, GameRules, Profile, load_profile
 from croupier.rules.citations import cite
 
 OK = "ok"
+MAX_PLAYER_EDGE = Fraction(1, 4)
+"""The most a pay table may give the player of each wager: past it an entry is refused as a
+slip of the keyboard. A pay above the true odds short of it (place 6 at "10 to 7": the
+player's edge 8/77) is the house's to offer and passes."""
 REFUSED = "refused"
 
 _FOR = re.compile(r"^\s*\d+\s+for\s+\d+\s*$", re.IGNORECASE)
@@ -321,12 +326,13 @@ def check_entries(report: TableReport, proposal: Proposal, rules: GameRules,
             report.entries.append(Entry(report.name, key, str(minimum), str(odds), edge, REFUSED,
                                         f"{odds} is below the minimum payout {minimum}",
                                         report.pays_clause))
-        elif odds is not None and edge is not None and edge < 0:
+        elif odds is not None and edge is not None and edge < -MAX_PLAYER_EDGE:
             report.entries.append(Entry(report.name, key, str(minimum), str(odds), edge, REFUSED,
-                                        f"{odds} pays more than the wager's true odds: the house "
-                                        f"edge would be {exact.show_fraction(edge)} (the "
-                                        "player's); a pay above the minimum stops at the "
-                                        "wager's fair pay", report.pays_clause))
+                                        f"{odds} pays so far above the wager's true odds that "
+                                        f"the house edge would be {exact.show_fraction(edge)} "
+                                        "(the player's, more than a quarter of every wager): "
+                                        "a slip of the keyboard, not a pay a house offers",
+                                        report.pays_clause))
         else:
             report.entries.append(Entry(report.name, key, str(minimum),
                                         str(odds) if odds is not None else None, edge, OK))
