@@ -76,8 +76,10 @@ class DiceDesk:
         events: list[Event] = self.live.table.check(PassDice(player))
         return events
 
-    def check_ready(self) -> None:
-        """Refuse a roll without a shooter or without two dice in play."""
+    def check_ready(self, conn: Connection) -> None:
+        """Refuse a roll without a shooter or without two dice in play, or with a die the
+        ledger's custody records no longer put in this table's cup (returned or cancelled
+        through any node: the ledger, not this node's copy, says where a die is)."""
         shooter = self.shooter()
         if not shooter or shooter not in self.live.present():
             raise Refusal("there is no shooter: the dice are offered to the players in turn",
@@ -85,6 +87,26 @@ class DiceDesk:
         if len(self.in_play) != 2:
             raise Refusal("no dice are in play: the stickperson offers at least five dice and "
                           "the shooter selects two", self._clause("dice_offer"))
+        gone = self._out_of_cup(conn, self.in_play)
+        if gone is not None:
+            raise Refusal(f"{gone}: it cannot be thrown; the stickperson offers other dice",
+                          self._clause("dice_cup"))
+
+    def _out_of_cup(self, conn: Connection, serials: tuple[str, ...]) -> str | None:
+        """Why one of ``serials`` is not in this table's cup by the ledger, or None. Each die's
+        row is held (FOR SHARE) to the end of the transaction, so a custody step on another
+        node waits for this action and then sees what it did."""
+        query = sa.select(store.dice).where(store.dice.c.serial.in_(serials)).order_by(
+            store.dice.c.serial).with_for_update(read=True)
+        dice = {d.serial: d for d in conn.execute(query)}
+        for serial in serials:
+            die = dice.get(serial)
+            if die is None or die.table_id != self.live.id or die.retired:
+                return f"die {serial} is not in this table's dice cup"
+            if equipment_register.issued_to(conn, serial) != self.live.id:
+                return (f"die {serial} has no custody record of its issue to this table's dice "
+                        "cup")
+        return None
 
     def after_decision(self, line_decided: bool) -> list[Event]:
         """A change of dice called takes effect once the line is decided."""
@@ -102,7 +124,9 @@ class DiceDesk:
             if len(serials) < equipment.DICE_OFFERED:
                 raise Refusal(f"the stickperson offers at least five dice; {len(serials)} "
                               "offered", offer_clause)
-            if self.in_play:
+            if self.in_play and self._out_of_cup(conn, self.in_play) is None:
+                # (Dice in play that their custody took out of the cup are no longer in play:
+                # other dice are offered in their place.)
                 raise Refusal("dice are in play: a change of dice takes place immediately "
                               "after the next decision", self._clause("dice_change"))
             shooter = self.shooter()
@@ -114,7 +138,8 @@ class DiceDesk:
         return plan
 
     def _check_die(self, conn: Connection, serial: str, offer_clause: str) -> None:
-        die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
+        die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)
+                           .with_for_update(read=True)).first()  # held, as in _out_of_cup
         latest = conn.execute(sa.select(store.inspections).where(
             store.inspections.c.serial == serial).order_by(store.inspections.c.id.desc())
             .limit(1)).first()
@@ -144,6 +169,9 @@ class DiceDesk:
             if len(set(serials)) != 2 or not set(serials) <= set(self.offered):
                 raise Refusal("the shooter selects two of the dice offered",
                               self._clause("dice_offer"))
+            gone = self._out_of_cup(conn, tuple(serials))
+            if gone is not None:
+                raise Refusal(f"{gone}: it cannot be put in play", self._clause("dice_cup"))
             return Plan([sv.DiceSelected(shooter, tuple(serials))])
         return plan
 
