@@ -222,13 +222,15 @@ class _Players:
             await asyncio.gather(*(self._bettor(client, n) for n in range(len(self.heads))))
 
 
-def _owner(started: list[tuple[subprocess.Popen[bytes], str]], table: str) -> int:
-    """The index of the live node holding the table's lease (waiting for one to take it)."""
+def _owner(started: list[tuple[subprocess.Popen[bytes], str]], table: str,
+           staff: dict[str, str]) -> int:
+    """The index of the live node holding the table's lease (waiting for one to take it);
+    ``staff``: the headers of a staff log-in (``GET /cluster`` is for staff)."""
     for _ in range(600):
         for i, (proc, base) in enumerate(started):
             try:
                 if proc.poll() is None and table in httpx.get(
-                        base + "/cluster", timeout=2).json()["holds"]:
+                        base + "/cluster", headers=staff, timeout=2).json()["holds"]:
                     return i
             except httpx.HTTPError:
                 continue
@@ -252,6 +254,7 @@ def _failover(database: str, kills: int) -> dict[str, Any]:
                 _ready(proc, base)
             bases = [b for _, b in started]
             seats = _setup(bases[:1], 8 * TABLES)
+            staff = _login(bases[0], "auditor")  # a token outlives the node that issued it
             players = _Players(bases, [h for _, h in seats["bench-0"]])
             loader = threading.Thread(target=lambda: asyncio.run(players.run()))
             loader.start()
@@ -261,7 +264,7 @@ def _failover(database: str, kills: int) -> dict[str, Any]:
             try:
                 for _ in range(kills):
                     time.sleep(1.0)
-                    k = _owner(started, "bench-0")
+                    k = _owner(started, "bench-0", staff)
                     killed = time.monotonic()
                     started[k][0].send_signal(signal.SIGKILL)
                     started[k][0].wait(10)

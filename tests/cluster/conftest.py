@@ -44,6 +44,7 @@ class Node:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.stopped = False
+        self.logins: Logins | None = None  # whose auditor reads ``GET /cluster`` (staff only)
 
     def launch(self) -> None:
         # The ledger and its key (in the shared data folder) were made by `croupier init`.
@@ -90,7 +91,10 @@ class Node:
             self.proc.wait(10)
 
     def holds(self) -> dict[str, int]:
-        result: dict[str, int] = httpx.get(self.base + "/cluster", timeout=5).json()["holds"]
+        assert self.logins is not None
+        r = httpx.get(self.base + "/cluster", headers=self.logins.headers("auditor"), timeout=5)
+        assert r.status_code == 200, r.text
+        result: dict[str, int] = r.json()["holds"]
         return result
 
 
@@ -100,6 +104,8 @@ class Cluster(Logins):
     def __init__(self, nodes: list[Node]) -> None:
         self.nodes = nodes
         self.tokens: dict[str, str] = {}
+        for node in nodes:
+            node.logins = self
 
     def login_base(self) -> str:
         return next(n for n in self.nodes if n.alive).base

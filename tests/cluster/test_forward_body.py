@@ -37,7 +37,7 @@ def _forward(messages: list[dict[str, Any]]) -> tuple[list[httpx.Request], list[
         reached.append(request)
         return httpx.Response(200, json={"ok": True})
 
-    router = Router(lambda *_: None, _Node(), None)  # type: ignore[arg-type]
+    router = Router(lambda *_: None, _Node(), None, None)  # type: ignore[arg-type]
     router._client = httpx.AsyncClient(transport=httpx.MockTransport(holder))
 
     async def receive() -> Any:
@@ -46,7 +46,8 @@ def _forward(messages: list[dict[str, Any]]) -> tuple[list[httpx.Request], list[
     async def send(message: Any) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "raw_path": b"/tables/t/bets",
+    scope = {"type": "http", "method": "POST", "path": "/tables/t/bets",
+             "raw_path": b"/tables/t/bets",
              "query_string": b"", "headers": [(b"content-type", b"application/json")]}
     run_coroutine(router._forward(scope, receive, send, "http://b", "t"))
     return reached, sent

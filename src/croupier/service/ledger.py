@@ -214,13 +214,32 @@ class Ledger:
 
     def deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
                 ) -> Reply:
-        """Chips bought at the cage: money into a player's wallet (an admin's act)."""
+        """Chips bought at the cage: money into a player's wallet (an admin's act).
+
+        The stored reply is read again once the wallet's row is locked: a request with the
+        same key on another node (which shares no lock with this one) may have committed
+        meanwhile. A request with the same key for another wallet commits first or fails on
+        the key's row; either way the answer is the stored reply (or 422 for another request),
+        never a second deposit."""
         self.limits.check_deposit(store.cents(amount), 0)  # early: before any lock or query
+        try:
+            return self._deposit(user, key, fp, player, amount)
+        except sa.exc.IntegrityError:  # the same key kept meanwhile by another transaction
+            stored = self.peek(user, key, fp)
+            if stored is None:
+                raise
+            return stored
+
+    def _deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
+                 ) -> Reply:
         with self._plain_lock, self.db.begin() as conn:
             stored = self.stored(conn, user, key, fp)
             if stored is not None:
                 return stored
             before = self.wallet_balance(conn, player, lock=True)
+            stored = self.stored(conn, user, key, fp) if self._for_update else None
+            if stored is not None:
+                return stored
             self.limits.check_deposit(store.cents(amount), before)
             balance = self.move_wallet(conn, player, store.cents(amount), "deposit", None,
                                        None, user.username)

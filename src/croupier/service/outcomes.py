@@ -60,9 +60,7 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
         if live.pending is not None:
             return Plan([])
         procedures = live.procedures
-        procedures.check_outcome(entered is not None)
-        if procedures.dice is not None:  # no die the chain took out of play is thrown
-            procedures.dice.check_in_play(conn)
+        procedures.check_outcome(conn, entered is not None)
         if entered is None:
             if not drawn:
                 draw = rng.draw(live.table.draw_ranges())

@@ -57,6 +57,22 @@ class Tables:
             raise ApiError(404, "not_found", f"there is no table {table_id!r}")
         return live
 
+    def known(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id`` as this node has it, loaded from the ledger first when it was
+        opened by another node since this one started; None if the ledger has no such table."""
+        live = self.all.get(table_id)
+        if live is not None:
+            return live
+        with self.ledger.db.connect() as conn:
+            row = conn.execute(sa.select(store.tables).where(store.tables.c.id == table_id)
+                               ).first()
+            if row is None:
+                return None
+            if table_id not in self.all:
+                self.add(self.rebuilt(conn, row))
+                self.ledger.heads[table_id] = self.ledger.head_of(conn, row)  # its chain's head
+        return self.all[table_id]
+
     def load(self) -> None:
         """Rebuild every table from its event log."""
         with self.ledger.db.connect() as conn:
@@ -106,6 +122,17 @@ class Tables:
             caught_up = self._fold_since(conn, live)
         if not caught_up:
             self.reload(live)
+
+    def catch_up_in(self, conn: Connection, live: LiveTable) -> None:
+        """:meth:`catch_up` reading through ``conn`` (in its transaction), for a copy that may
+        be behind (a table another node serves); a copy with every event the ledger has of the
+        table (the holder's) is left as it is."""
+        last = conn.execute(sa.select(sa.func.max(store.events.c.seq)).where(
+            store.events.c.table_id == live.id)).scalar()
+        if last is None or int(last) <= live.seq:
+            return
+        if not self._fold_since(conn, live):
+            self.reload_in(conn, live)
 
     def _fold_since(self, conn: Connection, live: LiveTable) -> bool:
         """Fold the table's events after ``live.seq``; False if a full rebuild is needed."""

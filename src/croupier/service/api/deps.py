@@ -116,6 +116,7 @@ AlertReader = Annotated[User, Depends(require("supervisor", "auditor", "admin"))
 Verifier = Annotated[User, Depends(require("auditor", "supervisor", "admin"))]
 CouponIssuer = Annotated[User, Depends(require("cashier", "supervisor"))]
 CouponReader = Annotated[User, Depends(require("cashier", "supervisor", "auditor", "admin"))]
+Staff = Annotated[User, Depends(require("admin", "supervisor", "auditor", "dealer", "cashier"))]
 PlayerOrStaff = Annotated[User, Depends(self_or("admin", "auditor", "supervisor"))]
 PlayerOrOverseer = Annotated[User, Depends(self_or("supervisor", "auditor", "admin"))]
 

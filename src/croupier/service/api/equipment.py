@@ -24,6 +24,7 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import Inspection, NewDie, Serials
+from croupier.service.api.register import dice_table
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.procedures.dice import DiceDesk
@@ -89,11 +90,8 @@ async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc
 def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Register a die by its serial number, in a set: its receipt into the house's custody is
     recorded, and with ``table_id`` its issue into that table's dice cup (a craps table's)."""
-    if body.table_id is not None and body.table_id not in svc.tables:
-        raise ApiError(404, "not_found", f"there is no table {body.table_id!r}")
-    if body.table_id is not None and svc.tables.all[body.table_id].procedures.dice is None:
-        raise ApiError(409, "refused", f"table {body.table_id} keeps no dice: a die is issued "
-                       "only to the cup of a table where a player throws the dice")
+    if body.table_id is not None:
+        dice_table(svc, body.table_id)  # from the ledger: the table may be another node's
     with svc.engine.begin() as conn:
         if queries.die_exists(conn, body.serial):
             raise ApiError(409, "exists", f"die {body.serial} is already registered")

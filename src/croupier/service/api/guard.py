@@ -13,6 +13,12 @@ person reading the request sees 5. Such a body, or one that is not JSON or is ne
 deeply, or holds a number too long to read, is answered 422 naming the place before any route
 runs.
 
+A request that two readers could read differently (a single-valued header such as
+``Authorization`` or ``Idempotency-Key`` given twice, or a path not in normal form: ``..``,
+``.``, ``//``, a percent-encoded dot or slash) is answered 400 naming the header or the path,
+before anything else reads it (:mod:`.form`); a cluster node that forwards a request and the
+node that serves it therefore read it alike.
+
 A request whose client goes away before its body is whole (fewer bytes than its
 ``Content-Length``, or a chunked body without its last chunk) is dropped unanswered: its start
 may be valid JSON, but the client never finished sending it, so nothing is done on it.
@@ -25,6 +31,8 @@ import sys
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from croupier.service.api.form import duplicate_header, path_problem
 
 MAX_BODY = 64 * 1024
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -54,6 +62,10 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        unread = _form_problem(scope)
+        if unread is not None:
+            await self._answer(send, 400, _malformed(unread))
             return
         length = _content_length(scope)
         if length is not None and length > MAX_BODY:
@@ -132,6 +144,14 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
     except ValueError:  # the one other: an integer past Python's digit limit
         return f"body: a number of more than {sys.get_int_max_str_digits()} digits"
     return None
+
+
+def _form_problem(scope: Scope) -> str | None:
+    """Why two readers could read this request differently (:mod:`.form`), or None."""
+    twice = duplicate_header(scope["headers"])
+    if twice is not None:
+        return f"header {twice}: given more than once; a request carries it once"
+    return path_problem(scope["path"], scope.get("raw_path"))
 
 
 def _malformed(reason: str) -> bytes:

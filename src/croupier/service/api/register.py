@@ -7,17 +7,21 @@ Every record is a link of the house's hash chain (``service/register.py``).
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any, Literal
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Path, Query
 from pydantic import Field
+from sqlalchemy.engine import Connection
 
 from croupier.service import equipment_register as reg
-from croupier.service import register
+from croupier.service import register, store
 from croupier.service.api import queries
-from croupier.service.api.deps import DiceReader, EquipmentStaff, Svc, Verifier
+from croupier.service.api.deps import DiceReader, EquipmentStaff, Services, Svc, Verifier
 from croupier.service.api.models import NAME, Body, PlainText, Reason
 from croupier.service.errors import ApiError
+from croupier.service.live import LiveTable
 
 router = APIRouter(tags=["equipment"])
 ItemId = Annotated[str, Path(pattern=NAME)]
@@ -132,24 +136,58 @@ def one_item(item_id: ItemId, user: DiceReader, svc: Svc) -> dict[str, Any]:
 def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
                  svc: Svc) -> dict[str, Any]:
     """One step of a die's custody: received, stored, issued (to a table's cup), returned,
-    cancelled. A die in play at its table is not returned or cancelled."""
-    if body.table is not None and body.table not in svc.tables:
-        raise ApiError(404, "not_found", f"there is no table {body.table!r}")
-    if body.table is not None and svc.tables.all[body.table].procedures.dice is None:
-        raise ApiError(409, "refused", f"table {body.table} keeps no dice: a die is issued "
+    cancelled. A die in play at its table is not returned or cancelled; whether it is in play
+    is read from the ledger (its table brought up to its last event), never from a copy this
+    node keeps of a table another node serves."""
+    target = dice_table(svc, body.table) if body.table is not None else None
+    with svc.engine.connect() as conn:
+        cup = conn.execute(sa.select(store.dice.c.table_id).where(
+            store.dice.c.serial == serial)).scalar()
+    home = svc.tables.known(cup) if cup is not None else None
+    profiles = {t.id: t.profile for t in (target, home) if t is not None}
+    with contextlib.ExitStack() as held:
+        if home is not None:
+            held.enter_context(home.lock)  # before the die's row, as a table's actions take them
+        try:
+            with svc.engine.begin() as conn:
+                _hold_die(conn, serial, cup)
+                if home is not None:
+                    # The die's row is held: an action offering or selecting it on any node
+                    # has committed, or waits for this step and then sees it.
+                    svc.tables.catch_up_in(conn, home)
+                    _not_in_play(home, serial)
+                return reg.custody_step(conn, user.username, serial, body.step, body.table,
+                                        body.note, profiles)
+        except reg.RegisterRefused as exc:
+            raise _refused(exc) from None
+
+
+def dice_table(svc: Services, table_id: str) -> LiveTable:
+    """The table a die is issued to, from the ledger (404 if none, 409 if it keeps no dice)."""
+    live = svc.tables.known(table_id)
+    if live is None:
+        raise ApiError(404, "not_found", f"there is no table {table_id!r}")
+    if live.procedures.dice is None:
+        raise ApiError(409, "refused", f"table {table_id} keeps no dice: a die is issued "
                        "only to the cup of a table where a player throws the dice")
-    for live in svc.tables:
-        desk = live.procedures.dice
-        if desk is not None and (serial in desk.in_play or serial in desk.offered):
-            raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
-                           "goes back to the cup after the decision (a change of dice)")
-    profiles = {t.id: t.profile for t in svc.tables}
-    try:
-        with svc.engine.begin() as conn:
-            return reg.custody_step(conn, user.username, serial, body.step, body.table,
-                                    body.note, profiles)
-    except reg.RegisterRefused as exc:
-        raise _refused(exc) from None
+    return live
+
+
+def _hold_die(conn: Connection, serial: str, cup: str | None) -> None:
+    """Lock the die's row to the end of the transaction; 409 if its cup changed since it was
+    read (another step committed meanwhile: the request is retried)."""
+    row = conn.execute(sa.select(store.dice.c.table_id).where(store.dice.c.serial == serial)
+                       .with_for_update()).first()
+    if row is not None and row.table_id != cup:
+        raise ApiError(409, "refused", f"die {serial} moved while this step was recorded: "
+                       "nothing was changed; retry")
+
+
+def _not_in_play(live: LiveTable, serial: str) -> None:
+    desk = live.procedures.dice
+    if desk is not None and (serial in desk.in_play or serial in desk.offered):
+        raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
+                       "goes back to the cup after the decision (a change of dice)")
 
 
 @router.get("/equipment/dice/{serial}/custody")

@@ -13,13 +13,15 @@ in front of the app; :func:`attach` installs them.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import sqlalchemy as sa
 from fastapi import FastAPI
 from starlette.middleware import Middleware
 
 from croupier.service import store
+from croupier.service.api.deps import Staff
 from croupier.service.api.guard import Guard
 from croupier.service.cluster import leases
 from croupier.service.cluster.feed import Announcer, ClusterHub, Feed, conninfo
@@ -77,11 +79,24 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     # nodes under one request id, and its answer carries the security headers), in front of
     # the express lane and the routes (so a bet for another node's table goes there).
     inner = next(i for i, m in enumerate(app.user_middleware) if _named(m, Guard)) + 1
-    app.user_middleware.insert(inner, Middleware(Router, node=node, tables=svc.tables))
+    app.user_middleware.insert(inner, Middleware(Router, node=node, tables=svc.tables,
+                                                 auth=svc.auth))
+    app.add_api_route("/cluster", _view(node), methods=["GET"], tags=["cluster"])
     node.start()
     announcer.start()
     feed.start()
     return node
+
+
+def _view(node: Node) -> Callable[[Staff], dict[str, Any]]:
+    """``GET /cluster``: this node's id, its address and the tables it holds with their epochs.
+    Staff only: the nodes' addresses and where each table lives are the house's, not a
+    player's (a player reaches any table through any node)."""
+
+    def cluster(user: Staff) -> dict[str, Any]:
+        return {"node": node.node_id, "url": node.url, "holds": node.held()}
+
+    return cluster
 
 
 def _named(middleware: Middleware, kind: type) -> bool:

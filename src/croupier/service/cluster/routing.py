@@ -1,9 +1,13 @@
 """Requests for a table go to the node that holds its lease (forwarded over loopback HTTP).
 
 Any node answers any request (as behind a load balancer). A request under ``/tables/{id}`` is
-served here when this node holds the table's lease, or takes it because nobody holds it or it
-expired; otherwise it is forwarded once, as it came (method, path, query, body, bearer token,
-Idempotency-Key), to the holder, and the holder's answer is returned as it is. A forwarded
+served here when this node holds the table's lease. Otherwise its bearer token is checked
+first: a caller nobody knows is answered 401 by the routes here, and the table is neither
+looked up nor claimed for them. A known caller's request is served here when this node takes
+the lease because nobody holds it or it expired; otherwise it is forwarded once, as it came
+(method, path, query, body, bearer token, Idempotency-Key), to the holder, and the holder's
+answer is returned as it is. The request guard has already refused a request the two nodes
+could read differently (a single-valued header twice, a path not in normal form). A forwarded
 request is never forwarded again: if it reaches a node that no longer holds the table, or the
 holder does not answer, the client is told to retry (503, ``Retry-After``) with the same
 Idempotency-Key, which the shared ledger makes safe. Why forwarding rather than moving the
@@ -26,14 +30,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.service.api.access import request_id
 from croupier.service.api.guard import ClientGone, Guard, read_limited
+from croupier.service.auth import Auth
 from croupier.service.cluster.node import Node
-from croupier.service.store import tables as tables_table
 from croupier.service.tables import Tables
 
 FORWARDED = "x-croupier-forwarded-by"
 FORWARD_TIMEOUT = httpx.Timeout(5.0, connect=1.0)
 _TABLE_PATH = re.compile(r"^/tables/([^/]{1,64})(?:/|$)")
-_PASS_HEADERS = {"authorization", "idempotency-key", "content-type", "accept"}
+_PASS_HEADERS = {b"authorization", b"idempotency-key", b"content-type", b"accept"}
 _KEEP_HEADERS = {"content-type", "idempotent-replay", "retry-after"}
 
 
@@ -46,23 +50,26 @@ def table_of(path: str) -> str | None:
 class Router:
     """ASGI middleware in front of the app: serve here, take the lease, or forward."""
 
-    def __init__(self, app: ASGIApp, node: Node, tables: Tables) -> None:
+    def __init__(self, app: ASGIApp, node: Node, tables: Tables, auth: Auth) -> None:
         self.app = app
         self.node = node
         self.tables = tables
+        self.auth = auth
         self._client: httpx.AsyncClient | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == "/cluster":
-            await _send_json(send, 200, {"node": self.node.node_id, "url": self.node.url,
-                                         "holds": self.node.held()})
-            return
         table_id = table_of(scope["path"]) if scope["type"] in ("http", "websocket") else None
         if table_id is None or (scope["type"] == "http" and self.node.holds(table_id)):
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "http" and not await self._authenticated(scope):
+            # Nothing is looked up, claimed or forwarded for a caller nobody knows: the route
+            # answers 401 here as on any node.
+            await self.app(scope, receive, send)
+            return
         if table_id not in self.tables:
-            await run_in_threadpool(self._learn, table_id)
+            # A table opened by another node since this one started: loaded from the ledger.
+            await run_in_threadpool(self.tables.known, table_id)
         if scope["type"] == "websocket" or table_id not in self.tables:
             await self.app(scope, receive, send)  # streams are local; an unknown table is a 404
             return
@@ -70,22 +77,19 @@ class Router:
         if holder is None and self.node.holds(table_id):
             await self.app(scope, receive, send)
             return
-        headers = dict(scope["headers"])
-        if holder is None or holder.owner == self.node.node_id or FORWARDED.encode() in headers:
+        forwarded = any(name == FORWARDED.encode() for name, _ in scope["headers"])
+        if holder is None or holder.owner == self.node.node_id or forwarded:
             await _retry_later(send, table_id, "is changing hands")
             return
         await self._forward(scope, receive, send, holder.url, table_id)
 
-    def _learn(self, table_id: str) -> None:
-        """A table opened by another node since this one started: load it from the ledger."""
-        import sqlalchemy as sa
-
-        ledger = self.tables.ledger
-        with ledger.db.connect() as conn:
-            row = conn.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
-            if row is not None and table_id not in self.tables:
-                self.tables.add(self.tables.rebuilt(conn, row))
-                ledger.heads[table_id] = ledger.head_of(conn, row)  # its chain's head
+    async def _authenticated(self, scope: Scope) -> bool:
+        """Whether the request carries the bearer token of a user (as the routes read it)."""
+        value = next((v for n, v in scope["headers"] if n == b"authorization"), b"")
+        scheme, _, token = value.decode("latin-1").partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            return False
+        return await self.auth.user_for_async(token) is not None
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send, url: str,
                        table_id: str) -> None:
@@ -97,13 +101,21 @@ class Router:
         if body is None:
             await Guard.refuse_too_large(send)
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]
-                   if k.decode("latin-1").lower() in _PASS_HEADERS}
-        headers[FORWARDED] = self.node.node_id
+        # The guard let no single-valued header through twice: each is passed on as it came.
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]
+                   if k in _PASS_HEADERS]
+        headers.append((FORWARDED, self.node.node_id))
         if request_id(scope):  # the holder logs and answers under the same id
-            headers["X-Request-ID"] = request_id(scope)
+            headers.append(("X-Request-ID", request_id(scope)))
         query = scope.get("query_string", b"").decode("latin-1")
-        target = url + scope["raw_path"].decode("latin-1") + (f"?{query}" if query else "")
+        target = httpx.URL(url + scope["raw_path"].decode("latin-1")
+                           + (f"?{query}" if query else ""))
+        if target.path != scope["path"]:  # the client would send another path than it came on
+            await _send_json(send, 400, {"error": {
+                "code": "malformed", "clause": "",
+                "reason": "path: not in normal form (it would reach the table's holder as "
+                          "another path)"}})
+            return
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=FORWARD_TIMEOUT, limits=httpx.Limits(
                 max_connections=256, max_keepalive_connections=64))

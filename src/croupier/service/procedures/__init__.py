@@ -18,6 +18,8 @@ from croupier.errors import Refusal
 from croupier.events import Event
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from croupier.roulette.wheel import Wheel
     from croupier.service.auth import User
     from croupier.service.live import LiveTable, PendingOutcome
@@ -61,7 +63,7 @@ class Procedures(Protocol):
         """What follows a player's leaving (the dice passed on), and whether they may leave
         now (a shooter throws until the decision)."""
 
-    def check_outcome(self, entered: bool) -> None:
+    def check_outcome(self, conn: Connection, entered: bool) -> None:
         """Refuse an outcome the table cannot have now (no shooter, no dice in play, betting
         still open at roulette, an entry where only the RNG decides)."""
 

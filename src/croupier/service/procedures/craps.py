@@ -29,6 +29,8 @@ from croupier.service.procedures.dice import DiceDesk
 from croupier.service.procedures.late_bets import LateBets
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from croupier.roulette.wheel import Wheel
     from croupier.service.live import LiveTable, PendingOutcome
 
@@ -104,13 +106,13 @@ class CrapsProcedures:
             return [], True
         return self.dice.pass_to(self.dice.next_after(player)), True
 
-    def check_outcome(self, entered: bool) -> None:
+    def check_outcome(self, conn: Connection, entered: bool) -> None:
         game = self.live.game
         if entered and not game.dealer_enters_results:
             raise Refusal(f"at {game.name} a device throws the dice: the RNG decides every "
                           "roll and no result is entered")
         if self.dice is not None:
-            self.dice.check_ready()
+            self.dice.check_ready(conn)
 
     def before_outcome(self, user: User, entered: bool, declared: dict[str, Any],
                        ) -> list[Event]:

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 from croupier.craps.actions import PassDice
 from croupier.errors import Refusal
 from croupier.events import Event
-from croupier.service import equipment, equipment_register
+from croupier.service import equipment, equipment_register, register
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
@@ -83,8 +83,10 @@ class DiceDesk:
             return Plan([])
         return plan
 
-    def check_ready(self) -> None:
-        """Refuse a roll without a shooter or without two dice in play."""
+    def check_ready(self, conn: Connection) -> None:
+        """Refuse a roll without a shooter or without two dice in play, or with a die the
+        house's chain no longer puts in this table's cup (returned, cancelled or failed, through
+        any node: the ledger, not this node's copy, says where a die is)."""
         shooter = self.shooter()
         if not shooter or shooter not in self.live.present():
             raise Refusal("there is no shooter: the dice are offered to the players in turn",
@@ -92,6 +94,14 @@ class DiceDesk:
         if len(self.in_play) != 2:
             raise Refusal("no dice are in play: the stickperson offers at least five dice and "
                           "the shooter selects two", self._clause("dice_offer"))
+        self.check_in_play(conn)
+
+    def _out_of_play(self, conn: Connection, serials: tuple[str, ...]) -> bool:
+        """Whether the house's chain has taken one of ``serials`` out of play at this table
+        (returned, cancelled, failed: through any node, the ledger says where a die is)."""
+        register.lock(conn)
+        return any(equipment_register.in_play_check(conn, serial, self.live.id) is not None
+                   for serial in serials)
 
     def after_decision(self, line_decided: bool) -> list[Event]:
         """A change of dice called takes effect once the line is decided."""
@@ -109,7 +119,9 @@ class DiceDesk:
             if len(serials) < equipment.DICE_OFFERED:
                 raise Refusal(f"the stickperson offers at least five dice; {len(serials)} "
                               "offered", offer_clause)
-            if self.in_play:
+            if self.in_play and not self._out_of_play(conn, self.in_play):
+                # (Dice in play that their custody took out of the cup are no longer in play:
+                # other dice are offered in their place.)
                 raise Refusal("dice are in play: a change of dice takes place immediately "
                               "after the next decision", self._clause("dice_change"))
             shooter = self.shooter()
@@ -138,7 +150,10 @@ class DiceDesk:
 
     def check_in_play(self, conn: Connection) -> None:
         """Refuse a throw with a die the chain has taken out of play (a failed inspection
-        takes it from the cup at once): new dice are offered first."""
+        takes it from the cup at once): new dice are offered first. The house chain's lock
+        is held to the end of the action, so a custody step through another node waits for
+        it and then sees what it did."""
+        register.lock(conn)
         for serial in self.in_play:
             self._check_die(conn, serial, self._clause("dice_offer"))
 

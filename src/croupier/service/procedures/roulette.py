@@ -24,6 +24,8 @@ from croupier.service import table_procedures
 from croupier.service.auth import User
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from croupier.service.live import LiveTable, PendingOutcome
     from croupier.service.procedures.dice import DiceDesk
     from croupier.service.procedures.late_bets import LateBets
@@ -68,7 +70,7 @@ class RouletteProcedures:
     def leaving(self, player: str) -> tuple[list[Event], bool]:
         return [], True
 
-    def check_outcome(self, entered: bool) -> None:
+    def check_outcome(self, conn: Connection, entered: bool) -> None:
         if self.live.betting_open:
             raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
                           "before it comes to rest", self.closed_clause())

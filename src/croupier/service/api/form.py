@@ -1,0 +1,73 @@
+"""One reading of a request: no header the server reads as one value comes twice, and the path
+is in normal form.
+
+Two readers of one request must not disagree about it. When a header that carries one value
+(the bearer token, the Idempotency-Key, the body's type and length, the host) comes twice, one
+reader may keep the first and another the last: a cluster node forwarding a request kept the
+last ``Authorization`` and the holder the first, so one request bet as one player through one
+node and as another through the other. When a path holds ``.``, ``..``, an empty segment or a
+percent-encoded dot, slash or backslash, an HTTP client may resolve it where the server does
+not: ``/tables/craps-1/../../users`` went to the holder as ``/users``. Such a request is
+refused (400, naming the header or the path) before anything reads it, on every node alike, so
+whatever is served or forwarded is read the same way everywhere.
+
+>>> duplicate_header([(b"authorization", b"Bearer a"), (b"authorization", b"Bearer b")])
+'authorization'
+>>> duplicate_header([(b"accept", b"text/html"), (b"accept", b"application/json")]) is None
+True
+>>> path_problem("/tables/craps-1/bets", b"/tables/craps-1/bets") is None
+True
+>>> path_problem("/tables/craps-1/../../users", b"/tables/craps-1/../../users")
+"path: the segment '..' is not in normal form (a path names each segment plainly)"
+>>> path_problem("/tables/a/b", b"/tables/a%2Fb")
+'path: a percent-encoded slash is not in normal form (%2F)'
+"""
+
+from __future__ import annotations
+
+import re
+
+SINGLE_VALUED = frozenset({
+    b"authorization", b"idempotency-key", b"content-type", b"content-length", b"host",
+    b"transfer-encoding", b"x-request-id", b"x-croupier-forwarded-by"})
+"""Headers the server reads as one value: each may come at most once."""
+
+_ENCODED = re.compile(rb"%(2e|2f|5c)", re.IGNORECASE)
+_NAMES = {b"2e": "dot", b"2f": "slash", b"5c": "backslash"}
+
+
+def duplicate_header(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """The first single-valued header (lower case, as the server receives names) that comes
+    more than once, or None."""
+    seen: set[bytes] = set()
+    for name, _ in headers:
+        if name in SINGLE_VALUED:
+            if name in seen:
+                return name.decode("latin-1")
+            seen.add(name)
+    return None
+
+
+def path_problem(path: str, raw_path: bytes | None) -> str | None:
+    """What keeps a path from normal form (its place and why), or None.
+
+    ``path`` is the path as decoded, ``raw_path`` as it came on the wire (None when the server
+    did not keep it). A single trailing slash is allowed (it names a resource of its own)."""
+    if not path.startswith("/"):
+        return "path: a path begins with '/'"
+    if raw_path is not None:
+        encoded = _ENCODED.search(raw_path)
+        if encoded is not None:
+            code = encoded.group(1)
+            return (f"path: a percent-encoded {_NAMES[code.lower()]} is not in normal form "
+                    f"(%{code.decode('ascii').upper()})")
+    if "\\" in path:
+        return "path: a backslash is not in normal form (a path separates segments with '/')"
+    segments = path[1:].split("/")
+    for i, segment in enumerate(segments):
+        if segment in (".", ".."):
+            return (f"path: the segment {segment!r} is not in normal form (a path names each "
+                    "segment plainly)")
+        if segment == "" and i < len(segments) - 1:
+            return "path: an empty segment ('//') is not in normal form"
+    return None

@@ -1,0 +1,80 @@
+"""One node refuses a request two readers could read differently, before anything reads it:
+a single-valued header given twice, a path not in normal form (400, naming the header or the
+path). The framework kept the first of two ``Authorization`` headers where another reader
+(a cluster node forwarding the request) kept the last; an HTTP client resolves ``..`` where
+the server does not. The same guard runs on every node (tests/cluster/test_one_reading.py)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import Server
+
+BET = b'{"wager": "field", "amount": "1"}'
+
+
+def _raw(s: Server, method: str, path: str, headers: list[tuple[str, str]],
+         body: bytes = b"") -> tuple[int, Any]:
+    """A request sent exactly as given (no path resolved, no header merged)."""
+    conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers:
+            conn.putheader(name, value)
+        if body:
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body or None)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read() or b"null")
+    finally:
+        conn.close()
+
+
+def _bearer(s: Server, who: str) -> tuple[str, str]:
+    return ("Authorization", f"Bearer {s.token(who)}")
+
+
+@pytest.mark.parametrize("name", ["Authorization", "Idempotency-Key", "Content-Type",
+                                  "Host", "X-Request-ID"])
+def test_a_single_valued_header_twice_is_refused(sqlite_server: Server, name: str) -> None:
+    s = sqlite_server
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
+    s.ready_dice()
+    before = s.get("auditor", "/tables/craps-1/events?since=0&limit=1000").json()
+    values = {"Authorization": [f"Bearer {s.token('alice')}", f"Bearer {s.token('bob')}"],
+              "Idempotency-Key": ["one", "two"],
+              "Content-Type": ["application/json", "text/plain"],
+              "Host": ["127.0.0.1", "elsewhere.example"],
+              "X-Request-ID": ["first-id-0001", "second-id-0002"]}[name]
+    headers = [("Host", "127.0.0.1"), _bearer(s, "alice"), ("Idempotency-Key", "k-" + name),
+               ("Content-Type", "application/json")]
+    headers = [h for h in headers if h[0] != name] + [(name, v) for v in values]
+    status, body = _raw(s, "POST", "/tables/craps-1/bets", headers, BET)
+    assert status == 400, body
+    assert body["error"]["reason"].startswith(f"header {name.lower()}: given more than once")
+    after = s.get("auditor", "/tables/craps-1/events?since=0&limit=1000").json()
+    assert after == before  # nothing placed
+
+
+@pytest.mark.parametrize("path", [
+    "/tables/craps-1/../../users", "/tables/craps-1/./events", "/tables//craps-1/events",
+    "/tables/craps-1/%2e%2e/%2e%2e/users", "/tables/craps-1%2F..%2F..%2Fusers",
+    "/tables/craps-1%2fevents", "/tables/craps-1%5Cevents", "/static/..%2F..%2Fservice%2Fapp.py",
+])
+def test_a_path_not_in_normal_form_is_refused(sqlite_server: Server, path: str) -> None:
+    s = sqlite_server
+    status, body = _raw(s, "GET", path, [("Host", "127.0.0.1"), _bearer(s, "admin")])
+    assert status == 400, body
+    assert body["error"]["code"] == "malformed" and body["error"]["reason"].startswith("path:")
+
+
+def test_a_path_in_normal_form_is_served(sqlite_server: Server) -> None:
+    s = sqlite_server
+    for path in ("/tables/craps-1/events", "/tables/craps-1", "/users", "/"):
+        status, _ = _raw(s, "GET", path, [("Host", "127.0.0.1"), _bearer(s, "admin")]) if path != "/" else (
+            s.get("admin", "/").status_code, None)
+        assert status == 200, path
