@@ -78,6 +78,8 @@ class LiveTable:
         self.pending: PendingOutcome | None = None
         self.halted: sv.TableHalted | None = None
         self.void_asked: sv.VoidAsked | None = None
+        self.adjustments_asked: dict[int, sv.AdjustmentAsked] = {}
+        """The adjustments asked and not yet approved, by number (from the chain)."""
         self.dealer = ""
         """The dealer dealing the table (its last ``dealer_on_duty`` record)."""
         # What the ledger holds (None: not read yet), so a write touches only what changed.
@@ -144,8 +146,10 @@ class LiveTable:
         player = getattr(event, "player", None)
         if isinstance(player, str):
             self.participants.add(player)
-        if not isinstance(event, sv.VoidAsked):
-            self.void_asked = None  # a void waits only while nothing else happens
+        if not isinstance(event, (sv.VoidAsked, sv.AdjustmentAsked)):
+            # A void waits only while nothing else happens (an adjustment merely asked moves
+            # nothing at the table).
+            self.void_asked = None
         if isinstance(event, sv.SERVICE_EVENTS):
             self._fold_service(event, seq)
             return
@@ -182,6 +186,10 @@ class LiveTable:
             self.halted = None
         elif isinstance(event, sv.VoidAsked):
             self.void_asked = event
+        elif isinstance(event, sv.AdjustmentAsked):
+            self.adjustments_asked[event.pending] = event
+        elif isinstance(event, sv.AdjustmentApproved):
+            self.adjustments_asked.pop(event.pending, None)
         elif isinstance(event, sv.Voided):
             self.void_watch.voided(event)
         elif isinstance(event, sv.BettingClosed):
