@@ -102,7 +102,7 @@ def _lost(r: httpx.Response) -> bool:
     """The loser of a race between admins: refused because its own admin is gone (409), or,
     when it came in after the winner committed, no longer logged in (401)."""
     if r.status_code == 409:
-        return "no longer an admin in good standing" in r.json()["error"]["reason"]
+        return "is no longer an admin who can act" in r.json()["error"]["reason"]
     return r.status_code == 401
 
 

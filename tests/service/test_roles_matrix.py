@@ -25,6 +25,7 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/users/{username}/unlock"): frozenset({"admin"}),
     ("POST", "/users/{username}/lock"): frozenset({"admin"}),
     ("DELETE", "/users/{username}"): frozenset({"admin"}),
+    ("POST", "/users/{username}/role"): frozenset({"admin"}),
     ("GET", "/wallets/{player}"): frozenset({"player", "admin", "auditor", "supervisor"}),
     ("POST", "/wallets/{player}/deposits"): frozenset({"admin"}),
     ("POST", "/coupons"): frozenset({"cashier", "supervisor"}),

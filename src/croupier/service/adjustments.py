@@ -1,6 +1,9 @@
 """A supervisor's adjustment: chips between the house and a player, with a reason, to correct
-a dealer's error (13:47-20.25(d): the boxperson answers the disputes). An adjustment over the
-limit waits for a second supervisor (:mod:`croupier.service.controls`)."""
+a dealer's error (13:47-20.25(d): the boxperson answers the disputes). One over the limit, or
+past what the supervisor may move for the player alone in the period, is asked (an
+``adjustment_asked`` event) and waits for a second, independent supervisor
+(:mod:`croupier.service.controls`); both go through the runner, so an Idempotency-Key sent
+twice makes one request, pending or not."""
 
 from __future__ import annotations
 
@@ -11,23 +14,54 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.money import fmt
+from croupier.service import controls, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
 from croupier.service.errors import ApiError
+from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan
 
 PlanFn = Callable[[Connection], Plan]
 
 
-def adjust(user: User, live: LiveTable, player: str, amount: Decimal, reason: str) -> PlanFn:
+def _can_take(live: LiveTable, player: str, amount: Decimal) -> None:
+    if live.chips(player) + amount < 0:
+        raise Refusal(f"{player} has {fmt(live.chips(player))} in chips: cannot take back "
+                      f"{fmt(-amount)}")
+
+
+def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Decimal,
+           reason: str) -> PlanFn:
+    """An adjustment made alone, or asked of a second supervisor (202) when it needs one."""
     def plan(conn: Connection) -> Plan:
         require_player_at(live, player)
         if amount == 0:
             raise ApiError(422, "malformed", "an adjustment moves a non-zero amount")
-        if live.chips(player) + amount < 0:
-            raise Refusal(f"{player} has {fmt(live.chips(player))} in chips: cannot take back "
-                          f"{fmt(-amount)}")
+        moved = controls.moved_alone(conn, ledger.staged(conn), user.username, player,
+                                     store.now())
+        if controls.needs_second_person(amount, moved):
+            asked = controls.request(conn, live.id, player, amount, reason, user.username)
+            return Plan([asked], status=202, extra=controls.asked_reply(asked, live.id, moved))
+        _can_take(live, player, amount)
         return Plan([sv.Adjusted(player, amount, reason, user.username)])
+    return plan
+
+
+def approve(user: User, live: LiveTable, pending_id: int) -> PlanFn:
+    """A second supervisor's approval of pending adjustment ``pending_id``: the approval and
+    the adjustment it allows, recorded together."""
+    def plan(conn: Connection) -> Plan:
+        asked = live.adjustments_asked.get(pending_id)
+        if asked is not None:
+            require_player_at(live, asked.player)
+            _can_take(live, asked.player, asked.amount)
+        asked = controls.approve(conn, live.adjustments_asked, live.id, pending_id,
+                                 user.username)
+        reason = f"{asked.reason} (asked by {asked.by}, approved by {user.username})"
+        return Plan([sv.AdjustmentApproved(pending_id, asked.player, asked.amount,
+                                           user.username),
+                     sv.Adjusted(asked.player, asked.amount, reason, user.username)],
+                    extra={"approved_adjustment": pending_id})
     return plan

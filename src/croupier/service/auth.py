@@ -43,7 +43,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
-from croupier.service import store, tokens
+from croupier.service import people, store, tokens
 
 ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
 TOKEN_SECONDS = 12 * 3600
@@ -129,15 +129,21 @@ class Auth:
         self._async_lookup = (None if store.is_sqlite(engine)
                               else tokens.AsyncTokenLookup(engine, _USER_BY_TOKEN))
 
-    def create_user(self, conn: Connection, username: str, password: str, role: str) -> User:
+    def create_user(self, conn: Connection, username: str, password: str, role: str, *,
+                    made_by: str | None = None, actor: str = people.COMMAND_LINE) -> User:
+        """A new account, recorded in the users' chain: ``made_by`` is the admin who made it
+        through the API (None: made at the command line, an independent person)."""
         if role not in ROLES:
             raise ValueError(role)
+        hashed = hash_password(password)
         result = conn.execute(store.users.insert().values(
-            username=username, role=role, password_hash=hash_password(password),
+            username=username, role=role, password_hash=hashed, made_by=made_by,
             failed_logins=0, locked=False, created_at=store.now()))
         user_id = int(result.inserted_primary_key[0])  # type: ignore[index]
         if role == "player":
             conn.execute(store.wallets.insert().values(player=username, balance_cents=0))
+        people.append(conn, "created", username, {
+            "role": role, "made_by": made_by, "password": people.password_digest(hashed)}, actor)
         return User(user_id, username, role)
 
     def login(self, username: str, password: str) -> tuple[str, User]:
@@ -190,75 +196,48 @@ class Auth:
         with self.engine.begin() as conn:
             conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == token_hash(token)))
 
-    def set_locked(self, username: str, locked: bool, by: str | None = None) -> bool:
-        """Lock (ending every session) or unlock an account;
-        ``by``: the admin doing it, who must still be one when the users' lock is held
-        (:class:`ActorGone` if not)."""
+    def set_locked(self, username: str, locked: bool, actor: str | None = None) -> bool:
+        """Lock (ending every session) or unlock (clearing guesses and any lock-out) an account,
+        as admin ``actor`` (None: the command line); :class:`AccountRefused` if that would
+        leave no admin."""
         with self.engine.begin() as conn:
-            _hold_users(conn, by)
-            found = set_locked(conn, username, locked)
+            if actor is not None:
+                acting_admin(conn, actor)
+            if not locked:
+                _not_deleted(conn, username)  # unlocking would not let it log in
+            found = set_locked(conn, username, locked, actor or people.COMMAND_LINE)
         if locked and found:
             self._ended(username)
         return found
 
-    def delete(self, username: str, by: str | None = None) -> bool:
-        """Delete an account: it can no longer log in and its sessions end at once (its
-        records stay, for the ledger's sake); ``by`` as for :meth:`set_locked`."""
+    def delete(self, username: str, actor: str | None = None) -> bool:
+        """Delete an account as admin ``actor``: it can no longer log in and its sessions end
+        at once (its records stay, for the ledger's sake); :class:`AccountRefused` if it is
+        the last admin."""
         with self.engine.begin() as conn:
-            _hold_users(conn, by)
-            user_id = _user_id(conn, username)
-            if user_id is None:
-                return False
-            _ensure_state(conn, user_id)
-            conn.execute(login_state.update().where(login_state.c.user_id == user_id)
-                         .values(deleted_at=store.now()))
-            _end_sessions(conn, user_id)
-        self._ended(username)
-        return True
+            if actor is not None:
+                acting_admin(conn, actor)
+            found = delete_user(conn, username, actor or people.COMMAND_LINE)
+        if found:
+            self._ended(username)
+        return found
+
+    def set_role(self, username: str, role: str, actor: str) -> bool:
+        """Give ``username`` another role as admin ``actor`` (who is then recorded as the one
+        it gained the role through); :class:`AccountRefused` if that would leave no admin."""
+        with self.engine.begin() as conn:
+            acting_admin(conn, actor)
+            found = set_role(conn, username, role, actor, made_by=actor)
+        if found:
+            self._ended(username)
+        return found
 
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
 
 
-# --- one change of the users at a time ------------------------------------------------------
-
-_USERS_LOCK = 0x75736572  # "user": orders the changes of users on PostgreSQL
-
-
-class ActorGone(Exception):
-    """The admin making a change was deleted, locked or is no longer an admin, by a change
-    committed after their request was let in: the change is refused."""
-
-    def __init__(self, actor: str) -> None:
-        super().__init__(f"{actor} is no longer an admin in good standing (deleted, locked or "
-                         "given another role a moment ago): only an admin locks or deletes "
-                         "accounts")
-
-
-def _hold_users(conn: Connection, actor: str | None) -> None:
-    """Take the users' lock (SQLite: the write transaction's), then check that ``actor`` is
-    still an unlocked, undeleted admin: two admins deleting or locking each other at once are
-    decided one after the other, and the second finds they no longer may. As the acting admin
-    never deletes or locks themselves, one admin always remains."""
-    if conn.dialect.name != "sqlite":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _USERS_LOCK})
-    if actor is None:
-        return
-    row = conn.execute(
-        sa.select(store.users.c.role, store.users.c.locked, login_state.c.deleted_at)
-        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
-        .where(store.users.c.username == actor)).first()
-    if row is None or row.role != "admin" or row.locked or row.deleted_at is not None:
-        raise ActorGone(actor)
-
-
 # --- recovery for whoever holds the server's data (``croupier users ...``) ------------------
-
-def _user_id(conn: Connection, username: str) -> int | None:
-    return conn.execute(sa.select(store.users.c.id).where(
-        store.users.c.username == username)).scalar()
-
 
 def _ensure_state(conn: Connection, user_id: int) -> None:
     if conn.execute(sa.select(login_state.c.user_id).where(
@@ -270,38 +249,155 @@ def _end_sessions(conn: Connection, user_id: int) -> None:
     conn.execute(store.tokens.delete().where(store.tokens.c.user_id == user_id))
 
 
-def set_locked(conn: Connection, username: str, locked: bool) -> bool:
+class AccountRefused(Exception):
+    """A change of accounts refused (nothing changed): ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _account(conn: Connection, username: str) -> Any:
+    """The account's row with its deletion mark, or None if there is no such user."""
+    return conn.execute(sa.select(store.users.c.id, store.users.c.role, store.users.c.locked,
+                                  login_state.c.deleted_at)
+                        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+                        .where(store.users.c.username == username)).first()
+
+
+def _active_admins(conn: Connection) -> set[str]:
+    """The admins who can act: neither locked by an admin nor deleted."""
+    return {str(r.username) for r in conn.execute(
+        sa.select(store.users.c.username)
+        .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
+        .where(store.users.c.role == "admin", store.users.c.locked == sa.false(),
+               login_state.c.deleted_at.is_(None)))}
+
+
+def acting_admin(conn: Connection, actor: str) -> None:
+    """Take the users' lock and check that ``actor`` is still an admin who can act: a request
+    checked before another admin's change committed is judged as things now stand."""
+    people.take_lock(conn)
+    if actor not in _active_admins(conn):
+        raise AccountRefused(f"{actor} is no longer an admin who can act (locked, deleted or "
+                             "given another role since this request began)")
+
+
+def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
+    """Refuse a change that would leave no admin who can act (under the users' lock, so two
+    admins removing each other at once leave one)."""
+    people.take_lock(conn)
+    admins = _active_admins(conn)
+    if username in admins and len(admins) == 1:
+        raise AccountRefused(f"{username} is the last admin who can act: {what} would leave "
+                             "nobody to manage users and tables (make or restore another "
+                             "admin first)")
+
+
+def set_locked(conn: Connection, username: str, locked: bool,
+               actor: str = people.COMMAND_LINE) -> bool:
     """Lock or unlock ``username`` in ``conn``'s transaction; False if there is no such user.
     Locking ends every session; unlocking clears the guesses and any lock-out (tokens from
-    before the lock stay ended)."""
-    user_id = _user_id(conn, username)
-    if user_id is None:
+    before the lock stay ended). Recorded in the users' chain."""
+    row = _account(conn, username)
+    if row is None:
         return False
-    conn.execute(store.users.update().where(store.users.c.id == user_id)
+    if locked:
+        _keep_an_admin(conn, username, "locking them")
+    conn.execute(store.users.update().where(store.users.c.id == row.id)
                  .values(locked=locked, failed_logins=0))
-    _ensure_state(conn, user_id)
-    conn.execute(login_state.update().where(login_state.c.user_id == user_id)
+    _ensure_state(conn, row.id)
+    conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(locked_until=None, lockouts=0))
     if locked:
-        _end_sessions(conn, user_id)
+        _end_sessions(conn, row.id)
+    people.append(conn, "locked" if locked else "unlocked", username, {}, actor)
     return True
 
 
+def delete_user(conn: Connection, username: str, actor: str) -> bool:
+    """Mark ``username`` deleted and end its sessions; False if there is no such user."""
+    row = _account(conn, username)
+    if row is None:
+        return False
+    if row.deleted_at is not None:
+        raise AccountRefused(f"{username} is already deleted")
+    _keep_an_admin(conn, username, "deleting them")
+    _ensure_state(conn, row.id)
+    conn.execute(login_state.update().where(login_state.c.user_id == row.id)
+                 .values(deleted_at=store.now()))
+    _end_sessions(conn, row.id)
+    people.append(conn, "deleted", username, {}, actor)
+    return True
+
+
+def set_role(conn: Connection, username: str, role: str, actor: str,
+             made_by: str | None) -> bool:
+    """Give ``username`` ``role``; ``made_by`` is who it gains the role through (None: the
+    command line). False if there is no such user."""
+    if role not in ROLES:
+        raise AccountRefused(f"there is no role {role!r}")
+    row = _account(conn, username)
+    if row is None:
+        return False
+    if row.role == "player" or role == "player":
+        raise AccountRefused("a player's account keeps its role (its wallet and records are a "
+                             "player's); make a new account instead")
+    if role != "admin":
+        _keep_an_admin(conn, username, f"making them {role}")
+    conn.execute(store.users.update().where(store.users.c.id == row.id).values(
+        role=role, made_by=made_by))
+    _end_sessions(conn, row.id)  # a session carries the role it was opened with
+    people.append(conn, "role_changed", username, {"role": role, "made_by": made_by}, actor)
+    return True
+
+
+def restore_user(conn: Connection, username: str) -> bool:
+    """Undelete ``username`` (for ``croupier users restore``); False if there is no such user.
+    :class:`AccountRefused` if it is not deleted."""
+    row = _account(conn, username)
+    if row is None:
+        return False
+    if row.deleted_at is None:
+        raise AccountRefused(f"{username} is not deleted")
+    conn.execute(login_state.update().where(login_state.c.user_id == row.id)
+                 .values(deleted_at=None))
+    people.append(conn, "restored", username, {}, people.COMMAND_LINE)
+    return True
+
+
+def _not_deleted(conn: Connection, username: str) -> None:
+    row = _account(conn, username)
+    if row is not None and row.deleted_at is not None:
+        raise AccountRefused(f"{username} is deleted: a deleted account cannot log in, "
+                             f"whatever its password; restore it first (croupier users "
+                             f"restore {username})")
+
+
 def unlock_user(conn: Connection, username: str) -> bool:
-    """Unlock ``username`` (for ``croupier users unlock``); False if there is no such user."""
+    """Unlock ``username`` (for ``croupier users unlock``); False if there is no such user,
+    :class:`AccountRefused` if it is deleted (unlocking would not let it log in)."""
+    _not_deleted(conn, username)
     return set_locked(conn, username, False)
 
 
 def reset_password(conn: Connection, username: str, password: str) -> bool:
     """Give ``username`` a new password, unlock it and end its sessions (for ``croupier users
-    reset-password``); False if there is no such user."""
-    if not set_locked(conn, username, False):
+    reset-password``); False if there is no such user, :class:`AccountRefused` if it is
+    deleted."""
+    _not_deleted(conn, username)
+    row = _account(conn, username)
+    if row is None:
         return False
-    conn.execute(store.users.update().where(store.users.c.username == username)
-                 .values(password_hash=hash_password(password)))
-    user_id = _user_id(conn, username)
-    assert user_id is not None
-    _end_sessions(conn, user_id)
+    hashed = hash_password(password)
+    conn.execute(store.users.update().where(store.users.c.id == row.id).values(
+        password_hash=hashed, locked=False, failed_logins=0))
+    _ensure_state(conn, row.id)
+    conn.execute(login_state.update().where(login_state.c.user_id == row.id)
+                 .values(locked_until=None, lockouts=0))
+    _end_sessions(conn, row.id)
+    people.append(conn, "password_reset", username,
+                  {"password": people.password_digest(hashed)}, people.COMMAND_LINE)
     return True
 
 

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,6 +153,19 @@ def _register_users(sub: Sub) -> None:
                        help="the new password (default: generated, printed once)")
     _where(reset, key=False)
     reset.set_defaults(func=_users_reset)
+    restore = verbs.add_parser("restore", help="bring back a deleted account (unlocked)")
+    restore.add_argument("name", help="the user name")
+    _where(restore, key=False)
+    restore.set_defaults(func=_users_restore)
+    add = verbs.add_parser("add", help="a new account made by whoever holds the data (an "
+                           "independent person for the two-person rules)")
+    add.add_argument("name", help="the user name")
+    add.add_argument("--role", required=True,
+                     choices=("player", "dealer", "supervisor", "cashier", "auditor", "admin"))
+    add.add_argument("--password", default=os.environ.get("CROUPIER_NEW_PASSWORD"),
+                     help="the password (default: generated, printed once)")
+    _where(add, key=False)
+    add.set_defaults(func=_users_add)
 
 
 def _register_audit(sub: Sub) -> None:
@@ -481,11 +495,16 @@ def _open(command: str, args: argparse.Namespace) -> Any:
 
 def _users_unlock(args: argparse.Namespace) -> int:
     from croupier.service import recovery
+    from croupier.service.auth import AccountRefused
 
     engine = _open("users unlock", args)
     if engine is None:
         return 2
-    if not recovery.unlock(engine, args.name):
+    try:
+        found = recovery.unlock(engine, args.name)
+    except AccountRefused as exc:
+        return _fail("users unlock", exc.reason, 1)
+    if not found:
         return _no_user("users unlock", engine, args.name)
     print(f"croupier users unlock: {args.name} unlocked")
     return 0
@@ -493,7 +512,7 @@ def _users_unlock(args: argparse.Namespace) -> int:
 
 def _users_reset(args: argparse.Namespace) -> int:
     from croupier.service import install, recovery
-    from croupier.service.auth import new_password
+    from croupier.service.auth import AccountRefused, new_password
 
     password = args.password or new_password()
     problem = install.password_problem(args.name, password)
@@ -502,11 +521,57 @@ def _users_reset(args: argparse.Namespace) -> int:
     engine = _open("users reset-password", args)
     if engine is None:
         return 2
-    if not recovery.reset_password(engine, args.name, password):
+    try:
+        found = recovery.reset_password(engine, args.name, password)
+    except AccountRefused as exc:
+        return _fail("users reset-password", exc.reason, 1)
+    if not found:
         return _no_user("users reset-password", engine, args.name)
     shown = f": {password} (shown once)" if args.password is None else ""
     print(f"croupier users reset-password: {args.name} has a new password{shown}; unlocked, "
           "every session ended")
+    return 0
+
+
+def _users_restore(args: argparse.Namespace) -> int:
+    from croupier.service import recovery
+    from croupier.service.auth import AccountRefused
+
+    engine = _open("users restore", args)
+    if engine is None:
+        return 2
+    try:
+        found = recovery.restore(engine, args.name)
+    except AccountRefused as exc:
+        return _fail("users restore", exc.reason, 1)
+    if not found:
+        return _no_user("users restore", engine, args.name)
+    print(f"croupier users restore: {args.name} restored and unlocked, with the password it "
+          "had (recorded in the users' chain)")
+    return 0
+
+
+def _users_add(args: argparse.Namespace) -> int:
+    from croupier.service import install, recovery
+    from croupier.service.api.models import NAME
+    from croupier.service.auth import AccountRefused, new_password
+
+    if not re.fullmatch(NAME, args.name):
+        return _fail("users add", f"{args.name!r}: a user name is a lower-case letter, then 1 "
+                     "to 31 lower-case letters, digits, '_' or '-'")
+    password = args.password or new_password()
+    problem = install.password_problem(args.name, password)
+    if problem:
+        return _fail("users add", problem)
+    engine = _open("users add", args)
+    if engine is None:
+        return 2
+    try:
+        recovery.add(engine, args.name, password, args.role)
+    except AccountRefused as exc:
+        return _fail("users add", exc.reason, 1)
+    shown = f"; password: {password} (shown once)" if args.password is None else ""
+    print(f"croupier users add: {args.name} made {args.role} at the command line{shown}")
     return 0
 
 

@@ -222,8 +222,35 @@ class VoidAsked(Event):
     by: str
 
 
+@dataclass(frozen=True)
+class AdjustmentAsked(Event):
+    """A supervisor asked for an adjustment that needs a second person (over the limit, or
+    past what one supervisor may move for one player in the period alone): nothing moves
+    until another supervisor approves. ``pending`` is its number (``service/controls.py``)."""
+
+    kind: ClassVar[str] = "adjustment_asked"
+    pending: int
+    player: str
+    amount: Decimal
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class AdjustmentApproved(Event):
+    """A second supervisor approved pending adjustment ``pending``: the ``adjust`` event that
+    follows moves the chips."""
+
+    kind: ClassVar[str] = "adjustment_approved"
+    pending: int
+    player: str
+    amount: Decimal
+    by: str
+
+
 SERVICE_EVENTS: tuple[type[Event], ...] = (
     BettingClosed, LateBetAsked, LateBetConfirmed, LateBetLapsed, Drawn, Entered, DiceOffered,
     DiceSelected, ShootRefused, DiceChangeCalled, DiceChanged, Voided, IntegrityAlert,
-    Procedure, SpinDeclared, TableHalted, HaltResolved, VoidAsked,
+    Procedure, SpinDeclared, TableHalted, HaltResolved, VoidAsked, AdjustmentAsked,
+    AdjustmentApproved,
 )

@@ -272,6 +272,10 @@ class Ledger:
         return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
             store.seats.c.table_id == table_id))]
 
+    def staged(self, conn: Connection) -> list[dict[str, Any]]:
+        """The event rows this transaction has staged and not yet written."""
+        return list(self._writes(conn).events)
+
     @staticmethod
     def _writes(conn: Connection) -> Writes:
         """The rows this transaction writes at its end (:meth:`flush`)."""

@@ -78,6 +78,8 @@ class LiveTable:
         self.pending: PendingOutcome | None = None
         self.halted: sv.TableHalted | None = None
         self.void_asked: sv.VoidAsked | None = None
+        self.adjustments_asked: dict[int, sv.AdjustmentAsked] = {}
+        """The adjustments asked and not yet approved, by number (from the chain)."""
         self.dealer = ""
         """The dealer dealing the table (its last ``dealer_on_duty`` record)."""
         # What the ledger holds (None: not read yet), so a write touches only what changed.
@@ -144,8 +146,10 @@ class LiveTable:
         player = getattr(event, "player", None)
         if isinstance(player, str):
             self.participants.add(player)
-        if not isinstance(event, sv.VoidAsked):
-            self.void_asked = None  # a void waits only while nothing else happens
+        if not isinstance(event, (sv.VoidAsked, sv.AdjustmentAsked)):
+            # A void waits only while nothing else happens (an adjustment merely asked moves
+            # nothing at the table).
+            self.void_asked = None
         if isinstance(event, sv.SERVICE_EVENTS):
             self._fold_service(event, seq)
             return
@@ -172,6 +176,22 @@ class LiveTable:
     def _fold_service(self, event: Event, seq: int) -> None:
         """The server's own events: outcomes, halts, voids and betting closed here, the
         family's procedures in its procedures; they never change the game's table."""
+        if self._fold_outcome(event, seq):
+            return
+        if isinstance(event, sv.AdjustmentAsked):
+            self.adjustments_asked[event.pending] = event
+        elif isinstance(event, sv.AdjustmentApproved):
+            self.adjustments_asked.pop(event.pending, None)
+        elif isinstance(event, sv.Procedure) and event.name == DEALER_ON_DUTY:
+            self.dealer = event.by
+        else:
+            # ShootRefused and the records change nothing here; a void is applied by
+            # rebuilding the table without the voided events.
+            self.procedures.fold(event)
+
+    def _fold_outcome(self, event: Event, seq: int) -> bool:
+        """An outcome waiting to be settled, a halt, a void asked or made, betting closed:
+        whether ``event`` was one of them."""
         if isinstance(event, (sv.Drawn, sv.Entered)):
             self.pending = PendingOutcome(seq, event)
         elif isinstance(event, sv.SpinDeclared) and self.pending is not None:
@@ -186,12 +206,9 @@ class LiveTable:
             self.void_watch.voided(event)
         elif isinstance(event, sv.BettingClosed):
             self.betting_open = False
-        elif isinstance(event, sv.Procedure) and event.name == DEALER_ON_DUTY:
-            self.dealer = event.by
         else:
-            # Drawn and Entered above, ShootRefused and the records below change nothing
-            # here; a void is applied by rebuilding the table without the voided events.
-            self.procedures.fold(event)
+            return False
+        return True
 
     def replace_with(self, other: LiveTable) -> None:
         """Take over ``other``'s state (after a rebuild), keeping this table's lock."""

@@ -35,7 +35,7 @@ from croupier.craps.events import PayTableApplied
 from croupier.errors import Malformed
 from croupier.games import GAMES
 from croupier.rules import load_profile
-from croupier.service import register
+from croupier.service import people, register
 from croupier.service.live import LiveTable, empty_table
 
 KINDS = ("paytable_proposed", "paytable_approved", "paytable_withdrawn", "paytable_refused")
@@ -199,9 +199,10 @@ def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
     if change.status != "proposed":
         raise ChangeRefused(409, f"change {change_id} is {change.status}: only a proposed "
                             "change is approved")
-    if actor == change.proposed_by:
-        raise ChangeRefused(409, "a change is approved by a second person, not the one who "
-                            "proposed it")
+    why = people.not_independent(conn, change.proposed_by, actor)
+    if why is not None:
+        raise ChangeRefused(409, "a change is approved by a second person, independent of the "
+                            f"one who proposed it: {why}")
     if role not in APPROVERS:
         raise ChangeRefused(403, f"a {role} may not approve a pay table change")
     _refuse_if_failing(change.game, change.profile, change.pays)

@@ -38,14 +38,7 @@ class Cache:
     why: str
 
 
-@dataclass(frozen=True)
-class ChainedElsewhere:
-    """Made a chain of its own by the users chain, merged separately (``what`` it will hold)."""
-
-    what: str
-
-
-Kind = Chain | Projection | Cache | ChainedElsewhere
+Kind = Chain | Projection | Cache
 
 _CHAINS = "croupier.service.audit.chain.recompute"
 _REPLAY = "croupier.service.audit.replay"
@@ -91,12 +84,16 @@ TABLES: dict[str, Kind] = {
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
                           "again under a new epoch, which fences the old owner's writes"),
     "alembic_version": Cache("the schema's migration number, read only by the upgrade"),
-    # --- chained by the users chain (merged separately) ------------------------------------
-    "users": ChainedElsewhere("creating, promoting, locking and deleting an account"),
-    "pending_adjustments": ChainedElsewhere("an adjustment asked for and approved by a "
-                                            "second person, as chained events"),
-    "login_state": ChainedElsewhere("an account's deletion and lock-out (its failed-log-in "
-                                    "counters a cache)"),
+    # --- the users' chain and its projections ---------------------------------------------
+    "user_records": Chain("croupier.service.people.recompute", "the users' chain: creating, "
+                          "role changes (and whom through), locks, password resets, deletions "
+                          "and restorations of accounts"),
+    "users": Projection("croupier.service.people.check", "each account as the users' chain "
+                        "leaves it (a password as a digest of its hash)"),
+    "login_state": Projection("croupier.service.people.check", "an account's deletion mark, "
+                              "from the users' chain (the log-in throttle keeps no row)"),
+    "pending_adjustments": Projection("croupier.service.controls.check", "each adjustment "
+                                      "asked and approved, as the tables' chains record it"),
 }
 """Every table of the schema by name."""
 

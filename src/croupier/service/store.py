@@ -29,6 +29,9 @@ users = sa.Table(
     sa.Column("failed_logins", sa.Integer, nullable=False, default=0),
     sa.Column("locked", sa.Boolean, nullable=False, default=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    # Who made the account or gave it its role through the API (None: the command line);
+    # a projection of the users' chain (``service/people.py``, migration 0006).
+    sa.Column("made_by", sa.String(64)),
 )
 
 tokens = sa.Table(
@@ -90,6 +93,10 @@ events = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("hash", sa.String(64)),
     sa.Index("ix_events_round", "table_id", "round"),
+    # Adjustments only (migration 0006): a supervisor's recent solo adjustments for a player.
+    sa.Index("ix_events_adjustments", "player", "at",
+             sqlite_where=sa.text("kind IN ('adjust', 'adjustment_approved')"),
+             postgresql_where=sa.text("kind IN ('adjust', 'adjustment_approved')")),
 )
 
 rounds = sa.Table(
@@ -174,6 +181,18 @@ house_records = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(32), nullable=False),
     sa.Column("subject", sa.String(96), nullable=False, index=True),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+)
+
+# The users' chain (migration 0006): accounts, roles and who made whom (``service/people.py``).
+user_records = sa.Table(
+    "user_records", metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("subject", sa.String(64), nullable=False, index=True),
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.events import Event, Settled
-from croupier.service import codec, coupons, rounds, store
+from croupier.service import codec, coupons, people, rounds, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
@@ -77,9 +77,10 @@ def approve(user: User, live: LiveTable) -> PlanFn:
         if asked is None:
             raise Refusal("no void waits for approval at this table (play went on, or none "
                           "was asked)", OUTCOME_CLAUSE)
-        if asked.by == user.username:
-            raise Refusal("the void of an RNG outcome is approved by a second supervisor, not "
-                          "by the one who asked for it", OUTCOME_CLAUSE)
+        why = people.not_independent(conn, asked.by, user.username)
+        if why is not None:
+            raise Refusal("the void of an RNG outcome is approved by a second supervisor, "
+                          f"independent of the one who asked: {why}", OUTCOME_CLAUSE)
         row = rounds.last_decided(conn, live)
         if row.round != asked.decision:
             raise Refusal(f"the void asked was of round {asked.decision}, not the last decision",

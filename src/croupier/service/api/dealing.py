@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from croupier.money import parse_amount
 from croupier.service import adjustments, controls, halts, outcomes, store, voids
@@ -133,32 +133,19 @@ async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user
 async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user: Supervisor,
                      key: Key, svc: Svc) -> Response:
     """Correct a dealer's error: chips between the house and a player, with a reason. Over
-    the limit (100.00 either way) it waits (202) for a second supervisor's approval."""
+    the limit (100.00 either way), or past 100.00 moved for the player by this supervisor
+    alone in 24 hours, it is asked (202) and waits for a second, independent supervisor."""
     amount = signed_amount(body.amount)
-    if controls.needs_second_person(amount):
-        svc.tables.find(table_id)
-        # Over the limit per operation it is refused now, not left pending for a second person.
-        svc.ledger.limits.check_adjustment(store.cents(amount))
-        with svc.engine.begin() as conn:
-            pending = controls.request(conn, table_id, body.player, amount, body.reason,
-                                       user.username)
-        return JSONResponse(pending, status_code=202)
+    # Over the limit per operation it is refused now, not left pending for a second person.
+    svc.ledger.limits.check_adjustment(store.cents(amount))
     return await act(request, svc, body, user, table_id, key,
-                     lambda live: adjustments.adjust(user, live, body.player, amount,
-                                                     body.reason))
+                     lambda live: adjustments.adjust(svc.ledger, user, live, body.player,
+                                                     amount, body.reason))
 
 
 @router.post("/adjustments/{pending_id}/approve", tags=["supervisor"])
 async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,
                              user: Supervisor, key: Key, svc: Svc) -> Response:
     """A second supervisor approves a pending adjustment: only then are the chips moved."""
-    with svc.engine.connect() as conn:
-        row = controls.pending(conn, table_id, pending_id)
-    if row is None:
-        raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
-                       f"table {table_id!r}")
-    amount = store.dollars(row.amount_cents)
-    reason = f"{row.reason} (asked by {row.requested_by}, approved by {user.username})"
-    return await act(request, svc, None, user, table_id, key, lambda live: controls.approving(
-        adjustments.adjust(user, live, row.player, amount, reason), pending_id, table_id,
-        user.username))
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: adjustments.approve(user, live, pending_id))

@@ -70,6 +70,10 @@ class NewUser(Body):
     role: Literal["player", "dealer", "supervisor", "cashier", "auditor", "admin"]
 
 
+class NewRole(Body):
+    role: Literal["dealer", "supervisor", "cashier", "auditor", "admin"]
+
+
 class Amount(Body):
     amount: str = Field(pattern=MONEY, examples=["100.00"])
 

@@ -1,17 +1,24 @@
-"""``/users``: accounts, their roles, locking and unlocking (admin; auditors read)."""
+"""``/users``: accounts, their roles, locking and unlocking (admin; auditors read).
+
+Every change is a record of the users' chain (``service/people.py``) naming the admin who made
+it; an account made or given a role here counts as made through that admin for the
+two-person rules. Each change is checked under the users' lock: the admin must still be one,
+and no change leaves no admin who can act.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter
 
 from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
-from croupier.service.api.models import NewUser
-from croupier.service.auth import ActorGone
+from croupier.service.api.models import NewRole, NewUser
+from croupier.service.auth import AccountRefused, acting_admin
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
 
@@ -23,11 +30,13 @@ def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
     problem = password_problem(body.username, body.password)
     if problem:
         raise ApiError(422, "malformed", f"password: {problem}")
-    with svc.engine.begin() as conn:
+    with _refusals(), svc.engine.begin() as conn:
+        acting_admin(conn, user.username)
         if queries.user_exists(conn, body.username):
             raise ApiError(409, "exists", f"there is already a user {body.username!r}")
-        created = svc.auth.create_user(conn, body.username, body.password, body.role)
-    return {"username": created.username, "role": created.role}
+        created = svc.auth.create_user(conn, body.username, body.password, body.role,
+                                       made_by=user.username, actor=user.username)
+    return {"username": created.username, "role": created.role, "made_by": user.username}
 
 
 @router.get("")
@@ -35,7 +44,8 @@ def list_users(user: UserReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         rows = queries.users(conn)
     return [{"username": r.username, "role": r.role, "locked": r.locked,
-             **_throttled(svc, r.username), "deleted": r.deleted_at is not None} for r in rows]
+             **_throttled(svc, r.username), "deleted": r.deleted_at is not None,
+             "made_by": r.made_by} for r in rows]
 
 
 def _throttled(svc: Svc, username: str) -> dict[str, Any]:
@@ -49,7 +59,9 @@ def _throttled(svc: Svc, username: str) -> dict[str, Any]:
 
 @router.post("/{username}/unlock")
 def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
-    if not svc.auth.set_locked(username, False):
+    with _refusals():
+        found = svc.auth.set_locked(username, False, user.username)
+    if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     svc.throttle.clear(username)  # and its log-in throttle's counts, here
     return {"username": username, "locked": False}
@@ -58,7 +70,9 @@ def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
 @router.post("/{username}/lock")
 def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     _not_yourself(username, user.username, "lock")
-    if not _as_admin(lambda: svc.auth.set_locked(username, True, by=user.username)):
+    with _refusals():
+        found = svc.auth.set_locked(username, True, user.username)
+    if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "locked": True}
 
@@ -68,22 +82,37 @@ def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
     stay in the ledger)."""
     _not_yourself(username, user.username, "delete")
-    if not _as_admin(lambda: svc.auth.delete(username, by=user.username)):
+    with _refusals():
+        found = svc.auth.delete(username, user.username)
+    if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "deleted": True}
 
 
-def _as_admin(change: Callable[[], bool]) -> bool:
-    """``change`` (a lock or delete), refused if its admin lost the role meanwhile."""
+@router.post("/{username}/role")
+def change_role(username: UserName, body: NewRole, user: Admin, svc: Svc) -> dict[str, Any]:
+    """Give a staff account another role: it gains the role through this admin (the
+    two-person rules count them as one person), and its sessions end."""
+    _not_yourself(username, user.username, "change the role of")
+    with _refusals():
+        found = svc.auth.set_role(username, body.role, user.username)
+    if not found:
+        raise ApiError(404, "not_found", f"there is no user {username!r}")
+    return {"username": username, "role": body.role, "made_by": user.username}
+
+
+@contextlib.contextmanager
+def _refusals() -> Iterator[None]:
+    """A change of accounts refused (the last admin, an admin no longer one) as a 409."""
     try:
-        return change()
-    except ActorGone as exc:
-        raise ApiError(409, "refused", str(exc)) from None
+        yield
+    except AccountRefused as exc:
+        raise ApiError(409, "refused", exc.reason) from None
 
 
 def _not_yourself(username: str, admin: str, verb: str) -> None:
-    """An admin may not lock or delete their own account: the last admin doing so would leave
-    nobody to manage users and tables (a deleted account cannot be recovered from the data)."""
+    """An admin may not lock, delete or re-role their own account: another admin does that
+    (and the last admin who can act is never removed, :func:`auth.delete_user`)."""
     if username == admin:
         raise ApiError(409, "refused", f"an admin may not {verb} their own account; another "
                        "admin does that")

@@ -31,8 +31,9 @@ from croupier.service.audit.verify import Report, verify_snapshot
 
 FORMAT = "croupier-audit-bundle/1"
 _SNAPSHOT_FIELDS = ("tables", "events", "wallets", "entries", "seats", "rounds", "checkpoints",
-                    "keys", "records")
-_OPTIONAL_FIELDS = ("records",)  # a bundle written before the house's chain has none
+                    "keys", "records", "user_records", "accounts", "pending")
+# A bundle written before the house's chain, or the users' chain, has none of these.
+_OPTIONAL_FIELDS = ("records", "user_records", "accounts", "pending")
 
 
 def _profiles(snap: Snapshot) -> dict[str, str]:

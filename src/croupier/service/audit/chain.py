@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from croupier.service import register, store
+from croupier.service import people, register, store
 from croupier.service.audit.canonical import (
     FORMAT,
     canonical,
@@ -49,6 +49,8 @@ class Chains:
     findings: list[Finding] = field(default_factory=list)
     records: dict[int, str] = field(default_factory=dict)
     """The house's chain (``service/register.py``): seq -> hash."""
+    users: dict[int, str] = field(default_factory=dict)
+    """The users' chain (``service/people.py``): seq -> hash."""
 
 
 def recompute(snap: Snapshot) -> Chains:
@@ -88,6 +90,8 @@ def recompute(snap: Snapshot) -> Chains:
             out.findings.append(Finding(f"wallet {w['player']}", None,
                                         "the wallet's chain head is not its last entry's hash"))
     out.records, found = register.recompute(snap.records)
+    out.findings.extend(found)
+    out.users, found = people.recompute(snap.user_records)
     out.findings.extend(found)
     return out
 
@@ -155,6 +159,12 @@ def _heads_found(where: str, heads: dict[str, Any], chains: Chains) -> list[Find
             findings.append(Finding(register.WHERE, int(seq), (
                 f"{where} signed the house's chain up to here and it no longer matches: a "
                 "record was changed, removed or its hashes rewritten")))
+    if "users" in heads:
+        seq, digest = heads["users"]
+        if chains.users.get(int(seq)) != digest:
+            findings.append(Finding(people.WHERE, int(seq), (
+                f"{where} signed the users' chain up to here and it no longer matches: a "
+                "record was changed, removed or its hashes rewritten")))
     return findings
 
 
@@ -176,6 +186,9 @@ def heads(conn: Connection) -> dict[str, Any]:
     house = register.head(conn)
     if house is not None:  # a ledger without house records signs what it always signed
         out["records"] = house
+    users = people.head(conn)
+    if users is not None:
+        out["users"] = users
     return out
 
 

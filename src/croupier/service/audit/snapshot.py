@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,12 @@ class Snapshot:
     round_rows: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
     """Each table's rounds as recall shows them (a projection the replay rebuilds and
     compares; empty for a bundle, which does not carry them)."""
+    user_records: list[dict[str, Any]] = field(default_factory=list)
+    """The users' chain (``service/people.py``), by ``seq``."""
+    accounts: list[dict[str, Any]] = field(default_factory=list)
+    """The accounts as the users table holds them (its projection, a password as a digest)."""
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    """The pending adjustments' rows (a projection of the tables' chains)."""
 
 
 def _all(conn: Connection, query: Any) -> list[dict[str, Any]]:
@@ -75,4 +82,25 @@ def read(conn: Connection) -> Snapshot:
     snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
     snap.keys = _all(conn, sa.select(store.ledger_keys))
     snap.records = _all(conn, sa.select(store.house_records).order_by(store.house_records.c.seq))
+    snap.user_records = _all(conn, sa.select(store.user_records).order_by(
+        store.user_records.c.seq))
+    snap.accounts = account_rows(conn)
+    snap.pending = _all(conn, sa.text("SELECT * FROM pending_adjustments ORDER BY id"))
     return snap
+
+
+def password_digest(password_hash: str) -> str:
+    """What the users' chain records of a password: the SHA-256 of its argon2 hash (never the
+    hash, which a bundle handed to a regulator would then carry)."""
+    return hashlib.sha256(password_hash.encode()).hexdigest()
+
+
+def account_rows(conn: Connection) -> list[dict[str, Any]]:
+    """The accounts as the ``users`` table and the deletion marks hold them, in the form the
+    audit compares with the users' chain (``service/people.py``): a password as its digest."""
+    found = conn.execute(sa.text(
+        "SELECT u.username, u.role, u.locked, u.made_by, u.password_hash, s.deleted_at "
+        "FROM users u LEFT JOIN login_state s ON s.user_id = u.id ORDER BY u.id")).all()
+    return [{"username": r.username, "role": r.role, "locked": bool(r.locked),
+             "deleted": r.deleted_at is not None, "made_by": r.made_by,
+             "password": password_digest(r.password_hash)} for r in found]

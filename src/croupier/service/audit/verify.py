@@ -77,6 +77,7 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
     report = Report(events=sum(len(v) for v in snap.events.values()))
     chains = chain.recompute(snap)
     report.findings.extend(chains.findings)
+    _projections(snap, report)
     if anchor_hex is None:
         report.notes.append("no signing key given: checkpoints checked against the keys the "
                             "ledger records")
@@ -103,6 +104,19 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
             f"chips do not balance: wallets {report.wallets} + tables {report.tables} cents "
             f"!= deposits {report.deposits}")))
     return report
+
+
+def _projections(snap: Snapshot, report: Report) -> None:
+    """The tables rebuilt from the chains and compared: the accounts from the users' chain,
+    the pending adjustments from the tables' chains (a bundle from before them has neither)."""
+    from croupier.service import controls, people
+
+    if not snap.user_records:
+        return
+    report.findings.extend(people.check(snap.user_records, snap.accounts))
+    found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
+    report.findings.extend(found)
+    report.notes.extend(notes)
 
 
 def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],

@@ -25,6 +25,7 @@ from croupier.money import fmt
 from croupier.rules import load_profile
 from croupier.rules.profile import LateBetConfirmation
 from croupier.service import events as sv
+from croupier.service import people
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.plans import Plan
@@ -118,6 +119,11 @@ class LateBets:
             if role in bet.confirmed:
                 raise Refusal(f"the {role} has already confirmed late bet {late_id}; the "
                               "other confirmation is still needed", confirmation.clause)
+            for other in bet.confirmed.values():
+                why = people.not_independent(conn, other, user.username)
+                if why is not None:
+                    raise Refusal(f"late bet {late_id} is confirmed by two people: {why}",
+                                  confirmation.clause)
             events: list[Event] = [sv.LateBetConfirmed(late_id, user.username, role)]
             if len(bet.confirmed) == 1:
                 events.extend(self.live.table.check(

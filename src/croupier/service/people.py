@@ -1,0 +1,229 @@
+"""The users' chain: who holds an account, in which role, and who made them so.
+
+Creating a user, changing their role, locking, unlocking, resetting a password, deleting and
+restoring are records of a hash chain of their own (``user_records``), hashed like the house's
+records (``service/register.py``) from :data:`GENESIS`; its head is signed in every checkpoint.
+The ``users`` table (role, admin lock, who made the account, a digest of the password hash) and
+the deletion mark in ``login_state`` are a projection of this chain: ``audit verify`` folds the
+chain (:func:`fold`) and names every account whose row differs (:func:`check`). A ledger from
+before the chain gets a ``genesis`` record listing its accounts as they stood (migration 0006).
+
+Every record names who made the account or gave it its role (``made_by``): an admin, when it
+was done through the API; nobody (``None``) when it was done at the command line by whoever
+holds the data, so the account is an independent person. The two-person rules read these
+links (:func:`through`): see docs/two-person-rules.md.
+
+>>> people = fold([
+...     {"kind": "genesis", "subject": "", "payload": '{"users":[{"username":"ann",'
+...      '"role":"admin","locked":false,"deleted":false,"made_by":null,"password":"x"}]}'},
+...     {"kind": "created", "subject": "sam",
+...      "payload": '{"role":"supervisor","made_by":"ann","password":"y"}'}])
+>>> people["sam"].made_by, people["ann"].made_by
+('ann', None)
+>>> through(people, "sam", "ann"), through(people, "ann", "sam"), through(people, "sam", "bo")
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from croupier.service import store
+from croupier.service.audit.canonical import FORMAT, canonical, link
+from croupier.service.audit.snapshot import Finding, account_rows
+from croupier.service.audit.snapshot import password_digest as password_digest
+from croupier.service.register import record_text
+
+user_records = store.user_records
+
+GENESIS = link(FORMAT, canonical({"users": "records"}))
+"""Where the users' chain starts."""
+WHERE = "users"
+COMMAND_LINE = "command line"
+"""The actor of a record made at the command line, by whoever holds the data."""
+_APPEND_LOCK = 0x75736572  # "user": orders every change of accounts on PostgreSQL
+KINDS = ("genesis", "created", "role_changed", "locked", "unlocked", "password_reset",
+         "deleted", "restored")
+
+
+def take_lock(conn: Connection) -> None:
+    """Hold the users' lock to the end of ``conn``'s transaction (PostgreSQL; SQLite's write
+    transaction is already the only one): every check of accounts made after it sees every
+    change committed before, and no change commits until this transaction ends."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+
+
+def append(conn: Connection, kind: str, username: str, payload: Mapping[str, Any],
+           actor: str) -> dict[str, Any]:
+    """Append one record in ``conn``'s transaction (under the users' lock); its row."""
+    take_lock(conn)
+    last = conn.execute(sa.select(user_records.c.seq, user_records.c.hash).order_by(
+        user_records.c.seq.desc()).limit(1)).first()
+    row: dict[str, Any] = {
+        "seq": 1 if last is None else int(last.seq) + 1, "kind": kind, "subject": username,
+        "payload": canonical(dict(payload)), "actor": actor, "at": store.now()}
+    row["hash"] = link(GENESIS if last is None else str(last.hash), record_text(row))
+    conn.execute(user_records.insert().values(**row))
+    return row
+
+
+def genesis_row(accounts: list[dict[str, Any]], at: float) -> dict[str, Any]:
+    """The first record of a ledger's users' chain: its accounts as they stood."""
+    row: dict[str, Any] = {"seq": 1, "kind": "genesis", "subject": "",
+                           "payload": canonical({"users": accounts}), "actor": "croupier",
+                           "at": at}
+    row["hash"] = link(GENESIS, record_text(row))
+    return row
+
+
+def head(conn: Connection) -> list[Any] | None:
+    """The chain's head ``[seq, hash]``, or None while it has no record."""
+    last = conn.execute(sa.select(user_records.c.seq, user_records.c.hash).order_by(
+        user_records.c.seq.desc()).limit(1)).first()
+    return None if last is None else [int(last.seq), str(last.hash)]
+
+
+# --- the projection -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Person:
+    """An account as its records leave it."""
+
+    username: str
+    role: str
+    locked: bool
+    deleted: bool
+    made_by: str | None
+    password: str
+
+
+def fold(records: Iterable[Mapping[str, Any]]) -> dict[str, Person]:
+    """Every account as the chain's records leave it, by name."""
+    people: dict[str, Person] = {}
+    for r in records:
+        data = json.loads(r["payload"])
+        name = str(r["subject"])
+        if r["kind"] == "genesis":
+            for a in data["users"]:
+                people[a["username"]] = Person(a["username"], a["role"], bool(a["locked"]),
+                                               bool(a["deleted"]), a["made_by"], a["password"])
+        elif r["kind"] == "created":
+            people[name] = Person(name, data["role"], False, False, data["made_by"],
+                                  data["password"])
+        elif name in people:
+            people[name] = _changed(people[name], str(r["kind"]), data)
+    return people
+
+
+def _changed(p: Person, kind: str, data: dict[str, Any]) -> Person:
+    if kind == "role_changed":
+        return replace(p, role=data["role"], made_by=data["made_by"])
+    if kind in ("locked", "unlocked"):
+        return replace(p, locked=kind == "locked")
+    if kind == "password_reset":
+        return replace(p, password=data["password"], locked=False)
+    if kind in ("deleted", "restored"):
+        return replace(p, deleted=kind == "deleted")
+    return p
+
+
+def through(people: Mapping[str, Person], a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one person for a two-person rule: the same name, or one
+    made (or given their role) by the other, directly or through accounts made in turn."""
+    return a == b or b in makers(people, a) or a in makers(people, b)
+
+
+def not_independent(conn: Connection, proposer: str, approver: str) -> str | None:
+    """Why ``approver`` may not be the second person to ``proposer``'s act (None: they may):
+    the same person, or one who came into being or gained the role through the other.
+    Read under the users' lock, so an account made or re-roled at the same moment is seen."""
+    take_lock(conn)
+    if proposer == approver:
+        return f"{approver} asked for it; a second person approves"
+    known = people(conn)
+    if proposer in makers(known, approver):
+        return (f"{approver}'s account or role came from {proposer} (made through the API by "
+                f"them, or by an account they made): one person, not two")
+    if approver in makers(known, proposer):
+        return (f"{proposer}'s account or role came from {approver} (made through the API by "
+                f"them, or by an account they made): one person, not two")
+    return None
+
+
+def makers(people: Mapping[str, Person], name: str) -> list[str]:
+    """Who made ``name`` (or gave them their role), who made that one, and so on."""
+    out: list[str] = []
+    current = people.get(name)
+    while current is not None and current.made_by is not None and current.made_by not in out:
+        out.append(current.made_by)
+        current = people.get(current.made_by)
+    return out
+
+
+# --- the rows as they stand, and the audit's comparison -------------------------------------
+
+def rows(conn: Connection) -> list[dict[str, Any]]:
+    """The accounts as the ``users`` table (and the deletion marks) hold them, in the form
+    :func:`check` compares: a password as its digest."""
+    return account_rows(conn)
+
+
+def people(conn: Connection) -> dict[str, Person]:
+    """Every account as it stands (the rows: the projection the audit checks)."""
+    return {r["username"]: Person(**r) for r in rows(conn)}
+
+
+def records(conn: Connection) -> list[dict[str, Any]]:
+    return [dict(r._mapping) for r in conn.execute(
+        sa.select(user_records).order_by(user_records.c.seq))]
+
+
+def recompute(chain: list[dict[str, Any]]) -> tuple[dict[int, str], list[Finding]]:
+    """Every hash of the chain by ``seq`` and the first record out of place or changed."""
+    hashes = {0: GENESIS}
+    current = GENESIS
+    findings: list[Finding] = []
+    for expected, r in enumerate(chain, start=1):
+        current = link(current, record_text(r))
+        hashes[int(r["seq"])] = current
+        if findings:
+            continue
+        if r["seq"] != expected:
+            findings.append(Finding(WHERE, int(r["seq"]), (
+                f"expected record {expected} here: records are missing or renumbered")))
+        elif r["hash"] != current:
+            findings.append(Finding(WHERE, int(r["seq"]), (
+                f"its hash does not match its contents ({r['kind']} {r['subject']})")))
+    return hashes, findings
+
+
+def check(chain: list[dict[str, Any]], accounts: list[dict[str, Any]]) -> list[Finding]:
+    """Each account as the ``users`` table holds it against the chain's fold: every one that
+    differs, or that one has and the other has not, is named."""
+    folded = fold(chain)
+    findings: list[Finding] = []
+    held = {a["username"]: Person(**a) for a in accounts}
+    for name in sorted(set(folded) | set(held)):
+        want, got = folded.get(name), held.get(name)
+        where = f"user {name}"
+        if want is None:
+            findings.append(Finding(where, None, "the account is in the users table but in no "
+                                    "record of the users' chain: it was added to the database"))
+        elif got is None:
+            findings.append(Finding(where, None, "the users' chain records this account and "
+                                    "the users table has no row for it"))
+        elif got != want:
+            what = ", ".join(f"{f} is {getattr(got, f)!r} where the chain says "
+                             f"{getattr(want, f)!r}" if f != "password" else
+                             "the password hash is not the one the chain recorded"
+                             for f in ("role", "locked", "deleted", "made_by", "password")
+                             if getattr(got, f) != getattr(want, f))
+            findings.append(Finding(where, None, what))
+    return findings
