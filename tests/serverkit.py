@@ -7,11 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import httpx
 import pytest
+
+T = TypeVar("T")
 
 PG_ENV = "CROUPIER_TEST_POSTGRES_URL"
 PASSWORD = "demo-pass-123"  # every demo user's, given to serve/init with --demo-password
@@ -111,4 +113,14 @@ def run_coroutine(coro: Any) -> Any:
     import concurrent.futures
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def run_apart(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` to its end in an event loop of its own thread: a browser test earlier on
+    the same worker leaves Playwright's loop running in this one, where ``asyncio.run`` fails."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()

@@ -3,7 +3,6 @@ no less: the whole body read, the bearer token looked up, the JSON parsed and an
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from bare_asgi import BareApp, token
+from serverkit import run_apart
 
 
 async def _post(app: BareApp, auth: str, body: bytes) -> httpx.Response:
@@ -23,8 +23,8 @@ async def _post(app: BareApp, auth: str, body: bytes) -> httpx.Response:
 
 def test_the_bare_app_checks_the_token_and_reads_the_body() -> None:
     app = BareApp(3)
-    ok = asyncio.run(_post(app, f"Bearer {token(2)}", b'{"wager": "field", "amount": "1"}'))
+    ok = run_apart(_post(app, f"Bearer {token(2)}", b'{"wager": "field", "amount": "1"}'))
     assert ok.status_code == 200
     assert ok.json() == {"player": "p2", "wager": "field", "amount": "1", "events": []}
-    assert asyncio.run(_post(app, f"Bearer {token(3)}", b"{}")).status_code == 401
-    assert asyncio.run(_post(app, f"Bearer {token(0)}", b"[1]")).status_code == 422
+    assert run_apart(_post(app, f"Bearer {token(3)}", b"{}")).status_code == 401
+    assert run_apart(_post(app, f"Bearer {token(0)}", b"[1]")).status_code == 422

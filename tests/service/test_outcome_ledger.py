@@ -82,7 +82,8 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     rng = Recording(3)
     dealer = kit.users["dealer"]
     recorded = run(kit, "dealer", live, outcomes.record(dealer, live, rng, None), "outcome")
-    assert [e["type"] for e in recorded.body["events"]] == ["draw"]
+    # The dealer's first act at the table records them on duty, then the draw alone.
+    assert [e["type"] for e in recorded.body["events"]] == ["procedure", "draw"]
     assert live.pending is not None and live.pending.outcome == rng.draws[0].outcome
     refused = run(kit, "alice", live, wagers.bet(kit.users["alice"], live, {"wager": "field"},
                                                   Decimal(5), False))

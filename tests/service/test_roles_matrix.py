@@ -80,6 +80,11 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/paytables"): OVERSIGHT,
     ("GET", "/tables/{table_id}/events"): STAFF_READ,
     ("GET", "/tables/{table_id}/alerts"): OVERSIGHT,
+    ("GET", "/tables/{table_id}/alert-records"): frozenset({"supervisor", "dealer", "admin",
+                                                           "auditor"}),
+    ("POST", "/tables/{table_id}/alert-records/{seq}/acknowledge"): frozenset({
+        "supervisor", "dealer", "admin"}),
+    ("POST", "/wallets/{player}/cash-outs"): frozenset({"admin"}),
     ("GET", "/tables/{table_id}/rounds"): STAFF_READ,
     # Players recall only rounds they took part in (checked against the ledger, so a player
     # may get 403 here for a round that is not theirs).
@@ -93,7 +98,7 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
 }
 PARAMS = {"table_id": "no-such-table", "player": "alice", "username": "nobody-x",
           "serial": "MP-000000000000", "round_no": "1", "late_id": "1", "pending_id": "1",
-          "item_id": "no-such-item", "change_id": "1"}
+          "item_id": "no-such-item", "change_id": "1", "seq": "1"}
 
 
 def test_every_route_for_every_role(sqlite_server: Server) -> None:

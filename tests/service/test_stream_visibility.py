@@ -226,3 +226,24 @@ def test_without_since_a_stream_is_live_only(sqlite_server: Server, since: int |
         assert json.loads(ws.recv(timeout=10))["amount"] == "20.00"
     finally:
         ws.close()
+
+
+def test_a_marked_replay_says_where_it_ended_past_events_the_player_may_not_see(
+        sqlite_server: Server) -> None:
+    """Bob's buy-in, among the table's last events, is not alice's to see: asked to mark it,
+    the stream tells her where its replay ended (the browser table waits for that to draw)."""
+    s = sqlite_server
+    s.ok("bob", "/tables/craps-1/buy-in", {"amount": "10"})
+    last = s.get("auditor", "/tables/craps-1").json()["seq"]
+    ws = _open(s, _own_login(s, "alice"), hello={"since": 0, "mark": True})
+    try:
+        got: list[dict[str, Any]] = []
+        while not got or got[-1].get("type") != "replayed":
+            got.append(json.loads(ws.recv(timeout=10)))
+    finally:
+        ws.close()
+    assert got[-1] == {"type": "replayed", "through": last}
+    seen = {e["seq"] for e in got[:-1]}
+    assert seen < set(range(1, last + 1))  # bob's buy-in is not hers to see
+    unmarked = _open(s, _own_login(s, "alice"), hello={"since": 0, "mark": "yes"})
+    assert _closed_with(unmarked, 10) == 4422  # mark is true or false, nothing else

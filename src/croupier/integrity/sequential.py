@@ -30,6 +30,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import cast
 
 import numba
 import numpy as np
@@ -78,9 +79,17 @@ def _alarm_probability_loop(p0: float, u: int, d: int, h: int, horizon: int) -> 
     return absorbed
 
 
-_alarm_probability_fast: Callable[[float, int, int, int, int], float] = numba.njit(cache=True)(
-    _alarm_probability_loop
-)
+def _compiled(fn: Callable[..., float]) -> Callable[..., float]:
+    """``fn`` compiled, its machine code cached beside the source where that can be written;
+    where nothing can (an install read-only to the user running it), compiled per process."""
+    try:
+        return cast("Callable[..., float]", numba.njit(cache=True)(fn))
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+        return cast("Callable[..., float]", numba.njit(fn))
+
+
+_alarm_probability_fast: Callable[[float, int, int, int, int], float] = _compiled(
+    _alarm_probability_loop)
 
 
 def alarm_probability(p0: float, u: int, d: int, threshold: int, horizon: int) -> float:

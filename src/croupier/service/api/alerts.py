@@ -5,25 +5,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from croupier.service import alert_acks, store
 from croupier.service.api.act import act
-from croupier.service.api.deps import Key, Svc, TableId, require
+from croupier.service.api.deps import AlertAcknowledger, AlertRecordReader, Key, Svc, TableId
 from croupier.service.api.models import VoidBody
 from croupier.service.api.night import alerts
-from croupier.service.auth import User
 
 router = APIRouter(prefix="/tables/{table_id}", tags=["supervisor"])
 
-Reader = Annotated[User, Depends(require("supervisor", "dealer", "admin", "auditor"))]
-Acknowledger = Annotated[User, Depends(require("supervisor", "dealer", "admin"))]
 AlertSeq = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
 @router.get("/alert-records")
-def alert_records(table_id: TableId, user: Reader, svc: Svc) -> dict[str, Any]:
+def alert_records(table_id: TableId, user: AlertRecordReader, svc: Svc) -> dict[str, Any]:
     """Every fairness alert raised at the table, oldest first, each with its acknowledgement
     (``acknowledged``: who, why, when; None while it has none)."""
     svc.tables.find(table_id)
@@ -33,7 +30,7 @@ def alert_records(table_id: TableId, user: Reader, svc: Svc) -> dict[str, Any]:
 
 @router.post("/alert-records/{seq}/acknowledge")
 async def acknowledge(request: Request, table_id: TableId, seq: AlertSeq, body: VoidBody,
-                      user: Acknowledger, key: Key, svc: Svc) -> Response:
+                      user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
     """Acknowledge the alert at ``seq`` with a reason (recorded in the table's chain)."""
     return await act(request, svc, body, user, table_id, key,
                      lambda live: alert_acks.acknowledge(user, live, seq, body.reason),

@@ -113,6 +113,8 @@ DiceReader = Annotated[User, Depends(require("admin", "supervisor", "auditor", "
 # The staff who read a table's every event (:data:`croupier.service.visibility.EVERY_EVENT`).
 RecallReader = Annotated[User, Depends(require(*EVERY_EVENT))]
 AlertReader = Annotated[User, Depends(require("supervisor", "auditor", "admin"))]
+AlertRecordReader = Annotated[User, Depends(require("supervisor", "dealer", "admin", "auditor"))]
+AlertAcknowledger = Annotated[User, Depends(require("supervisor", "dealer", "admin"))]
 Verifier = Annotated[User, Depends(require("auditor", "supervisor", "admin"))]
 CouponIssuer = Annotated[User, Depends(require("cashier", "supervisor"))]
 CouponReader = Annotated[User, Depends(require("cashier", "supervisor", "auditor", "admin"))]

@@ -1,7 +1,8 @@
 """``/tables/{id}/stream``: each committed event of a table over a WebSocket.
 
 The token never travels in the URL (where logs and proxies keep it): the client's first
-message is ``{"token": "...", "since": N}`` (``since`` optional: replay the events after N).
+message is ``{"token": "...", "since": N, "mark": true}`` (``since`` optional: replay the events
+after N; ``mark`` optional: after the replay, send ``{"type": "replayed", "through": N}``).
 ``since`` may be given in the URL instead (``?since=N``, as a client resuming on another node
 does); given in both, the two must agree. No other query parameter is taken (a token in the
 URL is refused, not read).
@@ -59,7 +60,7 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4422, reason="the first message is {\"token\": ..., "
                               "\"since\": N} (since optional), sent within 10 s")
         return
-    token, in_hello = hello
+    token, in_hello, mark = hello
     if in_url is not None and in_hello is not None and in_url != in_hello:
         await websocket.close(code=4422, reason=f"since is {in_hello} in the first message "
                               f"and {in_url} in the URL: give one, or the same in both")
@@ -69,7 +70,7 @@ async def stream(websocket: WebSocket, table_id: str) -> None:
     if user is None:
         await websocket.close(code=4401, reason="the token is unknown, expired or locked")
         return
-    await _serve(websocket, svc, table_id, user, token, since)
+    await _serve(websocket, svc, table_id, user, token, (since, mark))
 
 
 def _query_since(query: list[tuple[str, str]]) -> int | str | None:
@@ -102,9 +103,9 @@ def _query_since(query: list[tuple[str, str]]) -> int | str | None:
 _SINCE = re.compile(r"^-?[0-9]{1,10}$")
 
 
-async def _hello(websocket: WebSocket) -> tuple[str, int | None] | None:
-    """The first message's token and ``since`` (None if it gives none); None if the message
-    is missing or malformed."""
+async def _hello(websocket: WebSocket) -> tuple[str, int | None, bool] | None:
+    """The first message's token, ``since`` (None if it gives none) and ``mark`` (true: say
+    when the replay is done); None if the message is missing or malformed."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
         if len(text) > MAX_HELLO:
@@ -117,11 +118,14 @@ async def _hello(websocket: WebSocket) -> tuple[str, int | None] | None:
     since = hello.get("since")
     if since is not None and (type(since) is not int or not -1 <= since <= MAX_SINCE):
         return None
-    return hello["token"], since
+    mark = hello.get("mark", False)
+    if type(mark) is not bool:
+        return None
+    return hello["token"], since, mark
 
 
 async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User, token: str,
-                 since: int) -> None:
+                 replay: tuple[int, bool]) -> None:
     queue = svc.hub.subscribe(table_id, user.username)
     svc.hub.logged_in_with(queue, token)
     if await run_in_threadpool(svc.auth.user_for, token) is None:
@@ -146,7 +150,12 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
     try:
         # Subscribed before the replay, so nothing committed meanwhile is missed; what the
         # replay already sent is not sent twice.
+        since, mark = replay
         sent = await _replay(websocket, svc, table_id, user, since) if since >= 0 else -1
+        if mark:
+            # The watcher's own events may end before the table's (another player's are not
+            # shown to a player): say where the replay ended, as no event of theirs may.
+            await websocket.send_json({"type": "replayed", "through": sent})
         while True:
             try:
                 batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)

@@ -95,7 +95,7 @@ export const api = {
       socket = new WebSocket(url);
       // The token goes in the first message, never in the URL (which logs and proxies keep).
       socket.onopen = () => {
-        socket.send(JSON.stringify({ token: this.token || "", since: last }));
+        socket.send(JSON.stringify({ token: this.token || "", since: last, mark: true }));
         delay = 500;
         onStatus(true);
       };

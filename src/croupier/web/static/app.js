@@ -237,6 +237,13 @@ function foldCall(e) {
   }
 }
 
+// The stream says where its replay ended: the player's own events may end before the
+// table's (another player's are not shown to them).
+function replayDone() {
+  document.body.dataset.replayed = "true";
+  redrawSoon();
+}
+
 function handleEvents(events) {
   const fresh = events.filter((e) => typeof e.seq !== "number" || !app.seen.has(e.seq));
   if (!fresh.length) return;
@@ -473,7 +480,7 @@ async function openTable(id) {
   // were called on or off (the table's state does not say), and nothing else is redrawn for them.
   app.replayUpTo = app.table.seq;
   if (app.table.seq === 0) document.body.dataset.replayed = "true"; else delete document.body.dataset.replayed;
-  app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => handleEvents([e]),
+  app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => (e.type === "replayed" ? replayDone() : handleEvents([e])),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
 }
