@@ -23,7 +23,7 @@ import pytest
 
 import serverkit
 from serverkit import PASSWORD as PASSWORD  # re-exported for the cluster tests
-from serverkit import Logins, free_port, reset_postgres
+from serverkit import Logins, free_port, fresh_schema
 
 TTL = 3.0
 RETRY_FOR = 20.0
@@ -188,8 +188,9 @@ def init_ledger(url: str, data_dir: Path) -> None:
 @contextlib.contextmanager
 def running_cluster(names: tuple[str, ...], log_dir: Path) -> Iterator[Cluster]:
     """Nodes ``names`` on an empty test database with a demo ledger, stopped afterwards."""
-    url = postgres_url()
-    reset_postgres(url)
+    # A schema of its own: nodes a module before left to finish stopping, or that sign a
+    # checkpoint as they stop, never write into this cluster's ledger.
+    url = fresh_schema(postgres_url())
     init_ledger(url, log_dir)
     nodes = [Node(name, url, log_dir) for name in names]
     try:

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 
 from croupier.service import equipment_register
 
-from .conftest import Cluster, Node, postgres_url, running_cluster
+from .conftest import Cluster, Node, running_cluster
 from .load import BETS
 
 
@@ -195,7 +195,7 @@ def test_a_die_out_of_the_cup_by_the_ledger_is_not_thrown(two: Cluster, tmp_path
     c.new_craps_table(table)
     holder, _ = _holder_and_other(c, table)
     die = _in_play(c, table)[0]
-    engine = sa.create_engine(postgres_url())
+    engine = sa.create_engine(c.nodes[0].database)  # the cluster's own schema
     try:
         with engine.begin() as conn:
             equipment_register.custody_step(conn, "admin", die, "returned", None,
