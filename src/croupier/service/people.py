@@ -38,7 +38,7 @@ from croupier.service import store
 from croupier.service.audit.canonical import FORMAT, canonical, link
 from croupier.service.audit.snapshot import Finding, account_rows
 from croupier.service.audit.snapshot import password_digest as password_digest
-from croupier.service.register import record_text
+from croupier.service.register import RecordChain, record_text
 
 user_records = store.user_records
 
@@ -52,26 +52,21 @@ KINDS = ("genesis", "created", "role_changed", "locked", "unlocked", "password_r
          "deleted", "restored")
 
 
+USERS = RecordChain(user_records, GENESIS, WHERE, _APPEND_LOCK)
+"""The users' chain, hashed and appended as the house's is."""
+
+
 def take_lock(conn: Connection) -> None:
     """Hold the users' lock to the end of ``conn``'s transaction (PostgreSQL; SQLite's write
     transaction is already the only one): every check of accounts made after it sees every
     change committed before, and no change commits until this transaction ends."""
-    if conn.dialect.name != "sqlite":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+    USERS.lock(conn)
 
 
 def append(conn: Connection, kind: str, username: str, payload: Mapping[str, Any],
            actor: str) -> dict[str, Any]:
     """Append one record in ``conn``'s transaction (under the users' lock); its row."""
-    take_lock(conn)
-    last = conn.execute(sa.select(user_records.c.seq, user_records.c.hash).order_by(
-        user_records.c.seq.desc()).limit(1)).first()
-    row: dict[str, Any] = {
-        "seq": 1 if last is None else int(last.seq) + 1, "kind": kind, "subject": username,
-        "payload": canonical(dict(payload)), "actor": actor, "at": store.now()}
-    row["hash"] = link(GENESIS if last is None else str(last.hash), record_text(row))
-    conn.execute(user_records.insert().values(**row))
-    return row
+    return USERS.append(conn, kind, username, payload, actor)
 
 
 def genesis_row(accounts: list[dict[str, Any]], at: float) -> dict[str, Any]:
@@ -85,9 +80,7 @@ def genesis_row(accounts: list[dict[str, Any]], at: float) -> dict[str, Any]:
 
 def head(conn: Connection) -> list[Any] | None:
     """The chain's head ``[seq, hash]``, or None while it has no record."""
-    last = conn.execute(sa.select(user_records.c.seq, user_records.c.hash).order_by(
-        user_records.c.seq.desc()).limit(1)).first()
-    return None if last is None else [int(last.seq), str(last.hash)]
+    return USERS.head(conn)
 
 
 # --- the projection -------------------------------------------------------------------------
@@ -186,22 +179,9 @@ def records(conn: Connection) -> list[dict[str, Any]]:
 
 
 def recompute(chain: list[dict[str, Any]]) -> tuple[dict[int, str], list[Finding]]:
-    """Every hash of the chain by ``seq`` and the first record out of place or changed."""
-    hashes = {0: GENESIS}
-    current = GENESIS
-    findings: list[Finding] = []
-    for expected, r in enumerate(chain, start=1):
-        current = link(current, record_text(r))
-        hashes[int(r["seq"])] = current
-        if findings:
-            continue
-        if r["seq"] != expected:
-            findings.append(Finding(WHERE, int(r["seq"]), (
-                f"expected record {expected} here: records are missing or renumbered")))
-        elif r["hash"] != current:
-            findings.append(Finding(WHERE, int(r["seq"]), (
-                f"its hash does not match its contents ({r['kind']} {r['subject']})")))
-    return hashes, findings
+    """Every hash of the chain by ``seq`` and the first record out of place or changed (named
+    by kind and account only: a payload holds a password's digest)."""
+    return USERS.recompute(chain, lambda r: f"{r['kind']} {r['subject']}")
 
 
 def check(chain: list[dict[str, Any]], accounts: list[dict[str, Any]]) -> list[Finding]:

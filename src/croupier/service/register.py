@@ -17,7 +17,8 @@ so two never take the same ``seq``; the chain's head is signed in every checkpoi
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,30 +43,84 @@ def record_text(row: Any) -> str:
                       "at": float(row["at"])})
 
 
+@dataclass(frozen=True)
+class RecordChain:
+    """A chain of records (``seq``, ``kind``, ``subject``, ``payload``, ``actor``, ``at``,
+    ``hash``) in ``table``, hashed from ``genesis`` and appended one writer at a time (SQLite:
+    the write transaction; PostgreSQL: the advisory lock ``lock_key``). The house's chain is
+    one; the users' chain (``service/people.py``) another."""
+
+    table: sa.Table
+    genesis: str
+    where: str
+    lock_key: int
+
+    def lock(self, conn: Connection) -> None:
+        """Hold the chain's writer lock to the end of ``conn``'s transaction (SQLite: its
+        ``BEGIN IMMEDIATE`` already holds the only writer lock). A writer that decides from
+        the records takes it *before* it reads them, so that no other writer can record
+        something in between that would change the answer."""
+        if conn.dialect.name != "sqlite":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": self.lock_key})
+
+    def head(self, conn: Connection) -> list[Any] | None:
+        """The chain's head ``[seq, hash]``, or None while it has no record."""
+        last = conn.execute(sa.select(self.table.c.seq, self.table.c.hash).order_by(
+            self.table.c.seq.desc()).limit(1)).first()
+        return None if last is None else [int(last.seq), str(last.hash)]
+
+    def append(self, conn: Connection, kind: str, subject: str, payload: Mapping[str, Any],
+               actor: str, at: float | None = None) -> dict[str, Any]:
+        """Append one record in ``conn``'s transaction; the row written (with its hash).
+        ``at``: when it happened, if not now (a record an upgrade carries over)."""
+        self.lock(conn)  # taken again in the same transaction: a no-op
+        last = self.head(conn)
+        row: dict[str, Any] = {
+            "seq": 1 if last is None else last[0] + 1, "kind": kind, "subject": subject,
+            "payload": canonical(dict(payload)), "actor": actor,
+            "at": store.now() if at is None else float(at)}
+        row["hash"] = link(self.genesis if last is None else last[1], record_text(row))
+        conn.execute(self.table.insert().values(**row))
+        return row
+
+    def recompute(self, records: list[dict[str, Any]],
+                  describe: Callable[[dict[str, Any]], str] = lambda r: f"{r['kind']} "
+                  f"{r['subject']}, {r['payload']}") -> tuple[dict[int, str], list[Finding]]:
+        """Every hash of the chain by ``seq`` (0: the genesis) and the first record whose
+        hash differs from its contents (``describe`` says which) or whose ``seq`` is out of
+        place."""
+        hashes = {0: self.genesis}
+        current = self.genesis
+        findings: list[Finding] = []
+        for expected, r in enumerate(records, start=1):
+            current = link(current, record_text(r))
+            hashes[int(r["seq"])] = current
+            if findings:
+                continue
+            if r["seq"] != expected:
+                findings.append(Finding(self.where, int(r["seq"]), (
+                    f"expected record {expected} here: records are missing or renumbered")))
+            elif r["hash"] != current:
+                findings.append(Finding(self.where, int(r["seq"]), (
+                    f"its hash does not match its contents ({describe(r)})")))
+        return hashes, findings
+
+
+HOUSE = RecordChain(house_records, GENESIS, WHERE, _APPEND_LOCK)
+"""The house's chain."""
+
+
 def lock(conn: Connection) -> None:
-    """Hold the house chain's writer lock to the end of ``conn``'s transaction (SQLite: its
-    ``BEGIN IMMEDIATE`` already holds the only writer lock). A writer that decides from the
-    records (is this change still proposed? a coupon still issued? a die's latest inspection?)
-    takes it *before* it reads them, so that no other writer can record something in between
-    that would change the answer."""
-    if conn.dialect.name != "sqlite":
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _APPEND_LOCK})
+    """Hold the house chain's writer lock (:meth:`RecordChain.lock`): a writer that decides
+    from the records (is this change still proposed? a coupon still issued? a die's latest
+    inspection?) takes it before it reads them."""
+    HOUSE.lock(conn)
 
 
 def append(conn: Connection, kind: str, subject: str, payload: dict[str, Any],
            actor: str, at: float | None = None) -> dict[str, Any]:
-    """Append one record in ``conn``'s transaction; the row written (with its hash). ``at``:
-    when it happened, if not now (a record an upgrade carries over from an older table)."""
-    lock(conn)  # taken again in the same transaction: a no-op
-    last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
-        house_records.c.seq.desc()).limit(1)).first()
-    row: dict[str, Any] = {
-        "seq": 1 if last is None else int(last.seq) + 1, "kind": kind, "subject": subject,
-        "payload": canonical(payload), "actor": actor,
-        "at": store.now() if at is None else float(at)}
-    row["hash"] = link(GENESIS if last is None else str(last.hash), record_text(row))
-    conn.execute(house_records.insert().values(**row))
-    return row
+    """Append one record to the house's chain in ``conn``'s transaction; the row written."""
+    return HOUSE.append(conn, kind, subject, payload, actor, at)
 
 
 def rows(conn: Connection, kinds: Iterable[str] | None = None, subject: str | None = None,
@@ -95,28 +150,10 @@ def latest(conn: Connection, kinds: Iterable[str], subject: str) -> dict[str, An
 
 
 def head(conn: Connection) -> list[Any] | None:
-    """The chain's head ``[seq, hash]``, or None while the house has no record."""
-    last = conn.execute(sa.select(house_records.c.seq, house_records.c.hash).order_by(
-        house_records.c.seq.desc()).limit(1)).first()
-    return None if last is None else [int(last.seq), str(last.hash)]
+    """The house chain's head ``[seq, hash]``, or None while the house has no record."""
+    return HOUSE.head(conn)
 
 
 def recompute(records: list[dict[str, Any]]) -> tuple[dict[int, str], list[Finding]]:
-    """Every hash of the chain by ``seq`` (0: the genesis) and the first record whose hash
-    differs from its contents or whose ``seq`` is out of place."""
-    hashes = {0: GENESIS}
-    current = GENESIS
-    findings: list[Finding] = []
-    for expected, r in enumerate(records, start=1):
-        current = link(current, record_text(r))
-        hashes[int(r["seq"])] = current
-        if findings:
-            continue
-        if r["seq"] != expected:
-            findings.append(Finding(WHERE, int(r["seq"]), (
-                f"expected record {expected} here: records are missing or renumbered")))
-        elif r["hash"] != current:
-            findings.append(Finding(WHERE, int(r["seq"]), (
-                f"its hash does not match its contents ({r['kind']} {r['subject']}, "
-                f"{r['payload']})")))
-    return hashes, findings
+    """Every hash of the house's chain by ``seq`` and the first record out of place."""
+    return HOUSE.recompute(records)
