@@ -94,6 +94,20 @@ def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> 
     assert "die NJ-0003" in wheres, report["findings"]
 
 
+def test_an_inspections_measurements_edited_are_named_by_the_audit(server: Server) -> None:
+    s = server
+    s.ok("admin", "/equipment/dice/NJ-0003/inspections", passing_record(), key=None)
+    assert _verify(s)["ok"]
+    # Behind the server's back: the measurements of the passed inspection rewritten.
+    rows = _sql(s, "UPDATE inspections SET record = replace(record, '0.765', '0.500') "
+                "WHERE serial = 'NJ-0003'")
+    assert rows >= 1
+    report = _verify(s)
+    assert not report["ok"]
+    found = [f for f in report["findings"] if f["where"] == "die NJ-0003"]
+    assert found and "measurements" in found[0]["what"], report["findings"]
+
+
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
 def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: Server) -> None:
     s = server

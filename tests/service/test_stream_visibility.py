@@ -247,3 +247,31 @@ def test_a_marked_replay_says_where_it_ended_past_events_the_player_may_not_see(
     assert seen < set(range(1, last + 1))  # bob's buy-in is not hers to see
     unmarked = _open(s, _own_login(s, "alice"), hello={"since": 0, "mark": "yes"})
     assert _closed_with(unmarked, 10) == 4422  # mark is true or false, nothing else
+
+
+def test_the_table_and_a_round_show_a_player_or_a_cashier_no_one_elses_part(
+        sqlite_server: Server) -> None:
+    """GET /tables/{id} and a round's recall follow the stream's rule: alice sees her chips and
+    wagers, not bob's; a cashier sees no player's; the staff see all."""
+    s = sqlite_server
+    s.ok("admin", "/users", {"username": "till", "password": PASSWORD, "role": "cashier"},
+         key=None)
+    for who in ("alice", "bob"):
+        s.ok(who, "/tables/roulette-1/buy-in", {"amount": "20"})
+        s.ok(who, "/tables/roulette-1/bets", {"wager": "red", "amount": "5"})
+    staff = s.get("auditor", "/tables/roulette-1").json()
+    assert {"alice", "bob"} <= set(staff["players"])
+    assert {w["player"] for w in staff["layout"]} >= {"alice", "bob"}
+    mine = s.get("alice", "/tables/roulette-1").json()
+    assert set(mine["players"]) == {"alice"}
+    assert {w["player"] for w in mine["layout"]} == {"alice"}
+    till = s.get("till", "/tables/roulette-1").json()
+    assert till["players"] == {} and till["layout"] == []
+    s.ok("dealer", "/tables/roulette-1/no-more-bets")
+    spun = s.ok("dealer", "/tables/roulette-1/spin", {})
+    round_no = spun["round"]
+    recalled = s.get("till", f"/tables/roulette-1/rounds/{round_no}").json()
+    assert recalled["bets"] == [] and recalled["settlements"] == []
+    assert all(e.get("player") in (None, "till") for e in recalled["events"]
+               if e["type"] in ("bet", "settle"))
+    assert s.get("supervisor", f"/tables/roulette-1/rounds/{round_no}").json()["bets"]

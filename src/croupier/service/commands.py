@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -493,40 +494,47 @@ def _open(command: str, args: argparse.Namespace) -> Any:
         return None
 
 
-def _users_unlock(args: argparse.Namespace) -> int:
-    from croupier.service import recovery
+def _account_change(command: str, args: argparse.Namespace,
+                    change: Callable[[Any, str], bool]) -> int | None:
+    """``change(engine, name)`` on the account ``args.name`` at the command line: None when it
+    was made, else the exit code, with what stood in the way said (no ledger, no such user,
+    or a change refused: a deleted account unlocked, the last admin)."""
     from croupier.service.auth import AccountRefused
 
-    engine = _open("users unlock", args)
+    engine = _open(command, args)
     if engine is None:
         return 2
     try:
-        found = recovery.unlock(engine, args.name)
+        found = change(engine, args.name)
     except AccountRefused as exc:
-        return _fail("users unlock", exc.reason, 1)
+        return _fail(command, exc.reason, 1)
     if not found:
-        return _no_user("users unlock", engine, args.name)
+        return _no_user(command, engine, args.name)
+    return None
+
+
+def _users_unlock(args: argparse.Namespace) -> int:
+    from croupier.service import recovery
+
+    failed = _account_change("users unlock", args, recovery.unlock)
+    if failed is not None:
+        return failed
     print(f"croupier users unlock: {args.name} unlocked")
     return 0
 
 
 def _users_reset(args: argparse.Namespace) -> int:
     from croupier.service import install, recovery
-    from croupier.service.auth import AccountRefused, new_password
+    from croupier.service.auth import new_password
 
     password = args.password or new_password()
     problem = install.password_problem(args.name, password)
     if problem:
         return _fail("users reset-password", problem)
-    engine = _open("users reset-password", args)
-    if engine is None:
-        return 2
-    try:
-        found = recovery.reset_password(engine, args.name, password)
-    except AccountRefused as exc:
-        return _fail("users reset-password", exc.reason, 1)
-    if not found:
-        return _no_user("users reset-password", engine, args.name)
+    failed = _account_change("users reset-password", args, lambda engine, name:
+                             recovery.reset_password(engine, name, password))
+    if failed is not None:
+        return failed
     shown = f": {password} (shown once)" if args.password is None else ""
     print(f"croupier users reset-password: {args.name} has a new password{shown}; unlocked, "
           "every session ended")
@@ -535,17 +543,10 @@ def _users_reset(args: argparse.Namespace) -> int:
 
 def _users_restore(args: argparse.Namespace) -> int:
     from croupier.service import recovery
-    from croupier.service.auth import AccountRefused
 
-    engine = _open("users restore", args)
-    if engine is None:
-        return 2
-    try:
-        found = recovery.restore(engine, args.name)
-    except AccountRefused as exc:
-        return _fail("users restore", exc.reason, 1)
-    if not found:
-        return _no_user("users restore", engine, args.name)
+    failed = _account_change("users restore", args, recovery.restore)
+    if failed is not None:
+        return failed
     print(f"croupier users restore: {args.name} restored and unlocked, with the password it "
           "had (recorded in the users' chain)")
     return 0

@@ -360,7 +360,7 @@ def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> li
         elif r["kind"] == INSPECTED_KIND:
             p = json.loads(r["payload"])
             checks.setdefault(r["subject"][4:], []).append(
-                (r["actor"], bool(p["passed"]), list(p["failures"])))
+                (r["actor"], bool(p["passed"]), list(p["failures"]), p.get("record")))
     findings: list[Finding] = []
     dice = {d.serial: d for d in conn.execute(sa.select(store.dice))}
     for serial in sorted(set(dice) | set(steps)):
@@ -380,12 +380,17 @@ def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> li
     rows: dict[str, list[tuple[Any, ...]]] = {}
     for row in conn.execute(sa.select(store.inspections).order_by(store.inspections.c.id)):
         rows.setdefault(row.serial, []).append((row.inspector, bool(row.passed),
-                                                json.loads(row.failures)))
+                                                json.loads(row.failures),
+                                                json.loads(row.record)))
     for serial in sorted(set(rows) | set(checks)):
-        if rows.get(serial, []) != checks.get(serial, []):
+        held, chained = rows.get(serial, []), checks.get(serial, [])
+        if held != chained:
+            # Named by inspector, verdict and failures; the measurements are compared too.
             findings.append(Finding(f"die {serial}", None, (
-                f"the inspections table holds {rows.get(serial, [])}; the house's chain "
-                f"records {checks.get(serial, [])}")))
+                f"the inspections table holds {[c[:3] for c in held]}; the house's chain "
+                f"records {[c[:3] for c in chained]}" + (
+                    "" if [c[:3] for c in held] != [c[:3] for c in chained] else
+                    ": the measurements recorded differ"))))
     return findings
 
 

@@ -53,9 +53,10 @@ def round_record(conn: Connection, table_id: str, round_no: int) -> dict[str, An
     }
 
 
-def for_player(record: dict[str, Any], player: str) -> dict[str, Any]:
-    """A round as a player may see it: the outcome, and only their own wagers, settlements,
-    coupons and balances; of its events, those :func:`visibility.view` shows a player."""
+def for_player(record: dict[str, Any], player: str, role: str = "player") -> dict[str, Any]:
+    """A round as a player (or a cashier: then nothing of anyone's) may see it: the outcome,
+    and only their own wagers, settlements, coupons and balances; of its events, those
+    :func:`visibility.view` shows their role."""
     def mine(items: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
         return None if items is None else [i for i in items if i.get("player") == player]
 
@@ -64,7 +65,7 @@ def for_player(record: dict[str, Any], player: str) -> dict[str, Any]:
     return {**record, "wagers_in_action": mine(record["wagers_in_action"]),
             "bets": mine(record["bets"]), "settlements": mine(record["settlements"]),
             "coupons": mine(record["coupons"]), "balances": balances,
-            "events": visibility.views("player", player, record["events"])}
+            "events": visibility.views(role, player, record["events"])}
 
 
 def player_rounds(conn: Connection, player: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -76,7 +76,9 @@ def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
         record = recall.round_record(conn, table_id, round_no)
     if record is None:
         raise ApiError(404, "not_found", f"no round {round_no} at table {table_id!r}")
-    return recall.for_player(record, user.username) if user.role == "player" else record
+    if user.role in visibility.EVERY_EVENT:
+        return record
+    return recall.for_player(record, user.username, user.role)
 
 
 @router.get("/players/{player}/rounds")

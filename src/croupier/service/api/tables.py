@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import cashier, controls, equipment_register, paytables, wagers
+from croupier.service import cashier, controls, equipment_register, paytables, visibility, wagers
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
@@ -71,7 +71,8 @@ def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
     with svc.engine.connect() as conn:
         entry = controls.entry(conn, table_id)
     with live.lock:
-        return {**live.state(), "entry": entry}
+        state = live.state()
+    return visibility.table_view(user.role, user.username, {**state, "entry": entry})
 
 
 @router.post("/{table_id}/buy-in", tags=["cashier"])
