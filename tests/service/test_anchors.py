@@ -17,7 +17,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 import pytest
@@ -28,6 +30,8 @@ from croupier.service.audit import chain, keys
 from croupier.service.audit.canonical import FORMAT, canonical, entry_text, link, wallet_genesis
 
 from .conftest import PASSWORD, Server, free_port, postgres_url, reset_postgres
+
+T = TypeVar("T")
 
 
 def croupier(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -262,25 +266,34 @@ async def _bets(s: Server, stop: threading.Event, answers: list[int]) -> None:
         await asyncio.gather(dealer(), bettor("alice"), bettor("bob"))
 
 
+def _under_load(s: Server, copy: Callable[[], T]) -> T:
+    """``copy()`` run while alice and bob bet and the dealer rolls; its result, once the
+    bets went on past it (more than 20 answered after it began, every one accepted)."""
+    for who in ("alice", "bob"):
+        s.ok(who, "/tables/craps-1/buy-in", {"amount": "900"})
+    s.ready_dice()
+    answers: list[int] = []
+    stop = threading.Event()
+    loader = threading.Thread(target=lambda: asyncio.run(_bets(s, stop, answers)))
+    loader.start()
+    time.sleep(1.0)
+    during = len(answers)
+    try:
+        made = copy()
+        time.sleep(1.0)
+    finally:
+        stop.set()
+        loader.join(60)
+    assert len(answers) > during + 20 and set(answers) <= {200}, set(answers)
+    return made
+
+
 def test_backup_under_load_restore_and_a_declared_recovery(tmp_path: Path) -> None:
     s = served(tmp_path)
     under_load, quiet = tmp_path / "under-load.db", tmp_path / "quiet.db"
     try:
-        for who in ("alice", "bob"):
-            s.ok(who, "/tables/craps-1/buy-in", {"amount": "900"})
-        s.ready_dice()
-        answers: list[int] = []
-        stop = threading.Event()
-        loader = threading.Thread(target=lambda: asyncio.run(_bets(s, stop, answers)))
-        loader.start()
-        time.sleep(1.0)
-        during = len(answers)
-        done = croupier("backup", under_load, "--data-dir", s.data_dir)
-        time.sleep(1.0)
-        stop.set()
-        loader.join(60)
+        done = _under_load(s, lambda: croupier("backup", under_load, "--data-dir", s.data_dir))
         assert done.returncode == 0, done.stderr
-        assert len(answers) > during + 20 and set(answers) <= {200}, set(answers)
         assert under_load.with_name("under-load.db.head").exists()
         assert croupier("backup", quiet, "--data-dir", s.data_dir).returncode == 0
         again = croupier("backup", quiet, "--data-dir", s.data_dir)
@@ -359,23 +372,10 @@ def test_postgres_pg_dump_under_load_and_pg_restore_checked_by_the_pin(tmp_path:
     s.start()
     under_load, quiet = tmp_path / "under-load.dump", tmp_path / "quiet.dump"
     try:
-        for who in ("alice", "bob"):
-            s.ok(who, "/tables/craps-1/buy-in", {"amount": "900"})
-        s.ready_dice()
-        answers: list[int] = []
-        stop = threading.Event()
-        loader = threading.Thread(target=lambda: asyncio.run(_bets(s, stop, answers)))
-        loader.start()
-        time.sleep(1.0)
-        during = len(answers)
-        dumped = subprocess.run(["pg_dump", "--format=custom", "--schema=public",
-                                 f"--file={under_load}", libpq],
-                                capture_output=True, text=True, timeout=300)
-        time.sleep(1.0)
-        stop.set()
-        loader.join(60)
+        dumped = _under_load(s, lambda: subprocess.run(
+            ["pg_dump", "--format=custom", "--schema=public", f"--file={under_load}", libpq],
+            capture_output=True, text=True, timeout=300))
         assert dumped.returncode == 0, dumped.stderr
-        assert len(answers) > during + 20 and set(answers) <= {200}, set(answers)
     finally:
         s.stop()  # the shutdown checkpoint: the pin is beyond the dump taken under load
     assert subprocess.run(["pg_dump", "--format=custom", "--schema=public", f"--file={quiet}",
