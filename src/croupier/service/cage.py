@@ -14,7 +14,7 @@ from croupier.money import fmt
 from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Ledger
+from croupier.service.ledger import CageMove, Ledger
 from croupier.service.limits import Limits
 from croupier.service.plans import Reply
 
@@ -43,18 +43,11 @@ def check_cash_out(limits: Limits, amount: int, balance: int) -> None:
 
 def cash_out(ledger: Ledger, user: User, key: str | None, fp: str, player: str,
              amount: Decimal) -> Reply:
-    """Pay ``amount`` out of ``player``'s wallet at the cage (an admin's act)."""
+    """Pay ``amount`` out of ``player``'s wallet at the cage (an admin's act), as a deposit
+    is made (:meth:`Ledger.at_the_cage`)."""
     cents = store.cents(amount)
     check_cash_out(ledger.limits, cents, cents)  # early: before any lock or query
-    with ledger._plain_lock, ledger.db.begin() as conn:  # the ledger's own lock
-        stored = ledger.stored(conn, user, key, fp)
-        if stored is not None:
-            return stored
-        before = ledger.wallet_balance(conn, player, lock=True)
-        check_cash_out(ledger.limits, cents, before)
-        balance = ledger.move_wallet(conn, player, -cents, KIND, None, None, user.username)
-        reply = Reply(200, {"player": player, "paid": fmt(amount),
-                            "balance": fmt(store.dollars(balance))})
-        reply = ledger.remember(conn, user, key, fp, reply)
-        ledger.flush(conn)
-        return reply
+    return ledger.at_the_cage(user, key, fp, CageMove(
+        player, -cents, KIND, lambda before: check_cash_out(ledger.limits, cents, before),
+        lambda balance: {"player": player, "paid": fmt(amount),
+                         "balance": fmt(store.dollars(balance))}))

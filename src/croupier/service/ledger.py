@@ -52,6 +52,19 @@ _KNOWN = "croupier.known"
 (the keys asked for, their rows by (user id, key)) in ``Connection.info``."""
 
 
+@dataclasses.dataclass(frozen=True)
+class CageMove:
+    """A move of money between ``player``'s wallet and the cage: ``cents`` in (negative: out),
+    the wallet entry's ``kind``, the ``check`` of the balance before it (raising to refuse),
+    and the reply's ``body`` from the balance after."""
+
+    player: str
+    cents: int
+    kind: str
+    check: Callable[[int], None]
+    body: Callable[[int], dict[str, Any]]
+
+
 class Ledger:
     """The database the tables' actions are written to."""
 
@@ -214,37 +227,43 @@ class Ledger:
 
     def deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
                 ) -> Reply:
-        """Chips bought at the cage: money into a player's wallet (an admin's act).
+        """Chips bought at the cage: money into a player's wallet (an admin's act)."""
+        cents = store.cents(amount)
+        self.limits.check_deposit(cents, 0)  # early: before any lock or query
+        return self.at_the_cage(user, key, fp, CageMove(
+            player, cents, "deposit", lambda before: self.limits.check_deposit(cents, before),
+            lambda balance: {"player": player, "balance": fmt(store.dollars(balance))}))
+
+    def at_the_cage(self, user: User, key: str | None, fp: str, move: CageMove) -> Reply:
+        """One move of money between a wallet and the cage (a deposit, a cash-out), kept under
+        its Idempotency-Key.
 
         The stored reply is read again once the wallet's row is locked: a request with the
         same key on another node (which shares no lock with this one) may have committed
         meanwhile. A request with the same key for another wallet commits first or fails on
         the key's row; either way the answer is the stored reply (or 422 for another request),
-        never a second deposit."""
-        self.limits.check_deposit(store.cents(amount), 0)  # early: before any lock or query
+        never a second move."""
         try:
-            return self._deposit(user, key, fp, player, amount)
+            return self._at_the_cage(user, key, fp, move)
         except sa.exc.IntegrityError:  # the same key kept meanwhile by another transaction
             stored = self.peek(user, key, fp)
             if stored is None:
                 raise
             return stored
 
-    def _deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
-                 ) -> Reply:
+    def _at_the_cage(self, user: User, key: str | None, fp: str, move: CageMove) -> Reply:
         with self._plain_lock, self.db.begin() as conn:
             stored = self.stored(conn, user, key, fp)
             if stored is not None:
                 return stored
-            before = self.wallet_balance(conn, player, lock=True)
+            before = self.wallet_balance(conn, move.player, lock=True)
             stored = self.stored(conn, user, key, fp) if self._for_update else None
             if stored is not None:
                 return stored
-            self.limits.check_deposit(store.cents(amount), before)
-            balance = self.move_wallet(conn, player, store.cents(amount), "deposit", None,
-                                       None, user.username)
-            reply = Reply(200, {"player": player, "balance": fmt(store.dollars(balance))})
-            reply = self.remember(conn, user, key, fp, reply)
+            move.check(before)
+            balance = self.move_wallet(conn, move.player, move.cents, move.kind, None, None,
+                                       user.username)
+            reply = self.remember(conn, user, key, fp, Reply(200, move.body(balance)))
             self.flush(conn)
             return reply
 
