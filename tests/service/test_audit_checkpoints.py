@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
-from croupier.service.audit import verify
+from croupier.service.audit import chain, verify
 from croupier.service.audit.keys import key_path, load_key
+from croupier.service.audit.snapshot import Snapshot
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.ledger import Ledger
 from croupier.service.tables import Tables
@@ -69,3 +71,38 @@ def test_verify_endpoint_names_an_edit_under_a_running_server(sqlite_server: Ser
     report = s.get("auditor", "/audit/verify").json()
     assert not report["ok"]
     assert report["first"]["where"] == "table craps-1" and report["first"]["seq"] == seq
+
+
+def test_a_checkpoint_signed_while_verify_reads_is_no_finding(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer (a node's timer, a second node) signs and pins a checkpoint after the
+    audit's snapshot is taken: the pin the audit compares is the one read before its snapshot,
+    so the newer checkpoint is no "cut short" (it was, in a cluster under load)."""
+    kit = Kit(tmp_path / "data")
+    key = key_path(kit.data_dir)
+    pin = key.with_name("ledger.key.pin")
+    verify.configure(load_key(key), pin, every=1000)
+    other = chain.Checkpointer(kit.engine, load_key(key), pin)
+    real_read = verify.read
+
+    def read_then_another_signs(conn: sa.Connection) -> Snapshot:
+        snap = real_read(conn)
+        other.write("every")  # after the snapshot, before the audit looks at the pin
+        return snap
+
+    try:
+        assert verify_ledger(kit.tables)["ok"]
+        kit.play(5, 0)
+        monkeypatch.setattr(verify, "read", read_then_another_signs)
+        report = verify_ledger(kit.tables, checkpoint=False)
+        assert report["ok"], report["problems"]
+        monkeypatch.undo()
+        # The pin moved on to the newer checkpoint, and a fresh audit holds it.
+        with kit.engine.connect() as conn:
+            last = conn.execute(sa.text("SELECT max(id), count(*) FROM checkpoints")).one()
+        assert last[1] >= 2 and chain.read_pin(pin) is not None
+        assert chain.read_pin(pin)["id"] == last[0]  # type: ignore[index]
+        assert verify_ledger(kit.tables, checkpoint=False)["ok"]
+    finally:
+        verify.configure(None, None)
+        kit.engine.dispose()

@@ -222,7 +222,7 @@ def test_a_settlement_that_cannot_be_made_halts_the_table_with_the_outcome_recor
     back = settled(done, "alice", "place_win:6")
     assert (back["result"], back["returned"]) == ("returned", "18.00")
     assert settled(done, "bob", "field")["result"] == "lose"  # 6 is no field number
-    players = s.get("alice", "/tables/craps-1").json()["players"]
+    players = s.get("supervisor", "/tables/craps-1").json()["players"]
     assert players["alice"] == {"chips": "200.00", "on_table": "0.00"}
     assert players["bob"] == {"chips": "195.00", "on_table": "0.00"}
     assert [e["type"] for e in events(s, "craps-1")].count("entered") == 2

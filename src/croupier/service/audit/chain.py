@@ -13,9 +13,12 @@ checkpoint, a pin file that is missing or cannot be read is a finding of its own
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,23 +221,50 @@ class Checkpointer:
             self.write("every")
 
     def write(self, reason: str) -> dict[str, Any]:
-        """A new checkpoint of every chain's head, signed; its row."""
-        with self._lock, self.engine.begin() as conn:
-            if not store.is_sqlite(self.engine):
-                # Several processes (cluster nodes) may write checkpoints on one PostgreSQL:
-                # one at a time, so two never take the same number.
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _WRITE_LOCK})
-            last = conn.execute(sa.select(store.checkpoints).order_by(
-                store.checkpoints.c.id.desc()).limit(1)).first()
-            row: dict[str, Any] = {
-                "id": (last.id + 1) if last is not None else 1, "at": store.now(),
-                "heads": canonical(heads(conn)),
-                "prev": checkpoint_hash(dict(last._mapping)) if last is not None else FORMAT,
-                "key_id": self.signer.key_id, "reason": reason}
-            row["signature"] = self.signer.sign(checkpoint_message(row))
-            conn.execute(store.checkpoints.insert().values(**row))
-        self._pin(row)
+        """A new checkpoint of every chain's head, signed and pinned; its row."""
+        with self._lock, self._one_writer():
+            with self.engine.begin() as conn:
+                last = conn.execute(sa.select(store.checkpoints).order_by(
+                    store.checkpoints.c.id.desc()).limit(1)).first()
+                row: dict[str, Any] = {
+                    "id": (last.id + 1) if last is not None else 1, "at": store.now(),
+                    "heads": canonical(heads(conn)),
+                    "prev": checkpoint_hash(dict(last._mapping)) if last is not None else FORMAT,
+                    "key_id": self.signer.key_id, "reason": reason}
+                row["signature"] = self.signer.sign(checkpoint_message(row))
+                conn.execute(store.checkpoints.insert().values(**row))
+            # Pinned after the commit (a pin never names a checkpoint that is not there) and
+            # before the next writer numbers one: the pin only ever moves forward.
+            self._pin(row)
         return row
+
+    @contextlib.contextmanager
+    def _one_writer(self) -> Iterator[None]:
+        """Several processes (cluster nodes) may write checkpoints on one PostgreSQL and pin
+        them in one shared folder: one at a time, from numbering to pinning. SQLite's write
+        lock already orders the commits; its one process's lock orders the pins."""
+        if store.is_sqlite(self.engine):
+            if self.pin_path is None:
+                yield
+                return
+            # The server and a command (croupier audit verify) may both sign: one lock file
+            # beside the pin orders them.
+            lock = self.pin_path.with_name(self.pin_path.name + ".lock")
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)  # closing the file releases its lock
+            return
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _WRITE_LOCK})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _WRITE_LOCK})
+                conn.commit()
 
     def _pin(self, row: dict[str, Any]) -> None:
         if self.pin_path is None:
@@ -283,17 +313,34 @@ def read_pin(path: Path | None) -> dict[str, Any] | None:
     return pin
 
 
-def pin_findings(path: Path | None, snap: Snapshot) -> tuple[dict[str, Any] | None,
-                                                             list[Finding]]:
-    """The pin at ``path`` and, once the ledger has a checkpoint, a finding in plain words
-    when the pin is missing or malformed (without it an older copy of the ledger would pass)."""
+class PinRead:
+    """The pin as read before the ledger is: a checkpoint is pinned only once committed, so
+    a snapshot taken after reading the pin holds the pinned checkpoint however many are
+    signed meanwhile (read the other way round, a checkpoint signed between the two reads
+    would look like a ledger cut short)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.pin: dict[str, Any] | None = None
+        self.error: PinError | None = None
+        try:
+            self.pin = read_pin(path)
+        except PinError as exc:
+            self.error = exc
+
+
+def pin_findings(path: Path | PinRead | None, snap: Snapshot
+                 ) -> tuple[dict[str, Any] | None, list[Finding]]:
+    """The pin at ``path`` (or read before ``snap`` was) and, once the ledger has a
+    checkpoint, a finding in plain words when the pin is missing or malformed (without it an
+    older copy of the ledger would pass)."""
+    got = path if isinstance(path, PinRead) else PinRead(path)
+    path, pin = got.path, got.pin
     if path is None:
         return None, []
-    try:
-        pin = read_pin(path)
-    except PinError as exc:
+    if got.error is not None:
         return None, [Finding("pin", None, (
-            f"{exc}. Without the last signed head the ledger cannot be told from an older "
+            f"{got.error}. Without the last signed head the ledger cannot be told from an older "
             "copy or one cut short; put back the pin from its copy (or check against a "
             "bundle: croupier audit verify --anchor BUNDLE)"))]
     if pin is None and snap.checkpoints:

@@ -152,11 +152,12 @@ def verify_ledger(tables: Tables, checkpoint: bool = True,
     # SQLite: a plain BEGIN, a snapshot of the log that holds no lock against the bets.
     options: dict[str, Any] = ({store.READ_ONLY: True} if store.is_sqlite(engine)
                                else {"isolation_level": "REPEATABLE READ"})
+    pinned = chain.PinRead(TRUST.pin_path)  # first: see PinRead
     with engine.connect().execution_options(**options) as conn:
         snap = read(conn)
         projected = projections.check(conn, snap.records)
     signer = TRUST.signer
-    pin, pin_problems = chain.pin_findings(TRUST.pin_path, snap)
+    pin, pin_problems = chain.pin_findings(pinned, snap)
     report = verify_snapshot(snap, signer.public_hex if signer else None, pin, tables.all,
                              earlier)
     report.findings[:0] = pin_problems
