@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from croupier.service.audit import chain, verify
+from croupier.service.audit import chain, snapshot, verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.snapshot import Snapshot
 from croupier.service.audit.verify import verify_ledger
@@ -83,7 +83,7 @@ def test_a_checkpoint_signed_while_verify_reads_is_no_finding(
     pin = key.with_name("ledger.key.pin")
     verify.configure(load_key(key), pin, every=1000)
     other = chain.Checkpointer(kit.engine, load_key(key), pin)
-    real_read = verify.read
+    real_read = snapshot.read
 
     def read_then_another_signs(conn: sa.Connection) -> Snapshot:
         snap = real_read(conn)
