@@ -91,6 +91,9 @@ class LiveTable:
         self.monitors = TableMonitors(table_id, self.procedures.wheel())
         self.raised: list[Alert] = []
         self.void_watch = VoidWatch()
+        self.decided: tuple[int, int, Event] | None = None
+        """The last decision folded (a roll, a spin, a "no spin"; never a voided one): its seq,
+        round and event, so a page opened mid-session shows it before the next one."""
 
     # --- what the table knows ---------------------------------------------------------
 
@@ -131,6 +134,9 @@ class LiveTable:
             "halted": (None if self.halted is None else
                        {"player": self.halted.player, "wager": self.halted.wager,
                         "reason": self.halted.reason, "outcome_seq": self.halted.outcome_seq}),
+            "decision": (None if self.decided is None else
+                         {"seq": self.decided[0], "round": self.decided[1],
+                          **self.decided[2].to_json()}),
         }
         out.update(self.table.live_state())
         out.update(self.procedures.state())
@@ -164,6 +170,7 @@ class LiveTable:
             self.betting_open = True
             self.pending = None
             self.void_watch.decided()
+            self.decided = (seq, round_no, event)
             self.raised.extend(self.monitors.observe(event, self.procedures.dice_set()))
         elif isinstance(event, PayTableApplied):
             self.options = {**self.options, "pays": dict(event.pays)}

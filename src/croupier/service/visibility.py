@@ -83,12 +83,16 @@ def views(role: str, username: str, events: Iterable[Item]) -> list[Item]:
 def table_view(role: str, username: str, state: Item) -> Item:
     """A table's state (``GET /tables/{id}``) as ``username`` in ``role`` may see it, by the
     rule the events follow: the staff all of it; anyone else the table and their own chips
-    and wagers, never another player's (a halt without whose wager it stopped at)."""
+    and wagers, never another player's (a halt without whose wager it stopped at), and the
+    last decision as its event is seen."""
     if role in EVERY_EVENT:
         return state
     shown = {**state, "players": {p: b for p, b in state.get("players", {}).items()
                                   if p == username},
              "layout": [w for w in state.get("layout", []) if w.get("player") == username]}
+    decision = state.get("decision")
+    if isinstance(decision, dict):
+        shown["decision"] = view(role, username, decision)
     halted = state.get("halted")
     if isinstance(halted, dict):
         private = _PRIVATE_FIELDS["table_halted"]

@@ -200,8 +200,8 @@ function settlementText(e) {
   return `${e.player}'s ${what} is a push: return ${money(e.returned)}.`;
 }
 
-function decided(title) {
-  hideOverlays(); // a popover opened before the decision offers moves that may no longer apply
+function decided(title, live) {
+  if (live) hideOverlays(); // a popover opened before the decision offers moves that may no longer apply
   app.layout.clearBadges();
   app.lastDecision = { title, lines: [], payouts: new Map() };
 }
@@ -210,7 +210,7 @@ function decided(title) {
 let redrawTimer = null;
 function redrawSoon() {
   clearTimeout(redrawTimer);
-  redrawTimer = setTimeout(renderTable, 60);
+  redrawTimer = setTimeout(() => { renderTable(); renderDecision(); }, 60);
 }
 
 // What the table's state does not say but the rules need, from the table's events: which of
@@ -250,6 +250,8 @@ function handleEvents(events) {
   fresh.forEach((e) => { app.seen.add(e.seq); foldCall(e); });
   if (fresh.some((e) => e.seq >= (app.replayUpTo || 0))) document.body.dataset.replayed = "true";
   const replayed = fresh.filter((e) => typeof e.seq === "number" && e.seq <= (app.replayUpTo || 0));
+  // The replay's decisions and settlements rebuild the last decision as it was, shown at rest.
+  replayed.forEach((e) => foldDecision(e, false));
   if (replayed.length) {
     if (replayed.length === fresh.length) { redrawSoon(); return; }
     events = fresh.filter((e) => !replayed.includes(e));
@@ -257,47 +259,54 @@ function handleEvents(events) {
   handleFresh(events);
 }
 
+// A roll, a spin, a void or a halt as the "Last decision" box says it, with each settlement the
+// viewer may see; whether it was a decision. ``live``: as it happens (the dice tumble, the wheel
+// turns); else read on load, from the table's state or the stream's replay, and shown at rest.
+function foldDecision(e, live) {
+  switch (e.type) {
+    case "roll":
+      decided(`Roll ${e.round}: ${e.dice[0]} + ${e.dice[1]} = ${e.total}${e.point_after ? `, the point is ${e.point_after}` : e.point_before ? (e.total === 7 ? ", seven out" : ", the point is made") : ""}.`, live);
+      app.layout.roll(e.dice, live);
+      return true;
+    case "crown":
+      decided(`Spin ${e.round}: the ball rests in ${e.number} (${e.colour}).`, live);
+      if (app.wheel && live) app.wheel.spin(e.number, true);
+      else if (app.wheel) app.wheel.show(e.number);
+      return true;
+    case "no_spin":
+      decided(`Spin ${e.round} is no spin: ${e.reason || "an irregular spin"}; every wager stays.`, live);
+      return true;
+    case "settle": {
+      const mine = e.player === app.me;
+      const amount = e.result === "win" ? e.paid : e.result === "lose" ? e.taken : e.returned;
+      if (!e.part_of || mine) app.layout.badge(e.part_of && !app.craps ? e.part_of : e.wager, e.result, amount, mine);
+      if (app.lastDecision) {
+        app.lastDecision.lines.push({ mine, text: settlementText(e) });
+        const p = app.lastDecision.payouts.get(e.player) || { pay: 0, take: 0, back: 0 };
+        p.pay += cents(e.paid || "0"); p.take += cents(e.taken || "0"); p.back += cents(e.returned || "0");
+        app.lastDecision.payouts.set(e.player, p);
+      }
+      return false;
+    }
+    case "void":
+      decided(e.approved_by
+        ? `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}, approved by ${e.approved_by}: ${e.reason}. The outcome stands; the stakes it decided are returned.`
+        : `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`, live);
+      return true;
+    case "table_halted":
+      decided(sentence(`The table is halted${e.reason ? `: ${e.reason}` : ""}`), live);
+      return true;
+    default:
+      return false;
+  }
+}
+
 function handleFresh(fresh) {
   let any = false;
   for (const e of fresh) {
+    if (foldDecision(e, true)) { any = true; continue; }
     switch (e.type) {
-      case "roll":
-        decided(`Roll ${e.round}: ${e.dice[0]} + ${e.dice[1]} = ${e.total}${e.point_after ? `, the point is ${e.point_after}` : e.point_before ? (e.total === 7 ? ", seven out" : ", the point is made") : ""}.`);
-        app.layout.roll(e.dice, true);
-        any = true;
-        break;
-      case "crown":
-        decided(`Spin ${e.round}: the ball rests in ${e.number} (${e.colour}).`);
-        if (app.wheel) app.wheel.spin(e.number, true);
-        any = true;
-        break;
-      case "no_spin":
-        decided(`Spin ${e.round} is no spin: ${e.reason || "an irregular spin"}; every wager stays.`);
-        any = true;
-        break;
-      case "settle": {
-        const mine = e.player === app.me;
-        const amount = e.result === "win" ? e.paid : e.result === "lose" ? e.taken : e.returned;
-        if (!e.part_of || mine) app.layout.badge(e.part_of && !app.craps ? e.part_of : e.wager, e.result, amount, mine);
-        if (app.lastDecision) {
-          app.lastDecision.lines.push({ mine, text: settlementText(e) });
-          const p = app.lastDecision.payouts.get(e.player) || { pay: 0, take: 0, back: 0 };
-          p.pay += cents(e.paid || "0"); p.take += cents(e.taken || "0"); p.back += cents(e.returned || "0");
-          app.lastDecision.payouts.set(e.player, p);
-        }
-        break;
-      }
-      case "void":
-        decided(e.approved_by
-          ? `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}, approved by ${e.approved_by}: ${e.reason}. The outcome stands; the stakes it decided are returned.`
-          : `${decisionWord(app.craps)} ${e.decision} was voided by ${e.by}: ${e.reason}. Its wagers and chips are as they were before it.`);
-        any = true;
-        break;
       case "void_asked": toast(`${e.by} asked to void ${decisionWord(app.craps).toLowerCase()} ${e.decision}; a second supervisor approves.`); any = true; break;
-      case "table_halted":
-        decided(`The table is halted: ${e.reason}`);
-        any = true;
-        break;
       case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
       case "dice_change_called": toast(`A change of dice is called (${e.clause}).`); break;
       case "integrity_alert": showAlert(ctx, e); if (app.reloadAlerts) app.reloadAlerts(); break;
@@ -474,6 +483,9 @@ async function openTable(id) {
   drawLayout();
   $("table").hidden = false;
   $("side").hidden = false;
+  // The table's last decision, as this viewer may see it; the stream's replay adds what it
+  // settled (when it reaches back that far).
+  if (app.table.decision) foldDecision(app.table.decision, false);
   renderDecision();
   renderTable();
   // The stream replays the table's recent events first: they tell which of the player's wagers
