@@ -118,14 +118,16 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def login(server: Server, browser: Any) -> Iterator[Any]:
-    """``login(user, table, width=1400)``: a page of its own, logged in at that table."""
+    """``login(user, table, width=1400)``: a page of its own, logged in at that table
+    (``touch=True``: a phone's touch screen, tapped with ``locator.tap()``)."""
     contexts: list[Any] = []
 
-    def open_page(user: str, table: str, width: int = 1400, height: int = 1000) -> Any:
+    def open_page(user: str, table: str, width: int = 1400, height: int = 1000,
+                  touch: bool = False) -> Any:
         # The tests' own probes (wait_for_function) evaluate strings, which the page's
         # Content-Security-Policy rightly forbids; test_csp.py checks the page under it.
         context = browser.new_context(viewport={"width": width, "height": height},
-                                      bypass_csp=True)
+                                      bypass_csp=True, has_touch=touch)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15000)

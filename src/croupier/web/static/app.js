@@ -102,7 +102,7 @@ function activate(spot) {
   }
   const checked = checkAmount(app.amount);
   if (checked.error) { showRefusal(spot, { code: "info", reason: checked.error, clause: "" }); return; }
-  if (app.vertical && spot.cell) { openChooser(spot, checked.value); return; }
+  if (app.vertical && (spot.cell || spot.track)) { openChooser(spot, checked.value); return; }
   place(spot, checked.value);
 }
 
@@ -118,20 +118,30 @@ function place(spot, amount) {
 // On a phone a tap on a number lists every inside wager covering it (straight, splits, three,
 // corners, six numbers), each a button a thumb can hit, in place of the narrow lines between
 // the numbers; the wagers the player already has there say so.
+// A racetrack pocket (the wheel replica) lists the wagers centred on it the same way, with the
+// pockets either side a button away: a tap that lands one pocket off is put right here.
 function openChooser(spot, amount) {
-  const number = spot.covers[0];
-  const pop = $("popover");
-  const parts = [h("h3", { id: "pop-title" }, `Bets on ${number}`),
-    h("p", { class: "pop-note" }, `Each bet is ${money(amount)}; choose one.`)];
-  for (const info of app.layout.covering(number)) {
+  const track = spot.track ? app.layout.around(spot) : null;
+  const parts = [h("h3", { id: "pop-title" }, track ? `On the wheel at ${spot.q}` : `Bets on ${spot.covers[0]}`),
+    h("p", { class: "pop-note" }, `Each bet is ${money(amount)}; choose one${track ? ", or move round the wheel" : ""}.`)];
+  for (const info of track ? track.choices : app.layout.covering(spot.covers[0])) {
     const held = myWagersAt(info).reduce((sum, w) => sum + Number(w.stake), 0);
     const label = held ? `${info.name} (yours: ${money(held)})` : info.name;
     const b = popButton("pop-choice", label, () => place(info, amount));
     b.dataset.choice = info.key;
     parts.push(b);
   }
+  if (track) {
+    const step = (side, to, label) => {
+      const b = popButton(`pop-step pop-step-${side}`, label, () => openChooser(to, amount));
+      b.setAttribute("aria-label", `The pocket ${side} ${spot.q} round the wheel: ${to.q}`);
+      return b;
+    };
+    parts.push(h("div", { class: "pop-steps" }, step("before", track.before, `‹ ${track.before.q}`),
+      step("after", track.after, `${track.after.q} ›`)));
+  }
   parts.push(popButton("pop-close", "Close", () => spot.el.focus()));
-  showPopover(pop, parts, spot);
+  showPopover($("popover"), parts, spot);
 }
 
 function showPopover(pop, parts, spot) {

@@ -177,7 +177,8 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
       }
       const [x, y] = P(l, sA);
       spot(cells, key, s("circle", { cx: x, cy: y, r: 13, class: `pocket pocket-${colour(sp.q)}` }),
-        [x, y], [text(x, y, sp.label || String(sp.q), { class: "pocket-number" })], { printed: true });
+        [x, y], [text(x, y, sp.label || String(sp.q), { class: "pocket-number" })],
+        { printed: true, q: sp.q, track: { index: i, keys: d.keys } });
     });
   }
 
@@ -278,7 +279,17 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
       && sp.covers.map(String).includes(n)).map(([key]) => spots.get(key));
   }
 
-  return { spots, render, clearBadges, badge, covering, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
+  // A racetrack pocket's wagers (every wager of the racetrack centred on that pocket) and the
+  // pockets either side of it round the wheel: on a phone the pockets are closer together
+  // than a thumb, so a tap lists these as buttons and steps along the wheel from there.
+  function around(info) {
+    const { index, keys } = info.track;
+    const at = (i) => spots.get(keys[(i + keys.length) % keys.length]);
+    const choices = [...spots.values()].filter((sp) => sp.track && String(sp.q) === String(info.q));
+    return { choices, before: at(index - 1), after: at(index + 1) };
+  }
+
+  return { spots, render, clearBadges, badge, covering, around, placeOf: (l) => ({ key: l, dx: 0, dy: 0 }),
     describe: (l) => describe(offer, l), nameOf: (l) => nameOf(offer, l) };
 }
 
