@@ -54,6 +54,7 @@ ASSETS: dict[str, str] = {
     "admin.js": "text/javascript; charset=utf-8",
     "rules.js": "text/javascript; charset=utf-8",
     "alerts.js": "text/javascript; charset=utf-8",
+    "roving.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

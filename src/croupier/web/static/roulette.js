@@ -4,6 +4,7 @@
 // them, on the racetrack, or among the "more bets").
 import { s, text, chip, money } from "./svg.js";
 import { inArea, nameOf, describe, spotElement } from "./offer.js";
+import { rove } from "./roving.js";
 
 const C = 56; // along the layout (one row of numbers)
 const R = 62; // across it (the three columns of numbers)
@@ -199,6 +200,7 @@ export function drawRoulette(host, offer, hooks, { vertical = false } = {}) {
   }
 
   host.append(svg);
+  rove(svg, [...spots.values()].map((sp) => sp.el));
 
   function render(state, me) {
     chipsLayer.replaceChildren();
