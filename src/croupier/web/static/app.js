@@ -33,13 +33,17 @@ function toast(message) {
 
 export { explain };
 
-// A refusal next to the spot clicked, in the regulation's words.
+// A refusal next to the spot clicked, in the regulation's words. It is read out as it appears
+// (an alert region, shown before its words are put in), and it never blocks the felt: a tap
+// on its words reaches the spot beneath (style.css: only its buttons take a tap), and a tap
+// anywhere else puts it away.
 function showRefusal(spot, err) {
   const box = $("refusal");
   const wrap = $("felt-wrap").getBoundingClientRect();
   const r = spot.el.getBoundingClientRect();
   const lead = { refused: "Refused: ", info: "" }[err.code] ?? "Not taken: ";
   const reason = err.code === "malformed" ? explain(err) : sentence(err.reason);
+  box.hidden = false;
   box.replaceChildren(...kids(
     lead ? h("strong", {}, lead) : null,
     h("span", { class: "refusal-reason" }, reason),
@@ -50,7 +54,6 @@ function showRefusal(spot, err) {
       : null,
     h("button", { type: "button", class: "close", "aria-label": "Dismiss", onclick: () => { box.hidden = true; spot.el.focus(); } }, "×")));
   box.dataset.for = spot.key;
-  box.hidden = false;
   const left = Math.max(4, Math.min(r.left - wrap.left, wrap.width - box.offsetWidth - 4));
   box.style.left = `${left}px`;
   box.style.top = `${r.bottom - wrap.top + 6}px`;
@@ -580,6 +583,7 @@ $("login-form").addEventListener("submit", async (e) => {
 });
 
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideOverlays(); });
+document.addEventListener("pointerdown", (e) => { if (!$("refusal").contains(e.target)) $("refusal").hidden = true; });
 installShortcuts({ app, pickChip, chips: CHIPS });
 
 (async () => {
