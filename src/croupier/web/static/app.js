@@ -2,7 +2,7 @@
 import { api, ApiError, intent, once } from "./api.js";
 import { h, money } from "./svg.js";
 import { explain, sentence, checkAmount, kids, decisionWord } from "./messages.js";
-import { movesFor, payableUp, stakeStep, cents, dollars } from "./legal.js";
+import { movesFor, payableUp, stakeStep, addWithin, cents, dollars } from "./legal.js";
 import { installShortcuts } from "./keys.js";
 import { renderAdmin } from "./admin.js";
 import { drawCraps } from "./craps.js";
@@ -181,11 +181,20 @@ function openPopover(spot, mine, chip) {
     const spec = specFor(w.wager);
     parts.push(h("p", { class: "pop-wager" }, `Your ${wagerName(w.wager)}: ${money(w.stake)}`));
     if (!app.craps) {
-      parts.push(popButton("pop-bet", `Add ${money(dollars(chip))}`, () => bet(spot, spec, dollars(chip))),
-        popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot })));
+      // Never more than the table's maximum lets the wager hold (in whole chips of its parts).
+      const step = cents(app.offer.unit || "1") * ((defOf(app.offer, w.wager) || {}).parts || 1);
+      const within = addWithin(app.offer, cents(w.stake), chip, step);
+      parts.push(...kids(within.add !== null ? popButton("pop-bet", `Add ${money(dollars(within.add))}`, () => bet(spot, spec, dollars(within.add))) : null,
+        within.note ? h("p", { class: "pop-note" }, within.note) : null,
+        popButton("pop-remove", "Remove", () => act("/bets/take-down", spec, { spot }))));
       continue;
     }
     const m = movesFor(app.offer, { ...app.table, hand_rolls: app.handRolls, reduced: app.reduced, downOnWin: app.downOnWin, offPoint: app.offPoint }, all, w, chip, app.calls);
+    // The moves already stop at the table's maximum; say so where it is what stops them.
+    if (!defOf(app.offer, w.wager)?.odds_of) {
+      const limit = addWithin(app.offer, cents(w.stake), chip, stakeStep(app.offer, w.wager, app.table.point));
+      if (limit.add === null || (m.add !== null && m.add < chip && m.add === limit.add)) m.note = m.note ? `${m.note} ${limit.note}` : limit.note;
+    }
     parts.push(h("p", { class: `pop-state ${m.call === "off" || m.state === "working" || m.state.startsWith("working") ? "on" : "off"}` }, sentence(m.state)));
     if (m.add !== null) parts.push(popButton("pop-bet", `Add ${money(dollars(m.add))}`, () => bet(spot, spec, dollars(m.add))));
     if (m.reduce !== null) parts.push(popButton("pop-reduce", `Reduce by ${money(dollars(m.reduce))}`, () => act("/bets/take-down", { ...spec, amount: dollars(m.reduce) }, { spot })));

@@ -61,6 +61,19 @@ export function payableUp(offer, label, want, point, already = 0) {
   return add > 0 ? add : null;
 }
 
+// What may be added to a wager of ``stake`` cents with the ``chip`` picked, in multiples of
+// ``step``: the chip, less where the table's maximum leaves less room, null where it leaves
+// none; and the reason, when the maximum is what limits it.
+export function addWithin(offer, stake, chip, step) {
+  const { max } = limits(offer);
+  if (stake + chip <= max) return { add: chip, note: "" };
+  const add = Math.max(0, Math.floor((max - stake) / step) * step);
+  const most = dollars(max);
+  return add > 0
+    ? { add, note: `The table maximum of ${most} a wager leaves room for ${dollars(add)} more.` }
+    : { add: null, note: `Your wager is at the table maximum of ${most}: nothing more may be added.` };
+}
+
 // The odds limit as a multiple of the flat bet on ``number`` ("3-4-5" or one figure), or null.
 function oddsMultiple(offer, number) {
   const o = String(offer.odds || "");
