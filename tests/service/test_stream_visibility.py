@@ -275,3 +275,33 @@ def test_the_table_and_a_round_show_a_player_or_a_cashier_no_one_elses_part(
     assert all(e.get("player") in (None, "till") for e in recalled["events"]
                if e["type"] in ("bet", "settle"))
     assert s.get("supervisor", f"/tables/roulette-1/rounds/{round_no}").json()["bets"]
+
+
+def test_the_table_names_its_last_decision_to_every_role_and_after_a_restart(
+        server: Server) -> None:
+    """GET /tables/{id} names the last roll or spin (its event, seq and round) for a page opened
+    mid-session, to every role alike (it names no player), and again once the table is
+    rebuilt after a restart."""
+    s = server
+    s.ok("admin", "/users", {"username": "till", "password": PASSWORD, "role": "cashier"},
+         key=None)
+    s.ok("alice", "/tables/roulette-1/buy-in", {"amount": "20"})
+    assert s.get("alice", "/tables/roulette-1").json()["decision"] is None
+    spins = []
+    for _ in range(2):
+        s.ok("alice", "/tables/roulette-1/bets", {"wager": "red", "amount": "5"})
+        s.ok("dealer", "/tables/roulette-1/no-more-bets")
+        spun = s.ok("dealer", "/tables/roulette-1/spin", {})
+        crown = next(e for e in spun["events"] if e["type"] == "crown")
+        spins.append({k: crown[k] for k in ("seq", "type", "number", "colour", "clause")}
+                     | {"round": spun["round"]})
+    s.ok("alice", "/tables/roulette-1/bets", {"wager": "black", "amount": "5"})  # play goes on
+
+    def decisions() -> list[Any]:
+        return [s.get(who, "/tables/roulette-1").json()["decision"]
+                for who in ("alice", "bob", "till", "dealer", "auditor")]
+
+    assert decisions() == [spins[-1]] * 5
+    s.stop()
+    s.start()
+    assert decisions() == [spins[-1]] * 5
