@@ -6,12 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
+from pydantic import Field
 
 from croupier.money import parse_amount
 from croupier.service import coupons, store
 from croupier.service.api.deps import CouponIssuer, Current, Key, Svc, forbid_unless
 from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
+from croupier.service.api.replies import Documented
 from croupier.service.errors import ApiError
 from croupier.service.plans import Reply, fingerprint
 from croupier.service.procedures import clauses
@@ -21,7 +23,27 @@ Serial = Annotated[str, Path(max_length=32)]
 READERS = ("cashier", "supervisor", "auditor", "admin")
 
 
-@router.post("", status_code=201)
+class Coupon(Documented):
+    """A match play coupon as the house's records keep it (13:69F-1.3(b)); times are seconds
+    since the epoch."""
+
+    serial: str = Field(examples=["MP-0123456789AB"])
+    player: str
+    face_value: str = Field(examples=["10.00"])
+    wagers: list[str] = Field(examples=[["dont_pass", "pass"]])
+    expires_at: float
+    issued_by: str
+    issued_at: float
+    status: str = Field(description="``issued``, ``redeemed`` or ``void``")
+    table: str | None = Field(description="the table it was issued for or redeemed at")
+    round: int | None = Field(description="the round it was redeemed in")
+    closed_by: str | None
+    closed_at: float | None
+    void_reason: str | None
+    clause: str
+
+
+@router.post("", status_code=201, response_model=Coupon)
 def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
           svc: Svc) -> Response:
     """Issue a match play coupon to a named player: serial, face value, expiry, wagers. Like

@@ -13,6 +13,7 @@ from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Key, PlayerOrStaff, Svc, UserName
 from croupier.service.api.errors import reply
 from croupier.service.api.models import Amount
+from croupier.service.api.replies import WalletMove
 from croupier.service.plans import fingerprint
 
 router = APIRouter(prefix="/wallets", tags=["cashier"])
@@ -31,7 +32,7 @@ def wallet(player: UserName, user: PlayerOrStaff, svc: Svc) -> dict[str, Any]:
                          "at": e.at} for e in entries]}
 
 
-@router.post("/{player}/deposits")
+@router.post("/{player}/deposits", response_model=WalletMove)
 def deposit(request: Request, player: UserName, body: Amount, user: Admin, key: Key,
             svc: Svc) -> Response:
     """Money into a player's wallet at the cage (admin)."""
