@@ -35,6 +35,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -45,7 +46,29 @@ from starlette.concurrency import run_in_threadpool
 
 from croupier.service import people, store, tokens
 
-ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
+
+class Role(StrEnum):
+    """The roles a user may have. Who may do what with a role is decided by the API's
+    dependencies (``croupier.service.api.deps``); a rule of the role itself is said here."""
+
+    PLAYER = "player"
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    CASHIER = "cashier"
+    AUDITOR = "auditor"
+    ADMIN = "admin"
+
+    @property
+    def has_wallet(self) -> bool:
+        """A player's account holds a wallet and a player's records, so it keeps its role.
+
+        >>> Role.PLAYER.has_wallet, Role("dealer").has_wallet
+        (True, False)
+        """
+        return self is Role.PLAYER
+
+
+ROLES = tuple(Role)
 TOKEN_SECONDS = 12 * 3600
 
 # Interactive logins: argon2id with a modest memory cost so a login takes tens of milliseconds.
@@ -140,7 +163,7 @@ class Auth:
             username=username, role=role, password_hash=hashed, made_by=made_by,
             failed_logins=0, locked=False, created_at=store.now()))
         user_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-        if role == "player":
+        if Role(role).has_wallet:
             conn.execute(store.wallets.insert().values(player=username, balance_cents=0))
         people.append(conn, "created", username, {
             "role": role, "made_by": made_by, "password": people.password_digest(hashed)}, actor)
@@ -270,7 +293,7 @@ def _active_admins(conn: Connection) -> set[str]:
     return {str(r.username) for r in conn.execute(
         sa.select(store.users.c.username)
         .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
-        .where(store.users.c.role == "admin", store.users.c.locked == sa.false(),
+        .where(store.users.c.role == Role.ADMIN.value, store.users.c.locked == sa.false(),
                login_state.c.deleted_at.is_(None)))}
 
 
@@ -340,10 +363,10 @@ def set_role(conn: Connection, username: str, role: str, actor: str,
     row = _account(conn, username)
     if row is None:
         return False
-    if row.role == "player" or role == "player":
+    if Role(row.role).has_wallet or Role(role).has_wallet:
         raise AccountRefused("a player's account keeps its role (its wallet and records are a "
                              "player's); make a new account instead")
-    if role != "admin":
+    if role != Role.ADMIN:
         _keep_an_admin(conn, username, f"making them {role}")
     conn.execute(store.users.update().where(store.users.c.id == row.id).values(
         role=role, made_by=made_by))

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from croupier.money import parse_amount
 from croupier.service import coupons, store
-from croupier.service.api.deps import CouponIssuer, Current, Key, Svc, forbid_unless
+from croupier.service.api.deps import CouponIssuer, CouponReading, Key, Svc
 from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.api.replies import Documented
@@ -20,7 +20,6 @@ from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/coupons", tags=["cashier"])
 Serial = Annotated[str, Path(max_length=32)]
-READERS = ("cashier", "supervisor", "auditor", "admin")
 
 
 class Coupon(Documented):
@@ -61,21 +60,17 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
 
 
 @router.get("")
-def listing(user: Current, svc: Svc) -> list[dict[str, Any]]:
+def listing(reading: CouponReading, svc: Svc) -> list[dict[str, Any]]:
     """Every coupon (staff), or the player's own."""
-    if user.role != "player":
-        forbid_unless(user, READERS)
     with svc.engine.connect() as conn:
-        return coupons.listing(conn, user.username if user.role == "player" else None)
+        return coupons.listing(conn, reading.user.username if reading.own_only else None)
 
 
 @router.get("/{serial}")
-def one(serial: Serial, user: Current, svc: Svc) -> dict[str, Any]:
-    if user.role != "player":
-        forbid_unless(user, READERS)
+def one(serial: Serial, reading: CouponReading, svc: Svc) -> dict[str, Any]:
     with svc.engine.connect() as conn:
         found = coupons.get(conn, serial)
-    if found is None or (user.role == "player" and found["player"] != user.username):
+    if found is None or (reading.own_only and found["player"] != reading.user.username):
         raise ApiError(404, "not_found", f"there is no coupon {serial}")
     return found
 

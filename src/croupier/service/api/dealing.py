@@ -49,7 +49,7 @@ async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: S
 
 @router.post("/late-bets/{late_id}/confirm", tags=["dealer"], response_model=TableReply)
 async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
-                       user: LateConfirmer, key: Key, svc: Svc) -> Response:
+                       who: LateConfirmer, key: Key, svc: Svc) -> Response:
     """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
     def make(live: LiveTable) -> Any:
         def plan(conn: Any) -> Any:
@@ -57,10 +57,10 @@ async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
             late = live.procedures.late
             if late is None:
                 raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
-            return late.confirm(user, late_id, as_dealer=user.role == "dealer")(conn)
+            return late.confirm(who.user, late_id, as_dealer=who.as_dealer)(conn)
         return plan
 
-    return await act(request, svc, None, user, table_id, key, make)
+    return await act(request, svc, None, who.user, table_id, key, make)
 
 
 async def _outcome(request: Request, svc: Any, body: Any, user: Any, table_id: str, key: str,

@@ -55,12 +55,12 @@ async def offer_dice(request: Request, table_id: TableId, body: Serials, user: D
 
 
 @router.post("/tables/{table_id}/dice/select", tags=["dice"], response_model=TableReply)
-async def select_dice(request: Request, table_id: TableId, body: Serials, user: DiceHandler,
+async def select_dice(request: Request, table_id: TableId, body: Serials, who: DiceHandler,
                       svc: Svc, key: IdemKey = None) -> Response:
     """The shooter selects two of the dice offered (the dealer may record the pick)."""
-    return await act(request, svc, body, user, table_id, key,
-                     lambda live: _dice(live).select(user, body.serials,
-                                                     by_shooter=user.role == "player"))
+    return await act(request, svc, body, who.user, table_id, key,
+                     lambda live: _dice(live).select(who.user, body.serials,
+                                                     by_shooter=who.as_player))
 
 
 @router.post("/tables/{table_id}/dice/refuse", tags=["dice"], response_model=TableReply)
@@ -72,19 +72,19 @@ async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Sv
 
 
 @router.post("/tables/{table_id}/dice/pass", tags=["dice"], response_model=TableReply)
-async def pass_dice(request: Request, table_id: TableId, user: DiceHandler, svc: Svc,
+async def pass_dice(request: Request, table_id: TableId, who: DiceHandler, svc: Svc,
                     key: IdemKey = None) -> Response:
     """The shooter passes the dice to the next player on completion of a decision."""
-    return await act(request, svc, None, user, table_id, key,
-                     lambda live: _dice(live).pass_on(user, by_shooter=user.role == "player"))
+    return await act(request, svc, None, who.user, table_id, key,
+                     lambda live: _dice(live).pass_on(who.user, by_shooter=who.as_player))
 
 
 @router.post("/tables/{table_id}/dice/change", tags=["dice"], response_model=TableReply)
-async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc: Svc,
+async def change_dice(request: Request, table_id: TableId, who: DiceCaller, svc: Svc,
                       key: IdemKey = None) -> Response:
     """Call for a change of dice: it takes place immediately after the next decision."""
-    return await act(request, svc, None, user, table_id, key,
-                     lambda live: _dice(live).change(user, by_player=user.role == "player"))
+    return await act(request, svc, None, who.user, table_id, key,
+                     lambda live: _dice(live).change(who.user, by_player=who.as_player))
 
 
 @router.post("/equipment/dice", tags=["equipment"], status_code=201)
