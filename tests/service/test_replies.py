@@ -61,33 +61,39 @@ class Checked:
         self.spec = httpx.get(server.base + "/openapi.json", timeout=30).json()
         self.seen: set[tuple[str, str, int]] = set()
 
-    def model(self, method: str, route: str, status: int) -> type[Documented]:
+    def model(self, method: str, route: str, status: int) -> tuple[type[Documented], bool]:
+        """The model the schema names for the answer, and whether the answer is a list."""
         answers = self.spec["paths"][route][method.lower()]["responses"]
         schema = answers[str(status)]["content"]["application/json"]["schema"]
-        return MODELS[schema["$ref"].rsplit("/", 1)[1]]
+        many = schema.get("type") == "array"
+        ref = schema["items"]["$ref"] if many else schema["$ref"]
+        return MODELS[ref.rsplit("/", 1)[1]], many
 
-    def check(self, method: str, route: str, r: httpx.Response) -> dict[str, Any]:
+    def check(self, method: str, route: str, r: httpx.Response) -> Any:
         assert r.status_code in (200, 201, 202), f"{route}: {r.status_code} {r.text}"
-        body: dict[str, Any] = r.json()
-        reply = self.model(method, route, r.status_code).model_validate(body)
-        assert undocumented(reply) == [], (route, body)
-        # The model reads back every key the answer has, with the same value.
-        assert reply.model_dump(mode="json", exclude_unset=True) == body
+        answer = r.json()
+        model, many = self.model(method, route, r.status_code)
+        assert isinstance(answer, list) == many, (route, answer)
+        for body in answer if many else [answer]:
+            reply = model.model_validate(body)
+            assert undocumented(reply) == [], (route, body)
+            # The model reads back every key the answer has, with the same value.
+            assert reply.model_dump(mode="json", exclude_unset=True) == body
         self.seen.add((method, route, r.status_code))
-        return body
+        return answer
 
-    def post(self, who: str, route: str, body: Any = None, **path: Any) -> dict[str, Any]:
+    def post(self, who: str, route: str, body: Any = None, **path: Any) -> Any:
         r = self.s.post(who, route.format(**path), body)
         return self.check("POST", route, r)
 
-    def get(self, who: str, route: str, **path: Any) -> dict[str, Any]:
+    def get(self, who: str, route: str, **path: Any) -> Any:
         return self.check("GET", route, self.s.get(who, route.format(**path)))
 
 
 T = "/tables/{table_id}"
 
 
-def _by_route(c: Checked, who: str, table: str, body: dict[str, Any]) -> dict[str, Any]:
+def _by_route(c: Checked, who: str, table: str, body: dict[str, Any]) -> Any:
     """A bet sent as ``application/vnd.croupier+json``: JSON to the app's route, not the
     ``application/json`` the express lane takes, so the lane passes it on."""
     headers = {**c.s.headers(who, uuid.uuid4().hex),
@@ -148,6 +154,11 @@ def test_every_table_action_answers_as_its_model(server: Server) -> None:
     c.get("auditor", "/reports/tables/{table_id}", table_id="craps-1")
     c.get("auditor", T + "/alert-records", table_id="craps-1")
     c.get("alice", T + "/rules", table_id="craps-1")
+    assert len(c.get("alice", "/coupons")) == 1
+    c.get("auditor", "/coupons/{serial}", serial=serial)
+    other = c.post("supervisor", "/coupons", {"player": "bob", "face_value": "5"})["serial"]
+    c.post("supervisor", "/coupons/{serial}/void", {"reason": "issued in error"}, serial=other)
+    assert c.get("alice", "/wallets/{player}", player="alice")["entries"]
     assert {(m, r) for m, r, _ in c.seen} >= {("POST", T + "/bets"), ("POST", T + "/roll")}
     assert ("POST", T + "/bets", 202) in c.seen and ("POST", T + "/adjustments", 202) in c.seen
 

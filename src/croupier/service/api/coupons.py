@@ -59,14 +59,14 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
         body.table))))
 
 
-@router.get("")
+@router.get("", response_model=None, responses={200: {"model": list[Coupon]}})
 def listing(reading: CouponReading, svc: Svc) -> list[dict[str, Any]]:
     """Every coupon (staff), or the player's own."""
     with svc.engine.connect() as conn:
         return coupons.listing(conn, reading.user.username if reading.own_only else None)
 
 
-@router.get("/{serial}")
+@router.get("/{serial}", response_model=None, responses={200: {"model": Coupon}})
 def one(serial: Serial, reading: CouponReading, svc: Svc) -> dict[str, Any]:
     with svc.engine.connect() as conn:
         found = coupons.get(conn, serial)
@@ -75,7 +75,7 @@ def one(serial: Serial, reading: CouponReading, svc: Svc) -> dict[str, Any]:
     return found
 
 
-@router.post("/{serial}/void")
+@router.post("/{serial}/void", response_model=None, responses={200: {"model": Coupon}})
 def void(serial: Serial, body: VoidCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
     """Void an issued coupon, with a reason (a redeemed one cannot be)."""
     try:
