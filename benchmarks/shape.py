@@ -14,7 +14,8 @@ Each count comes with the command that lists what it counted (``--only X --verbo
     ``RouletteTable`` that ``croupier/table.py`` does not declare and no function outside
     the engines is named, called by name).
 (b) **comparisons on a user's role** (``x.role == ...``, ``x.role in ...``) outside
-    ``service/api/deps.py``, with :mod:`ast`.
+    ``service/api/deps.py``, with :mod:`ast`; a SQL expression on a table's column
+    (``users.c.role == ...``) is not one.
 (c) **operations of /openapi.json whose success answer has no schema**: the app is built
     in-process over a demo ledger and ``app.openapi()`` read; an operation counts when none
     of its 2xx answers has a non-empty schema. Below it, not in it: operations whose success
@@ -229,7 +230,11 @@ def _line_of(path: Path, line: int) -> str:
 
 
 def _on_role(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "role"
+    """A user's role, ``x.role``; not a table's column ``t.c.role`` in a SQL expression (a
+    ``WHERE`` clause compares no user's role in Python)."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "role"):
+        return False
+    return not (isinstance(node.value, ast.Attribute) and node.value.attr == "c")
 
 
 def role_comparisons(src: Path) -> list[Site]:

@@ -35,6 +35,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -43,9 +44,32 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
+from croupier.errors import Refusal
 from croupier.service import people, store, tokens
 
-ROLES = ("player", "dealer", "supervisor", "cashier", "auditor", "admin")
+
+class Role(StrEnum):
+    """The roles a user may have. Who may do what with a role is decided by the API's
+    dependencies (``croupier.service.api.deps``); a rule of the role itself is said here."""
+
+    PLAYER = "player"
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    CASHIER = "cashier"
+    AUDITOR = "auditor"
+    ADMIN = "admin"
+
+    @property
+    def has_wallet(self) -> bool:
+        """A player's account holds a wallet and a player's records, so it keeps its role.
+
+        >>> Role.PLAYER.has_wallet, Role("dealer").has_wallet
+        (True, False)
+        """
+        return self is Role.PLAYER
+
+
+ROLES = tuple(Role)
 TOKEN_SECONDS = 12 * 3600
 
 # Interactive logins: argon2id with a modest memory cost so a login takes tens of milliseconds.
@@ -140,7 +164,7 @@ class Auth:
             username=username, role=role, password_hash=hashed, made_by=made_by,
             failed_logins=0, locked=False, created_at=store.now()))
         user_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-        if role == "player":
+        if Role(role).has_wallet:
             conn.execute(store.wallets.insert().values(player=username, balance_cents=0))
         people.append(conn, "created", username, {
             "role": role, "made_by": made_by, "password": people.password_digest(hashed)}, actor)
@@ -198,7 +222,7 @@ class Auth:
 
     def set_locked(self, username: str, locked: bool, actor: str | None = None) -> bool:
         """Lock (ending every session) or unlock (clearing guesses and any lock-out) an account,
-        as admin ``actor`` (None: the command line); :class:`AccountRefused` if that would
+        as admin ``actor`` (None: the command line); :class:`~croupier.errors.Refusal` if that would
         leave no admin."""
         with self.engine.begin() as conn:
             if actor is not None:
@@ -212,7 +236,7 @@ class Auth:
 
     def delete(self, username: str, actor: str | None = None) -> bool:
         """Delete an account as admin ``actor``: it can no longer log in and its sessions end
-        at once (its records stay, for the ledger's sake); :class:`AccountRefused` if it is
+        at once (its records stay, for the ledger's sake); :class:`~croupier.errors.Refusal` if it is
         the last admin."""
         with self.engine.begin() as conn:
             if actor is not None:
@@ -224,7 +248,7 @@ class Auth:
 
     def set_role(self, username: str, role: str, actor: str) -> bool:
         """Give ``username`` another role as admin ``actor`` (who is then recorded as the one
-        it gained the role through); :class:`AccountRefused` if that would leave no admin."""
+        it gained the role through); :class:`~croupier.errors.Refusal` if that would leave no admin."""
         with self.engine.begin() as conn:
             acting_admin(conn, actor)
             found = set_role(conn, username, role, actor, made_by=actor)
@@ -249,14 +273,6 @@ def _end_sessions(conn: Connection, user_id: int) -> None:
     conn.execute(store.tokens.delete().where(store.tokens.c.user_id == user_id))
 
 
-class AccountRefused(Exception):
-    """A change of accounts refused (nothing changed): ``reason`` says why."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 def _account(conn: Connection, username: str) -> Any:
     """The account's row with its deletion mark, or None if there is no such user."""
     return conn.execute(sa.select(store.users.c.id, store.users.c.role, store.users.c.locked,
@@ -270,7 +286,7 @@ def _active_admins(conn: Connection) -> set[str]:
     return {str(r.username) for r in conn.execute(
         sa.select(store.users.c.username)
         .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
-        .where(store.users.c.role == "admin", store.users.c.locked == sa.false(),
+        .where(store.users.c.role == Role.ADMIN.value, store.users.c.locked == sa.false(),
                login_state.c.deleted_at.is_(None)))}
 
 
@@ -279,7 +295,7 @@ def acting_admin(conn: Connection, actor: str) -> None:
     checked before another admin's change committed is judged as things now stand."""
     people.take_lock(conn)
     if actor not in _active_admins(conn):
-        raise AccountRefused(f"{actor} is no longer an admin who can act (locked, deleted or "
+        raise Refusal(f"{actor} is no longer an admin who can act (locked, deleted or "
                              "given another role since this request began)")
 
 
@@ -289,7 +305,7 @@ def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
     people.take_lock(conn)
     admins = _active_admins(conn)
     if username in admins and len(admins) == 1:
-        raise AccountRefused(f"{username} is the last admin who can act: {what} would leave "
+        raise Refusal(f"{username} is the last admin who can act: {what} would leave "
                              "nobody to manage users and tables (make or restore another "
                              "admin first)")
 
@@ -321,7 +337,7 @@ def delete_user(conn: Connection, username: str, actor: str) -> bool:
     if row is None:
         return False
     if row.deleted_at is not None:
-        raise AccountRefused(f"{username} is already deleted")
+        raise Refusal(f"{username} is already deleted")
     _keep_an_admin(conn, username, "deleting them")
     _ensure_state(conn, row.id)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
@@ -336,14 +352,14 @@ def set_role(conn: Connection, username: str, role: str, actor: str,
     """Give ``username`` ``role``; ``made_by`` is who it gains the role through (None: the
     command line). False if there is no such user."""
     if role not in ROLES:
-        raise AccountRefused(f"there is no role {role!r}")
+        raise Refusal(f"there is no role {role!r}")
     row = _account(conn, username)
     if row is None:
         return False
-    if row.role == "player" or role == "player":
-        raise AccountRefused("a player's account keeps its role (its wallet and records are a "
+    if Role(row.role).has_wallet or Role(role).has_wallet:
+        raise Refusal("a player's account keeps its role (its wallet and records are a "
                              "player's); make a new account instead")
-    if role != "admin":
+    if role != Role.ADMIN:
         _keep_an_admin(conn, username, f"making them {role}")
     conn.execute(store.users.update().where(store.users.c.id == row.id).values(
         role=role, made_by=made_by))
@@ -354,12 +370,12 @@ def set_role(conn: Connection, username: str, role: str, actor: str,
 
 def restore_user(conn: Connection, username: str) -> bool:
     """Undelete ``username`` (for ``croupier users restore``); False if there is no such user.
-    :class:`AccountRefused` if it is not deleted."""
+    :class:`~croupier.errors.Refusal` if it is not deleted."""
     row = _account(conn, username)
     if row is None:
         return False
     if row.deleted_at is None:
-        raise AccountRefused(f"{username} is not deleted")
+        raise Refusal(f"{username} is not deleted")
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=None))
     people.append(conn, "restored", username, {}, people.COMMAND_LINE)
@@ -369,21 +385,21 @@ def restore_user(conn: Connection, username: str) -> bool:
 def _not_deleted(conn: Connection, username: str) -> None:
     row = _account(conn, username)
     if row is not None and row.deleted_at is not None:
-        raise AccountRefused(f"{username} is deleted: a deleted account cannot log in, "
+        raise Refusal(f"{username} is deleted: a deleted account cannot log in, "
                              f"whatever its password; restore it first (croupier users "
                              f"restore {username})")
 
 
 def unlock_user(conn: Connection, username: str) -> bool:
     """Unlock ``username`` (for ``croupier users unlock``); False if there is no such user,
-    :class:`AccountRefused` if it is deleted (unlocking would not let it log in)."""
+    :class:`~croupier.errors.Refusal` if it is deleted (unlocking would not let it log in)."""
     _not_deleted(conn, username)
     return set_locked(conn, username, False)
 
 
 def reset_password(conn: Connection, username: str, password: str) -> bool:
     """Give ``username`` a new password, unlock it and end its sessions (for ``croupier users
-    reset-password``); False if there is no such user, :class:`AccountRefused` if it is
+    reset-password``); False if there is no such user, :class:`~croupier.errors.Refusal` if it is
     deleted."""
     _not_deleted(conn, username)
     row = _account(conn, username)

@@ -499,14 +499,14 @@ def _account_change(command: str, args: argparse.Namespace,
     """``change(engine, name)`` on the account ``args.name`` at the command line: None when it
     was made, else the exit code, with what stood in the way said (no ledger, no such user,
     or a change refused: a deleted account unlocked, the last admin)."""
-    from croupier.service.auth import AccountRefused
+    from croupier.errors import Refusal
 
     engine = _open(command, args)
     if engine is None:
         return 2
     try:
         found = change(engine, args.name)
-    except AccountRefused as exc:
+    except Refusal as exc:
         return _fail(command, exc.reason, 1)
     if not found:
         return _no_user(command, engine, args.name)
@@ -553,9 +553,10 @@ def _users_restore(args: argparse.Namespace) -> int:
 
 
 def _users_add(args: argparse.Namespace) -> int:
+    from croupier.errors import Refusal
     from croupier.service import install, recovery
     from croupier.service.api.models import NAME
-    from croupier.service.auth import AccountRefused, new_password
+    from croupier.service.auth import new_password
 
     if not re.fullmatch(NAME, args.name):
         return _fail("users add", f"{args.name!r}: a user name is a lower-case letter, then 1 "
@@ -569,7 +570,7 @@ def _users_add(args: argparse.Namespace) -> int:
         return 2
     try:
         recovery.add(engine, args.name, password, args.role)
-    except AccountRefused as exc:
+    except Refusal as exc:
         return _fail("users add", exc.reason, 1)
     shown = f"; password: {password} (shown once)" if args.password is None else ""
     print(f"croupier users add: {args.name} made {args.role} at the command line{shown}")

@@ -74,16 +74,6 @@ coupon_log = sa.Table(
 )
 
 
-class CouponRefused(Exception):
-    """An issue or void the rules refuse (a plain exception: it may pass through ``with``
-    blocks, which a frozen :class:`~croupier.errors.Refusal` cannot)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.clause = CLAUSE
-
-
 KINDS = ("coupon_issued", "coupon_redeemed", "coupon_voided")
 ACTIONS = {"coupon_issued": "issued", "coupon_redeemed": "redeemed", "coupon_voided": "voided"}
 
@@ -158,10 +148,10 @@ def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list
     role = conn.execute(sa.select(store.users.c.role).where(
         store.users.c.username == player)).scalar()
     if role != "player":
-        raise CouponRefused(f"there is no player {player!r} to issue a coupon to")
+        raise Refusal(f"there is no player {player!r} to issue a coupon to", CLAUSE)
     bad = [w for w in wagers if w not in GOOD_FOR]
     if bad or not wagers:
-        raise CouponRefused("a match play coupon is good only for Pass or Don't Pass wagers")
+        raise Refusal("a match play coupon is good only for Pass or Don't Pass wagers", CLAUSE)
     serial = "MP-" + secrets.token_hex(6).upper()
     store.cents(face)  # a whole number of cents, or refused before anything is written
     expires = repr(store.now() + days * 86400)
@@ -196,8 +186,8 @@ def void(conn: Connection, actor: str, serial: str, reason: str) -> dict[str, An
     if current is None:
         raise LookupError(serial)
     if current.status != "issued":
-        raise CouponRefused(f"coupon {serial} is {current.status}: only an issued coupon "
-                            "can be voided")
+        raise Refusal(f"coupon {serial} is {current.status}: only an issued coupon "
+                      "can be voided", CLAUSE)
     row = _log(conn, serial, "coupon_voided", actor, {"reason": reason}, {"reason": reason})
     conn.execute(coupons.update().where(coupons.c.serial == serial).values(
         status="void", closed_by=actor, closed_at=row["at"], void_reason=reason))

@@ -43,6 +43,7 @@ from croupier.games import GAMES
 from croupier.rules import RouletteRules, load_profile
 from croupier.service import register, store
 from croupier.service.audit.snapshot import Finding
+from croupier.service.errors import ApiError
 from croupier.service.procedures import clauses
 
 TYPES = ("table", "wheel", "ball", "layout", "dice")
@@ -62,17 +63,6 @@ NEXT: dict[str | None, tuple[str, ...]] = {
     "cancelled": (),
 }
 STEP_CLAUSES = {"issued": "N.J.A.C. 13:47-20.25(e)2", "returned": "N.J.A.C. 13:47-20.25(e)5"}
-
-
-class RegisterRefused(Exception):
-    """A record the register refuses (a plain exception: it may pass through ``with``), with
-    the clause it cites where a regulation applies."""
-
-    def __init__(self, status: int, reason: str, clause: str = "") -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
-        self.clause = clause
 
 
 @dataclass
@@ -153,13 +143,13 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
     """Register a new item (refused if the id is taken, or a layout names no known wager)."""
     register.lock(conn)  # the checks below read the records: under the writer lock
     if item(conn, body["id"]) is not None:
-        raise RegisterRefused(409, f"equipment {body['id']} is already registered")
+        raise Refusal(f"equipment {body['id']} is already registered")
     if body.get("wagers") and body["type"] != "layout":
-        raise RegisterRefused(422, "body.wagers: only a layout shows optional wagers")
+        raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
     for i, wager in enumerate(wagers):
         if wager in wagers[:i]:  # as approved_layout: a wager named twice is malformed there
-            raise RegisterRefused(422, f"body.wagers[{i}]: {wager} is named twice")
+            raise ApiError(422, "malformed", f"body.wagers[{i}]: {wager} is named twice")
     register.append(conn, "equipment_registered", subject(body["id"]), body, actor)
     found = item(conn, body["id"])
     assert found is not None
@@ -172,11 +162,11 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     register.lock(conn)  # the checks below read the records: under the writer lock
     current = item(conn, item_id)
     if current is None:
-        raise RegisterRefused(404, f"there is no equipment {item_id}")
+        raise ApiError(404, "not_found", f"there is no equipment {item_id}")
     if current.retired is not None:
-        raise RegisterRefused(409, f"equipment {item_id} was retired: nothing more is recorded")
+        raise Refusal(f"equipment {item_id} was retired: nothing more is recorded")
     if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
-        raise RegisterRefused(409, f"{actor} has already recorded an approval of {item_id}")
+        raise Refusal(f"{actor} has already recorded an approval of {item_id}")
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
@@ -249,18 +239,18 @@ def _check_step(conn: Connection, die: Any, step: str, table_id: str | None,
     if step not in NEXT[at]:
         allowed = ", ".join(NEXT[at]) or "nothing: it was cancelled"
         where = f" (in table {die.table_id}'s dice cup)" if at == "issued" else ""
-        raise RegisterRefused(409, f"die {serial} is {at or 'not yet received'}{where}: its "
-                              f"next step may be {allowed}", clauses.get("cup", ""))
+        raise Refusal(f"die {serial} is {at or 'not yet received'}{where}: its "
+                      f"next step may be {allowed}", clauses.get("cup", ""))
     if (step == "issued") != (table_id is not None):
-        raise RegisterRefused(422, "body.table: a die is issued to a table, and only then "
-                              "names one")
+        raise ApiError(422, "malformed", "body.table: a die is issued to a table, and only then "
+                       "names one")
     if step == "issued":
         latest = latest_inspection(conn, serial)
         if latest is None or not latest["passed"]:
             state = "has no inspection record" if latest is None else "failed its last inspection"
-            raise RegisterRefused(409, f"die {serial} {state}: only a die whose latest "
-                                  "inspection passed goes into a table's dice cup",
-                                  clauses.get("spec", ""))
+            raise Refusal(f"die {serial} {state}: only a die whose latest "
+                          "inspection passed goes into a table's dice cup",
+                          clauses.get("spec", ""))
 
 
 def custody_step(conn: Connection, actor: str, serial: str, step: str,
@@ -273,7 +263,7 @@ def custody_step(conn: Connection, actor: str, serial: str, step: str,
     register.lock(conn)  # the die's standing is read under the writer lock that records it
     die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
     if die is None:
-        raise RegisterRefused(404, f"there is no die {serial}")
+        raise ApiError(404, "not_found", f"there is no die {serial}")
     _check_step(conn, die, step, table_id, profiles or {})
     payload = {"serial": serial, "step": step, "table": table_id, "note": note,
                "clause": STEP_CLAUSES.get(step, "")}

@@ -32,10 +32,11 @@ from typing import Any
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.craps.events import PayTableApplied
-from croupier.errors import Malformed
+from croupier.errors import Malformed, Refusal
 from croupier.games import GAMES
 from croupier.rules import load_profile
 from croupier.service import people, register
+from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable, empty_table
 
 KINDS = ("paytable_proposed", "paytable_approved", "paytable_withdrawn", "paytable_refused")
@@ -45,16 +46,6 @@ SKEW_SECONDS = 60.0
 """How far in the past an effective time may be (the proposer's clock running behind)."""
 HORIZON_SECONDS = 366 * 24 * 3600.0
 """How far ahead an effective time may be: a year (a leap year's days)."""
-
-
-class ChangeRefused(Exception):
-    """A change the rules refuse: the status, the reason and the clause it cites."""
-
-    def __init__(self, status: int, reason: str, clause: str = "") -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
-        self.clause = clause
 
 
 @dataclass
@@ -169,8 +160,8 @@ def _entry_clause(game: str, profile: str, where: str) -> str:
 def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:
     problems = check(game, profile, pays)
     if problems:
-        raise ChangeRefused(409, "the pay table does not pass croupier check: "
-                            + "; ".join(p for p, _ in problems), problems[0][1])
+        raise Refusal("the pay table does not pass croupier check: "
+                      + "; ".join(p for p, _ in problems), problems[0][1])
 
 
 def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[str, str],
@@ -178,7 +169,7 @@ def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[st
     """Record a proposed change (checked first); it waits for a second person's approval."""
     if game not in GAMES or not load_profile(profile).covers(game) or not (
             GAMES[game].house_pay_table):
-        raise ChangeRefused(422, f"body.game: {profile} keeps no house pay table for {game}")
+        raise ApiError(422, "malformed", f"body.game: {profile} keeps no house pay table for {game}")
     when = parse_when(effective)
     _refuse_if_failing(game, profile, pays)
     row = register.append(conn, "paytable_proposed", subject(game, profile), {
@@ -195,16 +186,16 @@ def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
     register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
-        raise ChangeRefused(404, f"there is no pay table change {change_id}")
+        raise ApiError(404, "not_found", f"there is no pay table change {change_id}")
     if change.status != "proposed":
-        raise ChangeRefused(409, f"change {change_id} is {change.status}: only a proposed "
-                            "change is approved")
+        raise Refusal(f"change {change_id} is {change.status}: only a proposed "
+                      "change is approved")
     why = people.not_independent(conn, change.proposed_by, actor)
     if why is not None:
-        raise ChangeRefused(409, "a change is approved by a second person, independent of the "
-                            f"one who proposed it: {why}")
+        raise Refusal("a change is approved by a second person, independent of the "
+                      f"one who proposed it: {why}")
     if role not in APPROVERS:
-        raise ChangeRefused(403, f"a {role} may not approve a pay table change")
+        raise ApiError(403, "forbidden", f"a {role} may not approve a pay table change")
     _refuse_if_failing(change.game, change.profile, change.pays)
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
                     {"change": change_id}, actor)
@@ -218,11 +209,11 @@ def withdraw(conn: Connection, actor: str, change_id: int, reason: str) -> Chang
     register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
-        raise ChangeRefused(404, f"there is no pay table change {change_id}")
+        raise ApiError(404, "not_found", f"there is no pay table change {change_id}")
     if change.status not in ("proposed", "approved") or (
             change.status == "approved" and time.time() >= change.effective_at):
-        raise ChangeRefused(409, f"change {change_id} is {change.json()['status']}: it can "
-                            "no longer be withdrawn")
+        raise Refusal(f"change {change_id} is {change.json()['status']}: it can "
+                      "no longer be withdrawn")
     register.append(conn, "paytable_withdrawn", subject(change.game, change.profile),
                     {"change": change_id, "reason": reason}, actor)
     invalidate()

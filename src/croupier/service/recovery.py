@@ -6,13 +6,14 @@ the command line (``service/people.py``): an account added or restored here is a
 their own for the two-person rules. The account rules themselves are ``auth``'s.
 
 Each answers what is now true: an account that still cannot log in afterwards (deleted) is
-refused with the reason (:class:`croupier.service.auth.AccountRefused`), never reported done.
+refused with the reason (:class:`croupier.errors.Refusal`), never reported done.
 """
 
 from __future__ import annotations
 
 from sqlalchemy.engine import Engine
 
+from croupier.errors import Refusal
 from croupier.service import auth, people
 from croupier.service.api import queries
 
@@ -44,10 +45,10 @@ def restore(engine: Engine, username: str) -> bool:
 
 
 def add(engine: Engine, username: str, password: str, role: str) -> None:
-    """A new account made at the command line (an independent person); AccountRefused if
+    """A new account made at the command line (an independent person); a Refusal if
     the name is taken."""
     with engine.begin() as conn:
         people.take_lock(conn)
         if queries.user_exists(conn, username):
-            raise auth.AccountRefused(f"there is already a user {username!r}")
+            raise Refusal(f"there is already a user {username!r}")
         auth.Auth(engine).create_user(conn, username, password, role)

@@ -13,13 +13,15 @@ from croupier.service.api.act import act
 from croupier.service.api.deps import AlertAcknowledger, AlertRecordReader, Key, Svc, TableId
 from croupier.service.api.models import VoidBody
 from croupier.service.api.night import alerts
+from croupier.service.api.replies import TableReply
+from croupier.service.api.report_replies import AlertRecords
 
 router = APIRouter(prefix="/tables/{table_id}", tags=["supervisor"])
 
 AlertSeq = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
-@router.get("/alert-records")
+@router.get("/alert-records", response_model=AlertRecords)
 def alert_records(table_id: TableId, user: AlertRecordReader, svc: Svc) -> dict[str, Any]:
     """Every fairness alert raised at the table, oldest first, each with its acknowledgement
     (``acknowledged``: who, why, when; None while it has none)."""
@@ -28,7 +30,7 @@ def alert_records(table_id: TableId, user: AlertRecordReader, svc: Svc) -> dict[
         return {"table": table_id, "alerts": alerts(svc, conn, [table_id])}
 
 
-@router.post("/alert-records/{seq}/acknowledge")
+@router.post("/alert-records/{seq}/acknowledge", response_model=TableReply)
 async def acknowledge(request: Request, table_id: TableId, seq: AlertSeq, body: VoidBody,
                       user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
     """Acknowledge the alert at ``seq`` with a reason (recorded in the table's chain)."""

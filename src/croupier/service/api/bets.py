@@ -13,6 +13,7 @@ from croupier.service import coupons, store, wagers
 from croupier.service.api.act import act, act_at, fingerprint_path
 from croupier.service.api.deps import IdemKey, Key, Player, Services, Svc, TableId
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
+from croupier.service.api.replies import ACCEPTED, TableReply
 from croupier.service.auth import User
 from croupier.service.procedures import clauses
 
@@ -23,7 +24,7 @@ def _fields(body: Wager) -> dict[str, Any]:
     return body.model_dump(exclude_none=True)
 
 
-@router.post("")
+@router.post("", response_model=TableReply, responses=ACCEPTED)
 async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Player, key: Key,
                     svc: Svc) -> Response:
     """A wager by the player making it. While the dice are in the air a craps wager waits
@@ -52,7 +53,7 @@ async def place(svc: Services, where: tuple[str, str], table_id: str, body: BetB
     return await act_at(svc, where, body, user, table_id, key, make)
 
 
-@router.post("/take-down")
+@router.post("/take-down", response_model=TableReply)
 async def take_down(request: Request, table_id: TableId, body: TakeDownBody, user: Player,
                     key: Key, svc: Svc) -> Response:
     """Remove a wager, or reduce it by ``amount`` (craps), where the rules allow."""
@@ -61,7 +62,7 @@ async def take_down(request: Request, table_id: TableId, body: TakeDownBody, use
                      lambda live: wagers.take_down(user, live, _fields(body), amount))
 
 
-@router.post("/call")
+@router.post("/call", response_model=TableReply)
 async def call_bet(request: Request, table_id: TableId, body: CallBody, user: Player, svc: Svc,
                    key: IdemKey = None) -> Response:
     """Call a wager "on" or "off" for come-out rolls (craps)."""
@@ -70,7 +71,7 @@ async def call_bet(request: Request, table_id: TableId, body: CallBody, user: Pl
                      lambda live: wagers.call(user, live, _fields(body), verb))
 
 
-@router.post("/down-on-win")
+@router.post("/down-on-win", response_model=TableReply)
 async def down_on_win(request: Request, table_id: TableId, body: Wager, user: Player, svc: Svc,
                       key: IdemKey = None) -> Response:
     """Call a place, buy or lay wager "down on the win": its next win takes it down, paying
@@ -79,7 +80,7 @@ async def down_on_win(request: Request, table_id: TableId, body: Wager, user: Pl
                      lambda live: wagers.call(user, live, _fields(body), "down_on_win"))
 
 
-@router.post("/off-during-point")
+@router.post("/off-during-point", response_model=TableReply)
 async def off_during_point(request: Request, table_id: TableId, body: Wager, user: Player,
                            svc: Svc, key: IdemKey = None) -> Response:
     """Call a wager "off" while a point stands: it does not work until it is called on again

@@ -10,12 +10,13 @@ from croupier.service import cage
 from croupier.service.api.deps import Admin, Key, Svc, UserName
 from croupier.service.api.errors import reply
 from croupier.service.api.models import Amount
+from croupier.service.api.replies import WalletMove
 from croupier.service.plans import fingerprint
 
 router = APIRouter(prefix="/wallets", tags=["cashier"])
 
 
-@router.post("/{player}/cash-outs")
+@router.post("/{player}/cash-outs", response_model=WalletMove)
 def cash_out(request: Request, player: UserName, body: Amount, user: Admin, key: Key,
              svc: Svc) -> Response:
     """Money out of a player's wallet, paid in cash at the cage (admin): at most the wallet's

@@ -6,22 +6,43 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
+from pydantic import Field
 
 from croupier.money import parse_amount
 from croupier.service import coupons, store
-from croupier.service.api.deps import CouponIssuer, Current, Key, Svc, forbid_unless
+from croupier.service.api.deps import CouponIssuer, CouponReading, Key, Svc
 from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
+from croupier.service.api.replies import Documented
 from croupier.service.errors import ApiError
 from croupier.service.plans import Reply, fingerprint
 from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/coupons", tags=["cashier"])
 Serial = Annotated[str, Path(max_length=32)]
-READERS = ("cashier", "supervisor", "auditor", "admin")
 
 
-@router.post("", status_code=201)
+class Coupon(Documented):
+    """A match play coupon as the house's records keep it (13:69F-1.3(b)); times are seconds
+    since the epoch."""
+
+    serial: str = Field(examples=["MP-0123456789AB"])
+    player: str
+    face_value: str = Field(examples=["10.00"])
+    wagers: list[str] = Field(examples=[["dont_pass", "pass"]])
+    expires_at: float
+    issued_by: str
+    issued_at: float
+    status: str = Field(description="``issued``, ``redeemed`` or ``void``")
+    table: str | None = Field(description="the table it was issued for or redeemed at")
+    round: int | None = Field(description="the round it was redeemed in")
+    closed_by: str | None
+    closed_at: float | None
+    void_reason: str | None
+    clause: str
+
+
+@router.post("", status_code=201, response_model=Coupon)
 def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
           svc: Svc) -> Response:
     """Issue a match play coupon to a named player: serial, face value, expiry, wagers. Like
@@ -38,27 +59,23 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
         body.table))))
 
 
-@router.get("")
-def listing(user: Current, svc: Svc) -> list[dict[str, Any]]:
+@router.get("", response_model=None, responses={200: {"model": list[Coupon]}})
+def listing(reading: CouponReading, svc: Svc) -> list[dict[str, Any]]:
     """Every coupon (staff), or the player's own."""
-    if user.role != "player":
-        forbid_unless(user, READERS)
     with svc.engine.connect() as conn:
-        return coupons.listing(conn, user.username if user.role == "player" else None)
+        return coupons.listing(conn, reading.user.username if reading.own_only else None)
 
 
-@router.get("/{serial}")
-def one(serial: Serial, user: Current, svc: Svc) -> dict[str, Any]:
-    if user.role != "player":
-        forbid_unless(user, READERS)
+@router.get("/{serial}", response_model=None, responses={200: {"model": Coupon}})
+def one(serial: Serial, reading: CouponReading, svc: Svc) -> dict[str, Any]:
     with svc.engine.connect() as conn:
         found = coupons.get(conn, serial)
-    if found is None or (user.role == "player" and found["player"] != user.username):
+    if found is None or (reading.own_only and found["player"] != reading.user.username):
         raise ApiError(404, "not_found", f"there is no coupon {serial}")
     return found
 
 
-@router.post("/{serial}/void")
+@router.post("/{serial}/void", response_model=None, responses={200: {"model": Coupon}})
 def void(serial: Serial, body: VoidCoupon, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
     """Void an issued coupon, with a reason (a redeemed one cannot be)."""
     try:

@@ -23,6 +23,7 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import AdjustBody, RollBody, SpinBody, VoidBody
+from croupier.service.api.replies import ACCEPTED, TableReply
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.reading import outcome_action
@@ -37,7 +38,7 @@ def signed_amount(text: str) -> Decimal:
     return -amount if negative else amount
 
 
-@router.post("/no-more-bets", tags=["dealer"])
+@router.post("/no-more-bets", tags=["dealer"], response_model=TableReply)
 async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: Svc,
                        key: IdemKey = None) -> Response:
     """Roulette: "No more bets" (20.32(j)2). Craps: the dice are in the air; later wagers
@@ -46,9 +47,9 @@ async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: S
                      lambda live: outcomes.no_more_bets(user, live))
 
 
-@router.post("/late-bets/{late_id}/confirm", tags=["dealer"])
+@router.post("/late-bets/{late_id}/confirm", tags=["dealer"], response_model=TableReply)
 async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
-                       user: LateConfirmer, key: Key, svc: Svc) -> Response:
+                       who: LateConfirmer, key: Key, svc: Svc) -> Response:
     """The dealer's or the boxperson's (supervisor's) confirmation of a late wager."""
     def make(live: LiveTable) -> Any:
         def plan(conn: Any) -> Any:
@@ -56,10 +57,10 @@ async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
             late = live.procedures.late
             if late is None:
                 raise ApiError(404, "not_found", f"there is no late bet {late_id} waiting")
-            return late.confirm(user, late_id, as_dealer=user.role == "dealer")(conn)
+            return late.confirm(who.user, late_id, as_dealer=who.as_dealer)(conn)
         return plan
 
-    return await act(request, svc, None, user, table_id, key, make)
+    return await act(request, svc, None, who.user, table_id, key, make)
 
 
 async def _outcome(request: Request, svc: Any, body: Any, user: Any, table_id: str, key: str,
@@ -79,7 +80,7 @@ async def _outcome(request: Request, svc: Any, body: Any, user: Any, table_id: s
                      lambda live: outcomes.settle(user, live), phase="outcome")
 
 
-@router.post("/roll", tags=["dealer"])
+@router.post("/roll", tags=["dealer"], response_model=TableReply, responses=ACCEPTED)
 async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
     """Roll: the RNG's dice (raw draw recorded) or the physical dice entered, recorded before
@@ -88,7 +89,7 @@ async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer
     return await _outcome(request, svc, body, user, table_id, key, entered, {})
 
 
-@router.post("/spin", tags=["dealer"])
+@router.post("/spin", tags=["dealer"], response_model=TableReply, responses=ACCEPTED)
 async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
     """Spin (after "No more bets"): the RNG's pocket or the number entered, recorded before
@@ -100,7 +101,7 @@ async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer
     return await _outcome(request, svc, body, user, table_id, key, entered, declared)
 
 
-@router.post("/void", tags=["supervisor"])
+@router.post("/void", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)
 async def void(request: Request, table_id: TableId, body: VoidBody, user: Supervisor, key: Key,
                svc: Svc) -> Response:
     """Void the last decision with a reason, history kept. A result the dealer entered is
@@ -110,7 +111,7 @@ async def void(request: Request, table_id: TableId, body: VoidBody, user: Superv
                      lambda live: voids.void(user, live, body.reason), changes=False)
 
 
-@router.post("/void/approve", tags=["supervisor"])
+@router.post("/void/approve", tags=["supervisor"], response_model=TableReply)
 async def approve_void(request: Request, table_id: TableId, user: Supervisor, key: Key,
                        svc: Svc) -> Response:
     """A second supervisor approves the void asked of the RNG's last outcome: every stake it
@@ -119,7 +120,7 @@ async def approve_void(request: Request, table_id: TableId, user: Supervisor, ke
                      lambda live: voids.approve(user, live), changes=False)
 
 
-@router.post("/halt/resolve", tags=["supervisor"])
+@router.post("/halt/resolve", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)
 async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user: Supervisor,
                        key: Key, svc: Svc) -> Response:
     """Resolve a halted table by the recorded procedure: the wager that could not be
@@ -129,7 +130,7 @@ async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user
                      lambda live: outcomes.settle(user, live), phase="resolve", changes=False)
 
 
-@router.post("/adjustments", tags=["supervisor"])
+@router.post("/adjustments", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)
 async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user: Supervisor,
                      key: Key, svc: Svc) -> Response:
     """Correct a dealer's error: chips between the house and a player, with a reason. Over
@@ -143,7 +144,8 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
                                                      amount, body.reason))
 
 
-@router.post("/adjustments/{pending_id}/approve", tags=["supervisor"])
+@router.post("/adjustments/{pending_id}/approve", tags=["supervisor"],
+             response_model=TableReply)
 async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,
                              user: Supervisor, key: Key, svc: Svc) -> Response:
     """A second supervisor approves a pending adjustment: only then are the chips moved."""

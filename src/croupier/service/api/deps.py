@@ -16,7 +16,7 @@ from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from croupier.service.api.clients import Proxies
-from croupier.service.auth import Auth, User
+from croupier.service.auth import Auth, Role, User
 from croupier.service.commit import Committer
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
@@ -69,9 +69,15 @@ async def current_user(svc: Svc, creds: Credentials) -> User:
 Current = Annotated[User, Depends(current_user)]
 
 
+def allowed(user: User, roles: tuple[str, ...]) -> bool:
+    """Whether ``user`` has one of ``roles``: the one test of every check below, and of the
+    express lane's (:mod:`croupier.service.api.express`), which asks :data:`PLAYERS`."""
+    return user.role in roles
+
+
 def forbid_unless(user: User, roles: tuple[str, ...]) -> None:
     """403 unless ``user`` has one of ``roles`` (named in the answer, in the order given)."""
-    if user.role not in roles:
+    if not allowed(user, roles):
         article = "an" if user.role[:1] in "aeiou" else "a"
         raise ApiError(403, "forbidden",
                        f"{article} {user.role} may not do this (needs {' or '.join(roles)})")
@@ -100,27 +106,84 @@ def self_or(*roles: str) -> Callable[[str, User], Awaitable[User]]:
 
 
 # Who may call what, named for the people who do it at a casino table.
-Admin = Annotated[User, Depends(require("admin"))]
-UserReader = Annotated[User, Depends(require("admin", "auditor"))]
-Player = Annotated[User, Depends(require("player"))]
-Dealer = Annotated[User, Depends(require("dealer"))]
-Supervisor = Annotated[User, Depends(require("supervisor"))]
-LateConfirmer = Annotated[User, Depends(require("dealer", "supervisor"))]
-DiceHandler = Annotated[User, Depends(require("player", "dealer"))]
-DiceCaller = Annotated[User, Depends(require("player", "dealer", "supervisor"))]
-EquipmentStaff = Annotated[User, Depends(require("admin", "supervisor"))]
-DiceReader = Annotated[User, Depends(require("admin", "supervisor", "auditor", "dealer"))]
+PLAYER, DEALER, SUPERVISOR = Role.PLAYER, Role.DEALER, Role.SUPERVISOR
+CASHIER, AUDITOR, ADMIN = Role.CASHIER, Role.AUDITOR, Role.ADMIN
+PLAYERS = (PLAYER,)
+COUPON_READERS = (CASHIER, SUPERVISOR, AUDITOR, ADMIN)
+"""The staff who read every coupon (a player reads their own)."""
+
+Admin = Annotated[User, Depends(require(ADMIN))]
+UserReader = Annotated[User, Depends(require(ADMIN, AUDITOR))]
+Player = Annotated[User, Depends(require(*PLAYERS))]
+Dealer = Annotated[User, Depends(require(DEALER))]
+Supervisor = Annotated[User, Depends(require(SUPERVISOR))]
+EquipmentStaff = Annotated[User, Depends(require(ADMIN, SUPERVISOR))]
+DiceReader = Annotated[User, Depends(require(ADMIN, SUPERVISOR, AUDITOR, DEALER))]
 # The staff who read a table's every event (:data:`croupier.service.visibility.EVERY_EVENT`).
 RecallReader = Annotated[User, Depends(require(*EVERY_EVENT))]
-AlertReader = Annotated[User, Depends(require("supervisor", "auditor", "admin"))]
-AlertRecordReader = Annotated[User, Depends(require("supervisor", "dealer", "admin", "auditor"))]
-AlertAcknowledger = Annotated[User, Depends(require("supervisor", "dealer", "admin"))]
-Verifier = Annotated[User, Depends(require("auditor", "supervisor", "admin"))]
-CouponIssuer = Annotated[User, Depends(require("cashier", "supervisor"))]
-CouponReader = Annotated[User, Depends(require("cashier", "supervisor", "auditor", "admin"))]
-Staff = Annotated[User, Depends(require("admin", "supervisor", "auditor", "dealer", "cashier"))]
-PlayerOrStaff = Annotated[User, Depends(self_or("admin", "auditor", "supervisor"))]
-PlayerOrOverseer = Annotated[User, Depends(self_or("supervisor", "auditor", "admin"))]
+AlertReader = Annotated[User, Depends(require(SUPERVISOR, AUDITOR, ADMIN))]
+AlertRecordReader = Annotated[User, Depends(require(SUPERVISOR, DEALER, ADMIN, AUDITOR))]
+AlertAcknowledger = Annotated[User, Depends(require(SUPERVISOR, DEALER, ADMIN))]
+Verifier = Annotated[User, Depends(require(AUDITOR, SUPERVISOR, ADMIN))]
+CouponIssuer = Annotated[User, Depends(require(CASHIER, SUPERVISOR))]
+CouponReader = Annotated[User, Depends(require(*COUPON_READERS))]
+Staff = Annotated[User, Depends(require(ADMIN, SUPERVISOR, AUDITOR, DEALER, CASHIER))]
+PlayerOrStaff = Annotated[User, Depends(self_or(ADMIN, AUDITOR, SUPERVISOR))]
+PlayerOrOverseer = Annotated[User, Depends(self_or(SUPERVISOR, AUDITOR, ADMIN))]
+
+
+@dataclass(frozen=True)
+class Acting:
+    """The caller of a route open to several roles whose action differs by who takes it (a
+    shooter's own pick of the dice or the dealer's record of it; a late bet confirmed by the
+    dealer or by the boxperson): the user, and the capacity they act in."""
+
+    user: User
+    as_player: bool
+    as_dealer: bool
+
+
+def acting(*roles: str) -> Callable[[User], Awaitable[Acting]]:
+    """A dependency: the current user, who must have one of ``roles``, and their capacity."""
+
+    async def check(user: Current) -> Acting:
+        forbid_unless(user, roles)
+        return Acting(user, as_player=user.role == PLAYER, as_dealer=user.role == DEALER)
+
+    return check
+
+
+LateConfirmer = Annotated[Acting, Depends(acting(DEALER, SUPERVISOR))]
+DiceHandler = Annotated[Acting, Depends(acting(PLAYER, DEALER))]
+DiceCaller = Annotated[Acting, Depends(acting(PLAYER, DEALER, SUPERVISOR))]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Who reads records, and how much of them. ``own_only``: a player, who reads only their
+    own (their coupons, the rounds they took part in); ``whole``: staff who read a record
+    whole (:data:`~croupier.service.visibility.EVERY_EVENT`), where others see their part."""
+
+    user: User
+    own_only: bool
+    whole: bool
+
+
+async def coupon_reading(user: Current) -> Reading:
+    """Every coupon for :data:`COUPON_READERS`, a player's own for a player, 403 else."""
+    if user.role != PLAYER:
+        forbid_unless(user, COUPON_READERS)
+    return Reading(user, own_only=user.role == PLAYER, whole=user.role in EVERY_EVENT)
+
+
+async def round_reading(user: Current) -> Reading:
+    """A round's record: whole for the staff who read every event, a player's part of the
+    rounds they took part in for a player, another's part for other staff."""
+    return Reading(user, own_only=user.role == PLAYER, whole=user.role in EVERY_EVENT)
+
+
+CouponReading = Annotated[Reading, Depends(coupon_reading)]
+RoundReading = Annotated[Reading, Depends(round_reading)]
 
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=128)]
 TableId = Annotated[str, Path(max_length=64)]

@@ -25,6 +25,7 @@ from croupier.service.api.deps import (
 )
 from croupier.service.api.models import Inspection, NewDie, Serials
 from croupier.service.api.register import dice_table
+from croupier.service.api.replies import TableReply
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.procedures.dice import DiceDesk
@@ -45,7 +46,7 @@ def _dice(live: LiveTable) -> DiceDesk:
     raise ApiError(422, "malformed", f"not an action at {game.name}")
 
 
-@router.post("/tables/{table_id}/dice/offer", tags=["dice"])
+@router.post("/tables/{table_id}/dice/offer", tags=["dice"], response_model=TableReply)
 async def offer_dice(request: Request, table_id: TableId, body: Serials, user: Dealer, svc: Svc,
                      key: IdemKey = None) -> Response:
     """The stickperson offers at least five inspected, in-spec dice to the shooter."""
@@ -53,16 +54,16 @@ async def offer_dice(request: Request, table_id: TableId, body: Serials, user: D
                      lambda live: _dice(live).offer(body.serials))
 
 
-@router.post("/tables/{table_id}/dice/select", tags=["dice"])
-async def select_dice(request: Request, table_id: TableId, body: Serials, user: DiceHandler,
+@router.post("/tables/{table_id}/dice/select", tags=["dice"], response_model=TableReply)
+async def select_dice(request: Request, table_id: TableId, body: Serials, who: DiceHandler,
                       svc: Svc, key: IdemKey = None) -> Response:
     """The shooter selects two of the dice offered (the dealer may record the pick)."""
-    return await act(request, svc, body, user, table_id, key,
-                     lambda live: _dice(live).select(user, body.serials,
-                                                     by_shooter=user.role == "player"))
+    return await act(request, svc, body, who.user, table_id, key,
+                     lambda live: _dice(live).select(who.user, body.serials,
+                                                     by_shooter=who.as_player))
 
 
-@router.post("/tables/{table_id}/dice/refuse", tags=["dice"])
+@router.post("/tables/{table_id}/dice/refuse", tags=["dice"], response_model=TableReply)
 async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Svc,
                       key: IdemKey = None) -> Response:
     """A player refuses to shoot in their turn; the dice go clockwise to the next."""
@@ -70,20 +71,20 @@ async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Sv
                      lambda live: _dice(live).refuse(user))
 
 
-@router.post("/tables/{table_id}/dice/pass", tags=["dice"])
-async def pass_dice(request: Request, table_id: TableId, user: DiceHandler, svc: Svc,
+@router.post("/tables/{table_id}/dice/pass", tags=["dice"], response_model=TableReply)
+async def pass_dice(request: Request, table_id: TableId, who: DiceHandler, svc: Svc,
                     key: IdemKey = None) -> Response:
     """The shooter passes the dice to the next player on completion of a decision."""
-    return await act(request, svc, None, user, table_id, key,
-                     lambda live: _dice(live).pass_on(user, by_shooter=user.role == "player"))
+    return await act(request, svc, None, who.user, table_id, key,
+                     lambda live: _dice(live).pass_on(who.user, by_shooter=who.as_player))
 
 
-@router.post("/tables/{table_id}/dice/change", tags=["dice"])
-async def change_dice(request: Request, table_id: TableId, user: DiceCaller, svc: Svc,
+@router.post("/tables/{table_id}/dice/change", tags=["dice"], response_model=TableReply)
+async def change_dice(request: Request, table_id: TableId, who: DiceCaller, svc: Svc,
                       key: IdemKey = None) -> Response:
     """Call for a change of dice: it takes place immediately after the next decision."""
-    return await act(request, svc, None, user, table_id, key,
-                     lambda live: _dice(live).change(user, by_player=user.role == "player"))
+    return await act(request, svc, None, who.user, table_id, key,
+                     lambda live: _dice(live).change(who.user, by_player=who.as_player))
 
 
 @router.post("/equipment/dice", tags=["equipment"], status_code=201)

@@ -16,7 +16,6 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from croupier.errors import Malformed, Refusal
-from croupier.service.coupons import CouponRefused
 from croupier.service.errors import ApiError
 from croupier.service.plans import Reply, refusal_body
 
@@ -50,14 +49,12 @@ def answer(exc: Exception) -> Response | None:
         return error(422, "malformed", str(exc))
     if isinstance(exc, Refusal):
         return JSONResponse(refusal_body(exc), status_code=409)
-    if isinstance(exc, CouponRefused):
-        return error(409, "refused", exc.reason, exc.clause)
     if isinstance(exc, RecursionError):
         return error(422, "malformed", "the request is nested too deeply")
     return None
 
 
-DOMAIN_ERRORS = (ApiError, Malformed, Refusal, CouponRefused, RecursionError)
+DOMAIN_ERRORS = (ApiError, Malformed, Refusal, RecursionError)
 
 
 def install(app: FastAPI) -> None:

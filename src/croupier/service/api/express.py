@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from croupier.service.api import bets, errors
 from croupier.service.api.act import plain_path
-from croupier.service.api.deps import Services
+from croupier.service.api.deps import PLAYERS, Services, allowed
 from croupier.service.api.guard import ClientGone, read_limited, replay_body
 from croupier.service.api.models import BetBody
 from croupier.service.auth import User
@@ -103,7 +103,7 @@ async def ordinary(svc: Services, scope: Scope, table_id: str, raw: bytes) -> Be
     if body is None:
         return None
     user = await svc.auth.user_for_async(token)
-    if user is None or user.role != "player":
+    if user is None or not allowed(user, PLAYERS):
         return None
     return BetCall(user, table_id, key, body)
 

@@ -43,11 +43,6 @@ class Withdrawal(Body):
     reason: Reason
 
 
-def _refused(exc: schedule.ChangeRefused) -> ApiError:
-    code = {403: "forbidden", 404: "not_found", 422: "malformed"}.get(exc.status, "refused")
-    return ApiError(exc.status, code, exc.reason, exc.clause)
-
-
 @router.post("/changes", status_code=201)
 def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     """Propose a change of the house's pay table for a game and profile."""
@@ -55,33 +50,24 @@ def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
 
     if body.profile not in PROFILE_IDS:
         raise ApiError(422, "malformed", f"body.profile: unknown profile {body.profile!r}")
-    try:
-        with svc.engine.begin() as conn:
-            return schedule.propose(conn, user.username, body.game, body.profile,
-                                    dict(body.pays), body.effective, body.reason).json()
-    except schedule.ChangeRefused as exc:
-        raise _refused(exc) from None
+    with svc.engine.begin() as conn:
+        return schedule.propose(conn, user.username, body.game, body.profile,
+                                dict(body.pays), body.effective, body.reason).json()
 
 
 @router.post("/changes/{change_id}/approve")
 def approve(change_id: ChangeId, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     """A second person approves the change (checked again)."""
-    try:
-        with svc.engine.begin() as conn:
-            return schedule.approve(conn, user.username, user.role, change_id).json()
-    except schedule.ChangeRefused as exc:
-        raise _refused(exc) from None
+    with svc.engine.begin() as conn:
+        return schedule.approve(conn, user.username, user.role, change_id).json()
 
 
 @router.post("/changes/{change_id}/withdraw")
 def withdraw(change_id: ChangeId, body: Withdrawal, user: PayTableStaff,
              svc: Svc) -> dict[str, Any]:
     """Withdraw a change that has not taken effect."""
-    try:
-        with svc.engine.begin() as conn:
-            return schedule.withdraw(conn, user.username, change_id, body.reason).json()
-    except schedule.ChangeRefused as exc:
-        raise _refused(exc) from None
+    with svc.engine.begin() as conn:
+        return schedule.withdraw(conn, user.username, change_id, body.reason).json()
 
 
 @router.get("/changes")

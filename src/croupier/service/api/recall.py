@@ -11,10 +11,10 @@ from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
     AlertReader,
-    Current,
     PlayerOrOverseer,
     RecallReader,
     RoundNo,
+    RoundReading,
     Svc,
     TableId,
     UserName,
@@ -65,18 +65,19 @@ def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
 
 
 @router.get("/tables/{table_id}/rounds/{round_no}")
-def round_detail(table_id: TableId, round_no: RoundNo, user: Current,
+def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
                  svc: Svc) -> dict[str, Any]:
     """A round's wagers, outcome (with the RNG's raw draw), settlements, balances before and
     after. Players may recall the rounds they took part in, and see only their own part."""
+    user = reading.user
     with store.reading(svc.engine) as conn:
-        if user.role == "player" and not queries.took_part(conn, table_id, round_no,
-                                                           user.username):
+        if reading.own_only and not queries.took_part(conn, table_id, round_no,
+                                                      user.username):
             raise ApiError(403, "forbidden", "players recall only their own rounds")
         record = recall.round_record(conn, table_id, round_no)
     if record is None:
         raise ApiError(404, "not_found", f"no round {round_no} at table {table_id!r}")
-    if user.role in visibility.EVERY_EVENT:
+    if reading.whole:
         return record
     return recall.for_player(record, user.username, user.role)
 

@@ -64,28 +64,17 @@ class CustodyStep(Body):
     note: PlainText = Field(default="", max_length=500)
 
 
-def _refused(exc: reg.RegisterRefused) -> ApiError:
-    code = {404: "not_found", 409: "refused", 422: "malformed"}.get(exc.status, "refused")
-    return ApiError(exc.status, code, exc.reason, exc.clause)
-
-
 @router.post("/equipment/items", status_code=201)
 def add_item(body: NewItem, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Register a table, wheel, ball, layout or set of dice."""
-    try:
-        with svc.engine.begin() as conn:
-            return reg.add_item(conn, user.username, body.model_dump()).json()
-    except reg.RegisterRefused as exc:
-        raise _refused(exc) from None
+    with svc.engine.begin() as conn:
+        return reg.add_item(conn, user.username, body.model_dump()).json()
 
 
 def _record(svc: Svc, user: Any, item_id: str, kind: str, payload: dict[str, Any],
             ) -> dict[str, Any]:
-    try:
-        with svc.engine.begin() as conn:
-            return reg.add_record(conn, user.username, item_id, kind, payload).json()
-    except reg.RegisterRefused as exc:
-        raise _refused(exc) from None
+    with svc.engine.begin() as conn:
+        return reg.add_record(conn, user.username, item_id, kind, payload).json()
 
 
 @router.post("/equipment/items/{item_id}/approvals", status_code=201)
@@ -148,18 +137,15 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
     with contextlib.ExitStack() as held:
         if home is not None:
             held.enter_context(home.lock)  # before the die's row, as a table's actions take them
-        try:
-            with svc.engine.begin() as conn:
-                _hold_die(conn, serial, cup)
-                if home is not None:
-                    # The die's row is held: an action offering or selecting it on any node
-                    # has committed, or waits for this step and then sees it.
-                    svc.tables.catch_up_in(conn, home)
-                    _not_in_play(home, serial)
-                return reg.custody_step(conn, user.username, serial, body.step, body.table,
-                                        body.note, profiles)
-        except reg.RegisterRefused as exc:
-            raise _refused(exc) from None
+        with svc.engine.begin() as conn:
+            _hold_die(conn, serial, cup)
+            if home is not None:
+                # The die's row is held: an action offering or selecting it on any node
+                # has committed, or waits for this step and then sees it.
+                svc.tables.catch_up_in(conn, home)
+                _not_in_play(home, serial)
+            return reg.custody_step(conn, user.username, serial, body.step, body.table,
+                                    body.note, profiles)
 
 
 def dice_table(svc: Services, table_id: str) -> LiveTable:

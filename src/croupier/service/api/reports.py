@@ -22,6 +22,7 @@ from croupier.service import codec, store
 from croupier.service.api import queries
 from croupier.service.api.deps import Svc, TableId, known_query, require
 from croupier.service.api.night import night_sections
+from croupier.service.api.report_replies import NightReport
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.night import TERMS
@@ -34,6 +35,8 @@ Format = Literal["json", "html", "csv"]
 BigWin = Annotated[str, Query(max_length=16, pattern=r"^[0-9]{1,10}(\.[0-9]{1,2})?$",
                               description="the smallest payout listed as a big win")]
 PAGE = 5000
+FORMATS: dict[int | str, dict[str, Any]] = {200: {"model": NightReport, "content": {
+    "text/html": {"schema": {"type": "string"}}, "text/csv": {"schema": {"type": "string"}}}}}
 
 
 @lru_cache(maxsize=64)
@@ -99,7 +102,7 @@ def _answer(svc: Any, tables: list[Report], fmt: str, title: str) -> Any:
             **night_sections(svc, ids, html=False)}
 
 
-@router.get("/tables/{table_id}", response_model=None,
+@router.get("/tables/{table_id}", response_model=None, responses=FORMATS,
             dependencies=[Depends(known_query("format", "big_win"))])
 def table(table_id: TableId, user: ReportReader, svc: Svc,
           format: Format = "json",
@@ -111,7 +114,7 @@ def table(table_id: TableId, user: ReportReader, svc: Svc,
     return _answer(svc, [report], format, f"End-of-night report: table {table_id}")
 
 
-@router.get("/event", response_model=None,
+@router.get("/event", response_model=None, responses=FORMATS,
             dependencies=[Depends(known_query("format", "big_win"))])
 def event(user: ReportReader, svc: Svc,
           format: Format = "json",

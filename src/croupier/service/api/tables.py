@@ -14,6 +14,7 @@ from croupier.service import cashier, controls, equipment_register, paytables, v
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
+from croupier.service.api.replies import TableReply
 from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/tables")
@@ -75,7 +76,7 @@ def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
     return visibility.table_view(user.role, user.username, {**state, "entry": entry})
 
 
-@router.post("/{table_id}/buy-in", tags=["cashier"])
+@router.post("/{table_id}/buy-in", tags=["cashier"], response_model=TableReply)
 async def buy_in(request: Request, table_id: TableId, body: Amount, user: Player, key: Key,
                  svc: Svc) -> Response:
     """Chips from the player's wallet to their place at the table."""
@@ -84,7 +85,7 @@ async def buy_in(request: Request, table_id: TableId, body: Amount, user: Player
                      lambda live: cashier.buy_in(svc.ledger, user, live, amount))
 
 
-@router.post("/{table_id}/cash-out", tags=["cashier"])
+@router.post("/{table_id}/cash-out", tags=["cashier"], response_model=TableReply)
 async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Player, key: Key,
                    svc: Svc) -> Response:
     """Chips (not wagers on the layout) back to the wallet; all of them if no amount."""
@@ -93,7 +94,7 @@ async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Pla
                      lambda live: cashier.cash_out(user, live, amount))
 
 
-@router.post("/{table_id}/sit", tags=["players"])
+@router.post("/{table_id}/sit", tags=["players"], response_model=TableReply)
 async def sit(request: Request, table_id: TableId, user: Player, svc: Svc,
               key: IdemKey = None) -> Response:
     """Take a seat at mini-craps (only seated players wager there, 13:69F-1.3(f))."""
@@ -101,7 +102,7 @@ async def sit(request: Request, table_id: TableId, user: Player, svc: Svc,
                      lambda live: wagers.seat(user, live, True))
 
 
-@router.post("/{table_id}/stand", tags=["players"])
+@router.post("/{table_id}/stand", tags=["players"], response_model=TableReply)
 async def stand(request: Request, table_id: TableId, user: Player, svc: Svc,
                 key: IdemKey = None) -> Response:
     return await act(request, svc, None, user, table_id, key,

@@ -8,9 +8,7 @@ and no change leaves no admin who can act.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi import APIRouter
@@ -18,7 +16,7 @@ from fastapi import APIRouter
 from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewRole, NewUser
-from croupier.service.auth import AccountRefused, acting_admin
+from croupier.service.auth import acting_admin
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
 
@@ -30,7 +28,7 @@ def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
     problem = password_problem(body.username, body.password)
     if problem:
         raise ApiError(422, "malformed", f"password: {problem}")
-    with _refusals(), svc.engine.begin() as conn:
+    with svc.engine.begin() as conn:
         acting_admin(conn, user.username)
         if queries.user_exists(conn, body.username):
             raise ApiError(409, "exists", f"there is already a user {body.username!r}")
@@ -59,8 +57,7 @@ def _throttled(svc: Svc, username: str) -> dict[str, Any]:
 
 @router.post("/{username}/unlock")
 def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
-    with _refusals():
-        found = svc.auth.set_locked(username, False, user.username)
+    found = svc.auth.set_locked(username, False, user.username)
     if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     svc.throttle.clear(username)  # and its log-in throttle's counts, here
@@ -70,8 +67,7 @@ def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
 @router.post("/{username}/lock")
 def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     _not_yourself(username, user.username, "lock")
-    with _refusals():
-        found = svc.auth.set_locked(username, True, user.username)
+    found = svc.auth.set_locked(username, True, user.username)
     if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "locked": True}
@@ -82,8 +78,7 @@ def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
     stay in the ledger)."""
     _not_yourself(username, user.username, "delete")
-    with _refusals():
-        found = svc.auth.delete(username, user.username)
+    found = svc.auth.delete(username, user.username)
     if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "deleted": True}
@@ -94,20 +89,10 @@ def change_role(username: UserName, body: NewRole, user: Admin, svc: Svc) -> dic
     """Give a staff account another role: it gains the role through this admin (the
     two-person rules count them as one person), and its sessions end."""
     _not_yourself(username, user.username, "change the role of")
-    with _refusals():
-        found = svc.auth.set_role(username, body.role, user.username)
+    found = svc.auth.set_role(username, body.role, user.username)
     if not found:
         raise ApiError(404, "not_found", f"there is no user {username!r}")
     return {"username": username, "role": body.role, "made_by": user.username}
-
-
-@contextlib.contextmanager
-def _refusals() -> Iterator[None]:
-    """A change of accounts refused (the last admin, an admin no longer one) as a 409."""
-    try:
-        yield
-    except AccountRefused as exc:
-        raise ApiError(409, "refused", exc.reason) from None
 
 
 def _not_yourself(username: str, admin: str, verb: str) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from pydantic import Field
 
 from croupier.money import fmt, parse_amount
 from croupier.service import store
@@ -13,12 +14,31 @@ from croupier.service.api import queries
 from croupier.service.api.deps import Admin, Key, PlayerOrStaff, Svc, UserName
 from croupier.service.api.errors import reply
 from croupier.service.api.models import Amount
+from croupier.service.api.replies import Documented, WalletMove
 from croupier.service.plans import fingerprint
 
 router = APIRouter(prefix="/wallets", tags=["cashier"])
 
 
-@router.get("/{player}")
+class Entry(Documented):
+    """One move of a wallet's money; ``table`` and ``seq`` name the table event it came with
+    (a buy-in, a cash-out), None at the cage."""
+
+    amount: str = Field(examples=["-100.00"])
+    kind: str = Field(examples=["buy_in"])
+    table: str | None
+    seq: int | None
+    balance_after: str
+    at: float
+
+
+class Wallet(Documented):
+    player: str
+    balance: str = Field(examples=["900.00"])
+    entries: list[Entry] = Field(description="the last 50, newest first")
+
+
+@router.get("/{player}", response_model=None, responses={200: {"model": Wallet}})
 def wallet(player: UserName, user: PlayerOrStaff, svc: Svc) -> dict[str, Any]:
     """A wallet's balance and its last 50 entries (the player, or staff)."""
     with svc.engine.connect() as conn:
@@ -31,7 +51,7 @@ def wallet(player: UserName, user: PlayerOrStaff, svc: Svc) -> dict[str, Any]:
                          "at": e.at} for e in entries]}
 
 
-@router.post("/{player}/deposits")
+@router.post("/{player}/deposits", response_model=WalletMove)
 def deposit(request: Request, player: UserName, body: Amount, user: Admin, key: Key,
             svc: Svc) -> Response:
     """Money into a player's wallet at the cage (admin)."""
