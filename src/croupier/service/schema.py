@@ -61,8 +61,8 @@ TABLES: dict[str, Kind] = {
     # --- projections rebuilt from the chains and compared by the audit ---------------------
     "seats": Projection(_REPLAY + ".check_seats", "each player's chips and wagers at a table"),
     "rounds": Projection(_REPLAY + ".RoundCheck", "rounds as recall shows them: the outcome, "
-                         "the draw and the balances after are compared (the wagers in action "
-                         "and balances before are not yet)"),
+                         "the draw, the wagers in action and the balances before and after "
+                         "are compared"),
     "coupons": Projection("croupier.service.coupons.check_projection", "each coupon as its "
                           "chained issue, redemption or void leaves it"),
     "coupon_log": Projection("croupier.service.coupons.check_projection", "one row per "
