@@ -142,9 +142,9 @@ class RoundCheck:
             self.close(live)
             self.round, self.decided, self.before = round_no, [], None
         settles = live.procedures.settles(event) is not None
-        if self.before is None and (live.pending is not None or settles):
-            # The first event once the outcome waits (or the decision itself, where none
-            # waits): the table as the decision finds it, as the round's row was written.
+        if self.before is None and settles:
+            # The decision itself: the table as it finds it, as the round's row was written
+            # (after whatever a supervisor's resolution of a halt returned first).
             self.before = {"before": live.balances(), "layout": live.layout()}
             if live.pending is not None:
                 self.before["draw"] = rounds.draw_of(live.pending)
