@@ -160,6 +160,32 @@ def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
     assert "recall shows the outcome" not in what
 
 
+def test_a_rounds_wagers_and_balances_before_rewritten_are_named_by_the_audit(
+        server: Server) -> None:
+    s = server
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10"})
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+    recall = s.get("auditor", "/tables/craps-1/rounds/1").json()
+    # The roll found alice's $10 pass wager in action and $90 in chips.
+    assert recall["balances"]["before"]["alice"] == {"chips": "90.00", "on_table": "10.00"}
+    layout = recall["wagers_in_action"]
+    assert [(w["player"], w["wager"]) for w in layout] == [("alice", "pass")]
+    assert _verify(s)["ok"]
+    # Recall made to show a $500 wager in action that was never made, and a richer alice.
+    forged = [{**layout[0], "stake": "500.00"}]
+    assert _sql(s, "UPDATE rounds SET layout = :l, before = :b WHERE table_id = 'craps-1' "
+                "AND round = 1", l=json.dumps(forged),
+                b=json.dumps({"alice": {"chips": "990.00", "on_table": "10.00"}})) == 1
+    report = _verify(s)
+    assert not report["ok"]
+    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    assert "round 1: recall shows the wagers in action" in what, report["findings"]
+    assert "round 1: recall shows the balances before it" in what
+    assert "recall shows the outcome" not in what
+
+
 @pytest.mark.clause(SPEC_CLAUSE)
 def test_a_die_is_issued_only_after_a_passed_inspection(server: Server) -> None:
     s = server

@@ -14,10 +14,19 @@ A kind an earlier release wrote is read as the event it now is:
 >>> decode("roulette", '{"type":"remove","f":{"player":"ann","wager":"red",'
 ...        '"returned":{"$d":"5"}}}')
 BetTakenDown(player='ann', wager='red', amount=Decimal('5'), whole=True)
+
+The request that produced an event (the digest of its caller, Idempotency-Key and request,
+``request_digest``) is stored with it, beside its fields: chained with the event, never part
+of the event itself (nor of its JSON in a replay result):
+
+>>> text = encode(e, "ab12")
+>>> decode("craps", text) == e, request_of(text), request_of(encode(e))
+(True, 'ab12', None)
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import fields
@@ -96,10 +105,35 @@ def _untag(value: Any) -> Any:
     return value
 
 
-def encode(event: Event) -> str:
-    """The event as a JSON text: its kind and every field, tagged."""
+def encode(event: Event, request: str | None = None) -> str:
+    """The event as a JSON text: its kind and every field, tagged; with ``request``, the
+    digest of the request that produced it (``request_digest``)."""
     body = {f.name: _tag(getattr(event, f.name)) for f in fields(event)}
-    return json.dumps({"type": event.kind, "f": body}, separators=(",", ":"))
+    out: dict[str, Any] = {"type": event.kind, "f": body}
+    if request is not None:
+        out["r"] = request
+    return json.dumps(out, separators=(",", ":"))
+
+
+def request_of(text: str) -> str | None:
+    """The digest of the request that produced a stored event (None: it was produced without
+    an Idempotency-Key, or recorded by a release that did not keep it)."""
+    found = json.loads(text).get("r")
+    return found if isinstance(found, str) else None
+
+
+def request_digest(user_id: int, key: str, fingerprint: str) -> str:
+    """What the chain records of a request made with an Idempotency-Key: the SHA-256 of its
+    caller, its key and what it asked (``plans.fingerprint``), never the key itself. A retry
+    of the same request by the same caller gives the same digest; the stored reply kept
+    under the key is rebuilt and compared against it by the audit (``audit.requests``).
+
+    >>> request_digest(3, "k-1", "f") == request_digest(3, "k-1", "f") != request_digest(4,
+    ...     "k-1", "f")
+    True
+    """
+    text = json.dumps([user_id, key, fingerprint], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def decode(game: str, text: str) -> Event:

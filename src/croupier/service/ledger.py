@@ -52,6 +52,20 @@ _KNOWN = "croupier.known"
 (the keys asked for, their rows by (user id, key)) in ``Connection.info``."""
 
 
+_Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple[str, int]]]
+"""What a writer's transaction read at its start (``_KNOWN``): the keys asked for, their
+stored replies, and the tables' events those requests already produced (by digest)."""
+
+
+def _reply_missing(table_id: str, seq: int) -> ApiError:
+    """A retry of a request the chain says was done (its events carry the request's digest)
+    whose stored reply is gone: it is not done again, and the audit names the missing reply
+    (``audit.requests``)."""
+    return ApiError(409, "idempotency_reply_missing", (
+        f"this request was done already (table {table_id}, event {seq}) but its stored reply "
+        "is missing from the ledger; it is not done again. The audit names the missing reply"))
+
+
 @dataclasses.dataclass(frozen=True)
 class CageMove:
     """A move of money between ``player``'s wallet and the cage: ``cents`` in (negative: out),
@@ -127,12 +141,16 @@ class Ledger:
                 yield conn
             return
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
-        reads: list[tuple[str, Mapping[str, Any]]] = [(self.sql.select_stored_many, {
-            "u": [u for u, _ in keys], "k": [k for _, k in keys]})] if keys else []
+        digests = [codec.request_digest(j.user.id, j.key, j.fp) for j in jobs
+                   if j.key is not None]
+        reads: list[tuple[str, Mapping[str, Any]]] = [
+            (self.sql.select_stored_many, {"u": [u for u, _ in keys], "k": [k for _, k in keys]}),
+            (self.sql.select_produced_many, {"r": digests})] if keys else []
         with self._writers.transaction(reads) as (conn, rows):
             conn.info.pop(_WRITES, None)
             found = {(int(r[0]), str(r[1])): tuple(r[2:]) for r in rows[0]} if keys else {}
-            conn.info[_KNOWN] = (set(keys), found)
+            produced = {str(r[0]): (str(r[1]), int(r[2])) for r in rows[1]} if keys else {}
+            conn.info[_KNOWN] = (set(keys), found, produced)
             try:
                 if self.fence is not None:
                     self.fence(conn, lives)
@@ -159,13 +177,19 @@ class Ledger:
             return None
         pending = conn.info.get(_WRITES)
         row = pending.stored_row(user.id, key) if pending is not None else None
-        known: tuple[set[tuple[int, str]], dict[tuple[int, str], Any]] | None = (
-            conn.info.get(_KNOWN))
-        if row is None and known is not None and (user.id, key) in known[0]:
+        known: _Known | None = conn.info.get(_KNOWN)
+        read_at_begin = row is None and known is not None and (user.id, key) in known[0]
+        if read_at_begin:
+            assert known is not None
             row = known[1].get((user.id, key))  # read with the transaction's BEGIN
         elif row is None:
             row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
+            digest = codec.request_digest(user.id, key, fp)
+            done = (known[2].get(digest) if read_at_begin and known is not None
+                    else self.sql.one(conn, self.sql.select_produced, {"r": digest}))
+            if done is not None:
+                raise _reply_missing(str(done[0]), int(done[1]))
             return None
         stored_fp, status, body = row
         if stored_fp != fp:
@@ -270,12 +294,16 @@ class Ledger:
     # --- rows ---------------------------------------------------------------------------
 
     def event_row(self, live: LiveTable, seq: int, round_no: int, event: Event, actor: str,
-                  at: float) -> tuple[dict[str, Any], dict[str, Any]]:
+                  at: float, request: str | None = None,
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The row of ``event`` at ``live``, chained to the table's last (to be written with
-        the transaction, :meth:`stage`), and the event as the API shows it."""
+        the transaction, :meth:`stage`), and the event as the API shows it. ``request``: the
+        digest of the request that produced it (``codec.request_digest``), chained in its
+        payload and copied to a column of its own for look-up."""
         player = codec.player_of(event)
         row = {"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
-               "player": player, "payload": codec.encode(event), "actor": actor, "at": at}
+               "player": player, "payload": codec.encode(event, request), "actor": actor,
+               "at": at, "request": request}
         row["hash"] = self.heads[live.id] = link(self.heads[live.id], event_text(row))
         return row, event_json(seq, round_no, event)
 

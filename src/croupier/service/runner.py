@@ -25,8 +25,8 @@ from sqlalchemy.engine import Connection
 from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import fmt
+from croupier.service import codec, monitoring, rounds, store
 from croupier.service import events as sv
-from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
@@ -62,6 +62,8 @@ class _Written:
     live: LiveTable
     round_no: int
     at: float
+    request: str | None = None
+    """The digest of the request that produces these events (``codec.request_digest``)."""
     rows: list[dict[str, Any]] = field(default_factory=list)
     shown: list[dict[str, Any]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
@@ -209,7 +211,7 @@ class Runner:
         settle = Job(user, live, None, job.fp, job.settle, "outcome")
         try:
             with self.ledger.transaction([live], [settle]) as conn:
-                attempt = self._attempt(conn, settle, remember=False)
+                attempt = self._attempt(conn, settle, remember=False, request=_request(job))
                 if isinstance(attempt, Exception):
                     raise attempt
                 settled, published, _ = attempt
@@ -245,11 +247,13 @@ class Runner:
 
     # --- planning and writing one action ---------------------------------------------------
 
-    def _attempt(self, conn: Connection, job: Job, *, remember: bool) -> Attempt:
+    def _attempt(self, conn: Connection, job: Job, *, remember: bool,
+                 request: str | None = None) -> Attempt:
         """One action: its stored reply, else its plan folded and written. An error its checks
         raise (before it writes anything) is its answer; any other error fails the
         transaction. ``remember``: the reply is kept under the job's key (a refusal always
-        is)."""
+        is). Its events record the request that produced them (``request``, else the job's
+        own), so the audit can compare the reply kept under the key with them."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
         try:
             stored = self.ledger.stored(conn, user, key, fp)
@@ -262,7 +266,7 @@ class Runner:
             return self.ledger.remember(conn, user, key, fp, reply), [], live
         except (ApiError, Malformed) as exc:
             return exc
-        reply, published = self._write(conn, user, live, plan)
+        reply, published = self._write(conn, user, live, plan, request or _request(job))
         if remember:
             reply = self.ledger.remember(conn, user, key, fp, reply)
         return reply, published, live
@@ -275,11 +279,11 @@ class Runner:
         return plan
 
     def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
-               ) -> tuple[Reply, list[dict[str, Any]]]:
+               request: str | None) -> tuple[Reply, list[dict[str, Any]]]:
         """Fold the plan's events into the table and have the ledger write them, with the
         wallet moves, the seats, the round a decision ends; the reply."""
         before = rounds.Before.of(live) if plan.decision else None
-        written = _Written(live, live.round, store.now())
+        written = _Written(live, live.round, store.now(), request)
         if plan.rebuild:
             self._add(written, plan.events, user.username, fold=False)
             self._rebuild(conn, written, plan, user)
@@ -305,7 +309,7 @@ class Runner:
                 live.fold(event, seq, written.round_no)
             live.seq = seq
             row, shown = self.ledger.event_row(live, seq, written.round_no, event, actor,
-                                               written.at)
+                                               written.at, written.request)
             if row["player"]:
                 written.touched.add(row["player"])
             written.rows.append(row)
@@ -339,6 +343,11 @@ class Runner:
             written.rows[:] = written.rows[done:]
         else:
             written.rows.clear()
+
+
+def _request(job: Job) -> str | None:
+    """The digest the chain records of a job's request (None without an Idempotency-Key)."""
+    return None if job.key is None else codec.request_digest(job.user.id, job.key, job.fp)
 
 
 def _body(live: LiveTable, user: User, written: _Written, plan: Plan) -> dict[str, Any]:

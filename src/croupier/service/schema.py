@@ -61,8 +61,8 @@ TABLES: dict[str, Kind] = {
     # --- projections rebuilt from the chains and compared by the audit ---------------------
     "seats": Projection(_REPLAY + ".check_seats", "each player's chips and wagers at a table"),
     "rounds": Projection(_REPLAY + ".RoundCheck", "rounds as recall shows them: the outcome, "
-                         "the draw and the balances after are compared (the wagers in action "
-                         "and balances before are not yet)"),
+                         "the draw, the wagers in action and the balances before and after "
+                         "are compared"),
     "coupons": Projection("croupier.service.coupons.check_projection", "each coupon as its "
                           "chained issue, redemption or void leaves it"),
     "coupon_log": Projection("croupier.service.coupons.check_projection", "one row per "
@@ -71,6 +71,12 @@ TABLES: dict[str, Kind] = {
                        "die's cup and retirement from its chained custody"),
     "inspections": Projection("croupier.service.equipment_register.check_dice_projection",
                               "one row per chained inspection of a die"),
+    "idempotency": Projection("croupier.service.audit.requests.check", "the replies kept "
+                              "under Idempotency-Keys: each request's events record its "
+                              "digest in the tables' chains, from which the audit rebuilds "
+                              "which request produced which events and compares each reply's "
+                              "table and events; a retry whose reply is missing is refused, "
+                              "never done again"),
     # --- caches no decision trusts ---------------------------------------------------------
     "tokens": Cache("bearer tokens (hashed): a lost row is a 401 and the user logs in again, "
                     "never access; no money moves on one without the chained request it "
@@ -78,9 +84,6 @@ TABLES: dict[str, Kind] = {
     "round_players": Cache("an index of the rounds each player took part in, for recall's "
                            "listing; a lost row hides a round from a player's own list (fails "
                            "closed), an added one shows only that player's own part"),
-    "idempotency": Cache("stored replies to retried requests; OPEN: a lost row lets a retried "
-                         "request run again, until each key is recorded in the chained event "
-                         "it produced"),
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
                           "again under a new epoch, which fences the old owner's writes"),
     "alembic_version": Cache("the schema's migration number, read only by the upgrade"),
@@ -97,5 +100,5 @@ TABLES: dict[str, Kind] = {
 }
 """Every table of the schema by name."""
 
-OPEN = ("idempotency",)
+OPEN: tuple[str, ...] = ()
 """Tables that a decision still trusts without a chain behind them: named, not hidden."""

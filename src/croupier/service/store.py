@@ -92,7 +92,13 @@ events = sa.Table(
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("hash", sa.String(64)),
+    # The digest of the request that produced the event (migration 0007): a copy of what its
+    # payload records (``codec.request_digest``), indexed so a retry whose stored reply is
+    # missing is still known; the audit compares the two.
+    sa.Column("request", sa.String(64)),
     sa.Index("ix_events_round", "table_id", "round"),
+    sa.Index("ix_events_request", "request", sqlite_where=sa.text("request IS NOT NULL"),
+             postgresql_where=sa.text("request IS NOT NULL")),
     # Adjustments only (migration 0006): a supervisor's recent solo adjustments for a player.
     sa.Index("ix_events_adjustments", "player", "at",
              sqlite_where=sa.text("kind IN ('adjust', 'adjustment_approved')"),

@@ -126,7 +126,8 @@ def _count_chips(moved: dict[str, int], event: Event) -> None:
 
 class RoundCheck:
     """The rounds recall shows (``rounds`` rows, a projection) against the replay: each
-    round not voided must show the outcome its events decided and the balances they left."""
+    round not voided must show the outcome its events decided, the draw, the balances before
+    it and the wagers in action as the decision found them, and the balances it left."""
 
     def __init__(self, where: str, rows: dict[int, dict[str, Any]] | None) -> None:
         self.where, self.rows = where, rows or {}
@@ -140,10 +141,14 @@ class RoundCheck:
         if round_no != self.round:
             self.close(live)
             self.round, self.decided, self.before = round_no, [], None
-        if self.before is None and live.pending is not None:
-            # The first event once the outcome waits: the table as the decision finds it.
-            self.before = {"draw": rounds.draw_of(live.pending)}
-        if self.decided or live.procedures.settles(event) is not None:
+        settles = live.procedures.settles(event) is not None
+        if self.before is None and settles:
+            # The decision itself: the table as it finds it, as the round's row was written
+            # (after whatever a supervisor's resolution of a halt returned first).
+            self.before = {"before": live.balances(), "layout": live.layout()}
+            if live.pending is not None:
+                self.before["draw"] = rounds.draw_of(live.pending)
+        if self.decided or settles:
             self.decided.append(event)
 
     def close(self, live: LiveTable) -> None:
@@ -166,7 +171,8 @@ class RoundCheck:
                     f"events give {value}")))
 
 
-_NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw"}
+_NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw",
+          "before": "balances before it", "layout": "wagers in action"}
 
 
 def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,

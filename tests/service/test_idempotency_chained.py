@@ -1,0 +1,141 @@
+"""The replies kept under Idempotency-Keys are rebuilt from the chains and compared: each event
+a keyed request produced records the request's digest (its caller, key and request) in its
+chained payload. Edited, deleted or re-keyed behind the server's back (an attacker with write
+access to the database), the stored reply is named by ``GET /audit/verify``, and a retry of the
+request never moves money a second time. Over real HTTP, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from .conftest import Server
+
+PASS_CLAUSE = "N.J.A.C. 13:69F-1.3"
+
+
+def _sql(s: Server, statement: str, **params: Any) -> int:
+    """``statement`` run on the server's database behind its back; the rows it touched."""
+    engine = sa.create_engine(s.database or f"sqlite:///{s.data_dir / 'croupier.db'}")
+    try:
+        with engine.begin() as conn:
+            return int(conn.execute(sa.text(statement), params).rowcount)
+    finally:
+        engine.dispose()
+
+
+def _stored(s: Server, key: str) -> dict[str, Any]:
+    engine = sa.create_engine(s.database or f"sqlite:///{s.data_dir / 'croupier.db'}")
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(sa.text("SELECT * FROM idempotency WHERE key = :k"),
+                               {"k": key}).one()
+            return dict(row._mapping)
+    finally:
+        engine.dispose()
+
+
+def _verify(s: Server) -> dict[str, Any]:
+    r = s.get("auditor", "/audit/verify")
+    assert r.status_code == 200, r.text
+    report: dict[str, Any] = r.json()
+    return report
+
+
+def _chips(s: Server) -> tuple[Decimal, Decimal]:
+    """alice's chips and what she has on the layout at craps-1."""
+    seat = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]
+    return Decimal(seat["chips"]), Decimal(seat["on_table"])
+
+
+BET = {"wager": "pass", "amount": "10"}
+
+
+def _bet(s: Server) -> tuple[str, Any]:
+    """alice buys in $100 and bets $10 on the pass line under one key; the key and reply."""
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    s.ready_dice()
+    key = "alice-pass-1"
+    r = s.post("alice", "/tables/craps-1/bets", BET, key=key)
+    assert r.status_code == 200, r.text
+    assert [e["type"] for e in r.json()["events"]] == ["bet"]
+    assert _verify(s)["ok"]
+    return key, r.json()
+
+
+def _named(report: dict[str, Any], where: str) -> str:
+    assert not report["ok"]
+    return " | ".join(f["what"] for f in report["findings"] if f["where"].startswith(where))
+
+
+@pytest.mark.clause(PASS_CLAUSE)
+def test_an_edited_stored_reply_is_named_and_its_retry_moves_nothing(server: Server) -> None:
+    s = server
+    key, reply = _bet(s)
+    assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))
+    forged = {**reply, "events": [{**reply["events"][0], "amount": "1000.00"}]}
+    assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = :k",
+                b=json.dumps(forged), k=key) == 1
+    report = _verify(s)
+    what = _named(report, "stored reply of user")
+    assert f"key '{key}'" in str(report["problems"])
+    assert "1000.00" in what and "the chain holds" in what, what
+    r = s.post("alice", "/tables/craps-1/bets", BET, key=key)  # the retry: the kept reply
+    assert r.status_code == 200 and r.headers["idempotent-replay"] == "true"
+    assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))
+
+
+@pytest.mark.clause(PASS_CLAUSE)
+def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(server: Server) -> None:
+    s = server
+    key, reply = _bet(s)
+    seq = reply["events"][0]["seq"]
+    assert _sql(s, "DELETE FROM idempotency WHERE key = :k", k=key) == 1
+    report = _verify(s)
+    what = _named(report, "table craps-1")
+    assert f"events {seq} were produced by a request whose stored reply is missing" in what
+    assert any(f["seq"] == seq for f in report["findings"])
+    r = s.post("alice", "/tables/craps-1/bets", BET, key=key)
+    assert r.status_code == 409, r.text
+    assert r.json()["error"]["code"] == "idempotency_reply_missing"
+    assert f"event {seq}" in r.json()["error"]["reason"]
+    assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))  # one $10 wager, not two
+
+
+@pytest.mark.clause(PASS_CLAUSE)
+def test_a_re_keyed_stored_reply_is_named_and_the_first_key_is_not_run_again(
+        server: Server) -> None:
+    s = server
+    key, _ = _bet(s)
+    row = _stored(s, key)
+    assert _sql(s, "UPDATE idempotency SET key = 'moved' WHERE key = :k", k=key) == 1
+    report = _verify(s)
+    assert "which another request produced" in _named(report, "stored reply of user "
+                                                      f"{row['user_id']}, key 'moved'")
+    assert "stored reply is missing" in _named(report, "table craps-1")
+    r = s.post("alice", "/tables/craps-1/bets", BET, key=key)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "idempotency_reply_missing"
+    assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))
+
+
+def test_an_outcome_and_its_settlement_are_kept_under_one_key(server: Server) -> None:
+    """A roll's reply (the outcome committed, then settled) is compared with every event
+    both transactions wrote; its fingerprint edited, the reply no longer matches its request."""
+    s = server
+    _bet(s)
+    r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
+    assert r.status_code == 200, r.text
+    assert len(r.json()["events"]) > 1  # the roll, and the pass wager settled
+    assert _verify(s)["ok"]
+    assert _sql(s, "UPDATE idempotency SET fingerprint = :f WHERE key = 'roll-1'",
+                f="0" * 64) == 1
+    report = _verify(s)
+    assert "another request produced" in _named(report, "stored reply of user")
+    assert "stored reply is missing" in _named(report, "table craps-1")
+    r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
+    assert r.status_code == 422, r.text  # the key kept for "another" request: never rolled
+    assert s.get("auditor", "/tables/craps-1").json()["round"] == 2
