@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def one(name: str, amount: str, max_states: int) -> dict[str, Any]:
+def one(name: str, amount: str, max_states: int | None) -> dict[str, Any]:
     """One analysis, in this process: what it gives and how long it takes."""
     from croupier.sim.library import BUILT_IN
     from croupier.sim.session import Session, SessionRefused, analyse
@@ -36,7 +36,9 @@ def one(name: str, amount: str, max_states: int) -> dict[str, Any]:
     money = Decimal(amount)
     t0 = time.perf_counter()
     try:
-        chain, sol, _ = analyse(Session(BUILT_IN[name], money, money, 100), max_states=max_states)
+        session = Session(BUILT_IN[name], money, money, 100)
+        chain, sol, _ = (analyse(session) if max_states is None
+                         else analyse(session, max_states=max_states))
     except SessionRefused as exc:
         return {"refused": str(exc), "seconds": time.perf_counter() - t0}
     return {"seconds": time.perf_counter() - t0, "states": chain.size, "exact": sol.exact,
@@ -47,8 +49,9 @@ def one(name: str, amount: str, max_states: int) -> dict[str, Any]:
 def run(checkout: Path, name: str, amount: str, args: argparse.Namespace) -> dict[str, Any]:
     """:func:`one` with ``checkout``'s code, in a child process."""
     env = dict(os.environ, PYTHONPATH=str(checkout / "src"))
-    cmd = [sys.executable, __file__, "--one", f"{name}:{amount}", "--max-states",
-           str(args.max_states)]
+    cmd = [sys.executable, __file__, "--one", f"{name}:{amount}"]
+    if args.max_states is not None:
+        cmd += ["--max-states", str(args.max_states)]
     try:
         got = subprocess.run(cmd, env=env, capture_output=True, text=True,
                              timeout=args.timeout, check=True)
@@ -83,7 +86,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--cases", help="NAME:AMOUNT,... (default: every built-in at 500 and "
                     "place-6-8-press-regress at 1000)")
-    ap.add_argument("--max-states", type=int, default=3_000_000)
+    ap.add_argument("--max-states", type=int, default=None,
+                    help="the state limit (default: each checkout's own)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:

@@ -213,3 +213,56 @@ def test_a_table_taken_over_keeps_one_hash_chain(engine: sa.Engine) -> None:
     assert [e["seq"] for e in snap.events["t-chain"]] == [1, 2, 3, 4]
     assert chain.recompute(snap).findings == []
     assert first_runner.ledger.heads["t-chain"] == snap.events["t-chain"][-1]["hash"]
+
+
+def test_a_gone_owners_table_is_taken_at_once_and_its_writes_fenced(engine: sa.Engine) -> None:
+    """kill -9 closes every connection of the owner's process, its liveness lock's among
+    them: another node takes the table at once (not after the 30 s lease), and should the
+    owner still be running, its next write is refused and its renewal drops the lease."""
+    runner = Runner.over(engine)
+    with engine.begin() as conn:
+        live = runner.tables.create(conn, "t-gone", "roulette", "nj-casino-night", {}, None)
+    runner.tables.add(live)
+    first = Node(engine, runner.tables, "a", "http://a", ttl=30)
+    second = Node(engine, Runner.over(engine).tables, "b", "http://b", ttl=30)
+    runner.ledger.fence = first.fence
+    assert first.claim("t-gone") is None and first.held() == {"t-gone": 1}
+    holder = second.claim("t-gone")  # alive: its lock is held, so the lease stands
+    assert holder is not None and holder.owner == "a" and not holder.expired
+    assert first._live is not None
+    first._live.invalidate()  # the connection closes as a killed process's would
+    second.forget_holder("t-gone")
+    started = time.monotonic()
+    assert second.claim("t-gone") is None and second.held() == {"t-gone": 2}
+    assert time.monotonic() - started < 5  # not the lease's 30 s
+    user = User(1, "admin", "admin")
+
+    def plan(_conn: sa.Connection) -> Plan:
+        from croupier.service import events as sv
+
+        return Plan([sv.Adjusted("alice", Decimal("5.00"), "test", "admin")])
+
+    with pytest.raises(leases.Fenced):
+        runner.run(Job(user, live, "gone-key", "fp", plan))
+    assert first.held() == {}
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(store.events).where(
+            store.events.c.table_id == "t-gone")).scalar() == 0
+    second.close()
+
+
+def test_an_owner_whose_liveness_connection_fails_drops_its_leases(engine: sa.Engine) -> None:
+    """Its lock may already read as free to a taker: the owner stops counting its leases at
+    its next renewal rather than serving from memory until they would have expired."""
+    tables = Runner.over(engine).tables
+    with engine.begin() as conn:
+        tables.add(tables.create(conn, "t-lost", "roulette", "nj-casino-night", {}, None))
+    node = Node(engine, tables, "a", "http://a", ttl=30)
+    assert node.claim("t-lost") is None and node.held() == {"t-lost": 1}
+    node.renew_once()
+    assert node.held() == {"t-lost": 1}
+    assert node._live is not None
+    node._live.invalidate()
+    node.renew_once()
+    assert node.held() == {}
+    node.close()

@@ -56,6 +56,32 @@ def test_float_agrees_with_exact_within_its_bound() -> None:
         assert abs(float(p) - float(d_float.by_worth.get(w, 0.0))) <= d_float.error_bound + 1e-15
 
 
+@pytest.mark.parametrize(("name", "dollars"), [
+    ("place-6-8", 24), ("martingale-red", 40), ("iron-cross", 30)])
+def test_the_iterative_solve_agrees_with_the_exact_fractions_within_its_bound(
+        name: str, dollars: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GMRES with the two-level preconditioner (taken past ``ITERATIVE_STATES``, here forced
+    on every chain) against the rationals of the exact elimination, within the error bound it
+    states, on chains small enough for rationals."""
+    from croupier.sim import session
+
+    c = session_table(BUILT_IN[name], Decimal(dollars), None)
+    chain = explore(c, 100 * dollars)
+    exact = solve(chain, exact=True)
+    monkeypatch.setattr(session, "ITERATIVE_STATES", 0)
+    steps: list[int] = []
+    approx = solve(chain, exact=False, progress=lambda phase, k, _: steps.append(k)
+                   if phase.startswith("solving") else None)
+    assert exact.exact and not approx.exact and steps  # the iterative solver ran
+    assert 0 < approx.error_bound < 1e-9
+    assert set(approx.ends) == set(exact.ends)
+    for end, value in exact.ends.items():
+        assert isinstance(value, Fraction)
+        assert abs(float(value) - float(approx.ends[end])) <= approx.error_bound
+    assert abs(float(exact.expected_rolls) - float(approx.expected_rolls)) <= \
+        approx.rolls_error_bound
+
+
 @pytest.mark.parametrize("name", ["place-6-8", "place-6-8-press-regress"])
 def test_session_agrees_with_simulation(name: str) -> None:
     bankroll, goal, rolls = Decimal(120), Decimal(120), 40
@@ -137,4 +163,13 @@ def test_layout_tables_give_the_row_explorers_chain(name: str, money: int,
 def test_a_chain_far_past_the_limit_is_refused_at_once_with_its_size() -> None:
     c = session_table(BUILT_IN["pass-odds-come"], Decimal(500), None)
     with pytest.raises(SessionRefused, match=r"about [\d,]+: 18,960 layouts.*--max-states"):
+        explore(c, 50000)
+
+
+def test_a_session_past_the_default_limit_is_refused_with_its_count_and_the_option() -> None:
+    """The fire bet's points made times pass-line play at $500 and a $500 goal: more states
+    than the default limit (which keeps a solve within what a person waits for); the refusal
+    names the limit and the option that raises it."""
+    c = session_table(BUILT_IN["pass-fire"], Decimal(500), None)
+    with pytest.raises(SessionRefused, match=r"more than 400,000 states.*--max-states"):
         explore(c, 50000)

@@ -42,6 +42,7 @@ from croupier.sim.compile import (
     compile_table,
 )
 from croupier.sim.session_chain import I64, Chain, Layout, Progress, SessionRefused
+from croupier.sim.session_iterative import solve_columns
 from croupier.sim.session_layouts import explore_layouts
 from croupier.sim.session_rows import explore_rows
 from croupier.sim.strategy import Strategy
@@ -50,8 +51,9 @@ __all__ = ["Chain", "Layout", "SessionRefused", "analyse", "distribution", "expl
            "gamblers_ruin", "session_table", "solve", "statuses"]
 
 F64 = npt.NDArray[np.float64]
-MAX_STATES = 3_000_000
+MAX_STATES = 400_000  # past this the solve alone takes more than a person waits for
 EXACT_STATES = 600
+ITERATIVE_STATES = 5_000  # past this, GMRES (session_iterative) before the sparse LU
 UNIT_ROUNDOFF = 2.0 ** -53
 
 
@@ -131,9 +133,14 @@ def _transient_system(chain: Chain, trans: I64, ends: list[int]) -> tuple[Any, F
 def _solve_float(chain: Chain, trans: I64, ends: list[int],
                  progress: Progress | None = None) -> Solution:
     a, rhs = _transient_system(chain, trans, ends)
-    if progress is not None:
-        progress("factorising", int(a.shape[0]), 0)
-    x = spla.splu(sp.csc_matrix(a)).solve(rhs)
+    x = None
+    if trans.size > ITERATIVE_STATES:
+        tell = None if progress is None else (lambda k: progress("solving, step", k, 0))
+        x = solve_columns(a, rhs, chain.worth[trans], tell)
+    if x is None:
+        if progress is not None:
+            progress("factorising", int(a.shape[0]), 0)
+        x = spla.splu(sp.csc_matrix(a)).solve(rhs)
     residual = np.abs(a @ x - rhs).max(axis=0) / chain.n_outcomes
     t_max = float(x[:, -1].max())
     # (I - Q)^-1 is non-negative with row sums t: its infinity norm is max t. Each solution's

@@ -21,6 +21,7 @@ error bound. Exit status: 0 done, 2 a malformed input, a wager the rules refuse,
 whose session cannot be analysed (the reason is printed). See docs/session.md."""
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+MAX_STATES = 400_000  # as croupier.sim.session.MAX_STATES (not imported: numba loads with it)
 
 
 def register(subparsers: Any) -> None:
@@ -38,8 +39,8 @@ def register(subparsers: Any) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--exact", action="store_true", help="rationals, however large the chain")
     mode.add_argument("--float", action="store_true", help="double precision, with error bound")
-    p.add_argument("--max-states", type=int, default=3_000_000,
-                   help="refuse a session with more states than this (default 3,000,000)")
+    p.add_argument("--max-states", type=int, default=MAX_STATES,
+                   help=f"refuse a session with more states than this (default {MAX_STATES:,})")
     p.add_argument("--json", action="store_true", help="print one JSON object (exact values "
                    "as fractions)")
     p.add_argument("--no-progress", action="store_true",

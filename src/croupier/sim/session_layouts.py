@@ -43,6 +43,10 @@ from croupier.sim.session_chain import I64, Chain, Progress, SessionRefused
 from croupier.sim.session_rows import row_layout, too_many
 
 MAX_LAYOUTS = 400_000
+ESTIMATE_REFUSED = 12_000_000
+"""An estimate past this (and past four times the limit) is refused before exploring: the
+estimate can be far above the count (hammer-lock at $500: 96,790 states), so a smaller limit
+is enforced by the exploration itself, which passes 400,000 states in a few seconds."""
 BANK_BITS, STATUS_BITS = 38, 2  # a state's key: layout, status, chips (cents)
 LAYER = 1 << 18  # states expanded at once
 EMPTY = np.int64(-1)
@@ -265,7 +269,7 @@ def explore_layouts(c: Compiled, start: int, max_states: int,
     t = Tables(book)
     loss, goal = int(c.arrays["stoploss"][0]), int(c.arrays["wingoal"][0])
     estimate = _estimate(t, start, goal)
-    if estimate > 4 * max_states:
+    if estimate > max(4 * max_states, ESTIMATE_REFUSED):
         raise too_many(max_states, f"about {estimate:,}: {t.on.shape[0]:,} layouts of the bets "
                                    "times the amounts of chips beside them")
     ex = _Exploration(t, start, loss, goal, max_states)

@@ -13,6 +13,16 @@ and epoch with the writer's (:func:`fence`), so
   and so waits for the old owner's in-flight write to commit or roll back: the new owner
   rebuilds the table from a ledger that holds every committed action.
 
+A lease also names the owner's *liveness lock* (``live_key``): a session-level advisory lock
+the owning process holds on a connection of its own for as long as it lives. PostgreSQL drops a
+session's locks the moment its connection closes, and a process killed outright closes all of
+them; so a taker that finds that lock free knows the owner is gone and takes the table at once,
+without waiting out the expiry (which was most of a fail-over). The take still locks the row
+``FOR UPDATE`` and bumps the epoch, so fencing is exactly as before: a gone owner's in-flight
+write has been rolled back with its connection, and a live owner whose lock connection alone
+died (it drops its leases when it notices, at its next renewal) is refused on its next write.
+A stalled owner (SIGSTOP) keeps its connections, so its lock, and is taken over at expiry.
+
 The owner's renewal only moves ``expires_at`` (an UPDATE that changes no key takes a lock that
 does not conflict with ``FOR KEY SHARE``), so renewing never waits for the owner's own writes;
 a busy table would otherwise starve its renewal, as share locks keep arriving.
@@ -39,6 +49,9 @@ CREATE TABLE IF NOT EXISTS table_leases (
     expires_at timestamptz NOT NULL
 )"""
 
+# Where the table predates the liveness lock (NULL: an owner without one, taken at expiry only).
+_LIVE_KEY = "ALTER TABLE table_leases ADD COLUMN IF NOT EXISTS live_key bigint"
+
 _CREATE = sa.text("""
 INSERT INTO table_leases (table_id, owner, owner_url, epoch, expires_at)
 VALUES (:t, '', '', 0, '-infinity') ON CONFLICT (table_id) DO NOTHING""")
@@ -46,12 +59,16 @@ VALUES (:t, '', '', 0, '-infinity') ON CONFLICT (table_id) DO NOTHING""")
 # FOR UPDATE: the one lock mode that conflicts with the writers' FOR KEY SHARE (an UPDATE that
 # changes no key, even INSERT ... ON CONFLICT DO UPDATE, does not wait for them).
 _LOCK = sa.text("""
-SELECT expires_at < clock_timestamp() AS expired FROM table_leases WHERE table_id = :t
-   FOR UPDATE""")
+SELECT expires_at < clock_timestamp() AS expired, live_key FROM table_leases
+ WHERE table_id = :t FOR UPDATE""")
+
+# Free only if no session holds it: the owner's process (and so its connections) is gone. Held
+# to the end of this transaction, so the same key probed by another taker reads as held.
+_GONE = sa.text("SELECT pg_try_advisory_xact_lock(:k)")
 
 _TAKE = sa.text("""
 UPDATE table_leases SET owner = :node, owner_url = :url, epoch = epoch + 1,
-       expires_at = clock_timestamp() + make_interval(secs => :ttl)
+       expires_at = clock_timestamp() + make_interval(secs => :ttl), live_key = :live_key
  WHERE table_id = :t
 RETURNING epoch""")
 
@@ -66,7 +83,7 @@ UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second'
 
 _LOOKUP = sa.text("""
 SELECT owner, owner_url, epoch, expires_at < clock_timestamp() AS expired,
-       EXTRACT(EPOCH FROM expires_at - clock_timestamp()) AS left_s
+       EXTRACT(EPOCH FROM expires_at - clock_timestamp()) AS left_s, live_key
   FROM table_leases WHERE table_id = :t""")
 
 STALL_TIMEOUT_MS = 2000
@@ -104,16 +121,34 @@ class Holder:
     epoch: int
     expired: bool
     seconds_left: float
+    live_key: int | None = None
 
 
 def create(conn: Connection) -> None:
     """The lease table (cluster mode only; one node never needs it). Several nodes may start at
     once: the caller holds the start-up advisory lock."""
     conn.exec_driver_sql(DDL)
+    conn.exec_driver_sql(_LIVE_KEY)
 
 
-def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float) -> int | None:
-    """Take the lease if nobody holds it or it has expired; the new epoch, or None.
+def hold_liveness(conn: Connection, key: int) -> bool:
+    """Take the session-level liveness lock ``key`` on ``conn`` (a connection kept open for
+    the process's life, in autocommit); False if some session holds it already."""
+    return bool(conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key}).scalar())
+
+
+def owner_gone(conn: Connection, holder: Holder) -> bool:
+    """Whether ``holder``'s process is gone: its lease names a liveness lock and no session
+    holds it (probed within ``conn``'s transaction)."""
+    return holder.live_key is not None and bool(conn.execute(_GONE, {"k": holder.live_key})
+                                                .scalar())
+
+
+def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float,
+            live_key: int | None = None) -> int | None:
+    """Take the lease if nobody holds it or it has expired; the new epoch, or None. A taker
+    with a liveness lock of its own (``live_key``, named in the lease it takes) also takes a
+    lease whose owner is gone (its liveness lock free: :func:`owner_gone`).
 
     Waits at most a second for an in-flight write of the old owner (which holds the row
     ``FOR KEY SHARE``); a longer wait means the table is busy with a live owner: try again
@@ -122,13 +157,14 @@ def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float) ->
     conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
     try:
         with conn.begin_nested():
-            expired = conn.execute(_LOCK, {"t": table_id}).scalar()
+            row = conn.execute(_LOCK, {"t": table_id}).one()
     except sa.exc.OperationalError:  # lock_timeout: the owner is writing
         return None
-    if not expired:
+    if not row.expired and not (live_key is not None and row.live_key is not None and bool(
+            conn.execute(_GONE, {"k": row.live_key}).scalar())):
         return None
-    return int(conn.execute(_TAKE, {"t": table_id, "node": node, "url": url,
-                                    "ttl": ttl}).scalar_one())
+    return int(conn.execute(_TAKE, {"t": table_id, "node": node, "url": url, "ttl": ttl,
+                                    "live_key": live_key}).scalar_one())
 
 
 def renew(conn: Connection, node: str, tables: list[str], ttl: float) -> dict[str, int]:
@@ -150,7 +186,7 @@ def lookup(conn: Connection, table_id: str) -> Holder | None:
     if row is None:
         return None
     return Holder(str(row.owner), str(row.owner_url), int(row.epoch), bool(row.expired),
-                  float(row.left_s))
+                  float(row.left_s), None if row.live_key is None else int(row.live_key))
 
 
 def fence(conn: Connection, table_id: str, node: str, epoch: int) -> None:

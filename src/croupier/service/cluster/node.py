@@ -8,11 +8,19 @@ held locally only until ``ttl`` minus a margin after the start of its last renew
 monotonic clock, which keeps running while the process is stopped), so a node that wakes up
 from a stall stops serving from memory before it even learns that another node took over; its
 writes are refused by the database in any case (:func:`~.leases.fence`).
+
+Before it takes its first lease, a node takes its liveness lock (a random key, on a connection
+of its own kept open for the process's life: :func:`~.leases.hold_liveness`) and names it in
+every lease it takes; another node that finds a lease's owner gone that way (the process was
+killed, so its connections closed) takes the table at once instead of at the lease's expiry. If
+that connection fails, the node drops its leases at its next renewal (before a taker's write
+could be served from its memory any longer than a renewal period) and takes a new lock.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Iterable
@@ -54,6 +62,10 @@ class Node:
         self._claims: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._live: Connection | None = None  # holds the liveness lock (autocommit)
+        self._live_key: int | None = None
+        self._live_pid = 0  # the lock's server process: another after a silent reconnect
+        self._live_lock = threading.Lock()
         self._renewer = threading.Thread(target=self._renew_loop, name="lease-renewer",
                                          daemon=True)
 
@@ -89,12 +101,14 @@ class Node:
             if cached is not None and time.monotonic() < cached[1]:
                 return cached[0]
             started = time.monotonic()
+            live_key = self._liveness()
             with self.engine.begin() as conn:
                 holder = leases.lookup(conn, table_id)
-                if holder is None or holder.expired:
-                    epoch = leases.acquire(conn, table_id, self.node_id, self.url, self.ttl)
-                else:
-                    epoch = None
+                # Free, expired, or its owner's process gone (this one's own lock reads as
+                # held): take it. Without a liveness lock of its own, a node takes nothing.
+                free = holder is None or holder.expired or leases.owner_gone(conn, holder)
+                epoch = leases.acquire(conn, table_id, self.node_id, self.url, self.ttl,
+                                       live_key) if free and live_key is not None else None
             if epoch is not None:
                 self._take(table_id, epoch, started)
                 return None
@@ -156,8 +170,61 @@ class Node:
                     leases.release(conn, table_id, self.node_id, h.epoch)
         except Exception:  # the database is gone: the leases expire by themselves
             log.exception("could not release the leases")
+        with self._live_lock:
+            if self._live is not None:
+                try:
+                    self._live.close()  # the liveness lock goes with it
+                except Exception:
+                    log.exception("could not close the liveness connection")
+                self._live = self._live_key = None
+
+    # --- liveness -----------------------------------------------------------------------
+
+    def _liveness(self) -> int | None:
+        """This node's liveness lock, taken on a connection of its own if not yet (None: it
+        could not be)."""
+        with self._live_lock:
+            if self._live is None:
+                key = secrets.randbits(63)
+                conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+                try:
+                    if not leases.hold_liveness(conn, key):  # 2**-63: another process's key
+                        conn.close()
+                        return None
+                except Exception:
+                    conn.close()
+                    raise
+                self._live, self._live_key = conn, key
+                self._live_pid = int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+            return self._live_key
+
+    def _liveness_lost(self) -> bool:
+        """Whether the liveness lock's connection has failed; if so every lease is dropped
+        (a taker may already have found it free) and the next claim takes a new lock."""
+        with self._live_lock:
+            if self._live is None:
+                return False
+            try:
+                # The same server process, or the lock is gone with the one that held it.
+                pid = self._live.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+                if int(pid) == self._live_pid:
+                    return False
+                raise ConnectionError("the liveness connection was replaced")
+            except Exception:
+                log.warning("node %s: the liveness lock's connection failed", self.node_id)
+                try:
+                    self._live.invalidate()
+                    self._live.close()
+                except Exception:  # already gone
+                    pass
+                self._live = self._live_key = None
+        with self._lock:
+            self._held.clear()
+        return True
 
     def renew_once(self) -> None:
+        if self._liveness_lost():
+            return
         with self._lock:
             mine = {t: h.epoch for t, h in self._held.items()}
         if not mine:
