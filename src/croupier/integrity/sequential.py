@@ -32,10 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
-import numba
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import brentq  # type: ignore[import-untyped]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -82,14 +80,17 @@ def _alarm_probability_loop(p0: float, u: int, d: int, h: int, horizon: int) -> 
 def _compiled(fn: Callable[..., float]) -> Callable[..., float]:
     """``fn`` compiled, its machine code cached beside the source where that can be written;
     where nothing can (an install read-only to the user running it), compiled per process."""
+    import numba  # here: importing numba costs every process that never calibrates a monitor
+
     try:
         return cast("Callable[..., float]", numba.njit(cache=True)(fn))
     except RuntimeError:  # numba: "cannot cache function ...: no locator available"
         return cast("Callable[..., float]", numba.njit(fn))
 
 
-_alarm_probability_fast: Callable[[float, int, int, int, int], float] = _compiled(
-    _alarm_probability_loop)
+@lru_cache(maxsize=1)
+def _alarm_probability_fast() -> Callable[[float, int, int, int, int], float]:
+    return _compiled(_alarm_probability_loop)
 
 
 def alarm_probability(p0: float, u: int, d: int, threshold: int, horizon: int) -> float:
@@ -98,7 +99,8 @@ def alarm_probability(p0: float, u: int, d: int, threshold: int, horizon: int) -
     compiled with numba, the same loop as ``_alarm_probability_loop``)."""
     if threshold < 1 or horizon < 0:
         raise ValueError("threshold must be positive and horizon non-negative")
-    return float(_alarm_probability_fast(float(p0), int(u), int(d), int(threshold), int(horizon)))
+    fast = _alarm_probability_fast()
+    return float(fast(float(p0), int(u), int(d), int(threshold), int(horizon)))
 
 
 def _theta(p0: float, u: int, d: int) -> float:
@@ -106,6 +108,8 @@ def _theta(p0: float, u: int, d: int) -> float:
 
     def f(t: float) -> float:
         return p0 * math.exp(t * u) + (1 - p0) * math.exp(-t * d) - 1
+
+    from scipy.optimize import brentq  # type: ignore[import-untyped]  # see _compiled
 
     hi = 1.0
     while f(hi) <= 0:

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _sps  # type: ignore[import-untyped]
 
 _EPS = 1e-15
 _TINY = 1e-300
@@ -170,5 +169,9 @@ def runs_test(sequence: Sequence[int] | npt.NDArray[np.int64] | npt.NDArray[np.b
 
 def binomial_sf(k: Sequence[int], n: int, p: float) -> list[float]:
     """P(X >= k) for X binomial(n, p), for each k."""
-    return [float(v) for v in _sps.binom.sf(np.asarray(k) - 1, n, p)]
+    # Imported here: scipy's statistics take longer to import than a server takes to start,
+    # and only a wheel's count test needs them.
+    from scipy import stats  # type: ignore[import-untyped]
+
+    return [float(v) for v in stats.binom.sf(np.asarray(k) - 1, n, p)]
 
