@@ -109,12 +109,28 @@ def _theta(p0: float, u: int, d: int) -> float:
     def f(t: float) -> float:
         return p0 * math.exp(t * u) + (1 - p0) * math.exp(-t * d) - 1
 
-    from scipy.optimize import brentq  # type: ignore[import-untyped]  # see _compiled
-
     hi = 1.0
     while f(hi) <= 0:
         hi *= 2
-    return float(brentq(f, 1e-9, hi))
+    return _bisect(f, 1e-9, hi)
+
+
+def _bisect(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """The root of ``f`` in [lo, hi] (f(lo) < 0 < f(hi)) to the last bit of a float: halving
+    until the midpoint is one of the ends (a few dozen steps; scipy's solvers cost a
+    server more to import than this costs to run).
+
+    >>> round(_bisect(lambda t: t * t - 2, 0.0, 2.0), 12)
+    1.414213562373
+    """
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return mid
+        if f(mid) <= 0:
+            lo = mid
+        else:
+            hi = mid
 
 
 @lru_cache(maxsize=256)

@@ -80,7 +80,16 @@ class TableMonitors:
 
     def __init__(self, table_id: str, wheel: Wheel | None) -> None:
         self.dice: dict[str, DiceMonitor] = {}
-        self.wheel = WheelMonitor(wheel, table_id) if wheel is not None else None
+        self._table_id, self._wheel_def = table_id, wheel
+        self._wheel: WheelMonitor | None = None
+
+    @property
+    def wheel(self) -> WheelMonitor | None:
+        """The wheel's monitor, made when first needed: calibrating its thresholds takes
+        longer than loading a table, and most processes that load one never spin it."""
+        if self._wheel is None and self._wheel_def is not None:
+            self._wheel = WheelMonitor(self._wheel_def, self._table_id)
+        return self._wheel
 
     def observe(self, event: Event, in_play: Sequence[str]) -> list[Alert]:
         """Observe a folded event (rolled with ``in_play``); the alerts it raises."""
