@@ -141,8 +141,7 @@ class Ledger:
                 yield conn
             return
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
-        digests = [codec.request_digest(j.user.id, j.key, j.fp) for j in jobs
-                   if j.key is not None]
+        digests = [j.request for j in jobs if j.request is not None]
         reads: list[tuple[str, Mapping[str, Any]]] = [
             (self.sql.select_stored_many, {"u": [u for u, _ in keys], "k": [k for _, k in keys]}),
             (self.sql.select_produced_many, {"r": digests})] if keys else []
@@ -171,8 +170,10 @@ class Ledger:
 
     # --- idempotency --------------------------------------------------------------------
 
-    def stored(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
-        """The reply kept under ``key`` (422 if it was kept for another request)."""
+    def stored(self, conn: Connection, user: User, key: str | None, fp: str,
+               digest: str | None = None) -> Reply | None:
+        """The reply kept under ``key`` (422 if it was kept for another request); ``digest``:
+        the request's, when the caller has it (``Job.request``)."""
         if key is None:
             return None
         pending = conn.info.get(_WRITES)
@@ -185,7 +186,7 @@ class Ledger:
         elif row is None:
             row = self.sql.one(conn, self.sql.select_stored, {"u": user.id, "k": key})
         if row is None:
-            digest = codec.request_digest(user.id, key, fp)
+            digest = digest or codec.request_digest(user.id, key, fp)
             done = (known[2].get(digest) if read_at_begin and known is not None
                     else self.sql.one(conn, self.sql.select_produced, {"r": digest}))
             if done is not None:

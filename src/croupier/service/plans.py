@@ -13,12 +13,14 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.events import Event
+from croupier.service import codec
 from croupier.service.auth import User
 
 if TYPE_CHECKING:
@@ -74,6 +76,14 @@ class Job:
     settle: PlanFn | None = None
     """An outcome's settlement: ``plan_fn`` records the outcome and commits it, then this
     settles it in a transaction of its own (:meth:`Runner.run_outcome`)."""
+
+    @cached_property
+    def request(self) -> str | None:
+        """The digest the chain records of this request (``codec.request_digest``; None
+        without an Idempotency-Key): worked out once, read by the transaction's first
+        look-up, the stored-reply check and each event row."""
+        return None if self.key is None else codec.request_digest(self.user.id, self.key,
+                                                                   self.fp)
 
 
 def refusal_body(refusal: Refusal) -> dict[str, Any]:

@@ -25,8 +25,8 @@ from sqlalchemy.engine import Connection
 from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import fmt
-from croupier.service import codec, monitoring, rounds, store
 from croupier.service import events as sv
+from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
@@ -211,7 +211,7 @@ class Runner:
         settle = Job(user, live, None, job.fp, job.settle, "outcome")
         try:
             with self.ledger.transaction([live], [settle]) as conn:
-                attempt = self._attempt(conn, settle, remember=False, request=_request(job))
+                attempt = self._attempt(conn, settle, remember=False, request=job.request)
                 if isinstance(attempt, Exception):
                     raise attempt
                 settled, published, _ = attempt
@@ -256,7 +256,7 @@ class Runner:
         own), so the audit can compare the reply kept under the key with them."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
         try:
-            stored = self.ledger.stored(conn, user, key, fp)
+            stored = self.ledger.stored(conn, user, key, fp, job.request)
             if stored is not None:
                 return stored, [], live
             held_up(live, job.phase)
@@ -266,7 +266,7 @@ class Runner:
             return self.ledger.remember(conn, user, key, fp, reply), [], live
         except (ApiError, Malformed) as exc:
             return exc
-        reply, published = self._write(conn, user, live, plan, request or _request(job))
+        reply, published = self._write(conn, user, live, plan, request or job.request)
         if remember:
             reply = self.ledger.remember(conn, user, key, fp, reply)
         return reply, published, live
@@ -343,11 +343,6 @@ class Runner:
             written.rows[:] = written.rows[done:]
         else:
             written.rows.clear()
-
-
-def _request(job: Job) -> str | None:
-    """The digest the chain records of a job's request (None without an Idempotency-Key)."""
-    return None if job.key is None else codec.request_digest(job.user.id, job.key, job.fp)
 
 
 def _body(live: LiveTable, user: User, written: _Written, plan: Plan) -> dict[str, Any]:
