@@ -53,25 +53,23 @@ def _sweep(indptr: Any, indices: Any, data: Any, r: Any, z: Any) -> None:  # pra
     CSR, its diagonal non-zero)."""
     n = r.shape[0]
     for i in range(n):
-        s = r[i]
-        d = 1.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if j == i:
-                d = data[k]
-            else:
-                s -= data[k] * z[j]
-        z[i] = _flush(s / d)
+        _relax(indptr, indices, data, r, z, i)
     for i in range(n - 1, -1, -1):
-        s = r[i]
-        d = 1.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if j == i:
-                d = data[k]
-            else:
-                s -= data[k] * z[j]
-        z[i] = _flush(s / d)
+        _relax(indptr, indices, data, r, z, i)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _relax(indptr: Any, indices: Any, data: Any, r: Any, z: Any, i: int) -> None:  # pragma: no cover
+    """Row ``i`` of ``A z = r`` solved for ``z[i]`` with the others as they stand."""
+    s = r[i]
+    d = 1.0
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        if j == i:
+            d = data[k]
+        else:
+            s -= data[k] * z[j]
+    z[i] = _flush(s / d)
 
 
 class TwoLevel:
