@@ -78,3 +78,28 @@ def test_a_path_in_normal_form_is_served(sqlite_server: Server) -> None:
         status, _ = _raw(s, "GET", path, [("Host", "127.0.0.1"), _bearer(s, "admin")]) if path != "/" else (
             s.get("admin", "/").status_code, None)
         assert status == 200, path
+
+
+@pytest.mark.parametrize(("key", "refused"), [("sp2 ", True), ("sp2\t", True),
+                                              (" sp2", False)])
+def test_a_key_with_spaces_around_it_moves_nothing_twice(sqlite_server: Server, key: str,
+                                                          refused: bool) -> None:
+    """A key sent as "sp2" and again as "sp2 " (a proxy or client trimming the space) was two
+    keys: one buy-in made twice. Spaces around a header's value are not part of it: trailing
+    ones are refused before anything reads the key (400, naming the header); leading ones
+    the HTTP parser drops, so the retry is the same key and gets the stored reply."""
+    s = sqlite_server
+    body = b'{"amount": "7"}'
+    headers = [("Host", "127.0.0.1"), _bearer(s, "bob"), ("Content-Type", "application/json")]
+    status, first = _raw(s, "POST", "/tables/craps-1/buy-in",
+                         [*headers, ("Idempotency-Key", "sp2")], body)
+    assert status == 200
+    chips = s.get("bob", "/tables/craps-1").json()["players"]["bob"]["chips"]
+    status, answer = _raw(s, "POST", "/tables/craps-1/buy-in",
+                          [*headers, ("Idempotency-Key", key)], body)
+    if refused:
+        assert status == 400, answer
+        assert answer["error"]["reason"].startswith("header idempotency-key: spaces")
+    else:
+        assert (status, answer) == (200, first)
+    assert s.get("bob", "/tables/craps-1").json()["players"]["bob"]["chips"] == chips

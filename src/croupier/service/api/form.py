@@ -48,6 +48,18 @@ def duplicate_header(headers: list[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
+def key_problem(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """Why an Idempotency-Key cannot be read one way, or None: spaces or tabs around it (not
+    part of a header's value, so a client or proxy that trims them would send another key
+    for the same request, and the money would move twice) or a control character in it."""
+    for name, value in headers:
+        if name == b"idempotency-key" and (value != value.strip(b" \t") or any(
+                c < 0x20 or c == 0x7F for c in value)):
+            return ("header idempotency-key: spaces, tabs or control characters around or in "
+                    "the key; send the key alone")
+    return None
+
+
 def path_problem(path: str, raw_path: bytes | None) -> str | None:
     """What keeps a path from normal form (its place and why), or None.
 
