@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -103,3 +104,24 @@ def test_a_key_with_spaces_around_it_moves_nothing_twice(sqlite_server: Server, 
     else:
         assert (status, answer) == (200, first)
     assert s.get("bob", "/tables/craps-1").json()["players"]["bob"]["chips"] == chips
+
+
+@pytest.mark.parametrize("charset", ["latin-1", '"iso-8859-1"', "utf-16"])
+def test_a_body_in_another_charset_is_refused_and_moves_nothing(sqlite_server: Server,
+                                                                charset: str) -> None:
+    """A body declared in a charset other than UTF-8 was read as UTF-8 anyway, so the server
+    could take text the client never meant; it is refused (400, naming the header), and one
+    declared as UTF-8 is taken."""
+    s = sqlite_server
+    headers = [("Host", "127.0.0.1"), _bearer(s, "bob"), ("Idempotency-Key", uuid.uuid4().hex)]
+    wallet = s.get("admin", "/wallets/bob").json()["balance"]
+    status, answer = _raw(s, "POST", "/tables/craps-1/buy-in",
+                          [*headers, ("Content-Type", f"application/json; charset={charset}")],
+                          b'{"amount": "7"}')
+    assert status == 400, answer
+    assert answer["error"]["reason"].startswith("header content-type: charset"), answer
+    assert s.get("admin", "/wallets/bob").json()["balance"] == wallet
+    status, answer = _raw(s, "POST", "/tables/craps-1/buy-in",
+                          [*headers, ("Content-Type", "application/json; charset=UTF-8")],
+                          b'{"amount": "7"}')
+    assert status == 200, answer

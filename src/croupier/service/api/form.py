@@ -60,6 +60,31 @@ def key_problem(headers: list[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
+def charset_problem(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """Why a body's declared character set cannot be read as sent, or None.
+
+    Bodies are JSON in UTF-8; a body declared in another charset would be read as UTF-8 anyway,
+    so its text would not be what the client meant. Such a request is refused.
+
+    >>> charset_problem([(b"content-type", b"application/json; charset=utf-8")]) is None
+    True
+    >>> charset_problem([(b"content-type", b"application/json; charset=latin-1")])
+    "header content-type: charset 'latin-1'; a body is UTF-8 JSON (send charset=utf-8 or none)"
+    """
+    for name, value in headers:
+        if name != b"content-type":
+            continue
+        for parameter in value.split(b";")[1:]:
+            key, _, given = parameter.partition(b"=")
+            if key.strip().lower() != b"charset":
+                continue
+            charset = given.strip().strip(b'"').decode("latin-1")
+            if charset.lower() not in ("utf-8", "utf8"):
+                return (f"header content-type: charset {charset!r}; a body is UTF-8 JSON "
+                        "(send charset=utf-8 or none)")
+    return None
+
+
 def path_problem(path: str, raw_path: bytes | None) -> str | None:
     """What keeps a path from normal form (its place and why), or None.
 

@@ -32,7 +32,12 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from croupier.service.api.form import duplicate_header, key_problem, path_problem
+from croupier.service.api.form import (
+    charset_problem,
+    duplicate_header,
+    key_problem,
+    path_problem,
+)
 
 MAX_BODY = 64 * 1024
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -151,7 +156,8 @@ def _form_problem(scope: Scope) -> str | None:
     twice = duplicate_header(scope["headers"])
     if twice is not None:
         return f"header {twice}: given more than once; a request carries it once"
-    return key_problem(scope["headers"]) or path_problem(scope["path"], scope.get("raw_path"))
+    return (key_problem(scope["headers"]) or charset_problem(scope["headers"])
+            or path_problem(scope["path"], scope.get("raw_path")))
 
 
 def _malformed(reason: str) -> bytes:

@@ -22,28 +22,34 @@ Inches = Annotated[str, Field(pattern=LENGTH)]
 # Characters no free text takes: controls (C0, DEL, C1), the bidirectional marks, embeddings,
 # overrides and isolates, and the line and paragraph separators. Shown in a report, a log line
 # or the browser they reorder or hide the text around them (U+202E turns "paid 5, ok" into
-# "ko ,5 diap"), so a record would not read as what was written.
+# "ko ,5 diap"), so a record would not read as what was written. Also the characters that draw
+# nothing at all (zero-width space, word joiner and the invisible operators, the byte-order
+# mark, the soft hyphen, the Mongolian vowel separator): "dealer error" with one inside reads the
+# same and compares different. The zero-width joiner and non-joiner stay: scripts need them.
 _HIDDEN = frozenset(
-    [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F),
-     *range(0x2066, 0x206A), 0x2028, 0x2029])
+    [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x00AD, 0x061C, 0x180E, 0x200B, 0x200E, 0x200F,
+     *range(0x202A, 0x202F), *range(0x2060, 0x2065), *range(0x2066, 0x206A), 0x2028, 0x2029,
+     0xFEFF])
 
 
 def plain_text(value: str) -> str:
-    """``value`` if it holds no control or bidirectional formatting character (pydantic names
-    the field of a refusal).
+    """``value`` if it holds no control, invisible or bidirectional formatting character and
+    is not only spaces (pydantic names the field of a refusal).
 
     >>> plain_text("short paid on the field")
     'short paid on the field'
     >>> plain_text("paid \\u202e5")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: U+202E at character 6 is a control or bidirectional formatting character, ...
+    ValueError: U+202E at character 6 is a control, invisible or bidirectional formatting ...
     """
     for i, char in enumerate(value):
         if ord(char) in _HIDDEN:
-            raise ValueError(f"U+{ord(char):04X} at character {i + 1} is a control or "
-                             "bidirectional formatting character, which would reorder or hide "
-                             "the text around it")
+            raise ValueError(f"U+{ord(char):04X} at character {i + 1} is a control, invisible "
+                             "or bidirectional formatting character, which would reorder or "
+                             "hide the text around it")
+    if value and value.isspace():
+        raise ValueError("only spaces: the text says nothing")
     return value
 
 
