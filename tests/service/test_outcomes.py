@@ -156,6 +156,42 @@ def test_void_of_an_rng_outcome_returns_its_stakes_needs_two_people_and_draws_no
         ("supervisor", "floor", "stakes returned")] * 2
 
 
+@pytest.mark.clause("replay contract: Outcomes")
+def test_while_a_void_waits_no_chips_leave_and_nothing_lapses_it(srv: Server) -> None:
+    """A void asked of an RNG outcome used to lapse at the table's next act of anyone: the
+    player whose win it would take back cashed out, or another player bought in for 1.00, and
+    the second supervisor found no void to approve. Now the table takes nothing but the
+    approval or a withdrawal; a refusal changes nothing."""
+    s = srv
+    open_rng_table(s, "void-wait")
+    s.ok("alice", "/tables/void-wait/buy-in", {"amount": "50"})
+    s.ok("alice", "/tables/void-wait/bets", {"wager": "field", "amount": "10"})
+    s.ok("dealer", "/tables/void-wait/roll", {})
+    chips = s.get("alice", "/tables/void-wait").json()["players"]["alice"]
+    assert s.post("supervisor", "/tables/void-wait/void",
+                  {"reason": "device jammed"}).status_code == 202
+    for who, path, body in (("alice", "cash-out", {}), ("bob", "buy-in", {"amount": "1"}),
+                            ("alice", "bets", {"wager": "field", "amount": "5"}),
+                            ("dealer", "roll", {}),
+                            ("supervisor", "void", {"reason": "asked again"})):
+        r = s.post(who, f"/tables/void-wait/{path}", body)
+        assert r.status_code == 409, (path, r.text)
+        error = r.json()["error"]
+        assert "asked to void round" in error["reason"], error
+        assert error["clause"] == "replay contract: Outcomes"
+    assert s.get("alice", "/tables/void-wait").json()["players"]["alice"] == chips
+    assert s.post("alice", "/tables/void-wait/void/withdraw").status_code == 403
+    withdrawn = s.ok("floor", "/tables/void-wait/void/withdraw")
+    assert [e["name"] for e in withdrawn["events"] if e["type"] == "procedure"] == [
+        "void_withdrawn"]
+    late = s.post("floor", "/tables/void-wait/void/approve")
+    assert late.status_code == 409 and "no void waits" in late.json()["error"]["reason"]
+    assert s.post("floor", "/tables/void-wait/void/withdraw").status_code == 409
+    # The outcome and its settlement stand; play goes on.
+    assert s.get("alice", "/tables/void-wait").json()["players"]["alice"] == chips
+    s.ok("alice", "/tables/void-wait/cash-out", {})
+
+
 # --- a settlement that cannot be made -----------------------------------------------------
 
 FAULT = textwrap.dedent('''

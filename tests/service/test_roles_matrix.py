@@ -50,6 +50,7 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/tables/{table_id}/spin"): frozenset({"dealer"}),
     ("POST", "/tables/{table_id}/void"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/void/approve"): frozenset({"supervisor"}),
+    ("POST", "/tables/{table_id}/void/withdraw"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/bets/down-on-win"): frozenset({"player"}),
     ("POST", "/tables/{table_id}/bets/off-during-point"): frozenset({"player"}),
     ("POST", "/tables/{table_id}/halt/resolve"): frozenset({"supervisor"}),

@@ -153,8 +153,8 @@ class LiveTable:
         if isinstance(player, str):
             self.participants.add(player)
         if not isinstance(event, (sv.VoidAsked, sv.AdjustmentAsked)):
-            # A void waits only while nothing else happens (an adjustment merely asked moves
-            # nothing at the table).
+            # A void waits until it is approved or withdrawn (the runner takes nothing else
+            # meanwhile); either event ends it, as any other did in ledgers from before that.
             self.void_asked = None
         if isinstance(event, sv.SERVICE_EVENTS):
             self._fold_service(event, seq)

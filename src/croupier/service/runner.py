@@ -44,15 +44,22 @@ error its checks raised before it wrote anything."""
 def held_up(live: LiveTable, phase: str) -> None:
     """Refuse an action a table cannot take now: while it is halted, anything but the
     supervisor's resolution; while an outcome waits to be settled, anything but that
-    settlement (no wager is made on an outcome already known, no outcome drawn again)."""
+    settlement (no wager is made on an outcome already known, no outcome drawn again); while
+    a void of the RNG's outcome waits for its second supervisor, anything but its approval or
+    withdrawal (so no chips leave, and no other act lapses the void, before it is decided)."""
     halted = live.halted
     if halted is not None and phase != "resolve":
         raise Refusal(f"table {live.id} is halted: {halted.reason}. Play resumes when a "
                       "supervisor resolves the halt", halted.clause)
-    if live.pending is not None and phase == "act":
+    if live.pending is not None and phase in ("act", "void"):
         raise Refusal(f"the outcome {list(live.pending.outcome)} recorded at event "
                       f"{live.pending.seq} is being settled: nothing else is done at table "
                       f"{live.id} until it is", OUTCOME_CLAUSE)
+    if live.void_asked is not None and phase != "void":
+        asked = live.void_asked
+        raise Refusal(f"{asked.by} asked to void round {asked.decision}'s outcome: nothing "
+                      f"else is done at table {live.id} until a second supervisor approves "
+                      "it or a supervisor withdraws it", OUTCOME_CLAUSE)
 
 
 @dataclass

@@ -10,7 +10,8 @@ What a void may do depends on where the outcome came from:
   the roll or spin itself and what it did to the table (the point, the shooter). A void returns
   every stake the outcome decided or moved to its player (its winnings are not paid, its loss
   not taken) and no later draw decides those stakes. It needs two people: a supervisor asks
-  (``void_asked``), a second supervisor approves, before anything else happens at the table.
+  (``void_asked``), a second supervisor approves. Meanwhile the table takes nothing else (no
+  chips leave it, no act lapses the void); a supervisor may withdraw the request instead.
 
 Only the last decision is voided, and only before anything else happens at the table. Every
 void is listed in the end-of-night report and watched (:mod:`croupier.service.void_watch`).
@@ -91,6 +92,23 @@ def approve(user: User, live: LiveTable) -> PlanFn:
         return Plan([voided, *void_alerts(live, voided)], rebuild=True,
                     after_rebuild=lambda table: returned(table, touched),
                     extra={"voided_round": row.round})
+    return plan
+
+
+WITHDRAWN = "void_withdrawn"
+"""The procedure a supervisor records on withdrawing a void asked of an RNG outcome."""
+
+
+def withdraw(user: User, live: LiveTable) -> PlanFn:
+    """A supervisor withdraws the void asked of an RNG outcome: the outcome and its settlement
+    stand, and play goes on. One person suffices: a withdrawal moves no money."""
+    def plan(conn: Connection) -> Plan:
+        asked = live.void_asked
+        if asked is None:
+            raise Refusal("no void waits at this table to be withdrawn", OUTCOME_CLAUSE)
+        return Plan([sv.Procedure(WITHDRAWN, user.username,
+                                  f"the void of round {asked.decision} asked by {asked.by} is "
+                                  "withdrawn: its outcome and settlement stand", OUTCOME_CLAUSE)])
     return plan
 
 

@@ -117,7 +117,17 @@ async def approve_void(request: Request, table_id: TableId, user: Supervisor, ke
     """A second supervisor approves the void asked of the RNG's last outcome: every stake it
     decided or moved goes back to its player; nothing is drawn again."""
     return await act(request, svc, None, user, table_id, key,
-                     lambda live: voids.approve(user, live), changes=False)
+                     lambda live: voids.approve(user, live), phase="void", changes=False)
+
+
+@router.post("/void/withdraw", tags=["supervisor"], response_model=TableReply)
+async def withdraw_void(request: Request, table_id: TableId, user: Supervisor, key: Key,
+                        svc: Svc) -> Response:
+    """Withdraw the void asked of the RNG's last outcome (one supervisor: nothing moves); the
+    outcome and its settlement stand and play goes on. While a void waits, the table takes
+    nothing but its approval or its withdrawal."""
+    return await act(request, svc, None, user, table_id, key,
+                     lambda live: voids.withdraw(user, live), phase="void", changes=False)
 
 
 @router.post("/halt/resolve", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)
