@@ -179,6 +179,11 @@ def test_void_late_bets_and_restart(server: Server) -> None:
     late = s.post("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
     assert late.status_code == 202
     late_id = late.json()["late_bet"]
+    # A late bet waiting is its player's wager: the staff see it, another player does not.
+    assert [b["id"] for b in s.get("dealer", "/tables/craps-1").json()["late_bets"]] == [late_id]
+    assert [b["player"] for b in s.get("alice", "/tables/craps-1").json()["late_bets"]] == [
+        "alice"]
+    assert s.get("bob", "/tables/craps-1").json()["late_bets"] == []
     s.ok("dealer", f"/tables/craps-1/late-bets/{late_id}/confirm")
     assert s.post("dealer", f"/tables/craps-1/late-bets/{late_id}/confirm").status_code == 409
     assert _balances(s, "craps-1")["alice"]["on_table"] == "10.00"

@@ -5,8 +5,8 @@ The table's staff who read its records (dealer, supervisor, auditor, admin) see 
 Anyone else (a player, a cashier) sees the table's public events, what everyone standing at
 the table sees (the rolls and spins, the shooter, the calls, the voids, the procedures), and
 a player also their own part: their chips in and out, wagers, settlements, coupons, calls
-and adjustments. Never another player's part, nor a fairness monitor's alert (a supervisor's
-matter, ``GET /tables/{id}/alerts``).
+and adjustments. Never another player's part (a late bet waiting included), nor a fairness
+monitor's alert or its acknowledgement (a supervisor's matter, ``GET /tables/{id}/alerts``).
 
 An event concerns a player when it names one (its ``player`` field), except the shooter's acts
 in turn, done in everyone's sight (:data:`SHOOTERS_ACTS`: the dice selected, a refusal to
@@ -23,6 +23,8 @@ True
 >>> view("player", "alice", {"type": "roll", "dice": [3, 4]})
 {'type': 'roll', 'dice': [3, 4]}
 >>> view("cashier", "cash", {"type": "integrity_alert", "monitor": "chi2"}) is None
+True
+>>> view("player", "alice", {"type": "procedure", "name": "alert_acknowledged"}) is None
 True
 >>> view("player", "alice", {"type": "table_halted", "player": "bob", "wager": "field",
 ...                          "reason": "r", "outcome_seq": 9, "clause": "c"})
@@ -41,6 +43,10 @@ STAFF_ONLY = frozenset({"integrity_alert"})
 """Kinds naming no player that only :data:`EVERY_EVENT` roles see: a fairness monitor's
 alarm is for the supervisor, who decides what follows (the dice change it calls is public)."""
 
+STAFF_PROCEDURES = frozenset({"alert_acknowledged"})
+"""Procedures (``procedure`` events, by name) only :data:`EVERY_EVENT` roles see: a fairness
+alert's acknowledgement carries the supervisor's words about the alert, which is theirs."""
+
 SHOOTERS_ACTS = frozenset({"dice_selected", "shoot_refused"})
 """Kinds naming a player that every role sees: the shooter's acts at the table."""
 
@@ -56,7 +62,7 @@ def view(role: str, username: str, event: Item) -> Item | None:
     if role in EVERY_EVENT:
         return event
     kind = event.get("type")
-    if kind in STAFF_ONLY:
+    if kind in STAFF_ONLY or (kind == "procedure" and event.get("name") in STAFF_PROCEDURES):
         return None
     player = event.get("player")
     if player is not None and player != username and kind not in SHOOTERS_ACTS:
@@ -90,6 +96,9 @@ def table_view(role: str, username: str, state: Item) -> Item:
     shown = {**state, "players": {p: b for p, b in state.get("players", {}).items()
                                   if p == username},
              "layout": [w for w in state.get("layout", []) if w.get("player") == username]}
+    if isinstance(state.get("late_bets"), list):  # another's late bet is their wager
+        shown["late_bets"] = [b for b in state["late_bets"]
+                              if isinstance(b, dict) and b.get("player") == username]
     decision = state.get("decision")
     if isinstance(decision, dict):
         shown["decision"] = view(role, username, decision)
