@@ -1,6 +1,7 @@
-"""The organiser's console as a new user meets it, in Chromium at 1366x768 and at phone size
-(390x844): each rule set is named by the regulation it follows, a blank maximum says it is no
-maximum, and a pay-table change is made in a form of one field per entry."""
+"""The organiser's console and the dealer's page as a new user meets them, in Chromium at
+1366x768 and at phone size (390x844): each rule set is named by the regulation it follows, a
+blank maximum says it is no maximum, a pay-table change is made in a form of one field per
+entry, and the dealer's payout list is in view without scrolling after a decision."""
 
 from __future__ import annotations
 
@@ -81,3 +82,61 @@ def test_a_pay_table_change_is_made_in_a_form_of_its_entries(server: Server,
     # The same request as the raw JSON made: only the entry that differs from the profile's.
     assert change["pays"] == {"field:12": "3 to 1"}
     assert (change["game"], change["profile"]) == ("mini-craps", "nj-19-47")
+
+
+def test_the_dealer_payout_list_is_in_view_after_a_decision(server: Server, login: Any) -> None:
+    for player in ("alice", "bob"):
+        server.post(player, "/tables/craps-1/buy-in", {"amount": "50"})
+        server.post(player, "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+    dealer = login("dealer", "craps-1", **DESKTOP)
+    dealer.click("#offer-dice")
+    dealer.click("#select-dice")
+    dealer.wait_for_selector("text=In play:")
+    server.post("dealer", "/tables/craps-1/roll", {})
+    payouts = dealer.locator("#payouts")
+    payouts.wait_for()
+    assert "alice:" in payouts.inner_text() and "bob:" in payouts.inner_text()
+    assert dealer.evaluate("window.scrollY") == 0
+    box = payouts.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
+    # At phone size the list is on the page too, after the felt.
+    phone = login("dealer", "craps-1", **PHONE)
+    assert "alice:" in phone.locator("#payouts").inner_text()
+
+
+def _dice_in_play(server: Server, dealer: Any) -> None:
+    if not server.get("dealer", "/tables/craps-1").get("dice_in_play"):
+        dealer.click("#offer-dice")
+        dealer.click("#select-dice")
+        dealer.wait_for_selector("text=In play:")
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)1")
+def test_a_late_bet_on_a_phone_is_drawn_and_says_where_it_stands(server: Server,
+                                                                 login: Any) -> None:
+    """A wager made with the dice in the air waits for the dealer and the boxperson
+    (13:69F-1.3(a)1): the phone shows it pending on its spot, says so where the player looks,
+    and says it is on the layout once both have confirmed it."""
+    for player in ("alice", "bob"):  # the first to buy in is offered the dice
+        server.post(player, "/tables/craps-1/buy-in", {"amount": "20"})
+    _dice_in_play(server, login("dealer", "craps-1", **DESKTOP))
+    server.post("dealer", "/tables/craps-1/no-more-bets")
+    server.post("bob", "/tables/craps-1/bets", {"wager": "any_seven", "amount": "5"})
+    alice = login("alice", "craps-1", **PHONE)
+    alice.locator('[data-spot="field"]').tap()
+    note = alice.locator("#late-note")
+    note.wait_for()
+    assert "waits for two confirmations" in note.inner_text()
+    box = note.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
+    assert alice.locator(".chip-pending").count() == 1  # hers; bob's is not hers to see
+    assert [b["player"] for b in server.get("alice", "/tables/craps-1")["late_bets"]] == ["alice"]
+    late = next(b["id"] for b in server.get("dealer", "/tables/craps-1")["late_bets"]
+                if b["player"] == "alice")
+    server.post("dealer", f"/tables/craps-1/late-bets/{late}/confirm")
+    alice.wait_for_selector("#late-note >> text=confirmed by the dealer so far")
+    server.post("supervisor", f"/tables/craps-1/late-bets/{late}/confirm")
+    alice.wait_for_selector("#late-note >> text=confirmed by the dealer and the boxperson")
+    assert "waits" not in note.inner_text() and "on the layout" in note.inner_text()
+    assert alice.locator(".chip-pending").count() == 0
+    server.post("dealer", "/tables/craps-1/roll", {})  # the table is open for bets again

@@ -90,6 +90,8 @@ def table_view(role: str, username: str, state: Item) -> Item:
     shown = {**state, "players": {p: b for p, b in state.get("players", {}).items()
                                   if p == username},
              "layout": [w for w in state.get("layout", []) if w.get("player") == username]}
+    if isinstance(state.get("late_bets"), list):  # wagers waiting for confirmation: their own
+        shown["late_bets"] = [b for b in state["late_bets"] if b.get("player") == username]
     decision = state.get("decision")
     if isinstance(decision, dict):
         shown["decision"] = view(role, username, decision)
