@@ -354,7 +354,7 @@ function payTableCard(ctx) {
   } },
   field(h, "Game", h("select", { id: "pt-game", onchange: () => fill() }, [...ctx.ruleSets.values()].flat().filter((s) => s.house_pay_table)
     .map((s) => h("option", { value: `${s.game} ${s.profile}` }, `${s.game} ${ruleSetName(s)}`)))),
-  h("p", { class: "hint" }, "Each entry's odds as \"x to 1\" or \"x for y\"; the profile's minimum is shown in an emptied field. The change holds the entries that differ from it; a table left as it is returns to the profile's pays."),
+  h("p", { class: "hint" }, "Each entry's odds as \"x to y\" or \"x for y\"; the profile's minimum is shown in an emptied field. The change holds the entries that differ from it; a table left as it is returns to the profile's pays."),
   entries,
   h("details", { id: "pt-advanced" }, h("summary", {}, "Advanced: the whole table as JSON"),
     field(h, "Pays (JSON; used instead of the fields when given)", h("input", { id: "pt-pays", size: 30, placeholder: '{"entry": "3 to 1"}' }))),
