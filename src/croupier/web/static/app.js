@@ -317,7 +317,9 @@ function foldCall(e) {
 function replayDone(e) {
   // The stream replays at most 1000 events at a time: one further back (the last decision,
   // when play went on long after it) takes more parts, each read from where the last ended.
-  if (typeof e.through === "number" && e.through >= 0 && e.through < (app.replayUpTo || 0) && app.stream) {
+  // A part that read nothing new ends it (never asked again from the same place).
+  if (typeof e.through === "number" && e.through > app.replayedTo && e.through < (app.replayUpTo || 0) && app.stream) {
+    app.replayedTo = e.through;
     app.stream.more();
     return;
   }
@@ -590,6 +592,7 @@ async function openTable(id) {
   // From the last decision on (its settlements make its lines and the dealer's payout list),
   // or the last 1000 events when the decision is more recent than that.
   const decidedAt = app.table.decision ? app.table.decision.seq - 1 : Infinity;
+  app.replayedTo = -1;
   app.stream = api.stream(id, Math.max(0, Math.min(app.table.seq - 1000, decidedAt)), (e) => (e.type === "replayed" ? replayDone(e) : handleEvents([e])),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
