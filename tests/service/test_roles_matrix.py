@@ -16,6 +16,7 @@ EVERYONE = frozenset(ROLES)
 STAFF_READ = frozenset({"dealer", "supervisor", "auditor", "admin"})
 OVERSIGHT = frozenset({"supervisor", "auditor", "admin"})
 PUBLIC = {("GET", "/health"), ("POST", "/auth/login"), ("GET", "/web/offer"),
+          ("GET", "/profiles"),
           ("POST", "/auth/logout")}  # log-out ends the session it is called with
 
 ALLOWED: dict[tuple[str, str], frozenset[str]] = {

@@ -28,6 +28,7 @@ def test_the_console_shows_the_register_and_the_pay_tables(server: Server, login
     assert admin.get_attribute("#pt-pays", "placeholder") != '{"entry": "3 to 1"}'  # a real one
     # A change proposed here, a day ahead, waits for a second person.
     admin.select_option("#pt-game", "mini-craps nj-19-47")
+    admin.click("#pt-advanced summary")  # the raw JSON, offered beside the form's fields
     admin.fill("#pt-pays", '{"field:12": "3 to 1"}')
     when = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
     admin.fill("#pt-when", when)

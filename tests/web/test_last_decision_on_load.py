@@ -92,13 +92,22 @@ def test_a_roll_is_shown_on_load_and_a_void_after_it(server: Server, login: Any)
     voided.wait_for_selector(f"#decision >> text=Roll {roll['round']} was voided", timeout=FAST)
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(f)")
 def test_a_decision_further_back_than_the_replay_is_still_shown(server: Server,
                                                                  login: Any) -> None:
-    """More than the stream's replay (1000 events) after the spin: the table's state names it."""
+    """More than the stream's replay (1000 events) after the spin: the table's state names it,
+    and the replay reaches back to it in parts, so what it settled is shown as well."""
     table = "roulette-busy"
     server.post("admin", "/tables", {"id": table, "game": "roulette", "profile": "nj-casino-night"})
     server.post("alice", f"/tables/{table}/buy-in", {"amount": "100"})
+    server.post("alice", f"/tables/{table}/bets", {"wager": "straight", "numbers": [17],
+                                                   "amount": "5"})
     crown = _spin(server, table)
+    # A straight pays 35 to 1 (13:47-20.32(f)), the stake returned with it.
+    won = crown["number"] == 17
+    line = ("alice's Straight 17 wins: pay 175.00 and return the stake of 5.00" if won
+            else "alice's Straight 17 loses: take 5.00")
+    payout = "alice: Pay 175.00, return 5.00 in stakes." if won else "alice: Take 5.00."
     headers = {"Authorization": f"Bearer {server.token('alice')}"}
     with httpx.Client(base_url=server.url, headers=headers, timeout=10) as client:
         for i in range(520):  # a bet and its taking down: two events each
@@ -108,5 +117,8 @@ def test_a_decision_further_back_than_the_replay_is_still_shown(server: Server,
                 assert r.status_code == 200, r.text
     state = server.get("alice", f"/tables/{table}")
     assert state["seq"] - crown["seq"] > 1000
-    page = login("alice", table)
-    _decision(page, f"Spin {crown['round']}: the ball rests in {crown['number']}")
+    title = f"Spin {crown['round']}: the ball rests in {crown['number']}"
+    _decision(login("alice", table), title, line)
+    dealer = login("dealer", table)
+    _decision(dealer, title, line)
+    assert payout in str(dealer.inner_text("#payouts"))

@@ -21,6 +21,7 @@ from croupier.service.api import (
     equipment,
     health,
     paytable_changes,
+    profiles,
     recall,
     register,
     reports,
@@ -34,7 +35,7 @@ from croupier.service.api import (
 ROUTERS = (health, auth, users, wallets, coupons, tables, bets, dealing, equipment, recall, audit,
            streams, docs,
            rules, reports,
-           register, paytable_changes, cage, alerts)
+           register, paytable_changes, cage, alerts, profiles)
 
 
 def include(app: FastAPI) -> None:

@@ -6,8 +6,21 @@ import { intent, once } from "./api.js";
 import { alertPanel } from "./alerts.js";
 
 const $ = (id) => document.getElementById(id);
-const PROFILES = { craps: ["nj-13-69f", "nj-19-47", "nj-casino-night"], "mini-craps": ["nj-13-69f", "nj-19-47", "nj-casino-night"],
-  roulette: ["nj-casino-night"] };
+
+// The rule sets a table may be opened under, from the server (GET /profiles): for each game,
+// its profiles with their titles and the clauses they cite; the console names none itself.
+async function ruleSets(api) {
+  const byGame = new Map();
+  for (const s of await api.get("/profiles")) {
+    if (!byGame.has(s.game)) byGame.set(s.game, []);
+    byGame.get(s.game).push(s);
+  }
+  return byGame;
+}
+
+// A rule set as the organiser reads it: the code beside the regulation it follows.
+const ruleSetName = (s) => `${s.profile}: ${s.title}`;
+const titleOf = (sets, game, profile) => ((sets.get(game) || []).find((s) => s.profile === profile) || {}).title;
 
 // A result line under a form: a sentence, green when done, red with the reason when refused.
 function say(box, err, ok) {
@@ -101,19 +114,38 @@ function cageCard(ctx) {
     h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page; here their wallet is paid out in cash."));
 }
 
+// The limits a table opened with, as its offer states them: a blank maximum is none at all.
+async function limitsOf(api, t) {
+  const q = new URLSearchParams({ game: t.game, profile: t.profile, options: JSON.stringify(t.options || {}) });
+  const offer = await api.get(`/web/offer?${q}`).catch(() => null);
+  if (!offer) return "";
+  const least = offer.min_bet || offer.unit;
+  return `bets from ${least ? money(least) : "the rules' minimum"} to ${offer.max_bet ? money(offer.max_bet) : "no maximum"}`;
+}
+
 function tablesCard(ctx) {
   const { h, api } = ctx;
   const msg = h("p", { class: "console-msg", role: "status", id: "tables-msg" });
   const body = h("tbody", {});
   const load = async () => {
     const tables = await api.get("/tables");
-    body.replaceChildren(...tables.map((t) => h("tr", { "data-table": t.id }, h("td", {}, t.id), h("td", {}, t.game), h("td", {}, t.profile),
+    body.replaceChildren(...tables.map((t) => h("tr", { "data-table": t.id }, h("td", {}, t.id), h("td", {}, t.game),
+      h("td", {}, h("span", { class: "code" }, t.profile), h("span", { class: "rule-title" }, titleOf(ctx.ruleSets, t.game, t.profile) || "")),
       h("td", {}, t.entry === "physical" ? "physical (dealer enters)" : t.entry === "rng" ? "RNG" : ""),
       h("td", {}, `${t.players} of ${t.capacity}`))));
   };
-  const profile = h("select", { id: "table-profile" });
-  const game = h("select", { id: "table-game", onchange: () => fillProfiles() }, Object.keys(PROFILES).map((g) => h("option", { value: g }, g)));
-  const fillProfiles = () => profile.replaceChildren(...PROFILES[game.value].map((p) => h("option", { value: p }, p)));
+  const sets = ctx.ruleSets;
+  const note = h("p", { class: "hint", id: "table-profile-note" });
+  const cited = () => {
+    const s = (sets.get(game.value) || []).find((r) => r.profile === profile.value);
+    note.textContent = s ? `${s.profile} follows ${s.title}: the wagers ${s.citation} permits, paid as ${s.pays_citation} says.` : "";
+  };
+  const profile = h("select", { id: "table-profile", onchange: cited });
+  const game = h("select", { id: "table-game", onchange: () => fillProfiles() }, [...sets.keys()].map((g) => h("option", { value: g }, g)));
+  const fillProfiles = () => {
+    profile.replaceChildren(...(sets.get(game.value) || []).map((s) => h("option", { value: s.profile }, ruleSetName(s))));
+    cited();
+  };
   fillProfiles();
   const form = h("form", { id: "table-form", onsubmit: async (e) => {
     e.preventDefault();
@@ -128,9 +160,10 @@ function tablesCard(ctx) {
     const capacity = $("table-capacity").value.trim();
     const body = { id: $("table-id").value.trim(), game: game.value, profile: profile.value, options, entry: $("table-entry").value };
     if (capacity) body.capacity = Number(capacity);
-    await attempt(msg, () => api.call("POST", "/tables", body, { idempotent: false }),
+    const opened = await attempt(msg, () => api.call("POST", "/tables", body, { idempotent: false }),
       (t) => `Table ${t.id} is open: ${t.game} under ${t.profile}, ${t.entry === "physical"
         ? `real ${t.game === "roulette" ? "wheel" : "dice"}: the dealer enters each result` : "results drawn by the server's RNG"}`);
+    if (opened) msg.textContent = sentence(`${msg.textContent.replace(/\.$/, "")}; ${await limitsOf(api, opened)}`);
     await load();
     ctx.reloadTables();
   } },
@@ -140,12 +173,13 @@ function tablesCard(ctx) {
     h("option", { value: "rng" }, "RNG: the server draws them"),
     h("option", { value: "physical" }, "Physical: real dice or wheel, the dealer enters them"))),
   field(h, "Minimum bet", h("input", { id: "table-min", inputmode: "decimal", size: 5 })),
-  field(h, "Maximum bet", h("input", { id: "table-max", inputmode: "decimal", size: 5 })),
+  field(h, "Maximum bet", h("input", { id: "table-max", inputmode: "decimal", size: 12, placeholder: "blank = no maximum",
+    "aria-describedby": "table-limits-hint" })),
   field(h, "Seats", h("input", { id: "table-capacity", inputmode: "numeric", size: 3 })),
   h("button", { type: "submit", id: "table-btn" }, "Open table"));
   const root = card(h, "admin-tables", "Tables",
-    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Results", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, msg,
-    h("p", { class: "hint" }, "The limits are the table's options; the house pay table is the rule profile's. Closing a table is not offered by the server yet."));
+    h("table", {}, h("thead", {}, h("tr", {}, ["Table", "Game", "Rules", "Results", "Players"].map((c) => h("th", { scope: "col" }, c)))), body), form, note, msg,
+    h("p", { class: "hint", id: "table-limits-hint" }, "The limits are the table's options: a blank minimum is the rules' smallest unit, a blank maximum means no maximum. The house pay table is the rule profile's. Closing a table is not offered by the server yet."));
   return { root, load };
 }
 
@@ -177,7 +211,7 @@ function diceCard(ctx) {
 // The wagers a table offers only on a layout approved for them, as the profiles' own offers
 // say (GET /web/offer): what a layout registered here may show.
 async function wagersOnLayouts(api) {
-  const pairs = Object.entries(PROFILES).flatMap(([game, profiles]) => profiles.map((profile) => ({ game, profile })));
+  const pairs = [...(await ruleSets(api)).values()].flat().map((s) => ({ game: s.game, profile: s.profile }));
   const offers = await Promise.all(pairs.map((q) => api.get(`/web/offer?${new URLSearchParams(q)}`).catch(() => null)));
   const found = new Map();
   for (const offer of offers) {
@@ -246,22 +280,55 @@ function registerCard(ctx) {
 }
 
 // The house's pay table per game and profile and its scheduled changes: proposed with an
-// effective time and a reason, approved by a second person, applied between rounds.
+// effective time and a reason, approved by a second person, applied between rounds. The
+// change is made in a form of one field per pay-table entry, from the profile's own pay table
+// (GET /web/offer): the request carries the entries that differ from the profile's.
 function payTableCard(ctx) {
   const { h, api } = ctx;
   const msg = h("p", { class: "console-msg", role: "status", id: "paytable-msg" });
   const house = h("tbody", {});
   const changes = h("tbody", {});
+  const entries = h("div", { id: "pt-entries", class: "pt-entries" });
+  let houseTables = [];
+  let defaults = {};
   const pays = (p) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(", ") || "the minimums";
-  // An entry of the chosen game's pay table, as an example of what the field takes.
-  const example = async () => {
-    const [game, profile] = $("pt-game").value.split(" ");
+  const chosen = () => $("pt-game").value.split(" ");
+  // An entry's field: the wager's name and qualifier, its pay now, the profile's as the hint.
+  const entryField = (key, now, least) => {
+    const [, on] = key.split(":");
+    const input = h("input", { name: "pay", "data-entry": key, value: now, placeholder: least, size: 7, autocomplete: "off",
+      oninput: () => input.classList.toggle("changed", input.value.trim() !== least) });
+    if (now !== least) input.classList.add("changed");
+    return h("label", { class: "pt-entry" }, on ? `${on} ` : "all ", input);
+  };
+  // The chosen game's pay table, a fieldset per wager; the raw JSON's placeholder an example.
+  const fill = async () => {
+    const [game, profile] = chosen();
+    // Another game's fields go at once: nothing is typed into a table about to be replaced.
+    if (entries.dataset.for !== `${game} ${profile}`) { entries.replaceChildren(); delete entries.dataset.for; }
     const offer = await api.get(`/web/offer?${new URLSearchParams({ game, profile })}`).catch(() => null);
-    const last = offer && Object.entries(offer.pays).pop();
+    if (!offer || $("pt-game").value !== `${game} ${profile}`) return;
+    defaults = offer.pays;
+    entries.dataset.for = `${game} ${profile}`;
+    const now = (houseTables.find((t) => t.game === game && t.profile === profile) || {}).pays || {};
+    const byWager = new Map();
+    for (const [key, least] of Object.entries(defaults)) {
+      const wager = key.split(":")[0];
+      if (!byWager.has(wager)) byWager.set(wager, []);
+      byWager.get(wager).push(entryField(key, now[key] || least, least));
+    }
+    entries.replaceChildren(...[...byWager].map(([wager, fields]) => h("fieldset", { "data-wager": wager },
+      h("legend", {}, (offer.defs[wager] || {}).name || wager), ...fields)));
+    const last = Object.entries(defaults).pop();
     if (last) $("pt-pays").placeholder = JSON.stringify({ [last[0]]: last[1] });
   };
+  // What the fields say: each entry set to other odds than the profile's own.
+  const fromFields = () => Object.fromEntries([...entries.querySelectorAll("input[data-entry]")]
+    .map((i) => [i.dataset.entry, i.value.trim()]).filter(([k, v]) => v && v !== defaults[k]));
   const load = async () => {
-    const [tables, listed] = await Promise.all([api.get("/paytables"), api.get("/paytables/changes"), example()]);
+    const [tables, listed] = await Promise.all([api.get("/paytables"), api.get("/paytables/changes")]);
+    houseTables = tables;
+    await fill();
     house.replaceChildren(...tables.map((t) => h("tr", {}, h("td", {}, `${t.game} ${t.profile}`), h("td", {}, pays(t.pays)), h("td", {}, t.source),
       h("td", {}, Object.entries(t.tables).map(([id, same]) => same ? id : `${id} (next round)`).join(", ")))));
     changes.replaceChildren(...listed.map((c) => h("tr", { "data-change": String(c.id) }, h("td", {}, String(c.id)), h("td", {}, `${c.game} ${c.profile}`), h("td", {}, pays(c.pays)),
@@ -274,16 +341,23 @@ function payTableCard(ctx) {
   const form = h("form", { id: "paytable-form", onsubmit: async (e) => {
     e.preventDefault();
     let table;
-    try { table = JSON.parse($("pt-pays").value || "{}"); } catch { say(msg, { message: `pays: write a JSON object of pay-table entries and their odds, as ${$("pt-pays").placeholder}` }); return; }
+    const raw = $("pt-pays").value.trim();
+    if (raw) {
+      try { table = JSON.parse(raw); } catch { say(msg, { message: `pays: write a JSON object of pay-table entries and their odds, as ${$("pt-pays").placeholder}` }); return; }
+    } else table = fromFields();
     const when = new Date($("pt-when").value);
     if (Number.isNaN(when.getTime())) { say(msg, { message: "effective: give a date and time" }); return; }
-    const [game, profile] = $("pt-game").value.split(" ");
+    const [game, profile] = chosen();
     await attempt(msg, () => api.call("POST", "/paytables/changes", { game, profile, pays: table, effective: when.toISOString(), reason: $("pt-reason").value.trim() }, { idempotent: false }),
-      (c) => `Change ${c.id} proposed; a second person approves it`);
+      (c) => `Change ${c.id} proposed: ${pays(c.pays)}; a second person approves it`);
     await load();
   } },
-  field(h, "Game", h("select", { id: "pt-game", onchange: () => example() }, Object.entries(PROFILES).filter(([g]) => g !== "roulette").flatMap(([g, ps]) => ps.map((p) => h("option", { value: `${g} ${p}` }, `${g} ${p}`))))),
-  field(h, "Pays", h("input", { id: "pt-pays", size: 22, placeholder: '{"entry": "3 to 1"}' })),
+  field(h, "Game", h("select", { id: "pt-game", onchange: () => fill() }, [...ctx.ruleSets.values()].flat().filter((s) => s.house_pay_table)
+    .map((s) => h("option", { value: `${s.game} ${s.profile}` }, `${s.game} ${ruleSetName(s)}`)))),
+  h("p", { class: "hint" }, "Each entry's odds as \"x to y\" or \"x for y\"; the profile's minimum is shown in an emptied field. The change holds the entries that differ from it; a table left as it is returns to the profile's pays."),
+  entries,
+  h("details", { id: "pt-advanced" }, h("summary", {}, "Advanced: the whole table as JSON"),
+    field(h, "Pays (JSON; used instead of the fields when given)", h("input", { id: "pt-pays", size: 30, placeholder: '{"entry": "3 to 1"}' }))),
   field(h, "Effective", h("input", { id: "pt-when", type: "datetime-local", required: true })),
   field(h, "Reason", h("input", { id: "pt-reason", required: true, size: 16 })),
   h("button", { type: "submit", id: "pt-btn" }, "Propose"));
@@ -347,6 +421,7 @@ function reportCard(ctx) {
 export async function renderAdmin(ctx) {
   const root = $("admin");
   root.hidden = false;
+  ctx.ruleSets = await ruleSets(ctx.api);
   const users = await usersCard(ctx);
   const tables = tablesCard(ctx);
   const dice = diceCard(ctx);

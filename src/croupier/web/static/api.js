@@ -102,6 +102,8 @@ export const api = {
       socket.onmessage = (msg) => {
         const event = JSON.parse(msg.data);
         if (typeof event.seq === "number") last = Math.max(last, event.seq);
+        // The replay reads at most 1000 events: where it ended is where the next one starts.
+        if (event.type === "replayed" && typeof event.through === "number") last = Math.max(last, event.through);
         onEvent(event);
       };
       socket.onclose = (ev) => {
@@ -112,6 +114,18 @@ export const api = {
       };
     };
     open();
-    return { close() { closed = true; if (socket) socket.close(); } };
+    return {
+      close() { closed = true; if (socket) socket.close(); },
+      // Ask for the events after the last one received (the replay's next part) on a new
+      // socket at once; nothing is missed between the two, and what comes twice has its seq.
+      more() {
+        if (closed || !socket) return;
+        const old = socket;
+        old.onclose = () => {};
+        old.close();
+        onStatus(false);
+        open();
+      },
+    };
   },
 };

@@ -16,7 +16,7 @@ const CHIPS = ["1", "5", "10", "25", "100"];
 
 export const app = {
   user: null, tableId: null, table: null, offer: null, layout: null, wheel: null, stream: null,
-  seen: new Set(), calls: new Map(), downOnWin: new Set(), offPoint: new Set(), amount: "5", lastDecision: null, dice: [], vertical: null,
+  seen: new Set(), calls: new Map(), downOnWin: new Set(), offPoint: new Set(), amount: "5", lastDecision: null, late: new Map(), dice: [], vertical: null,
   get me() { return this.user && this.user.username; },
   get role() { return this.user && this.user.role; },
   get craps() { return this.table && this.table.game !== "roulette"; },
@@ -70,7 +70,7 @@ export async function act(path, body, { spot = null, onError = null, key = null 
   try {
     const data = await api.post(`/tables/${encodeURIComponent(app.tableId)}${path}`, body, key);
     if (data && Array.isArray(data.events)) handleEvents(data.events);
-    if (data && data.late_bet) toast(`Late bet ${data.late_bet} waits for the dealer's and the boxperson's confirmation.`);
+    if (data && data.late_bet) lateAsked(data.late_bet, body);
     scheduleRefresh();
     return data;
   } catch (err) {
@@ -213,6 +213,55 @@ function openPopover(spot, mine, chip) {
 // --- events -----------------------------------------------------------------------------------
 export function wagerName(label) { return app.layout ? app.layout.nameOf(label) : label; }
 
+// --- the player's late bets -------------------------------------------------------------------
+// A wager made while the dice are in the air waits for two confirmations (the table's profile
+// names who gives them); until then it is drawn as a pending chip on its spot, and a line in the
+// chip tray (in view on a phone, where the player panel is screens below) says where it stands.
+const lateLabel = (b) => (b.qualifier !== null && b.qualifier !== undefined
+  ? `${b.wager}:${Array.isArray(b.qualifier) ? b.qualifier.join("-") : b.qualifier}` : b.wager);
+
+function lateAsked(id, body) {
+  if (!app.late.has(id)) app.late.set(id, { what: `${wagerName(lateLabel(body))} of ${money(body.amount)}`, by: [], state: "waits" });
+  renderLate();
+  toast(lateText(id, app.late.get(id)));
+}
+
+// The player's own late bets the table's state lists as waiting (a page opened meanwhile).
+function syncLate() {
+  for (const b of app.table.late_bets || []) {
+    if (b.player !== app.me) continue;
+    const known = app.late.get(b.id) || { what: `${wagerName(lateLabel(b))} of ${money(b.amount)}`, by: [], state: "waits" };
+    known.by = Object.values(b.confirmed_by || {}).length ? Object.keys(b.confirmed_by) : known.by;
+    app.late.set(b.id, known);
+  }
+}
+
+function lateText(id, b) {
+  if (b.state === "lapsed") return `Late bet ${id} (${b.what}) lapsed: ${b.reason}. No chips moved.`;
+  const by = b.by.map((role) => `the ${role}`).join(" and ");
+  if (b.state === "confirmed") return `Late bet ${id} (${b.what}) is confirmed by ${by}: it is on the layout.`;
+  return `Late bet ${id} (${b.what}) waits for two confirmations, the dealer's and a supervisor's${b.by.length ? `; confirmed by ${by} so far` : ""}.`;
+}
+
+function lateEvent(e) {
+  const b = app.late.get(e.late_id);
+  if (!b) return;
+  if (e.type === "late_bet_confirmed") {
+    if (!b.by.includes(e.role)) b.by.push(e.role);
+    if (b.by.length >= 2) b.state = "confirmed";
+  } else { b.state = "lapsed"; b.reason = e.reason; }
+  renderLate();
+  toast(lateText(e.late_id, b));
+}
+
+function renderLate() {
+  const note = $("late-note");
+  if (!note) return;
+  const lines = [...app.late].map(([id, b]) => lateText(id, b));
+  note.hidden = !lines.length;
+  note.textContent = lines.join(" ");
+}
+
 // One settlement as the dealer pays it: what goes to or comes from whom.
 function settlementText(e) {
   const part = e.part_of ? ` (part of the ${wagerName(e.part_of)})` : "";
@@ -226,6 +275,10 @@ function decided(title, live) {
   if (live) hideOverlays(); // a popover opened before the decision offers moves that may no longer apply
   app.layout.clearBadges();
   app.lastDecision = { title, lines: [], payouts: new Map() };
+  if (live) {
+    for (const [id, b] of app.late) if (b.state !== "waits") app.late.delete(id);
+    renderLate();
+  }
 }
 
 // Many replayed events arrive one by one: draw the layout once after them.
@@ -261,7 +314,15 @@ function foldCall(e) {
 
 // The stream says where its replay ended: the player's own events may end before the
 // table's (another player's are not shown to them).
-function replayDone() {
+function replayDone(e) {
+  // The stream replays at most 1000 events at a time: one further back (the last decision,
+  // when play went on long after it) takes more parts, each read from where the last ended.
+  // A part that read nothing new ends it (never asked again from the same place).
+  if (typeof e.through === "number" && e.through > app.replayedTo && e.through < (app.replayUpTo || 0) && app.stream) {
+    app.replayedTo = e.through;
+    app.stream.more();
+    return;
+  }
   document.body.dataset.replayed = "true";
   redrawSoon();
 }
@@ -329,7 +390,8 @@ function handleFresh(fresh) {
     if (foldDecision(e, true)) { any = true; continue; }
     switch (e.type) {
       case "void_asked": toast(`${e.by} asked to void ${decisionWord(app.craps).toLowerCase()} ${e.decision}; a second supervisor approves.`); any = true; break;
-      case "late_bet": toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
+      case "late_bet": if (e.player !== app.me) toast(`Late bet ${e.late_id} from ${e.player} waits for confirmation.`); break;
+      case "late_bet_confirmed": case "late_bet_lapsed": lateEvent(e); break;
       case "dice_change_called": toast(`A change of dice is called (${e.clause}).`); break;
       case "integrity_alert": showAlert(ctx, e); if (app.reloadAlerts) app.reloadAlerts(); break;
       default: break;
@@ -342,12 +404,21 @@ function handleFresh(fresh) {
 function renderDecision() {
   const d = app.lastDecision;
   const box = $("decision");
-  if (!d) { box.replaceChildren(h("h2", {}, "Last decision"), h("p", { class: "muted" }, "No decision yet.")); return; }
+  if (!d) { box.replaceChildren(h("h2", {}, "Last decision"), h("p", { class: "muted" }, "No decision yet.")); renderPayouts([], ""); return; }
   const payouts = [...d.payouts].map(([player, p]) => h("li", { class: player === app.me ? "mine" : "" },
     `${player}: ${sentence([p.pay ? `pay ${money(dollars(p.pay))}` : "", p.back ? `return ${money(dollars(p.back))} in stakes` : "", p.take ? `take ${money(dollars(p.take))}` : ""].filter(Boolean).join(", ") || "nothing to settle")}`));
   box.replaceChildren(...kids(h("h2", {}, "Last decision"), h("p", { class: "decision-title" }, d.title),
-    d.lines.length ? h("ul", { class: "settlements" }, d.lines.map((l) => h("li", { class: l.mine ? "mine" : "" }, l.text))) : null,
-    app.role === "dealer" && payouts.length ? h("div", { class: "payouts", id: "payouts" }, h("h3", {}, "Payout list"), h("ul", {}, payouts)) : null));
+    d.lines.length ? h("ul", { class: "settlements" }, d.lines.map((l) => h("li", { class: l.mine ? "mine" : "" }, l.text))) : null));
+  renderPayouts(app.role === "dealer" ? payouts : [], d.title);
+}
+
+// The dealer's payout list heads the side column, beside the felt: what to pay, return and
+// take is in view at once after a decision (below the felt it was under the fold at 1366x768).
+function renderPayouts(payouts, title) {
+  const card = $("payout-card");
+  card.hidden = !payouts.length;
+  card.replaceChildren(...(payouts.length ? [h("div", { class: "payouts", id: "payouts" }, h("h2", { id: "payouts-title" }, "Payout list"),
+    h("p", { class: "decision-title" }, title), h("ul", {}, payouts))] : []));
 }
 
 // --- state ------------------------------------------------------------------------------------
@@ -410,6 +481,8 @@ function renderStatus() {
 
 function renderTable() {
   if (!app.layout) return;
+  syncLate();
+  renderLate();
   renderStatus();
   if (app.craps) app.layout.render(app.table, app.me, app.calls);
   else app.layout.render(app.table, app.me);
@@ -434,7 +507,8 @@ function buildTray() {
   tray.replaceChildren(h("fieldset", { class: "chips-picker" }, h("legend", {}, "Chip to bet"), ...chipButtons,
     h("label", { class: "amount" }, "Amount ", h("input", { id: "amount", inputmode: "decimal", value: app.amount, size: 5,
       oninput: (e) => { app.amount = e.target.value.trim(); } })),
-    h("span", { class: "tray-chips" }, "Chips ", h("strong", { id: "tray-chips" }, "0.00"))));
+    h("span", { class: "tray-chips" }, "Chips ", h("strong", { id: "tray-chips" }, "0.00"))),
+    h("p", { id: "late-note", class: "late-note", role: "status", hidden: true }));
 }
 
 function renderPlayer() {
@@ -497,6 +571,7 @@ async function openTable(id) {
   app.offPoint = new Set();
   app.handRolls = null; // unknown until the stream's replay reaches the shooter's first roll
   app.lastDecision = null;
+  app.late = new Map();
   location.hash = `table=${encodeURIComponent(id)}`;
   document.querySelectorAll("#tables button").forEach((b) => b.setAttribute("aria-current", b.dataset.table === id ? "true" : "false"));
   app.table = await api.get(`/tables/${encodeURIComponent(id)}`);
@@ -514,7 +589,11 @@ async function openTable(id) {
   // were called on or off (the table's state does not say), and nothing else is redrawn for them.
   app.replayUpTo = app.table.seq;
   if (app.table.seq === 0) document.body.dataset.replayed = "true"; else delete document.body.dataset.replayed;
-  app.stream = api.stream(id, Math.max(0, app.table.seq - 1000), (e) => (e.type === "replayed" ? replayDone() : handleEvents([e])),
+  // From the last decision on (its settlements make its lines and the dealer's payout list),
+  // or the last 1000 events when the decision is more recent than that.
+  const decidedAt = app.table.decision ? app.table.decision.seq - 1 : Infinity;
+  app.replayedTo = -1;
+  app.stream = api.stream(id, Math.max(0, Math.min(app.table.seq - 1000, decidedAt)), (e) => (e.type === "replayed" ? replayDone(e) : handleEvents([e])),
     (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
 }

@@ -290,6 +290,17 @@ export function drawCraps(host, offer, hooks, { phone = false } = {}) {
         chips.append(chip(x, y, e.mine, { off, label: e.labels.map((l) => nameOf(offer, l)).join(", ") }));
       }
     }
+    // The viewer's late bets waiting for their confirmations: a pending chip beside the spot.
+    for (const b of state.late_bets || []) {
+      if (b.player !== me) continue;
+      const label = b.qualifier !== null && b.qualifier !== undefined ? `${b.wager}:${Array.isArray(b.qualifier) ? b.qualifier.join("-") : b.qualifier}` : b.wager;
+      const place = placeOf(label);
+      if (!place) continue;
+      const pending = chip(place.x + 14, place.y - 12, Number(b.amount), { label: `Late bet ${b.id}: ${nameOf(offer, label)}, waiting for confirmation` });
+      pending.classList.add("chip-pending");
+      pending.dataset.late = String(b.id);
+      layers.get(place.svg).chips.append(pending);
+    }
     // The puck: ON on the point's column, OFF in the bar.
     const point = state.point;
     const at = point ? geo.puck(point) : geo.off;
