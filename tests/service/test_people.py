@@ -29,6 +29,17 @@ def _propose(s: Server, who: str) -> int:
     return int(made["id"])
 
 
+def _own_password(s: Server, who: str) -> None:
+    """``who`` chooses their own password (every session ends) and logs in again with it."""
+    new = f"{who}'s own secret words"
+    wrong = s.post(who, "/auth/me/password", {"current": "not it at all", "new": new}, key=None)
+    assert wrong.status_code == 403, wrong.text
+    s.ok(who, "/auth/me/password", {"current": PASSWORD, "new": new}, key=None)
+    r = httpx.post(f"{s.base}/auth/login", json={"username": who, "password": new})
+    assert r.status_code == 200, r.text
+    s.tokens[who] = r.json()["token"]
+
+
 def _verify(s: Server) -> dict[str, Any]:
     report: dict[str, Any] = s.get("auditor", "/audit/verify").json()
     return report
@@ -47,13 +58,53 @@ def test_an_admin_approves_nothing_through_an_account_of_their_own_making(
     change2 = _propose(s, "sam")
     r = s.post("admin", f"/paytables/changes/{change2}/approve", key=None)
     assert r.status_code == 409 and "one person, not two" in r.json()["error"]["reason"], r.text
-    # The organiser's staff: sam and sue, both the admin's, approve each other's proposals.
+    # The organiser's staff: sam and sue, both made by the admin with passwords the admin
+    # chose, are the admin's hands until one of them chooses their own password.
     _make(s, "admin", "sue", "supervisor")
+    r = s.post("sue", f"/paytables/changes/{change2}/approve", key=None)
+    assert r.status_code == 409 and "both last chosen by admin" in r.json()["error"]["reason"]
+    _own_password(s, "sue")
     assert s.post("sue", f"/paytables/changes/{change2}/approve", key=None).status_code == 200
     # Two people the command line made.
     change3 = _propose(s, "supervisor")
     assert s.post("floor", f"/paytables/changes/{change3}/approve", key=None).status_code == 200
     assert _verify(s)["ok"], _verify(s)["problems"]
+
+
+def test_siblings_in_one_pair_of_hands_pass_no_two_person_rule(sqlite_server: Server) -> None:
+    """One admin made two supervisors through the API, kept their passwords, and had one ask
+    for a 500.00 adjustment and the other approve it: the house paid 500.00 on one person's
+    word. Two accounts whose passwords the same person chose last are that person."""
+    s = sqlite_server
+    _make(s, "admin", "ann2", "supervisor")
+    _make(s, "admin", "bea2", "supervisor")
+    s.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+    before = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]
+    asked = s.post("ann2", "/tables/craps-1/adjustments",
+                   {"player": "alice", "amount": "500.00", "reason": "short paid"})
+    assert asked.status_code == 202, asked.text
+    pid = asked.json()["pending_adjustment"]
+    r = s.post("bea2", f"/tables/craps-1/adjustments/{pid}/approve")
+    assert r.status_code == 409 and "one person, not two" in r.json()["error"]["reason"], r.text
+    assert s.get("auditor", "/tables/craps-1").json()["players"]["alice"] == before
+    _own_password(s, "bea2")  # bea2's holder takes the account over: a person of their own
+    s.ok("bea2", f"/tables/craps-1/adjustments/{pid}/approve")
+    assert _verify(s)["ok"], _verify(s)["problems"]
+
+
+def test_a_new_role_does_not_wash_out_who_made_the_account(sqlite_server: Server) -> None:
+    """``admin`` made dealer ``d2`` and knows its password; another admin made supervisor of it
+    (which recorded only the second admin as its maker): ``admin`` proposed a pay-table change
+    and approved it as ``d2``. Every maker an account ever had counts."""
+    s = sqlite_server
+    _make(s, "admin", "d2", "dealer")
+    # An independent admin, made at the command line by whoever holds the data.
+    r = users(s, "add", "adm3", "--role", "admin", "--password", PASSWORD)
+    assert r.returncode == 0, r.stderr
+    s.ok("adm3", "/users/d2/role", {"role": "supervisor"}, key=None)
+    change = _propose(s, "admin")
+    r = s.post("d2", f"/paytables/changes/{change}/approve", key=None)
+    assert r.status_code == 409 and "came from admin" in r.json()["error"]["reason"], r.text
 
 
 def test_a_role_given_through_an_admin_counts_as_theirs(sqlite_server: Server) -> None:

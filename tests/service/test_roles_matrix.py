@@ -21,6 +21,7 @@ PUBLIC = {("GET", "/health"), ("POST", "/auth/login"), ("GET", "/web/offer"),
 
 ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/auth/me"): EVERYONE,
+    ("POST", "/auth/me/password"): EVERYONE,
     ("POST", "/users"): frozenset({"admin"}),
     ("GET", "/users"): frozenset({"admin", "auditor"}),
     ("POST", "/users/{username}/unlock"): frozenset({"admin"}),

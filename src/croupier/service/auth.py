@@ -256,6 +256,26 @@ class Auth:
             self._ended(username)
         return found
 
+    def change_own_password(self, user: User, current: str, new: str) -> bool:
+        """The account's holder chooses their own password (False: ``current`` is not its
+        password; nothing changes). Recorded in the users' chain as the holder's own act, so
+        the two-person rules count the account as a person of its own from then on; every
+        session of the account ends (log in again with the new password)."""
+        with self.engine.begin() as conn:
+            people.take_lock(conn)
+            row = conn.execute(sa.select(store.users.c.password_hash).where(
+                store.users.c.id == user.id)).first()
+            if row is None or not verify_password(row.password_hash, current):
+                return False
+            hashed = hash_password(new)
+            conn.execute(store.users.update().where(store.users.c.id == user.id).values(
+                password_hash=hashed))
+            _end_sessions(conn, user.id)
+            people.append(conn, "password_changed", user.username,
+                          {"password": people.password_digest(hashed)}, user.username)
+        self._ended(user.username)
+        return True
+
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)

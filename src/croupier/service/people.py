@@ -11,17 +11,26 @@ before the chain gets a ``genesis`` record listing its accounts as they stood (m
 Every record names who made the account or gave it its role (``made_by``): an admin, when it
 was done through the API; nobody (``None``) when it was done at the command line by whoever
 holds the data, so the account is an independent person. The two-person rules read these
-links (:func:`through`): see docs/two-person-rules.md.
+links, and who chose each password last (:func:`hands`): see docs/two-person-rules.md.
 
->>> people = fold([
-...     {"kind": "genesis", "subject": "", "payload": '{"users":[{"username":"ann",'
-...      '"role":"admin","locked":false,"deleted":false,"made_by":null,"password":"x"}]}'},
-...     {"kind": "created", "subject": "sam",
-...      "payload": '{"role":"supervisor","made_by":"ann","password":"y"}'}])
+>>> chain = [
+...     {"kind": "genesis", "subject": "", "actor": "croupier", "payload": '{"users":[{'
+...      '"username":"ann","role":"admin","locked":false,"deleted":false,"made_by":null,'
+...      '"password":"x"}]}'},
+...     {"kind": "created", "subject": "sam", "actor": "ann",
+...      "payload": '{"role":"supervisor","made_by":"ann","password":"y"}'},
+...     {"kind": "created", "subject": "sue", "actor": "ann",
+...      "payload": '{"role":"supervisor","made_by":"ann","password":"z"}'}]
+>>> people = fold(chain)
 >>> people["sam"].made_by, people["ann"].made_by
 ('ann', None)
->>> through(people, "sam", "ann"), through(people, "ann", "sam"), through(people, "sam", "bo")
-(True, True, False)
+>>> held = hands(chain)
+>>> held.why_one("sam", "ann") is not None, held.why_one("sam", "sue") is not None
+(True, True)
+>>> chain.append({"kind": "password_changed", "subject": "sue", "actor": "sue",
+...               "payload": '{"password":"w"}'})
+>>> hands(chain).why_one("sam", "sue") is None, hands(chain).why_one("sue", "ann") is None
+(True, False)
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ COMMAND_LINE = "command line"
 """The actor of a record made at the command line, by whoever holds the data."""
 _APPEND_LOCK = 0x75736572  # "user": orders every change of accounts on PostgreSQL
 KINDS = ("genesis", "created", "role_changed", "locked", "unlocked", "password_reset",
-         "deleted", "restored")
+         "password_changed", "deleted", "restored")
 
 
 USERS = RecordChain(user_records, GENESIS, WHERE, _APPEND_LOCK)
@@ -122,42 +131,81 @@ def _changed(p: Person, kind: str, data: dict[str, Any]) -> Person:
         return replace(p, locked=kind == "locked")
     if kind == "password_reset":
         return replace(p, password=data["password"], locked=False)
+    if kind == "password_changed":
+        return replace(p, password=data["password"])
     if kind in ("deleted", "restored"):
         return replace(p, deleted=kind == "deleted")
     return p
 
 
-def through(people: Mapping[str, Person], a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are one person for a two-person rule: the same name, or one
-    made (or given their role) by the other, directly or through accounts made in turn."""
-    return a == b or b in makers(people, a) or a in makers(people, b)
+@dataclass(frozen=True)
+class Hands:
+    """Who each account's acts can come from, by the users' chain: everyone who ever made it
+    or gave it a role (a later role does not wipe an earlier maker), and who chose its password
+    last (an admin through the API, until the account's holder chooses their own)."""
+
+    makers: dict[str, set[str]]
+    holder: dict[str, str]
+
+    def lineage(self, name: str) -> set[str]:
+        """Every account ``name`` came through, directly or in turn."""
+        out: set[str] = set()
+        todo = list(self.makers.get(name, ()))
+        while todo:
+            maker = todo.pop()
+            if maker not in out:
+                out.add(maker)
+                todo.extend(self.makers.get(maker, ()))
+        return out
+
+    def why_one(self, a: str, b: str) -> str | None:
+        """Why ``a`` and ``b`` are one person (None: two)."""
+        for x, y in ((a, b), (b, a)):
+            if x in self.lineage(y):
+                return (f"{y}'s account or role came from {x} (made through the API by them, "
+                        "or by an account they made): one person, not two")
+        held = {a: self.holder.get(a, a), b: self.holder.get(b, b)}
+        for x, y in ((a, b), (b, a)):
+            if held[x] == y:
+                chosen = f"{x}'s password was last chosen by {y}"
+            elif held[x] == held[y] != x:
+                chosen = f"the passwords of {x} and {y} were both last chosen by {held[x]}"
+            else:
+                continue
+            return (f"{chosen} (an account's holder sets their own, POST /me/password, to act "
+                    "as a person of their own): one person, not two")
+        return None
+
+
+def hands(records: Iterable[Mapping[str, Any]]) -> Hands:
+    """:class:`Hands` from the users' chain's records, in order."""
+    makers: dict[str, set[str]] = {}
+    holder: dict[str, str] = {}
+    for r in records:
+        kind, name, actor = r["kind"], str(r["subject"]), str(r["actor"])
+        data = json.loads(r["payload"])
+        if kind == "genesis":
+            for a in data["users"]:
+                if a["made_by"] is not None:
+                    makers.setdefault(a["username"], set()).add(a["made_by"])
+        if kind in ("created", "role_changed") and data.get("made_by") is not None:
+            makers.setdefault(name, set()).add(data["made_by"])
+        if kind in ("created", "password_reset", "password_changed"):
+            # Chosen at the command line (by whoever holds the data) or by its holder: theirs.
+            holder[name] = name if actor in (COMMAND_LINE, name) else actor
+    return Hands(makers, holder)
 
 
 def not_independent(conn: Connection, proposer: str, approver: str) -> str | None:
     """Why ``approver`` may not be the second person to ``proposer``'s act (None: they may):
-    the same person, or one who came into being or gained the role through the other.
-    Read under the users' lock, so an account made or re-roled at the same moment is seen."""
+    the same person, one who came into being or gained a role through the other, or two
+    accounts whose passwords the same person chose last (:class:`Hands`, read from the users'
+    chain). Read under the users' lock, so an account made or re-roled at the same moment is
+    seen."""
     take_lock(conn)
     if proposer == approver:
         return f"{approver} asked for it; a second person approves"
-    known = people(conn)
-    if proposer in makers(known, approver):
-        return (f"{approver}'s account or role came from {proposer} (made through the API by "
-                f"them, or by an account they made): one person, not two")
-    if approver in makers(known, proposer):
-        return (f"{proposer}'s account or role came from {approver} (made through the API by "
-                f"them, or by an account they made): one person, not two")
-    return None
-
-
-def makers(people: Mapping[str, Person], name: str) -> list[str]:
-    """Who made ``name`` (or gave them their role), who made that one, and so on."""
-    out: list[str] = []
-    current = people.get(name)
-    while current is not None and current.made_by is not None and current.made_by not in out:
-        out.append(current.made_by)
-        current = people.get(current.made_by)
-    return out
+    return hands(records(conn)).why_one(proposer, approver)
 
 
 # --- the rows as they stand, and the audit's comparison -------------------------------------

@@ -1,4 +1,4 @@
-"""``/auth``: log in for a bearer token, log out, who am I."""
+"""``/auth``: log in for a bearer token, log out, who am I, choose your own password."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import math
 from typing import Any
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
 
 from croupier.service.api.deps import Credentials, Current, Svc
-from croupier.service.api.models import Login
+from croupier.service.api.models import Login, NewPassword
 from croupier.service.auth import LoginFailed
 from croupier.service.errors import ApiError
+from croupier.service.install import password_problem
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 LOGIN_FAILED = "wrong name or password, or the account is locked"
@@ -45,6 +47,36 @@ def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
         svc.auth.logout(creds.credentials)
         svc.hub.end_token(creds.credentials)
     return {"status": "logged out"}
+
+
+class PasswordChanged(BaseModel):
+    """The holder's own password is set: every session of the account has ended."""
+
+    username: str
+    changed: bool = Field(description="always true: log in again with the new password")
+
+
+@router.post("/me/password", response_model=PasswordChanged,
+             responses={429: {"description": "throttled: wait Retry-After"}})
+def change_password(request: Request, body: NewPassword, user: Current,
+                    svc: Svc) -> dict[str, Any]:
+    """Choose your own password (the one an admin chose when making the account is theirs as
+    much as yours: until you choose your own, the two-person rules count your account as theirs,
+    docs/two-person-rules.md). The current password is asked and its guesses throttled as log-ins
+    are; every session of the account ends."""
+    problem = password_problem(user.username, body.new)
+    if problem:
+        raise ApiError(422, "malformed", f"body.new: {problem}")
+    address = svc.proxies.of(request)
+    verdict = svc.throttle.reserve(user.username, address)
+    if not verdict.allowed:
+        seconds = math.ceil(verdict.retry_after)
+        raise ApiError(429, "too_many_attempts", f"{verdict.reason}: try again in "
+                       f"{seconds} s", headers={"Retry-After": str(seconds)})
+    if not svc.auth.change_own_password(user, body.current, body.new):
+        raise ApiError(403, "forbidden", "body.current: not the account's password")
+    svc.throttle.succeeded(user.username, address)
+    return {"username": user.username, "changed": True}
 
 
 @router.get("/me")

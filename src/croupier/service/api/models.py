@@ -76,6 +76,13 @@ class NewUser(Body):
     role: Literal["player", "dealer", "supervisor", "cashier", "auditor", "admin"]
 
 
+class NewPassword(Body):
+    """The account's holder choosing their own password: the one they have, and the new."""
+
+    current: str = Field(min_length=1, max_length=256)
+    new: str = Field(min_length=1, max_length=256)
+
+
 class NewRole(Body):
     role: Literal["dealer", "supervisor", "cashier", "auditor", "admin"]
 
