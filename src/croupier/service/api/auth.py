@@ -7,8 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from croupier.service.api.account_replies import LoggedIn, LoggedOut, Me
 from croupier.service.api.deps import Credentials, Current, Svc
 from croupier.service.api.models import Login
+from croupier.service.api.replies import answers
 from croupier.service.auth import LoginFailed
 from croupier.service.errors import ApiError
 
@@ -16,7 +18,8 @@ router = APIRouter(prefix="/auth", tags=["auth"])
 LOGIN_FAILED = "wrong name or password, or the account is locked"
 
 
-@router.post("/login", responses={429: {"description": "throttled: wait Retry-After"}})
+@router.post("/login", response_model=None, responses={
+    **answers(LoggedIn), 429: {"description": "throttled: wait Retry-After"}})
 def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
     """A bearer token. Wrong guesses are throttled per account and client address, with
     back-off, and capped per account across every address (429 with ``Retry-After``); no
@@ -37,7 +40,7 @@ def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
     return {"token": token, "username": user.username, "role": user.role}
 
 
-@router.post("/logout")
+@router.post("/logout", response_model=None, responses=answers(LoggedOut))
 def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
     """End this token's session, and close at once every stream it opened on this server
     (one on another node closes at that node's next check of the token)."""
@@ -47,6 +50,6 @@ def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
     return {"status": "logged out"}
 
 
-@router.get("/me")
+@router.get("/me", response_model=None, responses=answers(Me))
 def me(user: Current) -> dict[str, Any]:
     return {"username": user.username, "role": user.role}
