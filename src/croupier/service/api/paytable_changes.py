@@ -54,8 +54,8 @@ def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     if body.profile not in PROFILE_IDS:
         raise ApiError(422, "malformed", f"body.profile: unknown profile {body.profile!r}")
     with svc.engine.begin() as conn:
-        return schedule.propose(conn, user.username, body.game, body.profile,
-                                dict(body.pays), body.effective, body.reason).json()
+        return schedule.propose(conn, user.username, schedule.Proposal(
+            body.game, body.profile, dict(body.pays), body.effective, body.reason)).json()
 
 
 @router.post("/changes/{change_id}/approve", response_model=None,

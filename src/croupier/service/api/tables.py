@@ -59,8 +59,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
-        live = paytables.open_table(svc.tables, body.id, body.game, body.profile, options,
-                                    body.capacity,
+        opening = paytables.Opening(body.id, body.game, body.profile, options, body.capacity)
+        live = paytables.open_table(svc.tables, opening,
                                     lambda conn: controls.set_entry(conn, body.id, body.entry,
                                                                       user.username))
     except LookupError:
