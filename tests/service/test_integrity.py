@@ -1,4 +1,4 @@
-"""The fairness monitors at the live table (issue 8): loaded dice alert the supervisors in the
+"""The fairness monitors at the live table: loaded dice alert the supervisors in the
 ledger, on the stream and at GET /tables/{id}/alerts, and call for a change of dice; the
 monitors are rebuilt from the ledger on a restart; ``croupier integrity --ledger`` reads it."""
 

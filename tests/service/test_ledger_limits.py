@@ -1,5 +1,5 @@
-"""Issue 12, finding 8: deposits and adjustments have limits per operation and per wallet; the
-issue's 9,224 deposits of 9,999,999,999,999.99 are refused before they reach the ledger, and
+"""Deposits and adjustments have limits per operation and per wallet; an attack's 9,224
+deposits of 9,999,999,999,999.99 are refused before they reach the ledger, and
 the server verifies and starts again as before."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ HUGE = "9999999999999.99"
 def test_huge_deposits_refused_early_and_the_server_restarts(server: Server) -> None:
     s = server
     before = s.get("admin", "/wallets/alice").json()["balance"]
-    count = 9224 if s.database is None else 500  # the issue's count on SQLite, whose sum broke
+    count = 9224 if s.database is None else 500  # the attack's count on SQLite, whose sum broke
     headers = s.headers("admin")
     with httpx.Client(base_url=s.base, timeout=30) as client:
         for _ in range(count):

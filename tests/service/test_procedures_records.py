@@ -1,4 +1,4 @@
-"""Issue 13 items 9 and 11 over real HTTP: scheduled pay table changes, the equipment register,
+"""Over real HTTP: scheduled pay table changes, the equipment register,
 the dice's chain of custody and the table procedures recorded as events; and the attack
 leftovers (unknown query parameters, a stream of an unknown table, the coupon's table).
 

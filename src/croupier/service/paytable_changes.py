@@ -1,4 +1,4 @@
-"""Scheduled changes of the house's pay table for one game and profile (issue 13 item 9).
+"""Scheduled changes of the house's pay table for one game and profile.
 
 A change is proposed with the whole override table (``pays``, as a table's ``options.pays``),
 the date and time it takes effect and a reason; it is checked as ``croupier check`` checks a
