@@ -194,7 +194,8 @@ def _recall_answers_as_its_models(c: Checked) -> None:
     rounds = c.get("auditor", T + "/rounds", table_id="craps-1")
     decided = rounds[-1]["round"]
     for who in ("auditor", "alice"):
-        c.get(who, T + "/rounds/{round_no}", table_id="craps-1", round_no=decided)
+        first = c.get(who, T + "/rounds/{round_no}", table_id="craps-1", round_no=decided)
+        assert first["coupons"] and first["draw"]["source"] == "entered"
     assert c.get("alice", "/players/{player}/rounds", player="alice")
     assert c.get("auditor", "/audit/verify")["ok"] is True
 
@@ -286,6 +287,11 @@ def test_roulette_mini_craps_and_an_rng_void_answer_as_their_models(server: Serv
     asked = c.post("supervisor", T + "/void", {"reason": "device jammed"}, table_id="auto-1")
     assert "void_asked" in asked
     c.post("floor", T + "/void/approve", table_id="auto-1")
+    voided = c.get("auditor", T + "/rounds", table_id="auto-1")[0]
+    assert voided["voided"]["approved_by"] == "floor"
+    drawn = c.get("auditor", T + "/rounds/{round_no}", table_id="auto-1",
+                  round_no=voided["round"])
+    assert drawn["draw"]["raw"] and drawn["voided"] == voided["voided"]
     assert ("POST", T + "/void", 202) in c.seen
 
 

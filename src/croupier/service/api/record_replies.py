@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
+from croupier.service.api.coupons import Coupon
 from croupier.service.api.replies import Chips, Documented
 
 
@@ -73,10 +74,36 @@ class Outcome(Documented):
     kind: str = Field(description="``roll`` or ``spin``")
 
 
+class RoundVoided(Documented):
+    """Why a round was voided and by whom (a second supervisor's approval, for an RNG's)."""
+
+    reason: str
+    by: str
+    approved_by: str | None = None
+
+
+class Draw(Documented):
+    """Where a round's outcome came from: the RNG (its source and raw draw) or the person who
+    entered it; empty when the round was decided by no outcome."""
+
+    source: str | None = Field(default=None, description="``entered``, or the RNG's source")
+    by: str | None = Field(default=None, description="entered: who entered it")
+    raw: list[int] | None = Field(default=None, description="the RNG's raw draw")
+    outcome: list[int | str] | None = None
+
+
+class Staked(Documented):
+    """A wager in action when the round was decided."""
+
+    player: str
+    wager: str = Field(description="the wager's key on the layout (``place_win:6``)")
+    stake: str
+
+
 class RoundListed(Documented):
     round: int
     outcome: Outcome
-    voided: dict[str, Any] | None
+    voided: RoundVoided | None
     decided_at: float
 
 
@@ -94,14 +121,13 @@ class RoundRecord(Documented):
     round: int
     decided: bool
     outcome: Outcome | None
-    draw: dict[str, Any] | None = Field(description="the outcome's source: entered by whom, "
-                                        "or the RNG's raw draw")
-    voided: dict[str, Any] | None
-    wagers_in_action: list[dict[str, Any]] | None
+    draw: Draw | None
+    voided: RoundVoided | None
+    wagers_in_action: list[Staked] | None
     bets: list[Recorded] | None
     settlements: list[Recorded] | None
     balances: Balances
-    coupons: list[dict[str, Any]] | None
+    coupons: list[Coupon] | None = Field(description="the match play coupons redeemed in it")
     events: list[Recorded]
 
 
@@ -111,8 +137,8 @@ class PlayerRound(Documented):
     table: str
     round: int
     outcome: Outcome | None
-    voided: dict[str, Any] | None
-    wagers_in_action: list[dict[str, Any]]
+    voided: RoundVoided | None
+    wagers_in_action: list[Staked]
     bets: list[Recorded]
     settlements: list[Recorded]
     balance_before: Chips | None
