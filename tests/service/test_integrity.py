@@ -130,6 +130,7 @@ def test_wheel_alert_and_integrity_ledger_command(sqlite_server: Server) -> None
         raise AssertionError("a wheel stopping at 17 every spin never alerted")
     alerts = s.get("admin", "/tables/roulette-1/alerts").json()
     read_back(TableAlerts, alerts)  # the alert as /docs documents it
+    assert alerts["monitors"][0]["alarms"]
     assert [(a["equipment"], a["set_id"], a["monitor"]) for a in alerts["alerts"]][:1] == [
         ("wheel", "roulette-1", "pocket 17 (gross)")]
     assert n <= 10

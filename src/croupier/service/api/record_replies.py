@@ -46,6 +46,17 @@ class AlertShown(Documented):
     message: str
 
 
+class Alarm(Documented):
+    """A monitor's alarm: its statistic (a CUSUM in log-likelihood-ratio units, a test
+    statistic rather than money, hence a number) crossed its threshold."""
+
+    monitor: str
+    at: int = Field(description="the roll or spin of the set (1-based) it alarmed at")
+    statistic: float
+    threshold: float
+    message: str
+
+
 class MonitorState(Documented):
     """One fairness monitor: a dice set's or the wheel's."""
 
@@ -55,7 +66,7 @@ class MonitorState(Documented):
     alarmed: bool
     peak: float = Field(description="its statistic nearest its threshold (1.0 is an alarm): "
                         "a ratio of test statistics, not money")
-    alarms: list[dict[str, Any]]
+    alarms: list[Alarm]
     in_play: bool | None = Field(default=None, description="dice: the set now in play")
     wheel: str | None = Field(default=None, description="the wheel's id")
 
