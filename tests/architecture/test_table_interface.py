@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 from croupier.games import GAMES
@@ -31,9 +31,11 @@ SETTINGS = frozenset({"keep_log", "earlier_release_pays"})
 """What the protocol lets its keeper set: how a table keeps its log and reads old records."""
 
 
-def modules() -> Iterator[tuple[str, ast.Module]]:
-    for path in sorted((SRC / "croupier").rglob("*.py")):
-        yield path.relative_to(SRC).as_posix(), ast.parse(path.read_text("utf-8"))
+@functools.cache
+def modules() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the package, parsed once for the tests of this file."""
+    return tuple((path.relative_to(SRC).as_posix(), ast.parse(path.read_text("utf-8")))
+                 for path in sorted((SRC / "croupier").rglob("*.py")))
 
 
 def protocol_methods() -> frozenset[str]:
