@@ -346,7 +346,10 @@ def demo_app(express_lane: bool, password: str = PASSWORD) -> Iterator[Any]:
 
     with tempfile.TemporaryDirectory(prefix="hops-") as tmp:
         data = Path(tmp)
-        install.init(data, None, None, "admin", None, True, password)
+        if hasattr(install, "FirstUsers"):
+            install.init(data, None, None, install.FirstUsers(demo=True, demo_password=password))
+        else:  # an older tree (--before), whose init took the first users one by one
+            install.init(data, None, None, "admin", None, True, password)
         engine = preflight.open_ledger(data, None)
         key_path = keys.key_path(data, None)
         verify.configure(keys.load_key(key_path), install.pin_path(key_path))

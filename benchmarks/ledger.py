@@ -67,7 +67,7 @@ def chain_alone(repeat: int) -> tuple[float, float]:
 
 
 def _ledger(folder: Path) -> tuple[Runner, dict[str, User]]:
-    install.init(folder, None, None, "admin", None, True, "bench-pass-1234")
+    install.init(folder, None, None, install.FirstUsers(demo=True, demo_password="bench-pass-1234"))
     engine = store.make_engine(f"sqlite:///{folder / 'croupier.db'}")
     led = Runner.over(engine)
     import sqlalchemy as sa

@@ -47,7 +47,7 @@ def roll_cost(rounds: int) -> tuple[float, float, int]:
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        install.init(folder, None, None, "admin", None, True, "bench-pass-1234")
+        install.init(folder, None, None, install.FirstUsers(demo=True, demo_password="bench-pass-1234"))
         engine = store.make_engine(f"sqlite:///{folder / 'croupier.db'}")
         led = Runner.over(engine)
         auth = Auth(engine)

@@ -37,6 +37,17 @@ Each count comes with the command that lists what it counted (``--only X --verbo
     why, and for the felt the JavaScript files that name every craps wager by id, where a new
     one must be written. The count is the files edited plus those the failures point at.
     ``--no-browser`` leaves the felt out (it needs Chromium and takes a few seconds).
+(f) **comments that explain by an issue's number**: the lines of the tree's Python (``src``,
+    ``tests``, ``benchmarks``) and of the browser table's JavaScript naming an issue by number
+    (``issue 12``, ``Issue 13 items 9``, ``issue #8``) or writing a bare ``#12`` (not a
+    colour, not an HTML entity); ``tests/architecture/test_reasons_not_issue_numbers.py``
+    fails on one.
+(g) **dead code a review of the live service listed, still dead**: each of its names
+    (``zero_if_none``, ``copy_config``, ``ROLE_NAMES``, ``GAME_NAMES``, ``CouponReader``,
+    ``normal_sf``, ``bonferroni``, ``bank_names``, ``TABLE_ARGS``, ``TYPES``,
+    ``MONEY_FIELDS``, ``_LABEL``, ``NATURALS``, and the architecture tests' ``KNOWN_CYCLES``)
+    defined at a module's top level (with :mod:`ast`, in ``src`` and ``tests``) and read
+    nowhere in the tree (no name, attribute or import of it outside its definition).
 
 Usage::
 
@@ -69,7 +80,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hops  # the tree helpers and the in-process app are shared
 
 ROOT = Path(__file__).resolve().parents[1]
-COUNTS = ("a", "b", "c", "d", "e")
+COUNTS = ("a", "b", "c", "d", "e", "f", "g")
 GAME_NAMES = ("craps", "mini-craps", "automated-craps", "roulette")
 """The registry's names, used where a tree's registry cannot be read."""
 EXCLUDED = ("croupier/craps/", "croupier/roulette/", "croupier/games.py")
@@ -663,6 +674,65 @@ def new_wager(src: Path, browser: bool) -> dict[str, Any]:
     return {"edited": edited, "checks": checks}
 
 
+# --- (f) comments naming an issue, (g) the dead code listed -----------------------------------
+
+ISSUE = re.compile(r"\bissues?\s+#?\d+|(?<![\w&#])#\d+\b(?![0-9a-fA-F])", re.IGNORECASE)
+DEAD = ("zero_if_none", "copy_config", "ROLE_NAMES", "GAME_NAMES", "CouponReader", "normal_sf",
+        "bonferroni", "bank_names", "TABLE_ARGS", "TYPES", "MONEY_FIELDS", "_LABEL", "NATURALS",
+        "KNOWN_CYCLES")
+
+
+def _tree_files(root: Path) -> Iterator[Path]:
+    for folder in ("src", "tests", "benchmarks"):
+        yield from sorted((root / folder).rglob("*.py"))
+    yield from sorted((root / "src" / "croupier" / "web" / "static").glob("*.js"))
+
+
+def issue_comments(root: Path) -> list[Site]:
+    """Every line naming an issue by its number (this script's own docstring and patterns
+    and the test that looks for them left out: they say what is looked for)."""
+    skip = {"benchmarks/shape.py", "tests/test_benchmark_shape.py",
+            "tests/architecture/test_reasons_not_issue_numbers.py"}
+    sites = []
+    for path in _tree_files(root):
+        rel = path.relative_to(root).as_posix()
+        if rel in skip:
+            continue
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+            if ISSUE.search(line):
+                sites.append(Site(rel, n, "issue number", line.strip()))
+    return sites
+
+
+def _top_level_defs(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name, node.lineno
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, ast.AnnAssign) else [])
+        yield from ((t.id, node.lineno) for t in targets if isinstance(t, ast.Name))
+
+
+def _reads(tree: ast.Module) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.alias):
+            yield node.name.rsplit(".", 1)[-1]
+
+
+def dead_names(root: Path) -> list[Site]:
+    """The names of :data:`DEAD` defined at a module's top level and read nowhere."""
+    trees = {p.relative_to(root).as_posix(): ast.parse(p.read_text("utf-8"))
+             for p in _tree_files(root) if p.suffix == ".py"}
+    read = {name for tree in trees.values() for name in _reads(tree)}
+    return [Site(rel, line, "defined, read nowhere", name)
+            for rel, tree in trees.items() if not rel.startswith("benchmarks/")
+            for name, line in _top_level_defs(tree) if name in DEAD and name not in read]
+
+
 # --- one tree, and the table ----------------------------------------------------------------------
 
 
@@ -680,6 +750,10 @@ def measure(src: Path, only: tuple[str, ...], browser: bool) -> dict[str, Any]:
                     "bare": [s.__dict__ for s in bare]}
     if "d" in only:
         out["d"] = [s.__dict__ for s in js_wager_ids(src, craps | roulette)]
+    if "f" in only:
+        out["f"] = [s.__dict__ for s in issue_comments(src.parent)]
+    if "g" in only:
+        out["g"] = [s.__dict__ for s in dead_names(src.parent)]
     if "e" in only:
         out["e"] = new_wager(src, browser)
         out["e"]["doc"] = adding_a_wager_doc(src.parent)
@@ -738,6 +812,10 @@ def rows(r: dict[str, Any], only: tuple[str, ...]) -> list[tuple[str, str]]:
         out += [(f"      {k}", str(kinds.get(k, 0))) for k in ("string", "object key", "property")]
     if "e" in r:
         out += e_rows(r["e"])
+    if "f" in r:
+        out.append(("(f) comments naming an issue by its number", str(len(r["f"]))))
+    if "g" in r:
+        out.append(("(g) listed dead names, still defined and unread", str(len(r["g"]))))
     return out
 
 
@@ -764,6 +842,8 @@ COMMANDS = {
     "c": "benchmarks/shape.py --only c --verbose   (app.openapi() of an in-process app)",
     "d": "benchmarks/shape.py --only d --verbose   (the JavaScript tokenised)",
     "e": "benchmarks/shape.py --only e --verbose   (a copy with a scratch WagerDef, played)",
+    "f": "benchmarks/shape.py --only f --verbose   (the tree's lines, read)",
+    "g": "benchmarks/shape.py --only g --verbose   (ast over src and tests)",
 }
 
 
@@ -797,7 +877,7 @@ def details(name: str, r: dict[str, Any], verbose: bool) -> list[str]:
     if not verbose:
         return out
     for key, title in (("a", "(a)"), ("a_engine_calls", "(a) engine methods"), ("b", "(b)"),
-                       ("d", "(d)")):
+                       ("d", "(d)"), ("f", "(f)"), ("g", "(g)")):
         if key in r:
             out += ["", f"{title} {name}:"]
             out += [f"    {s['path']}:{s['line']}  [{s['kind']}]  {s['text']}" for s in r[key]]
@@ -827,7 +907,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--before", type=Path,
                         help="an older tree, counted beside the current one in the same run")
     parser.add_argument("--only", default=",".join(COUNTS),
-                        help="which counts, comma-separated (default: a,b,c,d,e)")
+                        help="which counts, comma-separated (default: all)")
     parser.add_argument("--verbose", action="store_true", help="list every place counted")
     parser.add_argument("--no-browser", action="store_true",
                         help="(e): leave the felt out (no Chromium)")

@@ -160,7 +160,20 @@ def _run(*args: str) -> str:
 
 ROWS = ("(a) type branches on the game", "(b) role comparisons", "(c) operations with no",
         "(d) wager ids written", "(e) files a new craps wager", "plays over the replay",
-        "plays over the server", "plays over the felt")
+        "plays over the server", "plays over the felt", "(f) comments naming an issue",
+        "(g) listed dead names")
+
+
+def test_comments_naming_an_issue_and_dead_names_are_counted(tmp_path: Path) -> None:
+    (tmp_path / "src" / "croupier").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "croupier" / "a.py").write_text(
+        '"""Reports (issue 14)."""\nTYPES = ("a",)\nMONEY_FIELDS = ("x",)\nCOLOUR = "#12ab34"\n')
+    (tmp_path / "tests" / "test_a.py").write_text(
+        "from croupier.a import MONEY_FIELDS  # see #12\n")
+    assert [(s.path, s.line) for s in shape.issue_comments(tmp_path)] == [
+        ("src/croupier/a.py", 1), ("tests/test_a.py", 1)]
+    assert [(s.text, s.line) for s in shape.dead_names(tmp_path)] == [("TYPES", 2)]
 
 
 def test_it_counts_this_tree_and_prints_its_table() -> None:

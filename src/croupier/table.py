@@ -4,7 +4,10 @@ A table is opened (:meth:`croupier.games.Game.open`) or rebuilt from its events
 (:meth:`croupier.games.Game.rebuild`); :meth:`Table.check` says what an action would do (its
 events, or the :class:`~croupier.errors.Refusal`) without changing anything; :meth:`Table.act`
 checks and then folds the events in with :meth:`Table.apply`, the only code that changes a
-table. The service, the replay and the analysis speak to a table only through this interface.
+table once it is made (its keeper sets only ``keep_log`` and ``earlier_release_pays``). The
+service and the replay speak to a table only through this interface; the analysis and the
+simulator of a family also ask its engine for a stake's or a bet's own check and a
+commission.
 """
 
 from __future__ import annotations

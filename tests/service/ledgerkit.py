@@ -32,7 +32,7 @@ class Kit:
     """A demo ledger in ``data_dir`` and a ledger object over it."""
 
     def __init__(self, data_dir: Path, database: str | None = None) -> None:
-        install.init(data_dir, database, None, "admin", None, True, PASSWORD)
+        install.init(data_dir, database, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
         self.data_dir = data_dir
         self.url = database or f"sqlite:///{(data_dir / 'croupier.db').resolve()}"
         self.engine = store.make_engine(self.url)

@@ -1,4 +1,4 @@
-"""Issue 12, finding 4: ``croupier audit export`` writes a signed bundle that ``croupier audit
+"""``croupier audit export`` writes a signed bundle that ``croupier audit
 verify-bundle`` checks offline with nothing else, and that fails after any one-byte edit; the
 signing key is rotated by a record both keys sign, and a key that is not the ledger's fails."""
 

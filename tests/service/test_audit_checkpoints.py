@@ -1,4 +1,4 @@
-"""Issue 12, finding 4: checkpoints are signed every so many events while serving, a ledger
+"""Checkpoints are signed every so many events while serving, a ledger
 cut short or rolled back no longer reaches the checkpoint pinned outside the database, and
 ``GET /audit/verify`` on a running server names an edit made under it."""
 

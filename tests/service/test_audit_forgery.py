@@ -1,4 +1,4 @@
-"""Issue 12, finding 4: the forgeries the issue made by hand, each kept consistent (balances
+"""Forgeries made by hand in the database, each kept consistent (balances
 adjusted to match), are found by the start-up audit, and ``croupier serve`` refuses to serve:
 a deposit of 1000 made 10000; a losing $1 settlement rewritten as "win, paid 500" with the
 seat and the house adjusted; on PostgreSQL a deposit made 50000 larger. A forger who also

@@ -22,7 +22,7 @@ def test_a_writer_gets_in_while_the_audit_reads(tmp_path: Path,
     from croupier.service.app import start_ledger
     from croupier.service.audit import verify
 
-    install.init(tmp_path, None, None, "admin", None, True, PASSWORD)
+    install.init(tmp_path, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
     engine = preflight.open_ledger(tmp_path, None)
     tables = start_ledger(engine)
     real_read = verify.read
@@ -91,7 +91,7 @@ def test_recall_reads_without_holding_the_bets_back(tmp_path: Path,
     from croupier.service.audit import verify as audit
     from croupier.service.rng import make_rng
 
-    install.init(tmp_path, None, None, "admin", None, True, PASSWORD)
+    install.init(tmp_path, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
     engine = preflight.open_ledger(tmp_path, None)
     key_path = keys.key_path(tmp_path, None)
     audit.configure(keys.load_key(key_path), install.pin_path(key_path))

@@ -1,4 +1,4 @@
-"""Issue 12, finding 4: the ledger is tamper-evident.
+"""The ledger is tamper-evident.
 
 A ledger of a few hundred rounds (craps and roulette, RNG draws and entered dice) is built
 in-process through the service's own actions. One byte of every stored event and of every

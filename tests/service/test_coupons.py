@@ -1,4 +1,4 @@
-"""Issue 12, finding 1: match play coupons are instruments the house issues, redeemed exactly
+"""Match play coupons are instruments the house issues, redeemed exactly
 once (also under 50 redemptions at once across five tables), voidable, on record and in recall;
 ``"coupon": true`` without a serial the house issued is refused."""
 

@@ -1,6 +1,6 @@
-"""Issue 12, findings 6, 9, 11, 15, 17 and 18 over real HTTP, and what held before and must keep
-holding: 50 whole-bankroll bets at once -> 1 accepted, 50 requests with one idempotency key ->
-1 executed, chips conserved, path traversal under /static refused."""
+"""Attacks over real HTTP that must keep failing: 50 whole-bankroll bets at once -> 1
+accepted, 50 requests with one idempotency key -> 1 executed, chips conserved, path traversal
+under /static refused."""
 
 from __future__ import annotations
 

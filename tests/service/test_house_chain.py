@@ -74,8 +74,8 @@ def test_a_removed_record_is_named_by_the_signed_checkpoint(kit: Kit, tmp_path: 
 
 def test_a_change_failing_the_check_is_refused_with_its_clause(kit: Kit) -> None:
     with kit.engine.begin() as conn, pytest.raises(Refusal) as refused:
-        paytable_changes.propose(conn, "admin", "craps", "nj-casino-night",
-                                 {"field:12": "1 to 1"}, _hence(3600), "mean")
+        paytable_changes.propose(conn, "admin", paytable_changes.Proposal(
+            "craps", "nj-casino-night", {"field:12": "1 to 1"}, _hence(3600), "mean"))
     assert refused.value.clause == "N.J.A.C. 13:47-20.25(i)2"
     assert paytable_changes.check("craps", "nj-13-69f", {"field:12": "3 to 1"}) == []
 
@@ -94,8 +94,8 @@ def test_odds_of_nothing_are_refused_citing_the_profiles_pay_clause(kit: Kit) ->
         found = paytable_changes.check("craps", profile, {"field:13": "0 to 1"})
         assert [c for _, c in found] == [rules.clause("permitted_clause")] != [""]
     with kit.engine.begin() as conn, pytest.raises(Refusal) as refused:
-        paytable_changes.propose(conn, "admin", "craps", "nj-13-69f", {"pass": "0 to 1"},
-                                 _hence(3600), "nothing")
+        paytable_changes.propose(conn, "admin", paytable_changes.Proposal(
+            "craps", "nj-13-69f", {"pass": "0 to 1"}, _hence(3600), "nothing"))
     assert refused.value.clause == "N.J.A.C. 13:69F-1.4(b)"
 
 
@@ -127,8 +127,8 @@ def test_a_proposal_effective_in_the_past_records_nothing(kit: Kit) -> None:
     with kit.engine.begin() as conn:
         before = len(register.rows(conn))
         with pytest.raises(Malformed) as bad:
-            paytable_changes.propose(conn, "admin", "craps", "nj-13-69f",
-                                     {"field:12": "3 to 1"}, _hence(-3600), "too late")
+            paytable_changes.propose(conn, "admin", paytable_changes.Proposal(
+                "craps", "nj-13-69f", {"field:12": "3 to 1"}, _hence(-3600), "too late"))
         assert bad.value.where == "body.effective" and len(register.rows(conn)) == before
 
 

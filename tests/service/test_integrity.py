@@ -1,4 +1,4 @@
-"""The fairness monitors at the live table (issue 8): loaded dice alert the supervisors in the
+"""The fairness monitors at the live table: loaded dice alert the supervisors in the
 ledger, on the stream and at GET /tables/{id}/alerts, and call for a change of dice; the
 monitors are rebuilt from the ledger on a restart; ``croupier integrity --ledger`` reads it."""
 
@@ -10,7 +10,10 @@ import sys
 import threading
 from typing import Any
 
+from croupier.service.api.record_replies import TableAlerts
+
 from .conftest import Server
+from .test_replies import read_back
 
 LOADED = [6, 6]  # a gross bias: both dice always show six
 
@@ -126,6 +129,8 @@ def test_wheel_alert_and_integrity_ledger_command(sqlite_server: Server) -> None
     else:
         raise AssertionError("a wheel stopping at 17 every spin never alerted")
     alerts = s.get("admin", "/tables/roulette-1/alerts").json()
+    read_back(TableAlerts, alerts)  # the alert as /docs documents it
+    assert alerts["monitors"][0]["alarms"]
     assert [(a["equipment"], a["set_id"], a["monitor"]) for a in alerts["alerts"]][:1] == [
         ("wheel", "roulette-1", "pocket 17 (gross)")]
     assert n <= 10

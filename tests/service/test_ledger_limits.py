@@ -1,5 +1,5 @@
-"""Issue 12, finding 8: deposits and adjustments have limits per operation and per wallet; the
-issue's 9,224 deposits of 9,999,999,999,999.99 are refused before they reach the ledger, and
+"""Deposits and adjustments have limits per operation and per wallet; an attack's 9,224
+deposits of 9,999,999,999,999.99 are refused before they reach the ledger, and
 the server verifies and starts again as before."""
 
 from __future__ import annotations

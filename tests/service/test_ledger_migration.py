@@ -1,4 +1,4 @@
-"""Issue 12, finding 4: a ledger written by the previous release (schema 0001, no hashes)
+"""A ledger written by the previous release (schema 0001, no hashes)
 still loads: migration 0002 seals its events and wallet entries as they stand, and ``croupier
 init`` gives it a signing key, after which it verifies and any later edit is named."""
 

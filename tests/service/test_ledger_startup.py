@@ -1,4 +1,4 @@
-"""Issue 12, findings 7, 12, 14 and 9: a ledger is made only by ``croupier init``; ``croupier
+"""A ledger is made only by ``croupier init``; ``croupier
 serve`` refuses an absent, empty, unreadable, damaged or read-only ledger and an uninitialised
 database, saying what to run; a production ledger has no demo data and private files; the
 seeded RNG needs an explicit test mode and is never disclosed."""

@@ -1,4 +1,4 @@
-"""Issue 12, finding 2 (the command line): whoever holds the server's data recovers accounts
+"""On the command line, whoever holds the server's data recovers accounts
 when every admin is locked out: ``croupier users unlock NAME`` and ``croupier users
 reset-password NAME`` on ``--data-dir`` or ``--database``."""
 

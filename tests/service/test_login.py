@@ -1,4 +1,4 @@
-"""Issue 12, findings 2, 3, 10, 13 and 16: log-in that cannot be raced or used to lock the casino
+"""Log-in that cannot be raced or used to lock the casino
 out (the throttle's attacks are in test_login_attacks.py), accounts that cannot be told apart
 by their answers, revocation that takes effect at once (tokens and streams), and a stream
 token that never travels in the URL."""

@@ -56,7 +56,8 @@ _tables = itertools.count(1)
 
 def new_table(kit: Kit) -> LiveTable:
     table_id = f"auto-{next(_tables)}"
-    live = paytables.open_table(kit.tables, table_id, "automated-craps", "nj-13-69f", {}, None)
+    opening = paytables.Opening(table_id, "automated-craps", "nj-13-69f", {})
+    live = paytables.open_table(kit.tables, opening)
     kit.tables.add(live)
     for player in ("alice", "bob"):
         kit.act(player, table_id, cashier.buy_in(kit.ledger, kit.users[player], live,

@@ -1,4 +1,4 @@
-"""Issue 13 items 1, 2, 3 and 6 over real HTTP: the server's procedures follow the table's own
+"""Over real HTTP, the server's procedures follow the table's own
 profile (late bets, who confirms them, match play coupons, the dice and the places), and each
 refusal cites a clause of that profile's text or the reading that stands in for one."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 items 9 and 11 over real HTTP: scheduled pay table changes, the equipment register,
+"""Over real HTTP: scheduled pay table changes, the equipment register,
 the dice's chain of custody and the table procedures recorded as events; and the attack
 leftovers (unknown query parameters, a stream of an unknown table, the coupon's table).
 
@@ -18,9 +18,11 @@ from typing import Any
 import httpx
 import pytest
 
+from croupier.service.api.record_replies import PayTableChange
 from croupier.service.equipment import passing_record
 
 from .conftest import BACKENDS, Server, make_server
+from .test_replies import read_back
 
 FIELD_12 = "field:12"
 
@@ -103,6 +105,7 @@ def test_a_change_is_checked_approved_and_applied_between_rounds(srv: Server) ->
     assert s.post("dealer", f"/paytables/changes/{cid}/approve", key=None).status_code == 403
     approved = s.ok("supervisor", f"/paytables/changes/{cid}/approve", key=None)
     assert approved["approved_by"] == "supervisor" and approved["status"] == "approved"
+    read_back(PayTableChange, approved)  # the answer as /docs documents it
     # Mid-round when it takes effect: a field bet made, the dice not yet rolled.
     s.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
     time.sleep(max(0.0, effective_at - time.time()) + 1.2)  # in effect, and the cache read

@@ -30,7 +30,7 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     from croupier.service.rng import make_rng
 
     data = tmp_path_factory.mktemp("recall-ledger")
-    install.init(data, None, None, "admin", None, True, PASSWORD)
+    install.init(data, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
     engine = preflight.open_ledger(data, None)
     key_path = keys.key_path(data, None)
     verify.configure(keys.load_key(key_path), install.pin_path(key_path))

@@ -1,5 +1,5 @@
-"""The organiser's console shows the equipment register and the pay tables (issue 13 items 9
-and 11): the demo's approved layout, a change proposed from the console and approved by a
+"""The organiser's console shows the equipment register and the pay tables: the demo's
+approved layout, a change proposed from the console and approved by a
 second person."""
 
 from __future__ import annotations

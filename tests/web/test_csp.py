@@ -1,4 +1,4 @@
-"""The browser table under its own Content-Security-Policy (issue 12, finding 18): logged in,
+"""The browser table under its own Content-Security-Policy: logged in,
 at a table, its event stream connected (the token sent in the stream's first message, not the
 URL), and not one CSP violation reported by the browser."""
 

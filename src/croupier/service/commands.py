@@ -253,8 +253,9 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             with _startup(args):
                 if args.demo and not _ledger_exists(args):
+                    demo = install.FirstUsers(demo=True, demo_password=args.demo_password)
                     _print_init(install.init(args.data_dir, args.database, args.key_file,
-                                             "admin", None, True, args.demo_password), args)
+                                             demo), args)
                 engine = preflight.open_ledger(args.data_dir, args.database)
             signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
         except (ValueError, preflight.NotReady, keys.KeyError_, install.InitError) as exc:
@@ -392,8 +393,8 @@ def _init(args: argparse.Namespace) -> int:
     from croupier.service.audit import keys
 
     try:
-        done = install.init(args.data_dir, args.database, args.key_file, args.admin,
-                            args.admin_password, args.demo, args.demo_password)
+        done = install.init(args.data_dir, args.database, args.key_file, install.FirstUsers(
+            args.admin, args.admin_password, args.demo, args.demo_password))
     except (install.InitError, preflight.NotReady, keys.KeyError_) as exc:
         return _fail("init", exc)
     _print_init(done, args)

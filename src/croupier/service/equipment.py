@@ -53,45 +53,55 @@ def _decimal(value: Any) -> Decimal | None:
 
 def inspect(record: dict[str, Any]) -> list[str]:
     """Every way the inspection ``record`` falls short of the specification (empty: in spec)."""
-    failures: list[str] = []
-    sides = record.get("sides_inch")
+    return (_sides(record.get("sides_inch")) + _faces(record.get("opposite_faces"))
+            + _depths(record.get("spot_depths_inch"))
+            + [f"not attested: {name.replace('_', ' ')} ({CLAUSE}{sub})"
+               for name, sub in ATTESTED.items() if record.get(name) is not True])
+
+
+def _sides(sides: Any) -> list[str]:
+    """Each side 0.750 to 0.775 inch, and all three equal within the tolerance (20.25(b)2i)."""
     if not isinstance(sides, list) or len(sides) != 3:
-        failures.append(f"the three side lengths are not recorded ({CLAUSE}i)")
-    else:
-        values = [_decimal(s) for s in sides]
-        for i, (raw, value) in enumerate(zip(sides, values, strict=True), start=1):
-            if value is None:
-                failures.append(f"side {i} is not a length in inches: {raw!r} ({CLAUSE}i)")
-            elif not MIN_SIDE <= value <= MAX_SIDE:
-                failures.append(f"side {i} is {raw} inch: a die is no smaller than 0.750 nor "
-                                f"larger than 0.775 inch ({CLAUSE}i)")
-        known = [v for v in values if v is not None]
-        if len(known) == 3 and max(known) - min(known) > SPOT_TOLERANCE:
-            failures.append(f"the sides differ by {max(known) - min(known)} inch: not a perfect "
-                            f"cube ({CLAUSE}i)")
-    pairs = record.get("opposite_faces")
+        return [f"the three side lengths are not recorded ({CLAUSE}i)"]
+    failures: list[str] = []
+    values = [_decimal(s) for s in sides]
+    for i, (raw, value) in enumerate(zip(sides, values, strict=True), start=1):
+        if value is None:
+            failures.append(f"side {i} is not a length in inches: {raw!r} ({CLAUSE}i)")
+        elif not MIN_SIDE <= value <= MAX_SIDE:
+            failures.append(f"side {i} is {raw} inch: a die is no smaller than 0.750 nor "
+                            f"larger than 0.775 inch ({CLAUSE}i)")
+    known = [v for v in values if v is not None]
+    if len(known) == 3 and max(known) - min(known) > SPOT_TOLERANCE:
+        failures.append(f"the sides differ by {max(known) - min(known)} inch: not a perfect "
+                        f"cube ({CLAUSE}i)")
+    return failures
+
+
+def _faces(pairs: Any) -> list[str]:
+    """Opposite sides 1-6, 2-5 and 3-4 (20.25(b)2viii)."""
     expected = {frozenset({1, 6}), frozenset({2, 5}), frozenset({3, 4})}
     try:
         given = {frozenset(int(x) for x in pair) for pair in pairs} if isinstance(pairs, list) else set()
     except (TypeError, ValueError):
         given = set()
     if given != expected or not isinstance(pairs, list) or len(pairs) != 3:
-        failures.append(f"opposite sides must be 1-6, 2-5 and 3-4, each pair summing to seven "
-                        f"({CLAUSE}viii)")
-    depths = record.get("spot_depths_inch")
+        return [f"opposite sides must be 1-6, 2-5 and 3-4, each pair summing to seven "
+                f"({CLAUSE}viii)"]
+    return []
+
+
+def _depths(depths: Any) -> list[str]:
+    """Every spot the same depth within 0.0004 inch (20.25(b)2viii)."""
     values = [_decimal(d) for d in depths] if isinstance(depths, list) else []
-    if not values or any(v is None for v in values):
-        failures.append(f"the spot depths are not recorded ({CLAUSE}viii)")
-    else:
-        known_depths = [v for v in values if v is not None]
-        spread = max(known_depths) - min(known_depths)
-        if spread > SPOT_TOLERANCE:
-            failures.append(f"spot depths differ by {spread} inch, more than the tolerance of "
-                            f"0.0004 inch ({CLAUSE}viii)")
-    for name, sub in ATTESTED.items():
-        if record.get(name) is not True:
-            failures.append(f"not attested: {name.replace('_', ' ')} ({CLAUSE}{sub})")
-    return failures
+    known = [v for v in values if v is not None]
+    if not values or len(known) != len(values):
+        return [f"the spot depths are not recorded ({CLAUSE}viii)"]
+    spread = max(known) - min(known)
+    if spread > SPOT_TOLERANCE:
+        return [f"spot depths differ by {spread} inch, more than the tolerance of "
+                f"0.0004 inch ({CLAUSE}viii)"]
+    return []
 
 
 def passing_record() -> dict[str, Any]:

@@ -93,10 +93,23 @@ def signer_for(engine: Engine, path: Path) -> tuple[Signer, bool]:
     return signer, created
 
 
-def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str,
-         admin_password: str | None, demo: bool, demo_password: str | None) -> Initialised:
+@dataclass(frozen=True)
+class FirstUsers:
+    """Who a new ledger starts with: an admin (``admin_password``; None: one is made and
+    shown once), or with ``demo`` the demo's staff and players (``demo_password``; None: one
+    each, shown once)."""
+
+    admin: str = "admin"
+    admin_password: str | None = None
+    demo: bool = False
+    demo_password: str | None = None
+
+
+def init(data_dir: Path, database: str | None, key_file: Path | None,
+         users: FirstUsers) -> Initialised:
     """Initialise (or upgrade and key) a ledger; see the module's docstring."""
-    for name, given in ((admin, admin_password), ("demo users", demo_password)):
+    for name, given in ((users.admin, users.admin_password),
+                        ("demo users", users.demo_password)):
         problem = given is not None and password_problem(name, given)
         if problem:
             raise InitError(f"{problem} (the password given for {name})")
@@ -111,28 +124,27 @@ def init(data_dir: Path, database: str | None, key_file: Path | None, admin: str
         if key_file is None and path == keys.legacy_key_path(data_dir):
             path = move_out(data_dir)
         signer, key_created = signer_for(engine, path)
-        done = Initialised(False, path, key_created, signer.key_id, demo=demo,
+        done = Initialised(False, path, key_created, signer.key_id, demo=users.demo,
                            key_inside=database is None and keys.inside(path, data_dir))
         if not preflight.initialised(engine):
             done.created = True
-            done.logins = _first_users(engine, admin, admin_password, demo, demo_password)
+            done.logins = _first_users(engine, users)
         chain.Checkpointer(engine, signer, pin_path(path)).write("init")
         return done
     finally:
         engine.dispose()
 
 
-def _first_users(engine: Engine, admin: str, admin_password: str | None, demo: bool,
-                 demo_password: str | None) -> dict[str, str]:
+def _first_users(engine: Engine, users: FirstUsers) -> dict[str, str]:
     from croupier.service import demo as demo_data
     from croupier.service.auth import Auth, new_password
 
-    if demo:
-        return demo_data.seed(engine, demo_password or None) or {}
-    password = admin_password or new_password()
+    if users.demo:
+        return demo_data.seed(engine, users.demo_password or None) or {}
+    password = users.admin_password or new_password()
     with engine.begin() as conn:
-        Auth(engine).create_user(conn, admin, password, "admin")
-    return {admin: password} if admin_password is None else {}
+        Auth(engine).create_user(conn, users.admin, password, "admin")
+    return {users.admin: password} if users.admin_password is None else {}
 
 
 def move_out(data_dir: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The fairness monitors at a live table: one per dice set in play, one per wheel (issue 8).
+"""The fairness monitors at a live table: one per dice set in play, one per wheel.
 
 Every decided roll or spin is observed as it is folded into its table (so replaying the event
 log on a restart, or after a void, rebuilds exactly the same monitors). A roll is observed by

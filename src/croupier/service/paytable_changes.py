@@ -1,4 +1,4 @@
-"""Scheduled changes of the house's pay table for one game and profile (issue 13 item 9).
+"""Scheduled changes of the house's pay table for one game and profile.
 
 A change is proposed with the whole override table (``pays``, as a table's ``options.pays``),
 the date and time it takes effect and a reason; it is checked as ``croupier check`` checks a
@@ -164,17 +164,29 @@ def _refuse_if_failing(game: str, profile: str, pays: dict[str, str]) -> None:
                       + "; ".join(p for p, _ in problems), problems[0][1])
 
 
-def propose(conn: Connection, actor: str, game: str, profile: str, pays: dict[str, str],
-            effective: str, reason: str) -> Change:
+@dataclass(frozen=True)
+class Proposal:
+    """A change asked for: the whole ``pays`` table of a game under a profile from
+    ``effective`` (ISO 8601 with its offset) on, and why."""
+
+    game: str
+    profile: str
+    pays: dict[str, str]
+    effective: str
+    reason: str
+
+
+def propose(conn: Connection, actor: str, asked: Proposal) -> Change:
     """Record a proposed change (checked first); it waits for a second person's approval."""
+    game, profile = asked.game, asked.profile
     if game not in GAMES or not load_profile(profile).covers(game) or not (
             GAMES[game].house_pay_table):
         raise ApiError(422, "malformed", f"body.game: {profile} keeps no house pay table for {game}")
-    when = parse_when(effective)
-    _refuse_if_failing(game, profile, pays)
+    when = parse_when(asked.effective)
+    _refuse_if_failing(game, profile, asked.pays)
     row = register.append(conn, "paytable_proposed", subject(game, profile), {
-        "game": game, "profile": profile, "pays": pays, "effective_at": when,
-        "effective": effective, "reason": reason}, actor)
+        "game": game, "profile": profile, "pays": asked.pays, "effective_at": when,
+        "effective": asked.effective, "reason": asked.reason}, actor)
     invalidate()
     return changes(conn)[int(row["seq"])]
 

@@ -22,6 +22,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -79,12 +80,24 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
     return (pays if isinstance(pays, dict) else {}), f"at table {row.id}"
 
 
-def open_table(tables: Tables, table_id: str, game: str, profile: str,
-               options: dict[str, Any], capacity: int | None,
+@dataclass(frozen=True)
+class Opening:
+    """A table to open: its id, game, rule profile, options (as given, before the house's pay
+    table is put in them) and capacity (None: the game's default)."""
+
+    table_id: str
+    game: str
+    profile: str
+    options: dict[str, Any]
+    capacity: int | None = None
+
+
+def open_table(tables: Tables, opening: Opening,
                also: Callable[[Connection], None] | None = None) -> LiveTable:
     """Create a table that takes the house's pay table (refused if its own ``pays`` differ);
     ``also(conn)`` runs in the same transaction. A Refusal raised inside is re-raised outside
     the transaction (so nothing is written)."""
+    table_id, game, profile = opening.table_id, opening.game, opening.profile
     refused: Refusal | None = None
     db = tables.ledger.db
     with _CREATE_LOCK, db.begin() as conn:
@@ -94,11 +107,11 @@ def open_table(tables: Tables, table_id: str, game: str, profile: str,
                 store.tables.c.id == table_id)).first() is not None:
             raise LookupError(table_id)
         try:
-            options = _with_house_pays(conn, table_id, game, profile, options)
+            options = _with_house_pays(conn, table_id, game, profile, opening.options)
         except Refusal as exc:
             refused = exc
         if refused is None:
-            live = tables.create(conn, table_id, game, profile, options, capacity)
+            live = tables.create(conn, table_id, game, profile, options, opening.capacity)
             if also is not None:
                 also(conn)
     if refused is not None:

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-MONEY_FIELDS = ("amount", "stake", "paid", "taken", "returned", "commission")
-
 
 def iso(at: float | None) -> str:
     """An epoch time as ISO-8601 UTC to the second (``2026-11-30T14:05:09Z``)."""

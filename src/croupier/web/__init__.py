@@ -36,6 +36,8 @@ from fastapi.responses import JSONResponse, Response
 
 from croupier.errors import Malformed
 from croupier.games import offered
+from croupier.service.api.account_replies import Offer
+from croupier.service.api.replies import answers
 
 __all__ = ["ASSETS", "mount", "offered"]
 
@@ -91,7 +93,7 @@ def mount(app: FastAPI) -> None:
                                            "clause": ""}}, status_code=404)
         return Response(_asset(name), media_type=ASSETS[name], headers=_HEADERS)
 
-    @app.get("/web/offer", tags=["tables"])
+    @app.get("/web/offer", tags=["tables"], response_model=None, responses=answers(Offer))
     def offer(game: Annotated[str, Query(max_length=16)],
               profile: Annotated[str, Query(max_length=32)],
               options: Annotated[str, Query(max_length=4000)] = "{}") -> dict[str, Any]:

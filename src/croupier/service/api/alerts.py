@@ -3,9 +3,10 @@ dealer and the organiser (and the auditor, who reads), each acknowledged once wi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import Response
 
 from croupier.service import alert_acks, store
@@ -30,10 +31,22 @@ def alert_records(table_id: TableId, user: AlertRecordReader, svc: Svc) -> dict[
         return {"table": table_id, "alerts": alerts(svc, conn, [table_id])}
 
 
+@dataclass(frozen=True)
+class AlertAt:
+    """The alert a request names: the table and the alert event's place in its chain."""
+
+    table_id: str
+    seq: int
+
+
+def alert_at(table_id: TableId, seq: AlertSeq) -> AlertAt:
+    return AlertAt(table_id, seq)
+
+
 @router.post("/alert-records/{seq}/acknowledge", response_model=TableReply)
-async def acknowledge(request: Request, table_id: TableId, seq: AlertSeq, body: VoidBody,
-                      user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
+async def acknowledge(request: Request, at: Annotated[AlertAt, Depends(alert_at)],
+                      body: VoidBody, user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
     """Acknowledge the alert at ``seq`` with a reason (recorded in the table's chain)."""
-    return await act(request, svc, body, user, table_id, key,
-                     lambda live: alert_acks.acknowledge(user, live, seq, body.reason),
+    return await act(request, svc, body, user, at.table_id, key,
+                     lambda live: alert_acks.acknowledge(user, live, at.seq, body.reason),
                      changes=False)

@@ -6,10 +6,11 @@ import math
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
 
+from croupier.service.api.account_replies import LoggedIn, LoggedOut, Me, PasswordChanged
 from croupier.service.api.deps import Credentials, Current, Svc
 from croupier.service.api.models import Login, NewPassword
+from croupier.service.api.replies import answers
 from croupier.service.auth import LoginFailed
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
@@ -18,7 +19,8 @@ router = APIRouter(prefix="/auth", tags=["auth"])
 LOGIN_FAILED = "wrong name or password, or the account is locked"
 
 
-@router.post("/login", responses={429: {"description": "throttled: wait Retry-After"}})
+@router.post("/login", response_model=None, responses={
+    **answers(LoggedIn), 429: {"description": "throttled: wait Retry-After"}})
 def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
     """A bearer token. Wrong guesses are throttled per account and client address, with
     back-off, and capped per account across every address (429 with ``Retry-After``); no
@@ -39,7 +41,7 @@ def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
     return {"token": token, "username": user.username, "role": user.role}
 
 
-@router.post("/logout")
+@router.post("/logout", response_model=None, responses=answers(LoggedOut))
 def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
     """End this token's session, and close at once every stream it opened on this server
     (one on another node closes at that node's next check of the token)."""
@@ -47,13 +49,6 @@ def logout(user: Current, creds: Credentials, svc: Svc) -> dict[str, str]:
         svc.auth.logout(creds.credentials)
         svc.hub.end_token(creds.credentials)
     return {"status": "logged out"}
-
-
-class PasswordChanged(BaseModel):
-    """The holder's own password is set: every session of the account has ended."""
-
-    username: str
-    changed: bool = Field(description="always true: log in again with the new password")
 
 
 @router.post("/me/password", response_model=PasswordChanged,
@@ -79,6 +74,6 @@ def change_password(request: Request, body: NewPassword, user: Current,
     return {"username": user.username, "changed": True}
 
 
-@router.get("/me")
+@router.get("/me", response_model=None, responses=answers(Me))
 def me(user: Current) -> dict[str, Any]:
     return {"username": user.username, "role": user.role}

@@ -63,10 +63,11 @@ async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
     return await act(request, svc, None, who.user, table_id, key, make)
 
 
-async def _outcome(request: Request, svc: Any, body: Any, user: Any, table_id: str, key: str,
-                   entered: dict[str, Any] | None, declared: dict[str, Any]) -> Response:
+async def _outcome(request: Request, svc: Any, body: RollBody | SpinBody, user: Any,
+                   table_id: str, key: str) -> Response:
     """A roll or a spin: the outcome recorded on its own, then settled."""
     decisions = "rolls" if request.url.path.endswith("/roll") else "spins"
+    entered, declared = body.entered(), body.declared()
 
     def make(live: LiveTable) -> Any:
         if live.game.decisions != decisions:
@@ -85,8 +86,7 @@ async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer
                svc: Svc) -> Response:
     """Roll: the RNG's dice (raw draw recorded) or the physical dice entered, recorded before
     anything is settled; then every wager settled."""
-    entered = {"roll": body.dice} if body.dice else None
-    return await _outcome(request, svc, body, user, table_id, key, entered, {})
+    return await _outcome(request, svc, body, user, table_id, key)
 
 
 @router.post("/spin", tags=["dealer"], response_model=TableReply, responses=ACCEPTED)
@@ -94,11 +94,7 @@ async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer
                svc: Svc) -> Response:
     """Spin (after "No more bets"): the RNG's pocket or the number entered, recorded before
     anything is settled; an irregular spin (20.32(m)) is "no spin" and every wager stays."""
-    declared = {"revolutions": body.revolutions, "same_direction": body.same_direction,
-                "foreign_object": body.foreign_object}
-    entered = None if body.number is None else {"spin": body.number, **{
-        k: v for k, v in declared.items() if v is not None}}
-    return await _outcome(request, svc, body, user, table_id, key, entered, declared)
+    return await _outcome(request, svc, body, user, table_id, key)
 
 
 @router.post("/void", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)

@@ -126,7 +126,6 @@ AlertRecordReader = Annotated[User, Depends(require(SUPERVISOR, DEALER, ADMIN, A
 AlertAcknowledger = Annotated[User, Depends(require(SUPERVISOR, DEALER, ADMIN))]
 Verifier = Annotated[User, Depends(require(AUDITOR, SUPERVISOR, ADMIN))]
 CouponIssuer = Annotated[User, Depends(require(CASHIER, SUPERVISOR))]
-CouponReader = Annotated[User, Depends(require(*COUPON_READERS))]
 Staff = Annotated[User, Depends(require(ADMIN, SUPERVISOR, AUDITOR, DEALER, CASHIER))]
 PlayerOrStaff = Annotated[User, Depends(self_or(ADMIN, AUDITOR, SUPERVISOR))]
 PlayerOrOverseer = Annotated[User, Depends(self_or(SUPERVISOR, AUDITOR, ADMIN))]

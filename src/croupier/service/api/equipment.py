@@ -24,8 +24,9 @@ from croupier.service.api.deps import (
     TableId,
 )
 from croupier.service.api.models import Inspection, NewDie, Serials
+from croupier.service.api.record_replies import Die, DieInspection
 from croupier.service.api.register import dice_table
-from croupier.service.api.replies import TableReply
+from croupier.service.api.replies import TableReply, answers
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.procedures.dice import DiceDesk
@@ -87,7 +88,8 @@ async def change_dice(request: Request, table_id: TableId, who: DiceCaller, svc:
                      lambda live: _dice(live).change(who.user, by_player=who.as_player))
 
 
-@router.post("/equipment/dice", tags=["equipment"], status_code=201)
+@router.post("/equipment/dice", tags=["equipment"], status_code=201, response_model=None,
+             responses=answers(Die, 201))
 def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Register a die by its serial number, in a set: its receipt into the house's custody is
     recorded, and with ``table_id`` its issue into that table's dice cup (a craps table's)."""
@@ -102,7 +104,8 @@ def register_die(body: NewDie, user: EquipmentStaff, svc: Svc) -> dict[str, Any]
             "in_spec": False}
 
 
-@router.post("/equipment/dice/{serial}/inspections", tags=["equipment"], status_code=201)
+@router.post("/equipment/dice/{serial}/inspections", tags=["equipment"], status_code=201,
+             response_model=None, responses=answers(DieInspection, 201))
 async def inspect_die(request: Request, serial: Serial, body: Inspection,
                       user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Record an inspection; the die may be put in play only if it passed (20.25(b)2). One
@@ -128,7 +131,8 @@ async def inspect_die(request: Request, serial: Serial, body: Inspection,
             "clause": equipment.CLAUSE, "taken_from_table": left}
 
 
-@router.get("/equipment/dice", tags=["equipment"])
+@router.get("/equipment/dice", tags=["equipment"], response_model=None,
+            responses=answers(list[Die]))
 def list_dice(user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         dice = queries.dice_with_latest_inspection(conn)

@@ -144,12 +144,32 @@ class RollBody(Body):
     dice: list[Die] | None = Field(default=None, min_length=2, max_length=2,
                                    description="a physical result; omitted: the RNG rolls")
 
+    def entered(self) -> dict[str, Any] | None:
+        """The physical result as the game's reader takes it; None: the RNG rolls."""
+        return {"roll": self.dice} if self.dice else None
+
+    def declared(self) -> dict[str, Any]:
+        """What the dealer declares of the throw besides its result: nothing at craps."""
+        return {}
+
 
 class SpinBody(Body):
     number: Pocket | None = Field(default=None, description="a physical result; omitted: RNG")
     revolutions: int | None = Field(default=None, ge=0, le=10000)
     same_direction: bool = False
     foreign_object: bool = False
+
+    def declared(self) -> dict[str, Any]:
+        """What the dealer declares of the spin (an irregular one is "no spin", 20.32(m))."""
+        return {"revolutions": self.revolutions, "same_direction": self.same_direction,
+                "foreign_object": self.foreign_object}
+
+    def entered(self) -> dict[str, Any] | None:
+        """The pocket entered and what was declared with it; None: the RNG spins."""
+        if self.number is None:
+            return None
+        return {"spin": self.number, **{k: v for k, v in self.declared().items()
+                                        if v is not None}}
 
 
 class VoidBody(Body):

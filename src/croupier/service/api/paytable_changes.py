@@ -17,6 +17,8 @@ from croupier.service import paytable_changes as schedule
 from croupier.service import paytables
 from croupier.service.api.deps import Svc, require
 from croupier.service.api.models import Body, Reason
+from croupier.service.api.record_replies import HousePayTable, PayTableChange
+from croupier.service.api.replies import answers
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 
@@ -43,7 +45,8 @@ class Withdrawal(Body):
     reason: Reason
 
 
-@router.post("/changes", status_code=201)
+@router.post("/changes", status_code=201, response_model=None,
+             responses=answers(PayTableChange, 201))
 def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     """Propose a change of the house's pay table for a game and profile."""
     from croupier.rules import PROFILE_IDS
@@ -51,18 +54,20 @@ def propose(body: NewChange, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     if body.profile not in PROFILE_IDS:
         raise ApiError(422, "malformed", f"body.profile: unknown profile {body.profile!r}")
     with svc.engine.begin() as conn:
-        return schedule.propose(conn, user.username, body.game, body.profile,
-                                dict(body.pays), body.effective, body.reason).json()
+        return schedule.propose(conn, user.username, schedule.Proposal(
+            body.game, body.profile, dict(body.pays), body.effective, body.reason)).json()
 
 
-@router.post("/changes/{change_id}/approve")
+@router.post("/changes/{change_id}/approve", response_model=None,
+             responses=answers(PayTableChange))
 def approve(change_id: ChangeId, user: PayTableStaff, svc: Svc) -> dict[str, Any]:
     """A second person approves the change (checked again)."""
     with svc.engine.begin() as conn:
         return schedule.approve(conn, user.username, user.role, change_id).json()
 
 
-@router.post("/changes/{change_id}/withdraw")
+@router.post("/changes/{change_id}/withdraw", response_model=None,
+             responses=answers(PayTableChange))
 def withdraw(change_id: ChangeId, body: Withdrawal, user: PayTableStaff,
              svc: Svc) -> dict[str, Any]:
     """Withdraw a change that has not taken effect."""
@@ -70,7 +75,7 @@ def withdraw(change_id: ChangeId, body: Withdrawal, user: PayTableStaff,
         return schedule.withdraw(conn, user.username, change_id, body.reason).json()
 
 
-@router.get("/changes")
+@router.get("/changes", response_model=None, responses=answers(list[PayTableChange]))
 def changes(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
     """Every change, newest first."""
     now = time.time()
@@ -79,7 +84,7 @@ def changes(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
     return [c.json(now) for c in sorted(found.values(), key=lambda c: -c.id)]
 
 
-@router.get("")
+@router.get("", response_model=None, responses=answers(list[HousePayTable]))
 def house(user: PayTableReader, svc: Svc) -> list[dict[str, Any]]:
     """The house's pay table for each game and profile its tables play, where it comes from,
     and the tables that pay it."""

@@ -20,12 +20,15 @@ from croupier.service.api.deps import (
     UserName,
     known_query,
 )
+from croupier.service.api.record_replies import PlayerRound, Recorded, RoundListed, RoundRecord, TableAlerts
+from croupier.service.api.replies import answers
 from croupier.service.errors import ApiError
 
 router = APIRouter(tags=["recall"])
 
 
-@router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))])
+@router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))],
+            response_model=None, responses=answers(list[Recorded]))
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
                  since: Annotated[int, Query(ge=0, le=2**31)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
@@ -39,7 +42,7 @@ def table_events(table_id: TableId, user: RecallReader, svc: Svc,
          **codec.decode(live.game.name, r.payload).to_json()} for r in rows))
 
 
-@router.get("/tables/{table_id}/alerts")
+@router.get("/tables/{table_id}/alerts", response_model=None, responses=answers(TableAlerts))
 def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, Any]:
     """The fairness monitors' alerts at the table (newest last; ``voided`` when the roll or
     spin that raised one was voided) and each monitor's state (supervisors, auditors)."""
@@ -56,7 +59,8 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
             "monitors": monitors}
 
 
-@router.get("/tables/{table_id}/rounds")
+@router.get("/tables/{table_id}/rounds", response_model=None,
+            responses=answers(list[RoundListed]))
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
                  limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
     svc.tables.find(table_id)
@@ -64,7 +68,8 @@ def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
         return recall.rounds_list(conn, table_id, limit)
 
 
-@router.get("/tables/{table_id}/rounds/{round_no}")
+@router.get("/tables/{table_id}/rounds/{round_no}", response_model=None,
+            responses=answers(RoundRecord))
 def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
                  svc: Svc) -> dict[str, Any]:
     """A round's wagers, outcome (with the RNG's raw draw), settlements, balances before and
@@ -82,7 +87,8 @@ def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
     return recall.for_player(record, user.username, user.role)
 
 
-@router.get("/players/{player}/rounds")
+@router.get("/players/{player}/rounds", response_model=None,
+            responses=answers(list[PlayerRound]))
 def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
                   limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
     """A player's last ten rounds, newest first."""

@@ -20,6 +20,8 @@ from croupier.service import register, store
 from croupier.service.api import queries
 from croupier.service.api.deps import DiceReader, EquipmentStaff, Services, Svc, Verifier
 from croupier.service.api.models import NAME, Body, PlainText, Reason
+from croupier.service.api.record_replies import HouseRecord, Item
+from croupier.service.api.replies import answers
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 
@@ -64,7 +66,8 @@ class CustodyStep(Body):
     note: PlainText = Field(default="", max_length=500)
 
 
-@router.post("/equipment/items", status_code=201)
+@router.post("/equipment/items", status_code=201, response_model=None,
+             responses=answers(Item, 201))
 def add_item(body: NewItem, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Register a table, wheel, ball, layout or set of dice."""
     with svc.engine.begin() as conn:
@@ -77,21 +80,24 @@ def _record(svc: Svc, user: Any, item_id: str, kind: str, payload: dict[str, Any
         return reg.add_record(conn, user.username, item_id, kind, payload).json()
 
 
-@router.post("/equipment/items/{item_id}/approvals", status_code=201)
+@router.post("/equipment/items/{item_id}/approvals", status_code=201, response_model=None,
+             responses=answers(Item, 201))
 def approve_item(item_id: ItemId, body: Approval, user: EquipmentStaff,
                  svc: Svc) -> dict[str, Any]:
     """Record an approval of the item (who approved it, under which reference)."""
     return _record(svc, user, item_id, "equipment_approved", body.model_dump())
 
 
-@router.post("/equipment/items/{item_id}/inspections", status_code=201)
+@router.post("/equipment/items/{item_id}/inspections", status_code=201, response_model=None,
+             responses=answers(Item, 201))
 def inspect_item(item_id: ItemId, body: ItemInspection, user: EquipmentStaff,
                  svc: Svc) -> dict[str, Any]:
     """Record an inspection; an item failed at its latest one is out of service."""
     return _record(svc, user, item_id, "equipment_inspected", body.model_dump())
 
 
-@router.post("/equipment/items/{item_id}/placing", status_code=201)
+@router.post("/equipment/items/{item_id}/placing", status_code=201, response_model=None,
+             responses=answers(Item, 201))
 def place_item(item_id: ItemId, body: Placing, user: EquipmentStaff,
                svc: Svc) -> dict[str, Any]:
     """Record the item put at a table (or taken from one). A layout's wagers follow at the
@@ -99,20 +105,21 @@ def place_item(item_id: ItemId, body: Placing, user: EquipmentStaff,
     return _record(svc, user, item_id, "equipment_placed", body.model_dump())
 
 
-@router.post("/equipment/items/{item_id}/retirement", status_code=201)
+@router.post("/equipment/items/{item_id}/retirement", status_code=201, response_model=None,
+             responses=answers(Item, 201))
 def retire_item(item_id: ItemId, body: Retirement, user: EquipmentStaff,
                 svc: Svc) -> dict[str, Any]:
     """Take the item out of service for good."""
     return _record(svc, user, item_id, "equipment_retired", body.model_dump())
 
 
-@router.get("/equipment/items")
+@router.get("/equipment/items", response_model=None, responses=answers(list[Item]))
 def list_items(user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         return [i.json() for i in reg.items(conn)]
 
 
-@router.get("/equipment/items/{item_id}")
+@router.get("/equipment/items/{item_id}", response_model=None, responses=answers(Item))
 def one_item(item_id: ItemId, user: DiceReader, svc: Svc) -> dict[str, Any]:
     with svc.engine.connect() as conn:
         found = reg.item(conn, item_id)
@@ -121,7 +128,8 @@ def one_item(item_id: ItemId, user: DiceReader, svc: Svc) -> dict[str, Any]:
     return found.json()
 
 
-@router.post("/equipment/dice/{serial}/custody", status_code=201)
+@router.post("/equipment/dice/{serial}/custody", status_code=201, response_model=None,
+             responses=answers(HouseRecord, 201))
 def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
                  svc: Svc) -> dict[str, Any]:
     """One step of a die's custody: received, stored, issued (to a table's cup), returned,
@@ -176,7 +184,8 @@ def _not_in_play(live: LiveTable, serial: str) -> None:
                        "goes back to the cup after the decision (a change of dice)")
 
 
-@router.get("/equipment/dice/{serial}/custody")
+@router.get("/equipment/dice/{serial}/custody", response_model=None,
+            responses=answers(list[HouseRecord]))
 def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
     """A die's chain of custody, oldest first."""
     with svc.engine.connect() as conn:
@@ -185,7 +194,8 @@ def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
         return reg.custody(conn, serial)
 
 
-@router.get("/house/records", tags=["audit"])
+@router.get("/house/records", tags=["audit"], response_model=None,
+            responses=answers(list[HouseRecord]))
 def house_records(user: Verifier, svc: Svc,
                   after: Annotated[int, Query(ge=0, le=2**31)] = 0,
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:

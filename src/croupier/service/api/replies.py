@@ -88,3 +88,10 @@ class WalletMove(Documented):
     player: str
     balance: str = Field(examples=["250.00"], description="the wallet's balance after")
     paid: str | None = Field(default=None, description="a cash-out: the amount paid")
+
+
+def answers(model: Any, status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route (with ``response_model=None``) whose ``status`` answer
+    ``model`` documents: the route sends the dict it builds as it is, and the tests read real
+    answers back through the model (``tests/service/test_replies.py``)."""
+    return {status: {"model": model}}

@@ -1,5 +1,5 @@
-"""``/reports``: the end-of-night report of a table and of the whole event (issue 14), as JSON,
-HTML (printable) or CSV, for the admin, auditor and supervisor.
+"""``/reports``: the end-of-night report of a table and of the whole event, as JSON, HTML
+(printable) or CSV, for the admin, auditor and supervisor.
 
 The figures are ``service/reports.py``'s, over the table's ledger events; the theoretical win
 takes each wager's exact house edge (``analysis/exact.py``) under the table's own profile and

@@ -134,19 +134,7 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
         await websocket.close(code=streaming.REVOKED)
         return
     gone = asyncio.Event()
-
-    async def watch_close() -> None:
-        # Notice the client leaving while waiting for events, so shutdown never waits on it.
-        try:
-            while (await websocket.receive())["type"] != "websocket.disconnect":
-                pass
-        except Exception:
-            pass
-        gone.set()
-        svc.hub.unsubscribe(table_id, queue)
-        streaming.close(queue, streaming.TOO_SLOW)
-
-    watcher = asyncio.create_task(watch_close())
+    watcher = asyncio.create_task(_watch_close(websocket, svc, table_id, queue, gone))
     try:
         # Subscribed before the replay, so nothing committed meanwhile is missed; what the
         # replay already sent is not sent twice.
@@ -157,27 +145,54 @@ async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User,
             # shown to a player): say where the replay ended, as no event of theirs may.
             await websocket.send_json({"type": "replayed", "through": sent})
         while True:
-            try:
-                batch = await asyncio.wait_for(queue.get(), RECHECK_SECONDS)
-            except TimeoutError:
-                if await run_in_threadpool(svc.auth.user_for, token) is None:
-                    batch = streaming.REVOKED
-                else:
-                    continue
+            batch = await _next_batch(svc, queue, token)
             if isinstance(batch, int):
                 if not gone.is_set():
                     await websocket.close(code=batch)
                 return
-            for item in batch:
-                if item.get("seq", sent + 1) > sent:
-                    seen = visibility.view(user.role, user.username, item)
-                    if seen is not None:
-                        await websocket.send_json(seen)
+            await _send_batch(websocket, user, batch, sent)
     except WebSocketDisconnect:
         pass
     finally:
         watcher.cancel()
         svc.hub.unsubscribe(table_id, queue)
+
+
+async def _watch_close(websocket: WebSocket, svc: Services, table_id: str,
+                       queue: streaming.Queue, gone: asyncio.Event) -> None:
+    """Notice the client leaving while waiting for events, so shutdown never waits on it."""
+    try:
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+    except Exception:
+        pass
+    gone.set()
+    svc.hub.unsubscribe(table_id, queue)
+    streaming.close(queue, streaming.TOO_SLOW)
+
+
+async def _next_batch(svc: Services, queue: streaming.Queue, token: str,
+                      ) -> list[dict[str, Any]] | int:
+    """The next events committed at the table, or the code to close with (the token
+    revoked, checked every :data:`RECHECK_SECONDS` while nothing comes; a slow reader)."""
+    while True:
+        try:
+            batch: list[dict[str, Any]] | int = await asyncio.wait_for(queue.get(),
+                                                                       RECHECK_SECONDS)
+            return batch
+        except TimeoutError:
+            if await run_in_threadpool(svc.auth.user_for, token) is None:
+                return streaming.REVOKED
+
+
+async def _send_batch(websocket: WebSocket, user: User, batch: list[dict[str, Any]],
+                      sent: int) -> None:
+    """Send the events of ``batch`` that ``user`` may see and the replay has not sent."""
+    for item in batch:
+        if item.get("seq", sent + 1) > sent:
+            seen = visibility.view(user.role, user.username, item)
+            if seen is not None:
+                await websocket.send_json(seen)
 
 
 async def _replay(websocket: WebSocket, svc: Services, table_id: str, user: User,

@@ -11,10 +11,11 @@ from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
 from croupier.service import cashier, controls, equipment_register, paytables, visibility, wagers
+from croupier.service.api.account_replies import TableListed, TableState
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
 from croupier.service.api.models import Amount, CashOut, NewTable
-from croupier.service.api.replies import TableReply
+from croupier.service.api.replies import TableReply, answers
 from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/tables")
@@ -33,7 +34,8 @@ def no_floats(value: Any, where: str) -> None:
             no_floats(item, f"{where}[{i}]")
 
 
-@router.get("", tags=["tables"])
+@router.get("", tags=["tables"], response_model=None,
+            responses=answers(list[TableListed]))
 def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
     """The open tables, each with how its results come: ``rng`` or ``physical``."""
     with svc.engine.connect() as conn:
@@ -42,7 +44,8 @@ def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
              "capacity": t.capacity, "entry": entries[t.id]} for t in svc.tables]
 
 
-@router.post("", tags=["admin"], status_code=201)
+@router.post("", tags=["admin"], status_code=201, response_model=None,
+             responses=answers(TableState, 201))
 def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     """Open a table under a rule profile with its options (checked as the replay does)."""
     if body.profile not in PROFILE_IDS:
@@ -56,8 +59,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
-        live = paytables.open_table(svc.tables, body.id, body.game, body.profile, options,
-                                    body.capacity,
+        opening = paytables.Opening(body.id, body.game, body.profile, options, body.capacity)
+        live = paytables.open_table(svc.tables, opening,
                                     lambda conn: controls.set_entry(conn, body.id, body.entry,
                                                                       user.username))
     except LookupError:
@@ -66,7 +69,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     return {**live.state(), "entry": body.entry}
 
 
-@router.get("/{table_id}", tags=["tables"])
+@router.get("/{table_id}", tags=["tables"], response_model=None,
+            responses=answers(TableState))
 def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
     live = svc.tables.find(table_id)
     with svc.engine.connect() as conn:

@@ -14,8 +14,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from croupier.service.api import queries
+from croupier.service.api.account_replies import Account, AccountChanged
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewRole, NewUser
+from croupier.service.api.replies import answers
 from croupier.service.auth import acting_admin
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
@@ -23,7 +25,8 @@ from croupier.service.install import password_problem
 router = APIRouter(prefix="/users", tags=["admin"])
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=None,
+             responses=answers(AccountChanged, 201))
 def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
     problem = password_problem(body.username, body.password)
     if problem:
@@ -37,7 +40,7 @@ def create_user(body: NewUser, user: Admin, svc: Svc) -> dict[str, Any]:
     return {"username": created.username, "role": created.role, "made_by": user.username}
 
 
-@router.get("")
+@router.get("", response_model=None, responses=answers(list[Account]))
 def list_users(user: UserReader, svc: Svc) -> list[dict[str, Any]]:
     with svc.engine.connect() as conn:
         rows = queries.users(conn)
@@ -55,7 +58,7 @@ def _throttled(svc: Svc, username: str) -> dict[str, Any]:
     return {"failed_logins": failures, "locked_until": until, "lockouts": guards}
 
 
-@router.post("/{username}/unlock")
+@router.post("/{username}/unlock", response_model=None, responses=answers(AccountChanged))
 def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     found = svc.auth.set_locked(username, False, user.username)
     if not found:
@@ -64,7 +67,7 @@ def unlock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     return {"username": username, "locked": False}
 
 
-@router.post("/{username}/lock")
+@router.post("/{username}/lock", response_model=None, responses=answers(AccountChanged))
 def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     _not_yourself(username, user.username, "lock")
     found = svc.auth.set_locked(username, True, user.username)
@@ -73,7 +76,7 @@ def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     return {"username": username, "locked": True}
 
 
-@router.delete("/{username}")
+@router.delete("/{username}", response_model=None, responses=answers(AccountChanged))
 def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
     stay in the ledger)."""
@@ -84,7 +87,7 @@ def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     return {"username": username, "deleted": True}
 
 
-@router.post("/{username}/role")
+@router.post("/{username}/role", response_model=None, responses=answers(AccountChanged))
 def change_role(username: UserName, body: NewRole, user: Admin, svc: Svc) -> dict[str, Any]:
     """Give a staff account another role: it gains the role through this admin (the
     two-person rules count them as one person), and its sessions end."""
