@@ -4,6 +4,8 @@ under /static refused."""
 
 from __future__ import annotations
 
+import contextlib
+
 import asyncio
 import json
 import uuid
@@ -87,12 +89,42 @@ def test_strict_bodies_and_no_server_errors(sqlite_server: Server) -> None:
                                                  "options": '{"a": ' + deep + "}"})
     assert r.status_code == 422, r.text
     url = s.base.replace("http", "ws") + "/tables/craps-1/stream"
-    with connect(url) as ws:
-        ws.send(json.dumps({"token": s.token("auditor"), "since": 10**30}))
-        with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=10)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422
+    token = s.token("auditor")
+    # The stream's first message is as strict as a body: a key out of range, unknown, or
+    # given twice (two readers could take either) is refused.
+    for hello in (json.dumps({"token": token, "since": 10**30}),
+                  json.dumps({"token": token, "admin": True}),
+                  '{"token": "%s", "since": 0, "since": 5}' % token):
+        with connect(url) as ws:
+            ws.send(hello)
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4422, hello
     assert s.get("auditor", "/audit/verify").json()["ok"]
+
+
+def test_one_user_holds_a_bounded_number_of_streams(sqlite_server: Server) -> None:
+    """Sixty streams of one token, each replaying a thousand events, held the event loop for
+    seconds: one user has at most 16 streams open (the next is closed with 4429, saying
+    why), and the server answers others meanwhile."""
+    s = sqlite_server
+    url = s.base.replace("http", "ws") + "/tables/craps-1/stream"
+    hello = json.dumps({"token": s.token("alice"), "since": 0, "mark": True})
+    with contextlib.ExitStack() as held:
+        for _ in range(16):
+            ws = held.enter_context(connect(url))
+            ws.send(hello)
+            assert json.loads(ws.recv(timeout=10))["type"] == "replayed"
+        with connect(url) as ws:
+            ws.send(hello)
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        assert "16 streams" in closed.value.rcvd.reason
+        assert httpx.get(s.base + "/health", timeout=10).status_code == 200
+    with connect(url) as ws:  # one closed: the next is taken
+        ws.send(hello)
+        assert json.loads(ws.recv(timeout=10))["type"] == "replayed"
 
 
 def test_docs_page_headers_and_static(sqlite_server: Server) -> None:

@@ -18,6 +18,10 @@ import threading
 from typing import Any
 
 QUEUE_LIMIT = 1000
+REPLAYS_AT_ONCE = 2
+"""Replays read and encoded at once: the rest wait their turn, so a crowd of streams asking
+for a thousand events each cannot hold the event loop (each replay is read and encoded in a
+worker thread, and sent in slices that let other requests run between them)."""
 TOO_SLOW = 4408
 REVOKED = 4401
 
@@ -33,6 +37,7 @@ class Hub:
         self._watchers: dict[str, dict[Queue, str]] = {}
         self._tokens: dict[Queue, str] = {}  # each watcher's token, as its digest
         self._lock = threading.Lock()
+        self.replays = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     def subscribe(self, table_id: str, username: str) -> Queue:
         self.loop = asyncio.get_running_loop()
@@ -45,6 +50,12 @@ class Hub:
         with self._lock:
             self._watchers.get(table_id, {}).pop(queue, None)
             self._tokens.pop(queue, None)
+
+    def watching(self, username: str) -> int:
+        """How many streams ``username`` has open, at every table."""
+        with self._lock:
+            return sum(1 for watchers in self._watchers.values()
+                       for name in watchers.values() if name == username)
 
     def logged_in_with(self, queue: Queue, token: str) -> None:
         """Note the token the watcher of ``queue`` logged in with (:meth:`end_token`)."""

@@ -14,8 +14,9 @@ and their own part.
 The stream closes with 4401 when the user is locked, deleted or the token ends (checked at
 once for changes made by this server, a log-out of the token included, and every
 :data:`RECHECK_SECONDS` for any other), 4404 for an unknown table (at once, before the first
-message), 4408 for a client too slow to keep up, 4422 for a malformed first message or query;
-each close says why in its reason.
+message), 4408 for a client too slow to keep up, 4422 for a malformed first message or query
+(a key other than ``token``, ``since`` and ``mark``, or one given twice, included), 4429 for a
+user with :data:`PER_USER` streams open already; each close says why in its reason.
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ from croupier.service.auth import User
 router = APIRouter()
 
 REPLAY_LIMIT = 1000
+PER_USER = 16
+"""Streams one user may have open at once (a page watches one table; a console a few)."""
+_SLICE = 100
+TOO_MANY = 4429
 HELLO_SECONDS = 10.0
 RECHECK_SECONDS = 5.0
 MAX_HELLO = 1024
@@ -103,17 +108,32 @@ def _query_since(query: list[tuple[str, str]]) -> int | str | None:
 _SINCE = re.compile(r"^-?[0-9]{1,10}$")
 
 
+_HELLO_KEYS = frozenset({"token", "since", "mark"})
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys each come once (a key twice could be read two ways)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a key given twice")
+    return out
+
+
 async def _hello(websocket: WebSocket) -> tuple[str, int | None, bool] | None:
     """The first message's token, ``since`` (None if it gives none) and ``mark`` (true: say
-    when the replay is done); None if the message is missing or malformed."""
+    when the replay is done); None if the message is missing or malformed: not one JSON
+    object, a key twice, a key other than these three, a value of the wrong type."""
     try:
         text = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
         if len(text) > MAX_HELLO:
             return None
-        hello = json.loads(text)
-    except (TimeoutError, ValueError, KeyError, RuntimeError, WebSocketDisconnect):
+        hello = json.loads(text, object_pairs_hook=_once)
+    except (TimeoutError, ValueError, KeyError, RuntimeError, RecursionError,
+            WebSocketDisconnect):
         return None
     if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+        return None
+    if not set(hello) <= _HELLO_KEYS:
         return None
     since = hello.get("since")
     if since is not None and (type(since) is not int or not -1 <= since <= MAX_SINCE):
@@ -126,6 +146,10 @@ async def _hello(websocket: WebSocket) -> tuple[str, int | None, bool] | None:
 
 async def _serve(websocket: WebSocket, svc: Services, table_id: str, user: User, token: str,
                  replay: tuple[int, bool]) -> None:
+    if svc.hub.watching(user.username) >= PER_USER:
+        await websocket.close(code=TOO_MANY, reason=f"{user.username} has {PER_USER} streams "
+                              "open already: close one first")
+        return
     queue = svc.hub.subscribe(table_id, user.username)
     svc.hub.logged_in_with(queue, token)
     if await run_in_threadpool(svc.auth.user_for, token) is None:
@@ -199,14 +223,27 @@ async def _replay(websocket: WebSocket, svc: Services, table_id: str, user: User
                   since: int) -> int:
     """Send the table's events after ``since`` (at most :data:`REPLAY_LIMIT` read), oldest
     first, those ``user`` may see; the last sequence number read (``since`` if none)."""
+    async with svc.hub.replays:
+        texts, last = await run_in_threadpool(_replayed, svc, table_id, user, since)
+    for i in range(0, len(texts), _SLICE):
+        for text in texts[i:i + _SLICE]:
+            await websocket.send_text(text)
+        await asyncio.sleep(0)  # let other requests run between slices
+    return last
+
+
+def _replayed(svc: Services, table_id: str, user: User, since: int) -> tuple[list[str], int]:
+    """The replay's messages, as text, and the last sequence number read (in a worker thread:
+    the read, the decoding and the encoding are the replay's cost)."""
     live = svc.tables.all[table_id]
     with svc.engine.connect() as conn:
         rows = queries.events_after(conn, table_id, since, REPLAY_LIMIT)
+    texts: list[str] = []
     for r in rows:
         item: dict[str, Any] = {"seq": r.seq, "round": r.round,
                                 **codec.decode(live.game.name, r.payload).to_json()}
         seen = visibility.view(user.role, user.username, item)
         if seen is not None:
-            await websocket.send_json(seen)
+            texts.append(json.dumps(seen, separators=(",", ":"), ensure_ascii=False))
         since = r.seq
-    return since
+    return texts, since
