@@ -57,6 +57,7 @@ ASSETS: dict[str, str] = {
     "rules.js": "text/javascript; charset=utf-8",
     "alerts.js": "text/javascript; charset=utf-8",
     "roving.js": "text/javascript; charset=utf-8",
+    "password.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "favicon.svg": "image/svg+xml",
 }

@@ -10,6 +10,7 @@ import { drawRoulette, drawWheel } from "./roulette.js";
 import { spotOf, defOf } from "./offer.js";
 import { renderConsoles, renderHistory, renderChart, showAlert } from "./consoles.js";
 import { renderRules } from "./rules.js";
+import { passwordDialog } from "./password.js";
 
 const $ = (id) => document.getElementById(id);
 const CHIPS = ["1", "5", "10", "25", "100"];
@@ -626,6 +627,7 @@ async function onLogin(user) {
   app.user = user;
   $("login").hidden = true;
   $("who").replaceChildren(h("span", { id: "whoami" }, `${user.username} (${user.role})`),
+    h("button", { type: "button", id: "password-btn", "aria-haspopup": "dialog", onclick: changePassword }, "Change password"),
     h("button", { type: "button", id: "logout-btn", onclick: logout }, "Log out"));
   const tables = await loadTables();
   const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
@@ -647,20 +649,37 @@ async function loadTables() {
 }
 
 function logout() {
-  if (app.stream) app.stream.close();
   api.logout();
+  leave();
+}
+
+// Back to the log-in form, the session over; ``note`` is said above the form, and
+// ``username`` is filled in so that only the password is left to type.
+function leave(note = "", username = "") {
+  if (app.stream) app.stream.close();
   Object.assign(app, { user: null, tableId: null, table: null, layout: null, stream: null });
   for (const id of ["table", "side", "admin"]) $(id).hidden = true;
   $("tables").replaceChildren();
   $("who").replaceChildren();
   $("player-panel").dataset.built = "";
   $("login").hidden = false;
+  $("login-note").textContent = note;
+  $("login-note").hidden = !note;
+  $("login-pass").value = "";
+  if (username) { $("login-user").value = username; $("login-pass").focus(); }
 }
+
+// The server has ended every session of the account: the token is no longer any good.
+const changePassword = passwordDialog({ api, app, ended: (note, username) => {
+  api.setToken(null);
+  leave(note, username);
+} });
 
 $("login-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const err = $("login-error");
   err.hidden = true;
+  $("login-note").hidden = true;
   try {
     const user = await api.login($("login-user").value.trim(), $("login-pass").value);
     await onLogin(user);

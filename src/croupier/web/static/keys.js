@@ -39,7 +39,8 @@ export function installShortcuts({ app, pickChip, chips }) {
   $("help-btn").addEventListener("click", () => toggleHelp());
   $("help-close").addEventListener("click", () => toggleHelp(false));
   document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !app.user) return;
+    // A modal dialog open (Change password) holds the keyboard: its buttons take no shortcut.
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !app.user || document.querySelector("dialog[open]")) return;
     if (e.key === "?") { e.preventDefault(); toggleHelp(); return; }
     if (e.key === "Escape") { toggleHelp(false); return; }
     if (app.role === "player" && /^[1-5]$/.test(e.key)) { pickChip(chips[Number(e.key) - 1]); return; }

@@ -12,7 +12,8 @@ export function sentence(text) {
 const MONEY_FIELDS = new Set(["amount", "stake"]);
 const FIELD_NAMES = { reason: "reason", username: "name", password: "password", serial: "serial number",
   set_name: "set name", table_id: "table", serials: "dice", dice: "dice", number: "number", id: "table name",
-  capacity: "capacity", profile: "rule profile", game: "game", options: "table options", role: "role" };
+  capacity: "capacity", profile: "rule profile", game: "game", options: "table options", role: "role",
+  current: "current password", new: "new password" };
 
 // A validation message ("body.amount: String should match pattern '^[0-9]...'") in words.
 export function malformedText(reason) {
