@@ -189,3 +189,10 @@ def _cage_and_coupons(s: Server) -> None:
     assert _sql(s, "INSERT INTO idempotency (user_id, key, fingerprint, status, body, at) "
                 "VALUES (1, 'forged', 'f', 409, '{}', 0)") == 1
     assert "a refusal is never kept" in _named(_verify(s), "stored reply of user 1")
+    # The bet's reply swapped for the deposit's: the finding says what the reply shows.
+    assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'early'",
+                b=replies["deposit"].text) == 1
+    report = _verify(s)
+    assert "it shows no table (a reply of another kind, with balance, player)" in _named(
+        report, "stored reply of user"), report["findings"]
+    assert "None" not in json.dumps(report["findings"])
