@@ -245,12 +245,18 @@ class Ledger:
         entries = store.wallet_entries.c
         entry = conn.execute(sa.select(entries.player, entries.id).where(
             entries.request == digest).limit(1)).first()
+        record = register.made_by(conn, digest) if entry is None else None
+        if entry is None and record is None:
+            return None
+        # The record and its reply commit together: a request with the same key that
+        # committed between the two reads above (another node's) left its reply too.
+        stored = self.stored(conn, user, key, fp)
+        if stored is not None:
+            return stored
         if entry is not None:
             raise _reply_missing(f"wallet {entry.player}, entry {entry.id}")
-        record = register.made_by(conn, digest)
-        if record is not None:
-            raise _reply_missing(f"{register.WHERE}, record {record['seq']}")
-        return None
+        assert record is not None
+        raise _reply_missing(f"{register.WHERE}, record {record['seq']}")
 
     # --- wallets ------------------------------------------------------------------------
 
