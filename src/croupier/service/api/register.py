@@ -111,6 +111,8 @@ async def inspect_item(request: Request, item_id: ItemId, body: ItemInspection,
     wagers are off at the table it was at from then on)."""
     found = await run_in_threadpool(_record, svc, user, item_id, "equipment_inspected",
                                     body.model_dump())
+    if body.passed:
+        return found  # a pass takes nothing out of service
     return await _withdrawn(request, svc, user, found, f"it failed its inspection by "
                                 f"{user.username} ({body.findings})")
 
