@@ -168,6 +168,7 @@ CRAPS_EVENTS: tuple[type[Event], ...] = (
 )
 ROULETTE_EVENTS: tuple[type[Event], ...] = (
     roulette_events.TableOpened, roulette_events.NoSpin, roulette_events.Crowned, roulette_events.FifthMoved,
+    roulette_events.LayoutWithdrawn,
 )
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
+import httpx
+
 from .conftest import Server
 
 
@@ -29,6 +31,24 @@ def test_a_cage_cash_out_pays_once_within_the_wallet(server: Server) -> None:
     # The audit's sum still closes: the cage's cash-out is money that left.
     report = s.get("auditor", "/audit/verify").json()
     assert report["ok"], report["problems"]
+    _delete_only_once_nothing_is_held(s)
+
+
+def _delete_only_once_nothing_is_held(s: Server) -> None:
+    """An account that holds money (in its wallet, or chips at a table) is not deleted: the
+    refusal names what it holds; once it is all cashed out, it is. (On the server above.)"""
+    s.ok("bob", "/tables/roulette-1/buy-in", {"amount": "50"})
+    refused = httpx.delete(s.base + "/users/bob", headers=s.headers("admin"), timeout=30)
+    assert refused.status_code == 409, refused.text
+    reason = refused.json()["error"]["reason"]
+    assert "bob holds 700.00 in the wallet" in reason, reason
+    assert "50.00 in chips and 0.00 in wagers at table roulette-1" in reason, reason
+    assert s.get("bob", "/auth/me").status_code == 200  # refused: nothing changed
+    s.ok("bob", "/tables/roulette-1/cash-out", {})
+    s.ok("admin", "/wallets/bob/cash-outs", {"amount": "750.00"})
+    gone = httpx.delete(s.base + "/users/bob", headers=s.headers("admin"), timeout=30)
+    assert gone.status_code == 200, gone.text
+    assert s.get("bob", "/auth/me").status_code == 401
 
 
 def test_the_night_reconciles_to_the_cent(server: Server) -> None:

@@ -4,9 +4,8 @@ under /static refused."""
 
 from __future__ import annotations
 
-import contextlib
-
 import asyncio
+import contextlib
 import json
 import uuid
 from collections import Counter
@@ -94,7 +93,7 @@ def test_strict_bodies_and_no_server_errors(sqlite_server: Server) -> None:
     # given twice (two readers could take either) is refused.
     for hello in (json.dumps({"token": token, "since": 10**30}),
                   json.dumps({"token": token, "admin": True}),
-                  '{"token": "%s", "since": 0, "since": 5}' % token):
+                  json.dumps({"token": token, "since": 0})[:-1] + ', "since": 5}'):
         with connect(url) as ws:
             ws.send(hello)
             with pytest.raises(ConnectionClosed) as closed:

@@ -104,6 +104,7 @@ def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(server: Server
     assert r.json()["error"]["code"] == "idempotency_reply_missing"
     assert f"event {seq}" in r.json()["error"]["reason"]
     assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))  # one $10 wager, not two
+    _cage_and_coupons(s)
 
 
 @pytest.mark.clause(PASS_CLAUSE)
@@ -139,3 +140,59 @@ def test_an_outcome_and_its_settlement_are_kept_under_one_key(server: Server) ->
     r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
     assert r.status_code == 422, r.text  # the key kept for "another" request: never rolled
     assert s.get("auditor", "/tables/craps-1").json()["round"] == 2
+
+
+def _balance(s: Server, player: str) -> Decimal:
+    return Decimal(s.get("auditor", f"/wallets/{player}").json()["balance"])
+
+
+def _cage_and_coupons(s: Server) -> None:
+    """A deposit, a cash-out and a coupon issued record their request's digest in the chained
+    record each writes (the wallet's entry, the house's record): a stored reply deleted does
+    not let the retry move money or issue a coupon again, and a stored reply edited is named
+    by the audit; a refusal is never kept, so a forged one is named and a refused request is
+    decided again. (Run by the test above, on its server, to keep the suite short.)"""
+    ops = [("deposit", "/wallets/bob/deposits", {"amount": "200"}),
+           ("cash-out", "/wallets/bob/cash-outs", {"amount": "50"}),
+           ("coupon", "/coupons", {"player": "alice", "face_value": "5"})]
+    replies = {name: s.post("admin" if name != "coupon" else "supervisor", path, body,
+                            key=f"k-{name}") for name, path, body in ops}
+    assert [r.status_code for r in replies.values()] == [200, 200, 201]
+    assert _balance(s, "bob") == Decimal("1150.00")
+    forged = {**replies["deposit"].json(), "balance": "9999.00"}
+    assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'k-deposit'",
+                b=json.dumps(forged)) == 1
+    assert _sql(s, "DELETE FROM idempotency WHERE key IN ('k-cash-out', 'k-coupon')") == 2
+    report = _verify(s)
+    assert "9999.00" in _named(report, "stored reply of user") and "deposit of entry" in \
+        _named(report, "stored reply of user")
+    assert "cage_cash_out of entry" in _named(report, "wallet bob")
+    assert "stored reply is missing" in _named(report, "wallet bob")
+    assert "coupon_issued of record" in _named(report, "house records")
+    for name, path, body in ops:  # the retries: none acts again
+        r = s.post("admin" if name != "coupon" else "supervisor", path, body, key=f"k-{name}")
+        if name == "deposit":
+            assert r.status_code == 200 and r.json()["balance"] == "9999.00"  # as kept: named
+        else:
+            assert r.status_code == 409, r.text
+            assert r.json()["error"]["code"] == "idempotency_reply_missing"
+    assert _balance(s, "bob") == Decimal("1150.00")
+    assert len(s.get("supervisor", "/coupons?player=alice").json()) == 1
+    # A refusal is not kept: the same request is decided again once it can be done.
+    bet = {"wager": "pass", "amount": "10"}
+    r = s.post("bob", "/tables/craps-1/bets", bet, key="early")
+    assert r.status_code == 409, r.text  # no chips at the table yet
+    assert _sql(s, "DELETE FROM idempotency WHERE key = 'early'") == 0  # nothing kept
+    s.ok("bob", "/tables/craps-1/buy-in", {"amount": "100"})
+    r = s.post("bob", "/tables/craps-1/bets", bet, key="early")
+    assert r.status_code == 200 and "idempotent-replay" not in r.headers, r.text
+    assert _sql(s, "INSERT INTO idempotency (user_id, key, fingerprint, status, body, at) "
+                "VALUES (1, 'forged', 'f', 409, '{}', 0)") == 1
+    assert "a refusal is never kept" in _named(_verify(s), "stored reply of user 1")
+    # The bet's reply swapped for the deposit's: the finding says what the reply shows.
+    assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'early'",
+                b=replies["deposit"].text) == 1
+    report = _verify(s)
+    assert "it shows no table (a reply of another kind, with balance, player)" in _named(
+        report, "stored reply of user"), report["findings"]
+    assert "None" not in json.dumps(report["findings"])

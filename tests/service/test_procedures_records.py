@@ -247,6 +247,47 @@ def test_layout_wagers_only_where_an_approved_layout_is_recorded(srv: Server) ->
     assert later["options"]["approved_layout"] == []
     assert s.get("auditor", "/equipment/items/layout-b").json()["in_service"] is False
     assert s.get("alice", "/equipment/items").status_code == 403
+    _layouts_out_of_service_take_their_wagers_off(s)
+
+
+def _five_adjacent_refused(s: Server, table: str) -> str:
+    r = s.post("bob", f"/tables/{table}/bets",
+               {"wager": "five_adjacent", "center": 17, "amount": "5"})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.32(e)1ii", r.text
+    reason: str = r.json()["error"]["reason"]
+    return reason
+
+
+def _layouts_out_of_service_take_their_wagers_off(s: Server) -> None:
+    """A layout moved away (wheel-b, above), failed at an inspection or retired while its
+    table is open: the table's chain gets a ``layout_withdrawn`` event, from which on its
+    wagers are refused citing 13:47-20.32(e)1ii; the wager already down stays and is settled
+    as made, and the audit's replay of the chain agrees. (On the server of the test above.)"""
+    assert "layout-b" in _five_adjacent_refused(s, "wheel-b")
+    withdrawn = [e for e in _events(s, "wheel-b") if e["type"] == "layout_withdrawn"]
+    assert [e["wagers"] for e in withdrawn] == [["five_adjacent"]], withdrawn
+    assert "moved it to table wheel-c" in withdrawn[0]["reason"]
+    assert s.get("bob", "/tables/wheel-b").json()["players"]["bob"]["on_table"] == "5.00"
+    for table, out in (("wheel-d", {"passed": False, "findings": "replica worn through"}),
+                       ("wheel-e", {"reason": "replaced by a new layout"})):
+        layout = f"layout-{table[-1]}"
+        s.ok("admin", "/equipment/items", {"id": layout, "type": "layout", "table": table,
+                                           "description": "layout with a wheel replica",
+                                           "wagers": ["five_adjacent"]}, key=None)
+        s.ok("supervisor", f"/equipment/items/{layout}/approvals",
+             {"authority": "Casino Control Commission", "reference": "L-2026-18"}, key=None)
+        s.ok("admin", f"/equipment/items/{layout}/inspections",
+             {"passed": True, "findings": "as approved"}, key=None)
+        _new_table(s, table, game="roulette", profile="nj-casino-night")
+        s.ok("bob", f"/tables/{table}/buy-in", {"amount": "10"})
+        s.ok("bob", f"/tables/{table}/bets", {"wager": "five_adjacent", "center": 17,
+                                              "amount": "5"})
+        what = "inspections" if "passed" in out else "retirement"
+        s.ok("admin", f"/equipment/items/{layout}/{what}", out, key=None)
+        said = out.get("findings") or out["reason"]
+        assert layout in (reason := _five_adjacent_refused(s, table)) and said in reason, reason
+    _verify(s)
 
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(e)2")

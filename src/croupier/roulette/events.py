@@ -47,6 +47,20 @@ class TableOpened(Opened):
 
 
 @dataclass(frozen=True)
+class LayoutWithdrawn(Event):
+    """The approved layout that offered ``wagers`` at this table was taken out of service (it
+    failed an inspection, was retired or was taken from the table): from now on those wagers
+    are refused, citing ``clause``; wagers already on the layout are settled as they were
+    made. ``item``: the layout's id in the equipment register; ``reason``: what happened."""
+
+    kind: ClassVar[str] = "layout_withdrawn"
+    wagers: tuple[str, ...]
+    item: str
+    reason: str
+    clause: str
+
+
+@dataclass(frozen=True)
 class NoSpin(Event):
     """A void spin: nothing is settled and every wager stays on the layout."""
 

@@ -28,6 +28,7 @@ from croupier.money import Odds, describe, fmt, is_multiple, is_payable, to_deci
 from croupier.roulette.events import (
     Crowned,
     FifthMoved,
+    LayoutWithdrawn,
     NoSpin,
     TableOpened,
 )
@@ -113,6 +114,8 @@ class RouletteTable:
         self.bankrolls: dict[str, Decimal] = dict(opened.players)
         self.wagers: dict[tuple[str, str], Placed] = {}
         self.last_number: Pocket | None = None
+        # The wagers whose approved layout was withdrawn since the opening, each with why.
+        self.withdrawn: dict[str, LayoutWithdrawn] = {}
         # What the house has won (collected less paid): bankrolls + stakes + house is constant.
         self.house = Decimal(0)
         self.log: list[Event] = [opened]
@@ -198,6 +201,8 @@ class RouletteTable:
                 del self.wagers[slot]
             self.bankrolls[event.player] += event.returned + event.paid - event.commission
             self.house += event.taken + event.commission - event.paid
+        elif isinstance(event, LayoutWithdrawn):
+            self.withdrawn.update(dict.fromkeys(event.wagers, event))
         elif isinstance(event, (NoSpin, FifthMoved)):
             pass  # nothing changes hands: the wagers stay, or a fifth moves within a wager
         else:
@@ -327,8 +332,9 @@ class RouletteTable:
         """Whether ``wager_id`` needs an approved layout (the profile says so) that this table's
         approved layout does not provide for (a layout not stated is the contract's: it does)."""
         approved = self.opened.approved_layout
-        return (approved is not None and wager_id in self.rules.approved_layout_clauses
-                and wager_id not in approved)
+        return wager_id in self.withdrawn or (
+            approved is not None and wager_id in self.rules.approved_layout_clauses
+            and wager_id not in approved)
 
     def _wager(self, wager_id: str) -> RouletteWager:
         return WAGERS[wager_id]
@@ -368,6 +374,12 @@ class RouletteTable:
             )
         if wager.offered_by is not None and not getattr(self.opened, wager.offered_by):
             raise Refusal(f"{wager.name} is not offered at this table", wager_clause)
+        gone = self.withdrawn.get(wager.id)
+        if gone is not None:
+            raise Refusal(f"{wager.name} is taken only on a layout approved for it, and the "
+                          f"layout that offered it here ({gone.item}) was taken out of "
+                          f"service: {gone.reason}",
+                          self.rules.approved_layout_clauses.get(wager.id, gone.clause))
         if self._layout_lacks(wager.id):
             raise Refusal(f"{wager.name} is taken only on a layout approved for it, and this "
                           "table's approved layout does not provide for it",

@@ -45,6 +45,7 @@ from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
 from croupier.errors import Refusal
+from croupier.money import fmt
 from croupier.service import people, store, tokens
 
 
@@ -351,14 +352,40 @@ def set_locked(conn: Connection, username: str, locked: bool,
     return True
 
 
+def holdings(conn: Connection, username: str) -> list[str]:
+    """What ``username`` holds, in words: the money in their wallet and the chips and wagers
+    at each table (the ledger's rows, written with the events and entries that moved them);
+    empty if nothing. On PostgreSQL the wallet's row is held to the end of the transaction,
+    so no move at the cage and no buy-in commits in between."""
+    w = store.wallets.c
+    query = sa.select(w.balance_cents).where(w.player == username)
+    balance = conn.execute(query if conn.dialect.name == "sqlite"
+                           else query.with_for_update()).scalar()
+    held = [f"{fmt(store.dollars(int(balance)))} in the wallet"] if balance else []
+    seat = store.seats.c
+    for r in conn.execute(sa.select(seat.table_id, seat.chips_cents, seat.on_table_cents).where(
+            seat.player == username, (seat.chips_cents > 0) | (seat.on_table_cents > 0))
+            .order_by(seat.table_id)):
+        held.append(f"{fmt(store.dollars(int(r.chips_cents)))} in chips and "
+                    f"{fmt(store.dollars(int(r.on_table_cents)))} in wagers at table "
+                    f"{r.table_id}")
+    return held
+
+
 def delete_user(conn: Connection, username: str, actor: str) -> bool:
-    """Mark ``username`` deleted and end its sessions; False if there is no such user."""
+    """Mark ``username`` deleted and end its sessions; False if there is no such user. A
+    :class:`~croupier.errors.Refusal` names what they still hold (:func:`holdings`)."""
     row = _account(conn, username)
     if row is None:
         return False
     if row.deleted_at is not None:
         raise Refusal(f"{username} is already deleted")
     _keep_an_admin(conn, username, "deleting them")
+    held = holdings(conn, username)
+    if held:
+        raise Refusal(f"{username} holds {'; '.join(held)}: an account is deleted only once "
+                      "it holds nothing (cash out the chips at each table, then the wallet at "
+                      "the cage)")
     _ensure_state(conn, row.id)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=store.now()))

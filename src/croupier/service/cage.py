@@ -11,14 +11,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 from croupier.money import fmt
-from croupier.service import store
+from croupier.service import moves, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.ledger import CageMove, Ledger
 from croupier.service.limits import Limits
 from croupier.service.plans import Reply
 
-KIND = "cage_cash_out"  # the wallet entry's kind: cash handed to the player at the cage
+KIND = moves.CASH_OUT  # the wallet entry's kind: cash handed to the player at the cage
 
 
 def check_cash_out(limits: Limits, amount: int, balance: int) -> None:
@@ -48,6 +48,4 @@ def cash_out(ledger: Ledger, user: User, key: str | None, fp: str, player: str,
     cents = store.cents(amount)
     check_cash_out(ledger.limits, cents, cents)  # early: before any lock or query
     return ledger.at_the_cage(user, key, fp, CageMove(
-        player, -cents, KIND, lambda before: check_cash_out(ledger.limits, cents, before),
-        lambda balance: {"player": player, "paid": fmt(amount),
-                         "balance": fmt(store.dollars(balance))}))
+        player, -cents, KIND, lambda before: check_cash_out(ledger.limits, cents, before)))

@@ -82,14 +82,37 @@ def subject(serial: str) -> str:
     return f"coupon:{serial}"
 
 
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """A coupon asked for: to ``player``, of ``face`` value, good for ``wagers``, expiring in
+    ``days``, for table ``table`` only (None: any table that takes coupons)."""
+
+    player: str
+    face: Decimal
+    wagers: list[str]
+    days: int
+    table: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Redemption:
+    """A coupon put down: its ``serial``, by ``player``, on ``wager``, with chips of
+    ``amount``."""
+
+    serial: str
+    player: str
+    wager: str
+    amount: Decimal
+
+
 def _log(conn: Connection, serial: str, kind: str, actor: str, payload: dict[str, Any],
-         detail: dict[str, Any], table_id: str | None = None,
-         round_no: int | None = None) -> dict[str, Any]:
-    """The record of the house's chain, and the row of its projection ``coupon_log``."""
+         detail: dict[str, Any]) -> dict[str, Any]:
+    """The record of the house's chain, and the row of its projection ``coupon_log`` (its
+    table and round as the payload names them)."""
     row = register.append(conn, kind, subject(serial), {"serial": serial, **payload}, actor)
     conn.execute(coupon_log.insert().values(
-        serial=serial, action=ACTIONS[kind], actor=actor, table_id=table_id, round=round_no,
-        detail=json.dumps(detail, sort_keys=True), at=row["at"]))
+        serial=serial, action=ACTIONS[kind], actor=actor, table_id=payload.get("table"),
+        round=payload.get("round"), detail=json.dumps(detail, sort_keys=True), at=row["at"]))
     return row
 
 
@@ -141,10 +164,14 @@ def as_json(row: Any) -> dict[str, Any]:
             "void_reason": row.void_reason, "clause": CLAUSE}
 
 
-def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list[str],
-          days: int, table_id: str | None = None) -> dict[str, Any]:
-    """Issue a coupon to ``player`` (who must exist and be a player); its record. A coupon
-    issued for a table names it (``table``) and is redeemed only there."""
+def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None,
+          ) -> dict[str, Any]:
+    """Issue a coupon to ``asked.player`` (who must exist and be a player); its record. A
+    coupon issued for a table names it (``table``) and is redeemed only there. ``request``:
+    the digest of the request that issued it (``codec.request_digest``), chained with its
+    record, from which the audit rebuilds the reply kept under its Idempotency-Key
+    (:func:`reply_of`)."""
+    player, face, wagers = asked.player, asked.face, asked.wagers
     role = conn.execute(sa.select(store.users.c.role).where(
         store.users.c.username == player)).scalar()
     if role != "player":
@@ -154,16 +181,27 @@ def issue(conn: Connection, actor: str, player: str, face: Decimal, wagers: list
         raise Refusal("a match play coupon is good only for Pass or Don't Pass wagers", CLAUSE)
     serial = "MP-" + secrets.token_hex(6).upper()
     store.cents(face)  # a whole number of cents, or refused before anything is written
-    expires = repr(store.now() + days * 86400)
-    row = _log(conn, serial, "coupon_issued", actor, {
+    expires = repr(store.now() + asked.days * 86400)
+    payload = {"player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
+               "expires_at": expires, "table": asked.table}
+    if request is not None:
+        payload["request"] = request
+    row = _log(conn, serial, "coupon_issued", actor, payload, {
         "player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
-        "expires_at": expires, "table": table_id},
-        {"player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
-         "days": days}, table_id)
+        "days": asked.days})
     made = fold([register.shown(row)])
     assert made is not None
     conn.execute(coupons.insert().values(**made))
     return get(conn, serial) or {}
+
+
+def reply_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The reply to the request that issued a coupon, worked out from its chained record
+    (payload decoded): the coupon as it stood when issued. None for any other record."""
+    if record["kind"] != "coupon_issued":
+        return None
+    made = fold([record])
+    return None if made is None else as_json(SimpleNamespace(**made))
 
 
 def get(conn: Connection, serial: str) -> dict[str, Any] | None:
@@ -194,25 +232,24 @@ def void(conn: Connection, actor: str, serial: str, reason: str) -> dict[str, An
     return get(conn, serial) or {}
 
 
-def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, wager: str,
-              amount: Decimal, table_id: str, profile_id: str, round_of: Callable[[], int],
+def redeeming(plan_fn: Callable[[Connection], Plan], put: Redemption, live: LiveTable,
               ) -> Callable[[Connection], Plan]:
-    """``plan_fn`` (a coupon bet) with coupon ``serial`` checked first and redeemed last, in
-    the same transaction: a refusal anywhere leaves the coupon issued."""
+    """``plan_fn`` (a coupon bet at ``live``) with coupon ``put.serial`` checked first and
+    redeemed last, in the same transaction: a refusal anywhere leaves the coupon issued."""
+    serial, player, table_id = put.serial, put.player, live.id
 
     def plan(conn: Connection) -> Plan:
         register.lock(conn)  # the coupon read from the chain stays as read until redeemed
         row = chained(conn, serial)
-        _check(row, serial, player, wager, amount)
+        _check(row, put)
         if row is not None and row.table_id not in (None, table_id):
             raise Refusal(f"coupon {serial} was issued for table {row.table_id}, not "
                           f"{table_id}", CLAUSE)
         made = plan_fn(conn)
-        round_no = int(round_of())
-        detail = {"wager": wager, "amount": fmt(amount)}
+        round_no = int(live.round)
+        detail = {"wager": put.wager, "amount": fmt(put.amount)}
         written = _log(conn, serial, "coupon_redeemed", player,
-                       {**detail, "table": table_id, "round": round_no}, detail,
-                       table_id, round_no)
+                       {**detail, "table": table_id, "round": round_no}, detail)
         conn.execute(coupons.update().where(coupons.c.serial == serial).values(
             status="redeemed", table_id=table_id, round=round_no, closed_by=player,
             closed_at=written["at"]))
@@ -222,9 +259,10 @@ def redeeming(plan_fn: Callable[[Connection], Plan], serial: str, player: str, w
     return plan
 
 
-def _check(row: Any, serial: str, player: str, wager: str, amount: Decimal) -> None:
+def _check(row: Any, put: Redemption) -> None:
     """Refuse a coupon that is unknown, not the player's, used, void, expired, not good for
-    ``wager`` or not of the value of the chips put down with it."""
+    the wager or not of the value of the chips put down with it."""
+    serial, player, wager, amount = put.serial, put.player, put.wager, put.amount
     if row is None or row.player != player:
         raise Refusal(f"there is no coupon {serial} issued to {player}", CLAUSE)
     if row.status != "issued":

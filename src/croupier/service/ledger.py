@@ -24,8 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.events import Event
-from croupier.money import fmt
-from croupier.service import codec, limits, store
+from croupier.service import codec, limits, moves, register, store
 from croupier.service.audit.canonical import (
     entry_text,
     event_text,
@@ -57,26 +56,25 @@ _Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple
 stored replies, and the tables' events those requests already produced (by digest)."""
 
 
-def _reply_missing(table_id: str, seq: int) -> ApiError:
-    """A retry of a request the chain says was done (its events carry the request's digest)
-    whose stored reply is gone: it is not done again, and the audit names the missing reply
-    (``audit.requests``)."""
+def _reply_missing(where: str) -> ApiError:
+    """A retry of a request a chain says was done (``where``: the table's event, the wallet's
+    entry or the house's record that carries the request's digest) whose stored reply is gone:
+    it is not done again, and the audit names the missing reply (``audit.requests``)."""
     return ApiError(409, "idempotency_reply_missing", (
-        f"this request was done already (table {table_id}, event {seq}) but its stored reply "
-        "is missing from the ledger; it is not done again. The audit names the missing reply"))
+        f"this request was done already ({where}) but its stored reply is missing from the "
+        "ledger; it is not done again. The audit names the missing reply"))
 
 
 @dataclasses.dataclass(frozen=True)
 class CageMove:
     """A move of money between ``player``'s wallet and the cage: ``cents`` in (negative: out),
-    the wallet entry's ``kind``, the ``check`` of the balance before it (raising to refuse),
-    and the reply's ``body`` from the balance after."""
+    the wallet entry's ``kind`` (``service/moves.py``, which also words the reply from the
+    entry) and the ``check`` of the balance before it (raising to refuse)."""
 
     player: str
     cents: int
     kind: str
     check: Callable[[int], None]
-    body: Callable[[int], dict[str, Any]]
 
 
 class Ledger:
@@ -190,7 +188,7 @@ class Ledger:
             done = (known[2].get(digest) if read_at_begin and known is not None
                     else self.sql.one(conn, self.sql.select_produced, {"r": digest}))
             if done is not None:
-                raise _reply_missing(str(done[0]), int(done[1]))
+                raise _reply_missing(f"table {done[0]}, event {done[1]}")
             return None
         stored_fp, status, body = row
         if stored_fp != fp:
@@ -220,18 +218,45 @@ class Ledger:
         return dataclasses.replace(reply, text=text)
 
     def once(self, user: User, key: str | None, fp: str,
-             act: Callable[[Connection], Reply]) -> Reply:
+             act: Callable[[Connection, str | None], Reply]) -> Reply:
         """``act``'s reply, from a transaction of its own, kept under the idempotency key: a
         retry with the key gets the kept reply and ``act`` does not run again; the key sent
         with another request is refused (422). For a request that writes no table's events
-        (a deposit's pattern, for any such request)."""
+        (a coupon issued): ``act`` is given the request's digest to record in the chained
+        record it writes, from which the audit rebuilds the reply (``audit.requests``)."""
         with self._plain_lock, self.db.begin() as conn:
-            stored = self.stored(conn, user, key, fp)
+            stored = self.kept(conn, user, key, fp)
             if stored is not None:
                 return stored
-            reply = self.remember(conn, user, key, fp, act(conn))
+            digest = None if key is None else codec.request_digest(user.id, key, fp)
+            reply = self.remember(conn, user, key, fp, act(conn, digest))
             self.flush(conn)
             return reply
+
+    def kept(self, conn: Connection, user: User, key: str | None, fp: str) -> Reply | None:
+        """The reply kept under ``key`` for a request that writes no table's events (a move at
+        the cage, a coupon issued). If it is gone but a chained record (a wallet's entry, a
+        house record) carries the request's digest, the request was done: 409, never done
+        again."""
+        stored = self.stored(conn, user, key, fp)
+        if stored is not None or key is None:
+            return stored
+        digest = codec.request_digest(user.id, key, fp)
+        entries = store.wallet_entries.c
+        entry = conn.execute(sa.select(entries.player, entries.id).where(
+            entries.request == digest).limit(1)).first()
+        record = register.made_by(conn, digest) if entry is None else None
+        if entry is None and record is None:
+            return None
+        # The record and its reply commit together: a request with the same key that
+        # committed between the two reads above (another node's) left its reply too.
+        stored = self.stored(conn, user, key, fp)
+        if stored is not None:
+            return stored
+        if entry is not None:
+            raise _reply_missing(f"wallet {entry.player}, entry {entry.id}")
+        assert record is not None
+        raise _reply_missing(f"{register.WHERE}, record {record['seq']}")
 
     # --- wallets ------------------------------------------------------------------------
 
@@ -256,8 +281,8 @@ class Ledger:
         cents = store.cents(amount)
         self.limits.check_deposit(cents, 0)  # early: before any lock or query
         return self.at_the_cage(user, key, fp, CageMove(
-            player, cents, "deposit", lambda before: self.limits.check_deposit(cents, before),
-            lambda balance: {"player": player, "balance": fmt(store.dollars(balance))}))
+            player, cents, moves.DEPOSIT,
+            lambda before: self.limits.check_deposit(cents, before)))
 
     def at_the_cage(self, user: User, key: str | None, fp: str, move: CageMove) -> Reply:
         """One move of money between a wallet and the cage (a deposit, a cash-out), kept under
@@ -278,17 +303,21 @@ class Ledger:
 
     def _at_the_cage(self, user: User, key: str | None, fp: str, move: CageMove) -> Reply:
         with self._plain_lock, self.db.begin() as conn:
-            stored = self.stored(conn, user, key, fp)
+            stored = self.kept(conn, user, key, fp)
             if stored is not None:
                 return stored
             before = self.wallet_balance(conn, move.player, lock=True)
-            stored = self.stored(conn, user, key, fp) if self._for_update else None
+            stored = self.kept(conn, user, key, fp) if self._for_update else None
             if stored is not None:
                 return stored
             move.check(before)
-            balance = self.move_wallet(conn, move.player, move.cents, move.kind, None, None,
-                                       user.username)
-            reply = self.remember(conn, user, key, fp, Reply(200, move.body(balance)))
+            digest = None if key is None else codec.request_digest(user.id, key, fp)
+            balance = move_wallet(conn, move.player, move.cents, move.kind, None, None,
+                                  user.username, lock=self._for_update, request=digest)
+            body = moves.reply_of({"player": move.player, "kind": move.kind,
+                                   "amount_cents": move.cents, "balance_after_cents": balance})
+            assert body is not None  # a move at the cage is of a kind moves.reply_of words
+            reply = self.remember(conn, user, key, fp, Reply(200, body))
             self.flush(conn)
             return reply
 
@@ -384,9 +413,11 @@ class Ledger:
 
 
 def move_wallet(conn: Connection, player: str, delta: int, kind: str, table_id: str | None,
-                seq: int | None, actor: str, lock: bool = True) -> int:
+                seq: int | None, actor: str, lock: bool = True,
+                request: str | None = None) -> int:
     """Move ``delta`` cents in or out of a wallet with an entry chained to the wallet's last
-    one; the balance after. ``lock`` holds the wallet's row (PostgreSQL)."""
+    one; the balance after. ``lock`` holds the wallet's row (PostgreSQL); ``request``: the
+    digest of the request that made the move at the cage, chained with the entry."""
     query = sa.select(store.wallets.c.balance_cents, store.wallets.c.chain_head).where(
         store.wallets.c.player == player)
     row = conn.execute(query.with_for_update() if lock else query).first()
@@ -397,6 +428,8 @@ def move_wallet(conn: Connection, player: str, delta: int, kind: str, table_id: 
         raise RuntimeError("wallet would go below zero")
     entry = {"player": player, "amount_cents": delta, "kind": kind, "table_id": table_id,
              "seq": seq, "balance_after_cents": balance, "actor": actor, "at": store.now()}
+    if request is not None:
+        entry["request"] = request
     entry["hash"] = link(row.chain_head or wallet_genesis(player), entry_text(entry))
     conn.execute(store.wallets.update().where(store.wallets.c.player == player).values(
         balance_cents=balance, chain_head=entry["hash"]))

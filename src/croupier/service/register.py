@@ -72,7 +72,9 @@ class RecordChain:
     def append(self, conn: Connection, kind: str, subject: str, payload: Mapping[str, Any],
                actor: str, at: float | None = None) -> dict[str, Any]:
         """Append one record in ``conn``'s transaction; the row written (with its hash).
-        ``at``: when it happened, if not now (a record an upgrade carries over)."""
+        ``at``: when it happened, if not now (a record an upgrade carries over). A payload's
+        ``request`` (the digest of the request that made the record, ``codec.request_digest``)
+        is chained with it and copied to a column for look-up, where the chain has one."""
         self.lock(conn)  # taken again in the same transaction: a no-op
         last = self.head(conn)
         row: dict[str, Any] = {
@@ -80,6 +82,8 @@ class RecordChain:
             "payload": canonical(dict(payload)), "actor": actor,
             "at": store.now() if at is None else float(at)}
         row["hash"] = link(self.genesis if last is None else last[1], record_text(row))
+        if payload.get("request") is not None and "request" in self.table.c:
+            row["request"] = payload["request"]
         conn.execute(self.table.insert().values(**row))
         return row
 
@@ -119,8 +123,16 @@ def lock(conn: Connection) -> None:
 
 def append(conn: Connection, kind: str, subject: str, payload: dict[str, Any],
            actor: str, at: float | None = None) -> dict[str, Any]:
-    """Append one record to the house's chain in ``conn``'s transaction; the row written."""
+    """Append one record to the house's chain in ``conn``'s transaction; the row written (a
+    payload's ``request`` is copied to a column for look-up: :meth:`RecordChain.append`)."""
     return HOUSE.append(conn, kind, subject, payload, actor, at)
+
+
+def made_by(conn: Connection, request: str) -> dict[str, Any] | None:
+    """The record the request of digest ``request`` made (payload decoded), or None."""
+    row = conn.execute(sa.select(house_records).where(
+        house_records.c.request == request).limit(1)).first()
+    return None if row is None else shown(dict(row._mapping))
 
 
 def rows(conn: Connection, kinds: Iterable[str] | None = None, subject: str | None = None,

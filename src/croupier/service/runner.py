@@ -258,9 +258,11 @@ class Runner:
                  request: str | None = None) -> Attempt:
         """One action: its stored reply, else its plan folded and written. An error its checks
         raise (before it writes anything) is its answer; any other error fails the
-        transaction. ``remember``: the reply is kept under the job's key (a refusal always
-        is). Its events record the request that produced them (``request``, else the job's
-        own), so the audit can compare the reply kept under the key with them."""
+        transaction. ``remember``: the reply is kept under the job's key. A refusal is never
+        kept: it changes nothing and no chain records it, so a retry is decided again (and
+        the audit names any refusal found kept). Its events record the request that produced
+        them (``request``, else the job's own), so the audit can compare the reply kept under
+        the key with them."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
         try:
             stored = self.ledger.stored(conn, user, key, fp, job.request)
@@ -269,8 +271,7 @@ class Runner:
             held_up(live, job.phase)
             plan = self._within_limits(job.plan_fn(conn))
         except Refusal as refusal:
-            reply = Reply(409, refusal_body(refusal))
-            return self.ledger.remember(conn, user, key, fp, reply), [], live
+            return Reply(409, refusal_body(refusal)), [], live
         except (ApiError, Malformed) as exc:
             return exc
         reply, published = self._write(conn, user, live, plan, request or job.request)

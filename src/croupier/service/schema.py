@@ -48,7 +48,8 @@ TABLES: dict[str, Kind] = {
     "events": Chain(_CHAINS, "each table's chain: every event by seq"),
     "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain (its "
                     "house_cents a projection compared by " + _REPLAY + ".check_seats)"),
-    "wallet_entries": Chain(_CHAINS, "each wallet's chain of entries"),
+    "wallet_entries": Chain(_CHAINS, "each wallet's chain of entries (a move at the cage "
+                            "records the digest of the request that made it)"),
     "wallets": Chain(_CHAINS, "a wallet's chain head; its balance a projection compared by "
                      + _REPLAY + ".check_wallets"),
     "house_records": Chain("croupier.service.register.recompute", "the house's chain: "
@@ -75,8 +76,10 @@ TABLES: dict[str, Kind] = {
                               "under Idempotency-Keys: each request's events record its "
                               "digest in the tables' chains, from which the audit rebuilds "
                               "which request produced which events and compares each reply's "
-                              "table and events; a retry whose reply is missing is refused, "
-                              "never done again"),
+                              "table and events; a move at the cage and a coupon issued "
+                              "record it in their wallet entry or house record, from which "
+                              "their replies are rebuilt; refusals are never kept; a retry "
+                              "whose reply is missing is refused, never done again"),
     # --- caches no decision trusts ---------------------------------------------------------
     "tokens": Cache("bearer tokens (hashed): a lost row is a 401 and the user logs in again, "
                     "never access; no money moves on one without the chained request it "

@@ -60,6 +60,12 @@ wallet_entries = sa.Table(
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("hash", sa.String(64)),
+    # The digest of the request that made a move at the cage (``codec.request_digest``),
+    # chained with the entry (migration 0008); None for a move that came with a table's event.
+    sa.Column("request", sa.String(64)),
+    sa.Index("ix_wallet_entries_request", "request",
+             sqlite_where=sa.text("request IS NOT NULL"),
+             postgresql_where=sa.text("request IS NOT NULL")),
 )
 
 tables = sa.Table(
@@ -191,6 +197,12 @@ house_records = sa.Table(
     sa.Column("actor", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    # A copy, for look-up, of the request digest a record's chained payload holds (a coupon
+    # issued under an Idempotency-Key; migration 0008); compared by the audit.
+    sa.Column("request", sa.String(64)),
+    sa.Index("ix_house_records_request", "request",
+             sqlite_where=sa.text("request IS NOT NULL"),
+             postgresql_where=sa.text("request IS NOT NULL")),
 )
 
 # The users' chain (migration 0006): accounts, roles and who made whom (``service/people.py``).

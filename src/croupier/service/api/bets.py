@@ -46,9 +46,9 @@ async def place(svc: Services, where: tuple[str, str], table_id: str, body: BetB
         if serial is None:
             return wagers.bet(user, live, fields, amount, False)
         clauses.check_coupons(live.profile, live.game.name)
-        return coupons.redeeming(wagers.bet(user, live, fields, amount, True), serial,
-                                 user.username, body.wager, amount, table_id, live.profile,
-                                 lambda: live.round)
+        return coupons.redeeming(wagers.bet(user, live, fields, amount, True),
+                                 coupons.Redemption(serial, user.username, body.wager, amount),
+                                 live)
 
     return await act_at(svc, where, body, user, table_id, key, make)
 

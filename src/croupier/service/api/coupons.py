@@ -54,9 +54,9 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
         live = svc.tables.find(body.table)
         clauses.check_coupons(live.profile, live.game.name)
     fp = fingerprint("POST", request.url.path, body.model_dump())
-    return reply(svc.ledger.once(user, key, fp, lambda conn: Reply(201, coupons.issue(
-        conn, user.username, body.player, face, list(body.wagers), body.expires_in_days,
-        body.table))))
+    asked = coupons.Asked(body.player, face, list(body.wagers), body.expires_in_days, body.table)
+    return reply(svc.ledger.once(user, key, fp, lambda conn, request: Reply(201, coupons.issue(
+        conn, user.username, asked, request))))
 
 
 @router.get("", response_model=None, responses={200: {"model": list[Coupon]}})

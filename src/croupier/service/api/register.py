@@ -11,13 +11,15 @@ import contextlib
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 from sqlalchemy.engine import Connection
+from starlette.concurrency import run_in_threadpool
 
 from croupier.service import equipment_register as reg
-from croupier.service import register, store
+from croupier.service import layouts, register, store
 from croupier.service.api import queries
+from croupier.service.api.act import act_at
 from croupier.service.api.deps import DiceReader, EquipmentStaff, Services, Svc, Verifier
 from croupier.service.api.models import NAME, Body, PlainText, Reason
 from croupier.service.api.record_replies import HouseRecord, Item
@@ -80,6 +82,24 @@ def _record(svc: Svc, user: Any, item_id: str, kind: str, payload: dict[str, Any
         return reg.add_record(conn, user.username, item_id, kind, payload).json()
 
 
+async def _withdrawn(request: Request, svc: Svc, user: Any, found: dict[str, Any],
+                     reason: str) -> dict[str, Any]:
+    """After a record that may take a layout (``found``) out of service at a table (a failed
+    inspection, a retirement, a move), committed: each table this server holds that offers a
+    wager no approved layout in service there shows any more is given a ``layout_withdrawn``
+    event (``service/layouts.py``), whatever else waits at it (a halt, an outcome being
+    settled: it only takes wagers off)."""
+    item_id = found["id"]
+    if found["type"] != "layout":
+        return found
+    for live in list(svc.tables.all.values()):
+        if layouts.needing_layout(live):
+            await act_at(svc, ("POST", request.url.path), None, user, live.id, None,
+                         lambda at: layouts.withdrawal(at, item_id, reason), phase="resolve",
+                         changes=False)
+    return found
+
+
 @router.post("/equipment/items/{item_id}/approvals", status_code=201, response_model=None,
              responses=answers(Item, 201))
 def approve_item(item_id: ItemId, body: Approval, user: EquipmentStaff,
@@ -90,27 +110,39 @@ def approve_item(item_id: ItemId, body: Approval, user: EquipmentStaff,
 
 @router.post("/equipment/items/{item_id}/inspections", status_code=201, response_model=None,
              responses=answers(Item, 201))
-def inspect_item(item_id: ItemId, body: ItemInspection, user: EquipmentStaff,
-                 svc: Svc) -> dict[str, Any]:
-    """Record an inspection; an item failed at its latest one is out of service."""
-    return _record(svc, user, item_id, "equipment_inspected", body.model_dump())
+async def inspect_item(request: Request, item_id: ItemId, body: ItemInspection,
+                       user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
+    """Record an inspection; an item failed at its latest one is out of service (a layout's
+    wagers are off at the table it was at from then on)."""
+    found = await run_in_threadpool(_record, svc, user, item_id, "equipment_inspected",
+                                    body.model_dump())
+    if body.passed:
+        return found  # a pass takes nothing out of service
+    return await _withdrawn(request, svc, user, found, f"it failed its inspection by "
+                                f"{user.username} ({body.findings})")
 
 
 @router.post("/equipment/items/{item_id}/placing", status_code=201, response_model=None,
              responses=answers(Item, 201))
-def place_item(item_id: ItemId, body: Placing, user: EquipmentStaff,
-               svc: Svc) -> dict[str, Any]:
+async def place_item(request: Request, item_id: ItemId, body: Placing, user: EquipmentStaff,
+                     svc: Svc) -> dict[str, Any]:
     """Record the item put at a table (or taken from one). A layout's wagers follow at the
-    table's opening."""
-    return _record(svc, user, item_id, "equipment_placed", body.model_dump())
+    table's opening, and are off at the table it was taken from."""
+    found = await run_in_threadpool(_record, svc, user, item_id, "equipment_placed",
+                                    body.model_dump())
+    return await _withdrawn(request, svc, user, found, f"{user.username} moved it to "
+                                f"{'table ' + body.table if body.table else 'no table'}")
 
 
 @router.post("/equipment/items/{item_id}/retirement", status_code=201, response_model=None,
              responses=answers(Item, 201))
-def retire_item(item_id: ItemId, body: Retirement, user: EquipmentStaff,
-                svc: Svc) -> dict[str, Any]:
-    """Take the item out of service for good."""
-    return _record(svc, user, item_id, "equipment_retired", body.model_dump())
+async def retire_item(request: Request, item_id: ItemId, body: Retirement,
+                      user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
+    """Take the item out of service for good (a layout's wagers are off at its table)."""
+    found = await run_in_threadpool(_record, svc, user, item_id, "equipment_retired",
+                                    body.model_dump())
+    return await _withdrawn(request, svc, user, found, f"it was retired by {user.username} "
+                                f"({body.reason})")
 
 
 @router.get("/equipment/items", response_model=None, responses=answers(list[Item]))

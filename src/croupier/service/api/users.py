@@ -79,7 +79,8 @@ def lock(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
 @router.delete("/{username}", response_model=None, responses=answers(AccountChanged))
 def delete(username: UserName, user: Admin, svc: Svc) -> dict[str, Any]:
     """Delete an account: it cannot log in again and its sessions end at once (its records
-    stay in the ledger)."""
+    stay in the ledger). Refused (409) while it holds money, in its wallet or as chips or
+    wagers at a table: the refusal names what it holds."""
     _not_yourself(username, user.username, "delete")
     found = svc.auth.delete(username, user.username)
     if not found:

@@ -80,8 +80,13 @@ def event_text(row: Any) -> str:
 
 
 def entry_text(row: Any) -> str:
-    """The canonical form of a wallet entry row."""
-    return _ENCODER.encode({"player": row["player"], "amount": money(row["amount_cents"]),
-                            "kind": row["kind"], "table": row["table_id"], "seq": row["seq"],
-                            "balance_after": money(row["balance_after_cents"]),
-                            "actor": row["actor"], "at": repr(float(row["at"]))})
+    """The canonical form of a wallet entry row; with the request that made it (a move at the
+    cage under an Idempotency-Key) when it records one, so that an entry written before
+    entries recorded requests hashes as it did."""
+    text = {"player": row["player"], "amount": money(row["amount_cents"]),
+            "kind": row["kind"], "table": row["table_id"], "seq": row["seq"],
+            "balance_after": money(row["balance_after_cents"]),
+            "actor": row["actor"], "at": repr(float(row["at"]))}
+    if row.get("request") is not None:
+        text["request"] = row["request"]
+    return _ENCODER.encode(text)

@@ -9,8 +9,14 @@ never done again, and the missing reply is named here); a reply kept under a key
 another request produced (a key or caller rewritten, a row moved) is named. Events an earlier
 release recorded carry no digest: their replies are not compared (that is not a finding).
 
-A reply that produced no event (a refusal, which changes nothing; a deposit or a cash-out,
-whose wallet entries are chained but carry no request) is kept but not rebuilt.
+A request that writes no table's event records its digest in the chained record it writes
+instead: a deposit or a cash-out at the cage in its wallet entry, a coupon issued in its house
+record. Its reply is rebuilt from that record (``moves.reply_of``, ``coupons.reply_of``) and
+compared; a record whose reply is missing is named, as are events.
+
+A refusal is never kept (it changes nothing and no chain records it: a retry is decided
+again), so a refusal found kept was written outside the server and is named. A reply an
+earlier release kept for a move at the cage records no request and is not compared.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.service import codec, store
+from croupier.service import codec, coupons, moves, register, store
 from croupier.service.audit.snapshot import Finding, Snapshot
 from croupier.service.plans import event_json
 
@@ -56,6 +62,46 @@ def produced(snap: Snapshot) -> tuple[dict[str, Produced], dict[tuple[str, int],
     return by_digest, digests, findings
 
 
+@dataclass(frozen=True)
+class Made:
+    """A chained record a request made that is not a table's event: where it is (``where``,
+    ``seq``), what it is, and the reply rebuilt from it."""
+
+    where: str
+    seq: int
+    what: str
+    status: int
+    body: dict[str, Any] | None
+
+
+def made_elsewhere(snap: Snapshot) -> tuple[dict[str, Made], list[Finding]]:
+    """The requests the wallets' entries and the house's records record (by digest), and
+    every house record whose look-up column says otherwise than its chained payload."""
+    found: dict[str, Made] = {}
+    for player, entries in snap.entries.items():
+        for e in entries:
+            if e.get("request") is not None:
+                found[str(e["request"])] = Made(f"wallet {player}", int(e["id"]),
+                                                f"{e['kind']} of entry {e['id']}", 200,
+                                                moves.reply_of(e))
+    findings: list[Finding] = []
+    for r in snap.records:
+        try:
+            record = register.shown(r)
+        except ValueError:  # an unreadable record is named by the chain's check
+            continue
+        payload = record["payload"]
+        digest = payload.get("request") if isinstance(payload, dict) else None
+        if r.get("request") != digest:
+            findings.append(Finding(register.WHERE, int(r["seq"]), (
+                f"the record's request column holds {r.get('request')!r}, its chained "
+                f"payload records {digest!r}")))
+        if isinstance(digest, str):
+            found[digest] = Made(register.WHERE, int(r["seq"]), f"{r['kind']} of record "
+                                 f"{r['seq']}", 201, coupons.reply_of(record))
+    return found, findings
+
+
 def _digest_of(payload: str) -> str | None:
     try:
         return codec.request_of(payload)
@@ -67,6 +113,8 @@ def compare(snap: Snapshot, stored: list[dict[str, Any]]) -> list[Finding]:
     """The stored replies ``stored`` (rows of ``idempotency``) against the chains of ``snap``:
     what differs."""
     by_digest, digests, findings = produced(snap)
+    elsewhere, more = made_elsewhere(snap)
+    findings.extend(more)
     games = {t["id"]: t["game"] for t in snap.tables}
     for row in stored:
         where = f"stored reply of user {row['user_id']}, key {row['key']!r}"
@@ -78,10 +126,22 @@ def compare(snap: Snapshot, stored: list[dict[str, Any]]) -> list[Finding]:
             findings.append(Finding(where, None, "its body is not JSON"))
             continue
         done = by_digest.pop(digest, None)
+        made = elsewhere.pop(digest, None)
         if done is not None:
             findings.extend(_against(where, row, body, done, games.get(done.table)))
+        elif made is not None:
+            findings.extend(_against_record(where, row, body, made))
+        elif int(row["status"]) >= 400:
+            findings.append(Finding(where, None, (
+                f"it keeps a refusal ({row['status']}), but a refusal is never kept (a retry "
+                "is decided again): it was written outside the server")))
         else:
             findings.extend(_unclaimed(where, body, digests))
+    for digest, made in elsewhere.items():
+        findings.append(Finding(made.where, made.seq, (
+            f"the {made.what} was made by a request whose stored reply is missing, or whose "
+            "key, caller or request no longer match it (a retry is refused, not done again); "
+            f"request {digest[:12]}")))
     for digest, done in by_digest.items():
         seqs = [int(r["seq"]) for r in done.rows]
         findings.append(Finding(f"table {done.table}", seqs[0], (
@@ -89,6 +149,28 @@ def compare(snap: Snapshot, stored: list[dict[str, Any]]) -> list[Finding]:
             "whose key, caller or request no longer match it (a retry is refused, not done "
             f"again); request {digest[:12]}")))
     return findings
+
+
+def _against_record(where: str, row: dict[str, Any], body: Any, made: Made,
+                    ) -> list[Finding]:
+    """A stored reply against the record (a wallet's entry, a house record) its request
+    made, and the reply rebuilt from it."""
+    if int(row["status"]) == made.status and body == made.body:
+        return []
+    return [Finding(where, None, (
+        f"it answers {row['status']} {json.dumps(body, sort_keys=True)}; its request made "
+        f"the {made.what} ({made.where}), which gives {made.status} "
+        f"{json.dumps(made.body, sort_keys=True)}"))]
+
+
+def _shown_table(body: dict[str, Any]) -> str:
+    """Which table a stored reply says its request acted at, in words (a reply of another
+    kind names none)."""
+    table = body.get("table")
+    if isinstance(table, str):
+        return f"table {table}"
+    fields = ", ".join(sorted(str(k) for k in body)) or "nothing"
+    return f"no table (a reply of another kind, with {fields})"
 
 
 def _against(where: str, row: dict[str, Any], body: Any, done: Produced,
@@ -102,7 +184,7 @@ def _against(where: str, row: dict[str, Any], body: Any, done: Produced,
     shown = body.get("events")
     if body.get("table") != done.table or not isinstance(shown, list):
         return [Finding(where, None, (
-            f"it shows table {body.get('table')!r}; its request produced events {_span(seqs)} "
+            f"it shows {_shown_table(body)}; its request produced events {_span(seqs)} "
             f"at table {done.table}"))]
     if game is None:
         return []  # a table the ledger does not list: named by the chains' check

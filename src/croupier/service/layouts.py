@@ -1,0 +1,46 @@
+"""A roulette table's approved layout taken out of service while the table is open.
+
+A table opens with the optional wagers (five adjacent numbers, the seven numbers area) that an
+approved layout in service at it shows (``equipment_register.layout_options``). When that
+layout fails an inspection, is retired or is taken from the table, the house's chain records
+it, and the table is then given a ``layout_withdrawn`` event (:func:`withdrawal`): the table's
+own fold takes those wagers off, so from then on they are refused citing the profile's clause
+for them, and the audit's replay of the table's chain reaches the same state. Wagers already
+on the layout were made on an approved layout and are settled as made.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.engine import Connection
+
+from croupier.roulette.events import LayoutWithdrawn
+from croupier.rules import RouletteRules, load_profile
+from croupier.service.equipment_register import approved_layout_wagers
+from croupier.service.live import LiveTable
+from croupier.service.plans import Plan, PlanFn
+
+
+def needing_layout(live: LiveTable) -> dict[str, str]:
+    """The wagers ``live`` offers now that need an approved layout, each with the clause
+    that says so (none at a table whose profile asks no layout)."""
+    rules = live.game.rules(load_profile(live.profile))
+    if not isinstance(rules, RouletteRules) or not rules.approved_layout_clauses:
+        return {}
+    offered = live.table.offer()["wagers"]
+    return {w: c for w, c in rules.approved_layout_clauses.items() if w in offered}
+
+
+def withdrawal(live: LiveTable, item_id: str, reason: str) -> PlanFn:
+    """The plan that takes off, at ``live``, every wager it offers that no approved layout in
+    service there shows any more (read from the house's chain in the action's transaction,
+    under the table's lock); no event if there is none."""
+
+    def plan(conn: Connection) -> Plan:
+        needing = needing_layout(live)
+        shown = approved_layout_wagers(conn, live.id) if needing else {}
+        gone = sorted(w for w in needing if w not in shown)
+        if not gone:
+            return Plan([])
+        return Plan([LayoutWithdrawn(tuple(gone), item_id, reason, needing[gone[0]])])
+
+    return plan
