@@ -12,7 +12,9 @@ values (int, str, float, None) go through them, which every driver takes as they
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import sqlalchemy as sa
@@ -86,6 +88,17 @@ class Statements:
             cursor.close()
 
 
+@dataclass
+class Seats:
+    """A table's seats as an action leaves them (chips, on the table, by player) and its house
+    result: what the ledger writes of them. ``live``: the table, for what it knows the ledger
+    holds already (``seat_rows``, ``house_written``), so a write touches only what changed."""
+
+    live: Any
+    values: dict[str, tuple[Decimal, Decimal]]
+    house: Decimal
+
+
 class Writes:
     """The rows a transaction writes at its end, one statement per kind: the events in order,
     the stored replies by (user id, key), the seats touched per table."""
@@ -95,11 +108,18 @@ class Writes:
         self.stored: dict[tuple[int, str], dict[str, Any]] = {}
         self.replaced: list[dict[str, Any]] = []
         """Stored replies answered at last (an outcome's, once it is settled)."""
-        self.seats: dict[str, tuple[Any, set[str]]] = {}
+        self.seats: dict[str, Seats] = {}
 
-    def seat(self, live: Any, players: Iterable[str]) -> None:
-        """The seats of ``players`` at table ``live`` to write (their values at the end)."""
-        self.seats.setdefault(live.id, (live, set()))[1].update(players)
+    def seat(self, seats: Seats) -> None:
+        """A table's seats to write: a later action's values of a player replace an earlier
+        one's (every action that changes a player's chips names the player), so each is
+        written as the transaction leaves it."""
+        known = self.seats.get(seats.live.id)
+        if known is None:
+            self.seats[seats.live.id] = Seats(seats.live, dict(seats.values), seats.house)
+            return
+        known.values.update(seats.values)
+        known.house = seats.house
 
     def stored_row(self, user_id: int, key: str) -> tuple[Any, ...] | None:
         """A reply stored earlier in this transaction, as the stored-reply query gives it."""

@@ -34,6 +34,6 @@ def alert_records(table_id: TableId, user: AlertRecordReader, svc: Svc) -> dict[
 async def acknowledge(request: Request, table_id: TableId, seq: AlertSeq, body: VoidBody,
                       user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
     """Acknowledge the alert at ``seq`` with a reason (recorded in the table's chain)."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: alert_acks.acknowledge(user, live, seq, body.reason),
                      changes=False)
