@@ -49,11 +49,6 @@ class Asked:
     where: tuple[str, str]
     body: dict[str, Any] | None = None
 
-    @property
-    def fingerprint(self) -> str:
-        """What the request is known by under its key: method, path and body."""
-        return fingerprint(*self.where, self.body)
-
 
 @dataclass(frozen=True)
 class Steps:
@@ -78,6 +73,6 @@ async def run(desk: Desk, asked: Asked, steps: Steps) -> Reply:
     if steps.changes:
         await paytables.take_due_change(desk.engine, desk.committer, live)
     settle = steps.settle(live) if steps.settle is not None else None
-    job = Job(asked.user, live, asked.key, asked.fingerprint, steps.make(live), steps.phase,
-              settle)
+    fp = fingerprint(*asked.where, asked.body)  # what the request is known by under its key
+    job = Job(asked.user, live, asked.key, fp, steps.make(live), steps.phase, settle)
     return await desk.committer.run(job)

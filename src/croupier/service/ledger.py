@@ -16,7 +16,7 @@ import dataclasses
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -94,6 +94,17 @@ class Chained:
 
 
 @dataclasses.dataclass(frozen=True)
+class Keep:
+    """A reply to keep under ``user``'s Idempotency-Key ``key`` for the request known by
+    ``fp`` (:meth:`Ledger.remember`)."""
+
+    user: User
+    key: str | None
+    fp: str
+    reply: Reply
+
+
+@dataclasses.dataclass(frozen=True)
 class WalletMove:
     """``delta`` cents into ``player``'s wallet (negative: out), of ``kind``, by ``actor``;
     at a table's event (``table_id``, ``seq``) or at the cage (both None)."""
@@ -157,7 +168,8 @@ class Ledger:
     @contextlib.contextmanager
     def transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Connection]:
         """The writing transaction of ``jobs`` at ``lives``, its lease checked (cluster) before
-        anything is written; the caller ends it with ``flush(conn, end=True)``. On PostgreSQL
+        anything is written, its rows written (:meth:`flush`) when the caller's block ends
+        without an error, then committed. On PostgreSQL
         it runs on a writer connection whose ``BEGIN`` also reads every stored reply of the
         jobs' idempotency keys (one round trip for both)."""
         if self._writers is None:
@@ -166,6 +178,7 @@ class Ledger:
                 if self.fence is not None:
                     self.fence(conn, lives)
                 yield conn
+                self.flush(conn, end=True)
             return
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
         digests = [j.request for j in jobs if j.request is not None]
@@ -181,6 +194,7 @@ class Ledger:
                 if self.fence is not None:
                     self.fence(conn, lives)
                 yield conn
+                self.flush(conn, end=True)
             finally:
                 conn.info.pop(_KNOWN, None)
 
@@ -317,11 +331,13 @@ class Ledger:
 
     # --- rows ---------------------------------------------------------------------------
 
-    def write(self, conn: Connection, chained: Chained, seats: Seats | None = None) -> None:
-        """One action's events at a table, each chained to the table's last, and the seats
-        and house result as the action leaves them: staged to be written with the transaction
-        (:meth:`flush`). The events are stamped with the time of the first write of the action
-        (``chained.at``, set here when it is None)."""
+    def write(self, conn: Connection, chained: Chained, seats: Seats | None = None,
+              keep: Keep | None = None) -> Reply | None:
+        """One action's events at a table, each chained to the table's last, the seats and
+        house result as the action leaves them, and its reply kept under its key (``keep``;
+        the reply with its encoded body is returned): staged to be written with the
+        transaction (:meth:`flush`). The events are stamped with the time of the first write
+        of the action (``chained.at``, set here when it is None)."""
         if chained.at is None:
             chained.at = store.now()
         writes = self._writes(conn)
@@ -337,10 +353,9 @@ class Ledger:
         self.heads[table_id] = head
         if seats is not None:
             writes.seat(seats)
-
-    def seat_players(self, conn: Connection, table_id: str) -> list[str]:
-        return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
-            store.seats.c.table_id == table_id))]
+        if keep is None:
+            return None
+        return self.remember(conn, keep.user, keep.key, keep.fp, keep.reply)
 
     def staged(self, conn: Connection) -> list[dict[str, Any]]:
         """The event rows this transaction has staged and not yet written."""
@@ -361,7 +376,7 @@ class Ledger:
         transaction's last writes; a writer connection (PostgreSQL) sends them and its
         ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
         writes: Writes | None = conn.info.pop(_WRITES, None)
-        statements = self._statements(conn, writes) if writes is not None else []
+        statements = self.sql.writing(conn, writes) if writes is not None else []
         known = conn.info.get(_KNOWN)
         if writes is not None and known is not None:  # a later action's key may be one of these
             for pair in writes.stored:
@@ -373,42 +388,6 @@ class Ledger:
         for sql, rows in statements:
             self.sql.many(conn, sql, rows)
 
-    def _statements(self, conn: Connection, writes: Writes,
-                    ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
-        """The statements that write ``writes``, each with its rows of values."""
-        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
-            (self.sql.insert_events, writes.events),
-            (self.sql.insert_stored, list(writes.stored.values())),
-            (self.sql.update_stored, writes.replaced)]
-        for seats in writes.seats.values():
-            out.extend(self._seat_writes(conn, seats))
-        return [(sql, rows) for sql, rows in out if rows]
-
-    def _seat_writes(self, conn: Connection, seats: Seats,
-                     ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
-        """The rows of a table's seats and of its house result, as ``seats`` gives them."""
-        live = seats.live
-        if live.seat_rows is None:
-            live.seat_rows = set(self.seat_players(conn, live.id))
-        rows: list[dict[str, Any]] = []
-        changed: list[dict[str, Any]] = []
-        for player in sorted(seats.values):
-            chips, on_table = seats.values[player]
-            if player in live.seat_rows:
-                changed.append({"t": live.id, "p": player, "c": store.cents(chips),
-                                "o": store.cents(on_table)})
-            else:
-                rows.append({"table_id": live.id, "player": player,
-                             "chips_cents": store.cents(chips),
-                             "on_table_cents": store.cents(on_table)})
-        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
-            (self.sql.insert_seats, rows), (self.sql.update_seats, changed)]
-        live.seat_rows.update(r["player"] for r in rows)  # a failed transaction rebuilds these
-        house = store.cents(seats.house)
-        if house != live.house_written:
-            out.append((self.sql.update_house, [{"t": live.id, "h": house}]))
-            live.house_written = house
-        return out
 
 def move_wallet(conn: Connection, move: WalletMove, lock: bool = True) -> int:
     """Move ``move.delta`` cents in or out of a wallet with an entry chained to the wallet's

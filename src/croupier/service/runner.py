@@ -30,10 +30,10 @@ from croupier.service import events as sv
 from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Chained, Ledger, WalletMove
+from croupier.service.ledger import Chained, Keep, Ledger, WalletMove
 from croupier.service.live import LiveTable
 from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, event_json, refusal_body
-from croupier.service.statements import Seats
+from croupier.service.statements import Seats, seat_players
 from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.service")
@@ -140,7 +140,6 @@ class Runner:
                     attempts = [self._attempt(conn, job, remember=True) for job in jobs]
                     if len(jobs) == 1 and isinstance(attempts[0], Exception):
                         raise attempts[0]
-                    self.ledger.flush(conn, end=True)
             except BaseException:
                 for live in lives:
                     self.tables.reload(live)
@@ -168,7 +167,6 @@ class Runner:
                 if isinstance(attempt, Exception):
                     raise attempt
                 reply, published, _ = attempt
-                self.ledger.flush(conn, end=True)
         except BaseException:
             self.tables.reload(job.live)
             raise
@@ -214,7 +212,6 @@ class Runner:
                 if reply.status == 200 and pending is not None:
                     reply = self.ledger.remember(conn, job.user, job.key, job.fp, Reply(
                         202, {**reply.body, "settling": pending.seq}))
-                self.ledger.flush(conn, end=True)
         except BaseException:
             self.tables.reload(job.live)
             raise
@@ -238,7 +235,6 @@ class Runner:
                 body.pop("settling", None)
                 reply = self.ledger.remember(conn, user, job.key, job.fp,
                                              Reply(settled.status, body), replace=True)
-                self.ledger.flush(conn, end=True)
         except BaseException as exc:
             self.tables.reload(live)
             self._halt_after(user, live, exc)
@@ -284,9 +280,7 @@ class Runner:
             return self.ledger.remember(conn, user, key, fp, reply), [], live
         except (ApiError, Malformed) as exc:
             return exc
-        reply, published = self._write(conn, user, live, plan, request or job.request)
-        if remember:
-            reply = self.ledger.remember(conn, user, key, fp, reply)
+        reply, published = self._write(conn, job, plan, request or job.request, remember)
         return reply, published, live
 
     def _within_limits(self, plan: Plan) -> Plan:
@@ -296,10 +290,12 @@ class Runner:
                 self.ledger.limits.check_adjustment(store.cents(event.amount))
         return plan
 
-    def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
-               request: str | None) -> tuple[Reply, list[dict[str, Any]]]:
+    def _write(self, conn: Connection, job: Job, plan: Plan, request: str | None,
+               remember: bool) -> tuple[Reply, list[dict[str, Any]]]:
         """Fold the plan's events into the table and have the ledger write them, with the
-        wallet moves, the seats, the round a decision ends; the reply."""
+        wallet moves, the seats, the round a decision ends, and the reply (kept under the
+        job's key if ``remember``)."""
+        user, live = job.user, job.live
         before = rounds.Before.of(live) if plan.decision else None
         action = _Action(live, Chained(live.id, live.round, request))
         live.raised = []
@@ -315,11 +311,13 @@ class Runner:
         if before is not None:
             action.touched |= {w["player"] for w in before.layout} | set(live.present())
         seats = _seats(live, action.touched)
-        self.ledger.write(conn, action.chained, seats)
+        reply = Reply(plan.status, _body(action, user, plan, seats))
+        keep = Keep(user, job.key, job.fp, reply) if remember else None
+        reply = self.ledger.write(conn, action.chained, seats, keep) or reply
         if before is not None:
             assert action.chained.at is not None
             rounds.record(conn, live, before, plan.events, action.chained.at)
-        return Reply(plan.status, _body(action, user, plan, seats)), action.shown
+        return reply, action.shown
 
     def _rebuild(self, conn: Connection, action: _Action, plan: Plan, user: User) -> None:
         """A void: the table rebuilt from the ledger with the plan's events written, then the
@@ -332,7 +330,7 @@ class Runner:
         self.ledger.write(conn, chained)
         self.ledger.flush(conn)  # the rebuild reads this action's events back
         self.tables.reload_in(conn, live)
-        action.touched = set(live.present()) | set(self.ledger.seat_players(conn, live.id))
+        action.touched = set(live.present()) | set(seat_players(conn, live.id))
         action.chained = Chained(live.id, chained.round_no, chained.request, at=chained.at)
         if plan.after_rebuild is not None:
             _fold(action, plan.after_rebuild(live), user.username)

@@ -62,6 +62,42 @@ class Statements:
         self.update_house = _sql(dialect, store.tables.update().where(
             store.tables.c.id == sa.bindparam("t")).values(house_cents=sa.bindparam("h")))
 
+    def writing(self, conn: Connection, writes: Writes,
+                ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The statements that write ``writes``, each with its rows of values (none empty)."""
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.insert_events, writes.events),
+            (self.insert_stored, list(writes.stored.values())),
+            (self.update_stored, writes.replaced)]
+        for seats in writes.seats.values():
+            out.extend(self._seat_writes(conn, seats))
+        return [(sql, rows) for sql, rows in out if rows]
+
+    def _seat_writes(self, conn: Connection, seats: Seats,
+                     ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The rows of a table's seats and of its house result, as ``seats`` gives them: a
+        seat the ledger holds is updated, a new one inserted; the house only if it moved."""
+        live = seats.live
+        if live.seat_rows is None:
+            live.seat_rows = set(seat_players(conn, live.id))
+        rows: list[dict[str, Any]] = []
+        changed: list[dict[str, Any]] = []
+        for player in sorted(seats.values):
+            chips, on_table = (store.cents(v) for v in seats.values[player])
+            if player in live.seat_rows:
+                changed.append({"t": live.id, "p": player, "c": chips, "o": on_table})
+            else:
+                rows.append({"table_id": live.id, "player": player, "chips_cents": chips,
+                             "on_table_cents": on_table})
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.insert_seats, rows), (self.update_seats, changed)]
+        live.seat_rows.update(r["player"] for r in rows)  # a failed transaction rebuilds these
+        house = store.cents(seats.house)
+        if house != live.house_written:
+            out.append((self.update_house, [{"t": live.id, "h": house}]))
+            live.house_written = house
+        return out
+
     @staticmethod
     def one(conn: Connection, sql: str, values: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """The first row of a query, in ``conn``'s transaction."""
@@ -125,6 +161,12 @@ class Writes:
         """A reply stored earlier in this transaction, as the stored-reply query gives it."""
         row = self.stored.get((user_id, key))
         return None if row is None else (row["fingerprint"], row["status"], row["body"])
+
+
+def seat_players(conn: Connection, table_id: str) -> list[str]:
+    """The players the ledger holds a seat of at ``table_id``."""
+    return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
+        store.seats.c.table_id == table_id))]
 
 
 def _sql(dialect: sa.Dialect, statement: ClauseElement) -> str:
