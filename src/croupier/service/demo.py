@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from croupier.service import controls, equipment, equipment_register, store
 from croupier.service.auth import Auth
-from croupier.service.ledger import Ledger, move_wallet
+from croupier.service.ledger import Ledger, WalletMove, move_wallet
 from croupier.service.tables import Tables
 
 DEMO_USERS = (("admin", "admin"), ("dealer", "dealer"), ("supervisor", "supervisor"),
@@ -37,7 +37,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
             logins[name] = password or new_password()
             auth.create_user(conn, name, logins[name], role)
             if role == "player":
-                move_wallet(conn, name, store.cents(DEMO_WALLET), "deposit", None, None, "demo")
+                move_wallet(conn, WalletMove(name, store.cents(DEMO_WALLET), "deposit", "demo"))
         for table_id, game, profile in DEMO_TABLES:
             tables.create(conn, table_id, game, profile, {}, None)
             controls.set_entry(conn, table_id, "physical", "admin")

@@ -16,7 +16,7 @@ import dataclasses
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -35,14 +35,14 @@ from croupier.service.audit.canonical import (
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
-from croupier.service.plans import Job, Reply, event_json
-from croupier.service.statements import Statements, Writes
+from croupier.service.plans import Job, Reply
+from croupier.service.statements import Seats, Statements, Writes
 from croupier.service.writers import WRITER, Writers
 
 log = logging.getLogger("croupier.service")
 
 Listener = Callable[[str, list[dict[str, Any]]], None]
-"""Told each table's events once they are committed (the streams)."""
+"""Told each table's events once they are committed (the streams; the runner tells them)."""
 
 _WRITES = "croupier.writes"
 """Where a transaction's pending rows wait on its connection (``Connection.info``)."""
@@ -75,6 +75,46 @@ class CageMove:
     cents: int
     kind: str
     check: Callable[[int], None]
+
+
+@dataclasses.dataclass
+class Chained:
+    """One action's events at a table as the ledger writes them: each with its place in the
+    table's chain and who acted, all in one round, produced by one request (its digest,
+    ``codec.request_digest``; None without an Idempotency-Key), stamped at one time."""
+
+    table_id: str
+    round_no: int
+    request: str | None
+    events: list[tuple[int, Event, str]] = dataclasses.field(default_factory=list)
+    """(seq, event, actor) in the order they were folded."""
+    at: float | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Keep:
+    """A reply to keep under ``user``'s Idempotency-Key ``key`` for the request known by
+    ``fp`` (:meth:`Ledger.remember`)."""
+
+    user: User
+    key: str | None
+    fp: str
+    reply: Reply
+
+
+@dataclasses.dataclass(frozen=True)
+class WalletMove:
+    """``delta`` cents into ``player``'s wallet (negative: out), of ``kind``, by ``actor``;
+    at a table's event (``table_id``, ``seq``) or at the cage (both None)."""
+
+    player: str
+    delta: int
+    kind: str
+    actor: str
+    table_id: str | None = None
+    seq: int | None = None
+    request: str | None = None
+    """The digest of the request that made a move at the cage (``codec.request_digest``)."""
 
 
 class Ledger:
@@ -128,7 +168,8 @@ class Ledger:
     @contextlib.contextmanager
     def transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Connection]:
         """The writing transaction of ``jobs`` at ``lives``, its lease checked (cluster) before
-        anything is written; the caller ends it with ``flush(conn, end=True)``. On PostgreSQL
+        anything is written, its rows written (:meth:`flush`) when the caller's block ends
+        without an error, then committed. On PostgreSQL
         it runs on a writer connection whose ``BEGIN`` also reads every stored reply of the
         jobs' idempotency keys (one round trip for both)."""
         if self._writers is None:
@@ -137,6 +178,7 @@ class Ledger:
                 if self.fence is not None:
                     self.fence(conn, lives)
                 yield conn
+                self.flush(conn, end=True)
             return
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
         digests = [j.request for j in jobs if j.request is not None]
@@ -152,17 +194,16 @@ class Ledger:
                 if self.fence is not None:
                     self.fence(conn, lives)
                 yield conn
+                self.flush(conn, end=True)
             finally:
                 conn.info.pop(_KNOWN, None)
 
-    def committed(self, live_id: str, published: list[dict[str, Any]]) -> None:
-        """After a commit: the streams are told the events, and the checkpoint writer counts
-        them (``audit.chain``)."""
-        for listener in self.listeners:
-            listener(live_id, published)
-        if published and self.after_commit is not None:
+    def committed(self, count: int) -> None:
+        """After a commit of ``count`` events: the checkpoint writer counts them
+        (``audit.chain``). The streams (``listeners``) are told by the runner."""
+        if count and self.after_commit is not None:
             try:
-                self.after_commit(len(published))
+                self.after_commit(count)
             except Exception:  # the actions are committed: a late checkpoint is no failure
                 log.exception("writing a checkpoint failed; the next one covers these events")
 
@@ -270,10 +311,8 @@ class Ledger:
             raise ApiError(404, "not_found", f"{player} has no wallet")
         return int(value)
 
-    def move_wallet(self, conn: Connection, player: str, delta: int, kind: str,
-                    table_id: str | None, seq: int | None, actor: str) -> int:
-        return move_wallet(conn, player, delta, kind, table_id, seq, actor,
-                           lock=self._for_update)
+    def move_wallet(self, conn: Connection, move: WalletMove) -> int:
+        return move_wallet(conn, move, lock=self._for_update)
 
     def deposit(self, user: User, key: str | None, fp: str, player: str, amount: Decimal,
                 ) -> Reply:
@@ -312,8 +351,8 @@ class Ledger:
                 return stored
             move.check(before)
             digest = None if key is None else codec.request_digest(user.id, key, fp)
-            balance = move_wallet(conn, move.player, move.cents, move.kind, None, None,
-                                  user.username, lock=self._for_update, request=digest)
+            balance = self.move_wallet(conn, WalletMove(move.player, move.cents, move.kind,
+                                                        user.username, request=digest))
             body = moves.reply_of({"player": move.player, "kind": move.kind,
                                    "amount_cents": move.cents, "balance_after_cents": balance})
             assert body is not None  # a move at the cage is of a kind moves.reply_of words
@@ -323,31 +362,31 @@ class Ledger:
 
     # --- rows ---------------------------------------------------------------------------
 
-    def event_row(self, live: LiveTable, seq: int, round_no: int, event: Event, actor: str,
-                  at: float, request: str | None = None,
-                  ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The row of ``event`` at ``live``, chained to the table's last (to be written with
-        the transaction, :meth:`stage`), and the event as the API shows it. ``request``: the
-        digest of the request that produced it (``codec.request_digest``), chained in its
-        payload and copied to a column of its own for look-up."""
-        player = codec.player_of(event)
-        row = {"table_id": live.id, "seq": seq, "round": round_no, "kind": event.kind,
-               "player": player, "payload": codec.encode(event, request), "actor": actor,
-               "at": at, "request": request}
-        row["hash"] = self.heads[live.id] = link(self.heads[live.id], event_text(row))
-        return row, event_json(seq, round_no, event)
-
-    def stage(self, conn: Connection, rows: list[dict[str, Any]],
-              seats: tuple[LiveTable, Iterable[str]] | None = None) -> None:
-        """Event rows, and the seats of ``seats``' players, to write with the transaction."""
+    def write(self, conn: Connection, chained: Chained, seats: Seats | None = None,
+              keep: Keep | None = None) -> Reply | None:
+        """One action's events at a table, each chained to the table's last, the seats and
+        house result as the action leaves them, and its reply kept under its key (``keep``;
+        the reply with its encoded body is returned): staged to be written with the
+        transaction (:meth:`flush`). The events are stamped with the time of the first write
+        of the action (``chained.at``, set here when it is None)."""
+        if chained.at is None:
+            chained.at = store.now()
         writes = self._writes(conn)
-        writes.events.extend(rows)
+        table_id, request = chained.table_id, chained.request
+        head = self.heads[table_id]
+        for seq, event, actor in chained.events:
+            row = {"table_id": table_id, "seq": seq, "round": chained.round_no,
+                   "kind": event.kind, "player": codec.player_of(event),
+                   "payload": codec.encode(event, request), "actor": actor, "at": chained.at,
+                   "request": request}
+            row["hash"] = head = link(head, event_text(row))
+            writes.events.append(row)
+        self.heads[table_id] = head
         if seats is not None:
-            writes.seat(*seats)
-
-    def seat_players(self, conn: Connection, table_id: str) -> list[str]:
-        return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
-            store.seats.c.table_id == table_id))]
+            writes.seat(seats)
+        if keep is None:
+            return None
+        return self.remember(conn, keep.user, keep.key, keep.fp, keep.reply)
 
     def staged(self, conn: Connection) -> list[dict[str, Any]]:
         """The event rows this transaction has staged and not yet written."""
@@ -356,7 +395,9 @@ class Ledger:
     @staticmethod
     def _writes(conn: Connection) -> Writes:
         """The rows this transaction writes at its end (:meth:`flush`)."""
-        writes: Writes = conn.info.setdefault(_WRITES, Writes())
+        writes: Writes | None = conn.info.get(_WRITES)
+        if writes is None:
+            writes = conn.info[_WRITES] = Writes()
         return writes
 
     def flush(self, conn: Connection, end: bool = False) -> None:
@@ -366,7 +407,7 @@ class Ledger:
         transaction's last writes; a writer connection (PostgreSQL) sends them and its
         ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
         writes: Writes | None = conn.info.pop(_WRITES, None)
-        statements = self._statements(conn, writes) if writes is not None else []
+        statements = self.sql.writing(conn, writes) if writes is not None else []
         known = conn.info.get(_KNOWN)
         if writes is not None and known is not None:  # a later action's key may be one of these
             for pair in writes.stored:
@@ -378,58 +419,25 @@ class Ledger:
         for sql, rows in statements:
             self.sql.many(conn, sql, rows)
 
-    def _statements(self, conn: Connection, writes: Writes,
-                    ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
-        """The statements that write ``writes``, each with its rows of values."""
-        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
-            (self.sql.insert_events, writes.events),
-            (self.sql.insert_stored, list(writes.stored.values())),
-            (self.sql.update_stored, writes.replaced)]
-        for live, players in writes.seats.values():
-            out.extend(self._seat_writes(conn, live, players))
-        return [(sql, rows) for sql, rows in out if rows]
 
-    def _seat_writes(self, conn: Connection, live: LiveTable, players: Iterable[str],
-                     ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
-        """The rows of a table's seats of ``players`` and of its house result, as they stand."""
-        players = sorted(players)
-        if live.seat_rows is None:
-            live.seat_rows = set(self.seat_players(conn, live.id))
-        new = [p for p in players if p not in live.seat_rows]
-        old = [p for p in players if p in live.seat_rows]
-        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
-            (self.sql.insert_seats, [
-                {"table_id": live.id, "player": p, "chips_cents": store.cents(live.chips(p)),
-                 "on_table_cents": store.cents(live.on_table(p))} for p in new]),
-            (self.sql.update_seats, [
-                {"t": live.id, "p": p, "c": store.cents(live.chips(p)),
-                 "o": store.cents(live.on_table(p))} for p in old])]
-        live.seat_rows.update(new)  # a failed transaction rebuilds the table (and this)
-        house = store.cents(live.house)
-        if house != live.house_written:
-            out.append((self.sql.update_house, [{"t": live.id, "h": house}]))
-            live.house_written = house
-        return out
-
-
-def move_wallet(conn: Connection, player: str, delta: int, kind: str, table_id: str | None,
-                seq: int | None, actor: str, lock: bool = True,
-                request: str | None = None) -> int:
-    """Move ``delta`` cents in or out of a wallet with an entry chained to the wallet's last
-    one; the balance after. ``lock`` holds the wallet's row (PostgreSQL); ``request``: the
-    digest of the request that made the move at the cage, chained with the entry."""
+def move_wallet(conn: Connection, move: WalletMove, lock: bool = True) -> int:
+    """Move ``move.delta`` cents in or out of a wallet with an entry chained to the wallet's
+    last one; the balance after. ``lock`` holds the wallet's row (PostgreSQL); ``move.request``:
+    the digest of the request that made a move at the cage, chained with the entry."""
+    player = move.player
     query = sa.select(store.wallets.c.balance_cents, store.wallets.c.chain_head).where(
         store.wallets.c.player == player)
     row = conn.execute(query.with_for_update() if lock else query).first()
     if row is None:
         raise ApiError(404, "not_found", f"{player} has no wallet")
-    balance = int(row.balance_cents) + delta
+    balance = int(row.balance_cents) + move.delta
     if balance < 0:  # the plan checked this under the same lock: never reached
         raise RuntimeError("wallet would go below zero")
-    entry = {"player": player, "amount_cents": delta, "kind": kind, "table_id": table_id,
-             "seq": seq, "balance_after_cents": balance, "actor": actor, "at": store.now()}
-    if request is not None:
-        entry["request"] = request
+    entry = {"player": player, "amount_cents": move.delta, "kind": move.kind,
+             "table_id": move.table_id, "seq": move.seq, "balance_after_cents": balance,
+             "actor": move.actor, "at": store.now()}
+    if move.request is not None:
+        entry["request"] = move.request
     entry["hash"] = link(row.chain_head or wallet_genesis(player), entry_text(entry))
     conn.execute(store.wallets.update().where(store.wallets.c.player == player).values(
         balance_cents=balance, chain_head=entry["hash"]))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import sqlalchemy as sa
@@ -29,9 +30,10 @@ from croupier.service import events as sv
 from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Ledger
+from croupier.service.ledger import Chained, Keep, Ledger, WalletMove
 from croupier.service.live import LiveTable
-from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, refusal_body
+from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, event_json, refusal_body
+from croupier.service.statements import Seats, seat_players
 from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.service")
@@ -63,15 +65,12 @@ def held_up(live: LiveTable, phase: str) -> None:
 
 
 @dataclass
-class _Written:
-    """The rows of one action's events as they are folded."""
+class _Action:
+    """One action's events as they are folded: what the ledger writes of them (``chained``),
+    what the reply and the streams show, and the players they concern."""
 
     live: LiveTable
-    round_no: int
-    at: float
-    request: str | None = None
-    """The digest of the request that produces these events (``codec.request_digest``)."""
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    chained: Chained
     shown: list[dict[str, Any]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
 
@@ -94,7 +93,7 @@ class Runner:
     def _locks(self, lives: list[LiveTable]) -> contextlib.ExitStack:
         """The tables' locks in one order, then SQLite's writer lock."""
         held = contextlib.ExitStack()
-        for live in sorted(lives, key=lambda t: t.id):
+        for live in sorted(lives, key=attrgetter("id")) if len(lives) > 1 else lives:
             held.enter_context(live.lock)
         if self.ledger.sqlite_lock is not None:
             held.enter_context(self.ledger.sqlite_lock)
@@ -108,7 +107,7 @@ class Runner:
             return self.run_outcome(job)
         with self._locks([job.live]):
             reply, published = self._commit(job, remember=True)
-        self.ledger.committed(job.live.id, published)
+        self._committed(job.live.id, published)
         return reply
 
     def run_batch(self, jobs: list[Job]) -> list[Reply | Exception]:
@@ -118,20 +117,15 @@ class Runner:
         Each action sees the ones before it (same transaction, tables folded in memory). If
         anything else fails, nothing of the batch is kept: its tables are rebuilt from the
         ledger and each action is run again on its own."""
-        if len(jobs) == 1 or any(job.settle is not None for job in jobs):
+        if any(job.settle is not None for job in jobs):
             return [self._answer(job) for job in jobs]
-        lives = list({id(j.live): j.live for j in jobs}.values())
-        attempts: list[Attempt] = []
-        with self._locks(lives):
-            try:
-                with self.ledger.transaction(lives, jobs) as conn:
-                    attempts = [self._attempt(conn, job, remember=True) for job in jobs]
-                    self.ledger.flush(conn, end=True)
-            except Exception:
-                for live in lives:
-                    self.tables.reload(live)
-                attempts = []
-        if not attempts:
+        lives = [jobs[0].live] if len(jobs) == 1 else list(
+            {id(j.live): j.live for j in jobs}.values())
+        try:
+            attempts = self._together(lives, jobs)
+        except Exception as exc:
+            if len(jobs) == 1:
+                return [exc]
             return [self._answer(job) for job in jobs]
         results: list[Reply | Exception] = []
         for attempt in attempts:
@@ -139,9 +133,32 @@ class Runner:
                 results.append(attempt)
                 continue
             reply, published, live = attempt
-            self.ledger.committed(live.id, published)
+            self._committed(live.id, published)
             results.append(reply)
         return results
+
+    def _together(self, lives: list[LiveTable], jobs: list[Job]) -> list[Attempt]:
+        """The jobs' attempts in one transaction, committed; if it fails, the tables are
+        rebuilt from the ledger and the error raised. A lone job's error rolls back its
+        transaction, as :meth:`_commit` does."""
+        with self._locks(lives):
+            try:
+                with self.ledger.transaction(lives, jobs) as conn:
+                    attempts = [self._attempt(conn, job, remember=True) for job in jobs]
+                    if len(jobs) == 1 and isinstance(attempts[0], Exception):
+                        raise attempts[0]
+            except BaseException:
+                for live in lives:
+                    self.tables.reload(live)
+                raise
+        return attempts
+
+    def _committed(self, live_id: str, published: list[dict[str, Any]]) -> None:
+        """After a commit: the streams are told the events (the ledger's listeners), and the
+        ledger counts them for its checkpoints."""
+        for listener in self.ledger.listeners:
+            listener(live_id, published)
+        self.ledger.committed(len(published))
 
     def _answer(self, job: Job) -> Reply | Exception:
         try:
@@ -157,7 +174,6 @@ class Runner:
                 if isinstance(attempt, Exception):
                     raise attempt
                 reply, published, _ = attempt
-                self.ledger.flush(conn, end=True)
         except BaseException:
             self.tables.reload(job.live)
             raise
@@ -203,11 +219,10 @@ class Runner:
                 if reply.status == 200 and pending is not None:
                     reply = self.ledger.remember(conn, job.user, job.key, job.fp, Reply(
                         202, {**reply.body, "settling": pending.seq}))
-                self.ledger.flush(conn, end=True)
         except BaseException:
             self.tables.reload(job.live)
             raise
-        self.ledger.committed(job.live.id, published)
+        self._committed(job.live.id, published)
         return reply
 
     def _settle(self, job: Job, recorded: Reply) -> Reply:
@@ -227,12 +242,11 @@ class Runner:
                 body.pop("settling", None)
                 reply = self.ledger.remember(conn, user, job.key, job.fp,
                                              Reply(settled.status, body), replace=True)
-                self.ledger.flush(conn, end=True)
         except BaseException as exc:
             self.tables.reload(live)
             self._halt_after(user, live, exc)
             raise
-        self.ledger.committed(live.id, published)
+        self._committed(live.id, published)
         return reply
 
     def _halt_after(self, user: User, live: LiveTable, exc: BaseException) -> None:
@@ -248,7 +262,7 @@ class Runner:
         try:
             _, published = self._commit(Job(user, live, None, "", lambda conn: Plan([event]),
                                              "outcome"), remember=False)
-            self.ledger.committed(live.id, published)
+            self._committed(live.id, published)
         except Exception:
             log.exception("recording the halt of table %s failed", live.id)
 
@@ -274,9 +288,7 @@ class Runner:
             return Reply(409, refusal_body(refusal)), [], live
         except (ApiError, Malformed) as exc:
             return exc
-        reply, published = self._write(conn, user, live, plan, request or job.request)
-        if remember:
-            reply = self.ledger.remember(conn, user, key, fp, reply)
+        reply, published = self._write(conn, job, plan, request or job.request, remember)
         return reply, published, live
 
     def _within_limits(self, plan: Plan) -> Plan:
@@ -286,79 +298,93 @@ class Runner:
                 self.ledger.limits.check_adjustment(store.cents(event.amount))
         return plan
 
-    def _write(self, conn: Connection, user: User, live: LiveTable, plan: Plan,
-               request: str | None) -> tuple[Reply, list[dict[str, Any]]]:
+    def _write(self, conn: Connection, job: Job, plan: Plan, request: str | None,
+               remember: bool) -> tuple[Reply, list[dict[str, Any]]]:
         """Fold the plan's events into the table and have the ledger write them, with the
-        wallet moves, the seats, the round a decision ends; the reply."""
+        wallet moves, the seats, the round a decision ends, and the reply (kept under the
+        job's key if ``remember``)."""
+        user, live = job.user, job.live
         before = rounds.Before.of(live) if plan.decision else None
-        written = _Written(live, live.round, store.now(), request)
+        action = _Action(live, Chained(live.id, live.round, request))
+        live.raised = []
         if plan.rebuild:
-            self._add(written, plan.events, user.username, fold=False)
-            self._rebuild(conn, written, plan, user)
+            self._rebuild(conn, action, plan, user)
         else:
-            self._add(written, plan.events, user.username)
-            self._add_alerts(written)
+            _fold(action, plan.events, user.username)
+            if live.raised:
+                _fold_alerts(action)
         for player, delta, kind in plan.wallet:
-            self.ledger.move_wallet(conn, player, delta, kind, live.id, live.seq, user.username)
+            self.ledger.move_wallet(conn, WalletMove(player, delta, kind, user.username,
+                                                     live.id, live.seq))
         if before is not None:
-            written.touched |= {w["player"] for w in before.layout} | set(live.present())
-        self.ledger.stage(conn, written.rows, (live, written.touched))
+            action.touched |= {w["player"] for w in before.layout} | set(live.present())
+        seats = _seats(live, action.touched)
+        reply = Reply(plan.status, _body(action, user, plan, seats))
+        keep = Keep(user, job.key, job.fp, reply) if remember else None
+        reply = self.ledger.write(conn, action.chained, seats, keep) or reply
         if before is not None:
-            rounds.record(conn, live, before, plan.events, written.at)
-        return Reply(plan.status, _body(live, user, written, plan)), written.shown
+            assert action.chained.at is not None
+            rounds.record(conn, live, before, plan.events, action.chained.at)
+        return reply, action.shown
 
-    def _add(self, written: _Written, events: list[Event], actor: str, *,
-             fold: bool = True) -> None:
-        live = written.live
-        live.raised = []
-        for event in events:
-            seq = live.seq + 1
-            if fold:
-                live.fold(event, seq, written.round_no)
-            live.seq = seq
-            row, shown = self.ledger.event_row(live, seq, written.round_no, event, actor,
-                                               written.at, written.request)
-            if row["player"]:
-                written.touched.add(row["player"])
-            written.rows.append(row)
-            written.shown.append(shown)
-
-    def _add_alerts(self, written: _Written) -> None:
-        """A fairness monitor's alert is written with the roll or spin that raised it, with
-        what it calls for at the table (at craps a change of dice)."""
-        live = written.live
-        raised = live.raised
-        if raised:
-            alerts: list[Event] = [monitoring.alert_event(a) for a in raised]
-            self._add(written, alerts, monitoring.MONITOR_ACTOR)
-            self._add(written, live.procedures.after_alerts(), monitoring.MONITOR_ACTOR)
-        live.raised = []
-
-    def _rebuild(self, conn: Connection, written: _Written, plan: Plan, user: User) -> None:
+    def _rebuild(self, conn: Connection, action: _Action, plan: Plan, user: User) -> None:
         """A void: the table rebuilt from the ledger with the plan's events written, then the
         events that follow the rebuild (the stakes returned) folded as they are written."""
-        live = written.live
+        live, chained = action.live, action.chained
+        _fold(action, plan.events, user.username, apply=False)
         for event in plan.events:
             if isinstance(event, sv.Voided):
                 rounds.mark_voided(conn, live.id, event.decision, event)
-        self.ledger.stage(conn, written.rows)
+        self.ledger.write(conn, chained)
         self.ledger.flush(conn)  # the rebuild reads this action's events back
         self.tables.reload_in(conn, live)
-        written.touched = set(live.present()) | set(self.ledger.seat_players(conn, live.id))
+        action.touched = set(live.present()) | set(seat_players(conn, live.id))
+        action.chained = Chained(live.id, chained.round_no, chained.request, at=chained.at)
         if plan.after_rebuild is not None:
-            done = len(written.rows)
-            self._add(written, plan.after_rebuild(live), user.username)
-            written.rows[:] = written.rows[done:]
-        else:
-            written.rows.clear()
+            _fold(action, plan.after_rebuild(live), user.username)
 
 
-def _body(live: LiveTable, user: User, written: _Written, plan: Plan) -> dict[str, Any]:
+def _fold(action: _Action, events: list[Event], actor: str, *, apply: bool = True) -> None:
+    """Fold ``events`` into the table (``apply``: else only their places in its chain are
+    taken, for a void that rebuilds it), each as the ledger writes it and the reply shows it."""
+    live, chained = action.live, action.chained
+    round_no, placed, shown = chained.round_no, chained.events, action.shown
+    for event in events:
+        seq = live.seq + 1
+        if apply:
+            live.fold(event, seq, round_no)
+        live.seq = seq
+        placed.append((seq, event, actor))
+        shown.append(event_json(seq, round_no, event))
+        player = getattr(event, "player", None)
+        if isinstance(player, str):
+            action.touched.add(player)
+
+
+def _fold_alerts(action: _Action) -> None:
+    """A fairness monitor's alert is written with the roll or spin that raised it, with
+    what it calls for at the table (at craps a change of dice)."""
+    live = action.live
+    alerts: list[Event] = [monitoring.alert_event(a) for a in live.raised]
+    _fold(action, alerts, monitoring.MONITOR_ACTOR)
+    _fold(action, live.procedures.after_alerts(), monitoring.MONITOR_ACTOR)
+    live.raised = []
+
+
+def _seats(live: LiveTable, players: set[str]) -> Seats:
+    """The seats of ``players`` and the house result, as the action leaves them."""
+    table = live.table
+    return Seats(live, {p: (table.chips(p), table.on_table(p)) for p in players}, table.house)
+
+
+def _body(action: _Action, user: User, plan: Plan, seats: Seats) -> dict[str, Any]:
     """The reply: the table, the round, the events written, what the plan adds, and for a
     player at the table their chips."""
-    body: dict[str, Any] = {"table": live.id, "round": written.round_no,
-                            "events": written.shown, **plan.extra}
-    if user.username in live.present():
-        body["you"] = {"chips": fmt(live.chips(user.username)),
-                       "on_table": fmt(live.on_table(user.username))}
+    live, name = action.live, user.username
+    body: dict[str, Any] = {"table": live.id, "round": action.chained.round_no,
+                            "events": action.shown, **plan.extra}
+    if name in live.table.seats():
+        chips, on_table = seats.values.get(name) or (live.table.chips(name),
+                                                      live.table.on_table(name))
+        body["you"] = {"chips": fmt(chips), "on_table": fmt(on_table)}
     return body

@@ -12,7 +12,9 @@ values (int, str, float, None) go through them, which every driver takes as they
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import sqlalchemy as sa
@@ -60,6 +62,42 @@ class Statements:
         self.update_house = _sql(dialect, store.tables.update().where(
             store.tables.c.id == sa.bindparam("t")).values(house_cents=sa.bindparam("h")))
 
+    def writing(self, conn: Connection, writes: Writes,
+                ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The statements that write ``writes``, each with its rows of values (none empty)."""
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.insert_events, writes.events),
+            (self.insert_stored, list(writes.stored.values())),
+            (self.update_stored, writes.replaced)]
+        for seats in writes.seats.values():
+            out.extend(self._seat_writes(conn, seats))
+        return [(sql, rows) for sql, rows in out if rows]
+
+    def _seat_writes(self, conn: Connection, seats: Seats,
+                     ) -> list[tuple[str, Sequence[Mapping[str, Any]]]]:
+        """The rows of a table's seats and of its house result, as ``seats`` gives them: a
+        seat the ledger holds is updated, a new one inserted; the house only if it moved."""
+        live = seats.live
+        if live.seat_rows is None:
+            live.seat_rows = set(seat_players(conn, live.id))
+        rows: list[dict[str, Any]] = []
+        changed: list[dict[str, Any]] = []
+        for player in sorted(seats.values):
+            chips, on_table = (store.cents(v) for v in seats.values[player])
+            if player in live.seat_rows:
+                changed.append({"t": live.id, "p": player, "c": chips, "o": on_table})
+            else:
+                rows.append({"table_id": live.id, "player": player, "chips_cents": chips,
+                             "on_table_cents": on_table})
+        out: list[tuple[str, Sequence[Mapping[str, Any]]]] = [
+            (self.insert_seats, rows), (self.update_seats, changed)]
+        live.seat_rows.update(r["player"] for r in rows)  # a failed transaction rebuilds these
+        house = store.cents(seats.house)
+        if house != live.house_written:
+            out.append((self.update_house, [{"t": live.id, "h": house}]))
+            live.house_written = house
+        return out
+
     @staticmethod
     def one(conn: Connection, sql: str, values: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """The first row of a query, in ``conn``'s transaction."""
@@ -86,6 +124,17 @@ class Statements:
             cursor.close()
 
 
+@dataclass
+class Seats:
+    """A table's seats as an action leaves them (chips, on the table, by player) and its house
+    result: what the ledger writes of them. ``live``: the table, for what it knows the ledger
+    holds already (``seat_rows``, ``house_written``), so a write touches only what changed."""
+
+    live: Any
+    values: dict[str, tuple[Decimal, Decimal]]
+    house: Decimal
+
+
 class Writes:
     """The rows a transaction writes at its end, one statement per kind: the events in order,
     the stored replies by (user id, key), the seats touched per table."""
@@ -95,16 +144,29 @@ class Writes:
         self.stored: dict[tuple[int, str], dict[str, Any]] = {}
         self.replaced: list[dict[str, Any]] = []
         """Stored replies answered at last (an outcome's, once it is settled)."""
-        self.seats: dict[str, tuple[Any, set[str]]] = {}
+        self.seats: dict[str, Seats] = {}
 
-    def seat(self, live: Any, players: Iterable[str]) -> None:
-        """The seats of ``players`` at table ``live`` to write (their values at the end)."""
-        self.seats.setdefault(live.id, (live, set()))[1].update(players)
+    def seat(self, seats: Seats) -> None:
+        """A table's seats to write: a later action's values of a player replace an earlier
+        one's (every action that changes a player's chips names the player), so each is
+        written as the transaction leaves it."""
+        known = self.seats.get(seats.live.id)
+        if known is None:
+            self.seats[seats.live.id] = Seats(seats.live, dict(seats.values), seats.house)
+            return
+        known.values.update(seats.values)
+        known.house = seats.house
 
     def stored_row(self, user_id: int, key: str) -> tuple[Any, ...] | None:
         """A reply stored earlier in this transaction, as the stored-reply query gives it."""
         row = self.stored.get((user_id, key))
         return None if row is None else (row["fingerprint"], row["status"], row["body"])
+
+
+def seat_players(conn: Connection, table_id: str) -> list[str]:
+    """The players the ledger holds a seat of at ``table_id``."""
+    return [r.player for r in conn.execute(sa.select(store.seats.c.player).where(
+        store.seats.c.table_id == table_id))]
 
 
 def _sql(dialect: sa.Dialect, statement: ClauseElement) -> str:

@@ -17,12 +17,15 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
+from croupier.money import parse_amount
 from croupier.rules import load_profile
-from croupier.service import coupons
+from croupier.service import acting, coupons, store
+from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
 from croupier.service.live import LiveTable
-from croupier.service.plans import Plan
+from croupier.service.plans import Plan, Reply
+from croupier.service.procedures import clauses
 from croupier.service.reading import game_action
 
 PlanFn = Callable[[Connection], Plan]
@@ -33,14 +36,36 @@ def _clause(live: LiveTable, name: str) -> str:
     return rules.clause(name) if rules is not None else ""
 
 
+async def place(desk: Desk, asked: Asked) -> Reply:
+    """A player's bet, asked over HTTP (``asked.body``: the bet's fields, as JSON): its amount
+    within the house's limit on a wager, then run at its table (:func:`acting.run`); with a
+    match play coupon (``coupon``: its serial) where the table's profile takes them."""
+    body, user = asked.body or {}, asked.user
+    amount = parse_amount(body.get("amount"), "amount")
+    desk.ledger.limits.check_wager(store.cents(amount))
+    serial = body.get("coupon")
+
+    def make(live: LiveTable) -> PlanFn:
+        if serial is None:
+            return bet(user, live, body, amount, False)
+        clauses.check_coupons(live.profile, live.game.name)
+        return coupons.redeeming(bet(user, live, body, amount, True),
+                                 coupons.Redemption(serial, user.username, body["wager"],
+                                                    amount), live)
+
+    return await acting.run(desk, asked, Steps(make))
+
+
 def bet(user: User, live: LiveTable, body: Mapping[str, Any], amount: Decimal,
         coupon: bool) -> PlanFn:
     """A wager (``coupon``: chips of ``amount`` put down with a match play coupon of the same
     value, a stake of twice it)."""
     def plan(conn: Connection) -> Plan:
         player = user.username
-        require_player_at(live, player)
-        action = game_action(live, "bet", body, player, str(amount))
+        seated = live.table.seats()
+        if player not in seated:
+            require_player_at(live, player)
+        action = game_action(live, "bet", body, player, str(amount), players=seated)
         if coupon:
             return Plan(coupons.coupon_bet(live, action))
         if live.betting_open:

@@ -3,34 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from croupier.service import paytables
+from croupier.service import acting
+from croupier.service.acting import Asked, Steps
 from croupier.service.api.deps import Services
 from croupier.service.api.errors import reply
 from croupier.service.auth import User
-from croupier.service.plans import Job, Plan, fingerprint
-
-PlanFn = Callable[[Any], Plan]
+from croupier.service.plans import PlanFn
 
 
-async def act(request: Request, svc: Services, body: BaseModel | None, user: User,
-              table_id: str, key: str | None, make: Callable[[Any], PlanFn],
-              settle: Callable[[Any], PlanFn] | None = None, phase: str = "act",
-              changes: bool = True) -> Response:
-    """Run an action with the others queued meanwhile, in one transaction (group commit):
-    on SQLite in the event loop (one writer; its transactions take well under a
-    millisecond), on PostgreSQL in a worker thread per table (tables run in parallel).
-    ``settle``: the action records an outcome, committed on its own, then settled by this
-    plan in the next transaction (``Runner.run_outcome``). ``changes``: a change of the
-    house's pay table that has come due applies before the action (not before a supervisor's
-    correction of the last decision, which it would leave behind)."""
-    return await act_at(svc, (request.method, fingerprint_path(request)), body, user, table_id,
-                        key, make, settle, phase, changes)
+class How(TypedDict, total=False):
+    """How an action runs, beyond its plan (:class:`~croupier.service.acting.Steps`)."""
+
+    settle: Callable[[Any], PlanFn] | None
+    phase: str
+    changes: bool
+
+
+async def act(request: Request, body: BaseModel | None, user: User, table_id: str,
+              key: str | None, make: Callable[[Any], PlanFn], **how: Unpack[How]) -> Response:
+    """Run an action (:func:`croupier.service.acting.run`) and answer with its reply: the
+    request read once (its body as JSON), its plan made at the table by ``make``."""
+    svc: Services = request.app.state.services
+    asked = Asked(user, table_id, key, (request.method, fingerprint_path(request)),
+                  body.model_dump(mode="json") if body is not None else None)
+    return await act_at(svc, asked, make, **how)
+
+
+async def act_at(svc: Services, asked: Asked, make: Callable[[Any], PlanFn],
+                 **how: Unpack[How]) -> Response:
+    """:func:`act` for a request already read."""
+    return reply(await acting.run(svc, asked, Steps(make, **how)))
 
 
 def fingerprint_path(request: Request) -> str:
@@ -44,17 +52,3 @@ def fingerprint_path(request: Request) -> str:
 def plain_path(path: str) -> bool:
     """Whether ``path`` reads the same escaped as the URL shows it (nearly every path)."""
     return not path.startswith("//") and not any(c in path for c in "?#\\")
-
-
-async def act_at(svc: Services, where: tuple[str, str], body: BaseModel | None, user: User,
-                 table_id: str, key: str | None, make: Callable[[Any], PlanFn],
-                 settle: Callable[[Any], PlanFn] | None = None, phase: str = "act",
-                 changes: bool = True) -> Response:
-    """:func:`act` for a request known by its method and path (``where``)."""
-    live = svc.tables.find(table_id)
-    if changes:
-        await paytables.take_due_change(svc.engine, svc.committer, live)
-    fp = fingerprint(*where, body.model_dump(mode="json") if body is not None else None)
-    job = Job(user, live, key, fp, make(live), phase,
-              settle(live) if settle is not None else None)
-    return reply(await svc.committer.run(job))

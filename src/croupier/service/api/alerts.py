@@ -47,6 +47,6 @@ def alert_at(table_id: TableId, seq: AlertSeq) -> AlertAt:
 async def acknowledge(request: Request, at: Annotated[AlertAt, Depends(alert_at)],
                       body: VoidBody, user: AlertAcknowledger, key: Key, svc: Svc) -> Response:
     """Acknowledge the alert at ``seq`` with a reason (recorded in the table's chain)."""
-    return await act(request, svc, body, user, at.table_id, key,
+    return await act(request, body, user, at.table_id, key,
                      lambda live: alert_acks.acknowledge(user, live, at.seq, body.reason),
                      changes=False)

@@ -9,13 +9,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from croupier.money import parse_amount
-from croupier.service import coupons, store, wagers
-from croupier.service.api.act import act, act_at, fingerprint_path
+from croupier.service import wagers
+from croupier.service.acting import Asked
+from croupier.service.api.act import act, fingerprint_path
 from croupier.service.api.deps import IdemKey, Key, Player, Services, Svc, TableId
+from croupier.service.api.errors import reply
 from croupier.service.api.models import BetBody, CallBody, TakeDownBody, Wager
 from croupier.service.api.replies import ACCEPTED, TableReply
-from croupier.service.auth import User
-from croupier.service.procedures import clauses
 
 router = APIRouter(prefix="/tables/{table_id}/bets", tags=["players"])
 
@@ -29,28 +29,16 @@ async def place_bet(request: Request, table_id: TableId, body: BetBody, user: Pl
                     svc: Svc) -> Response:
     """A wager by the player making it. While the dice are in the air a craps wager waits
     (202) for the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
-    return await place(svc, (request.method, fingerprint_path(request)), table_id, body, user,
-                       key)
+    return await place(svc, Asked(user, table_id, key,
+                                  (request.method, fingerprint_path(request)),
+                                  body.model_dump(mode="json")))
 
 
-async def place(svc: Services, where: tuple[str, str], table_id: str, body: BetBody,
-                user: User, key: str) -> Response:
-    """The bet itself, once its caller is known to be a player: shared by the route and the
-    express lane (:mod:`croupier.service.api.express`), which reach it the same way."""
-    amount = parse_amount(body.amount, "amount")
-    svc.ledger.limits.check_wager(store.cents(amount))
-    fields = _fields(body)
-    serial = body.coupon
-
-    def make(live: Any) -> wagers.PlanFn:
-        if serial is None:
-            return wagers.bet(user, live, fields, amount, False)
-        clauses.check_coupons(live.profile, live.game.name)
-        return coupons.redeeming(wagers.bet(user, live, fields, amount, True),
-                                 coupons.Redemption(serial, user.username, body.wager, amount),
-                                 live)
-
-    return await act_at(svc, where, body, user, table_id, key, make)
+async def place(svc: Services, asked: Asked) -> Response:
+    """The bet itself, once its caller is known to be a player and its body read: shared by
+    the route and the express lane (:mod:`croupier.service.api.express`); one call into the
+    service (:func:`croupier.service.wagers.place`), its reply sent as the ledger kept it."""
+    return reply(await wagers.place(svc, asked))
 
 
 @router.post("/take-down", response_model=TableReply)
@@ -58,7 +46,7 @@ async def take_down(request: Request, table_id: TableId, body: TakeDownBody, use
                     key: Key, svc: Svc) -> Response:
     """Remove a wager, or reduce it by ``amount`` (craps), where the rules allow."""
     amount = parse_amount(body.amount, "amount") if body.amount is not None else None
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: wagers.take_down(user, live, _fields(body), amount))
 
 
@@ -67,7 +55,7 @@ async def call_bet(request: Request, table_id: TableId, body: CallBody, user: Pl
                    key: IdemKey = None) -> Response:
     """Call a wager "on" or "off" for come-out rolls (craps)."""
     verb = "on" if body.on else "off"
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: wagers.call(user, live, _fields(body), verb))
 
 
@@ -76,7 +64,7 @@ async def down_on_win(request: Request, table_id: TableId, body: Wager, user: Pl
                       key: IdemKey = None) -> Response:
     """Call a place, buy or lay wager "down on the win": its next win takes it down, paying
     no new commission (a table with the option ``down_on_win``)."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: wagers.call(user, live, _fields(body), "down_on_win"))
 
 
@@ -85,5 +73,5 @@ async def off_during_point(request: Request, table_id: TableId, body: Wager, use
                            svc: Svc, key: IdemKey = None) -> Response:
     """Call a wager "off" while a point stands: it does not work until it is called on again
     or the point is decided (a table with the option ``off_during_point``)."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: wagers.call(user, live, _fields(body), "off_during_point"))

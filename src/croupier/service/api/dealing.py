@@ -43,7 +43,7 @@ async def no_more_bets(request: Request, table_id: TableId, user: Dealer, svc: S
                        key: IdemKey = None) -> Response:
     """Roulette: "No more bets" (20.32(j)2). Craps: the dice are in the air; later wagers
     need the dealer's and the boxperson's confirmation (13:69F-1.3(a))."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: outcomes.no_more_bets(user, live))
 
 
@@ -60,7 +60,7 @@ async def confirm_late(request: Request, table_id: TableId, late_id: LateId,
             return late.confirm(who.user, late_id, as_dealer=who.as_dealer)(conn)
         return plan
 
-    return await act(request, svc, None, who.user, table_id, key, make)
+    return await act(request, None, who.user, table_id, key, make)
 
 
 async def _outcome(request: Request, svc: Any, body: RollBody | SpinBody, user: Any,
@@ -77,8 +77,8 @@ async def _outcome(request: Request, svc: Any, body: RollBody | SpinBody, user: 
         made = outcomes.record(user, live, svc.rng, action, declared)
         return made if entered is None else controls.entering(made, table_id)
 
-    return await act(request, svc, body, user, table_id, key, make,
-                     lambda live: outcomes.settle(user, live), phase="outcome")
+    return await act(request, body, user, table_id, key, make,
+                     settle=lambda live: outcomes.settle(user, live), phase="outcome")
 
 
 @router.post("/roll", tags=["dealer"], response_model=TableReply, responses=ACCEPTED)
@@ -103,7 +103,7 @@ async def void(request: Request, table_id: TableId, body: VoidBody, user: Superv
     """Void the last decision with a reason, history kept. A result the dealer entered is
     corrected at once (the dealer then enters what showed); the RNG's outcome stands and its
     stakes are returned once a second supervisor approves (202 until then)."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: voids.void(user, live, body.reason), changes=False)
 
 
@@ -112,7 +112,7 @@ async def approve_void(request: Request, table_id: TableId, user: Supervisor, ke
                        svc: Svc) -> Response:
     """A second supervisor approves the void asked of the RNG's last outcome: every stake it
     decided or moved goes back to its player; nothing is drawn again."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: voids.approve(user, live), phase="void", changes=False)
 
 
@@ -122,7 +122,7 @@ async def withdraw_void(request: Request, table_id: TableId, user: Supervisor, k
     """Withdraw the void asked of the RNG's last outcome (one supervisor: nothing moves); the
     outcome and its settlement stand and play goes on. While a void waits, the table takes
     nothing but its approval or its withdrawal."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: voids.withdraw(user, live), phase="void", changes=False)
 
 
@@ -131,9 +131,10 @@ async def resolve_halt(request: Request, table_id: TableId, body: VoidBody, user
                        key: Key, svc: Svc) -> Response:
     """Resolve a halted table by the recorded procedure: the wager that could not be
     settled goes back to its player, then the outcome that stands is settled."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: halts.resolve(user, live, body.reason),
-                     lambda live: outcomes.settle(user, live), phase="resolve", changes=False)
+                     settle=lambda live: outcomes.settle(user, live), phase="resolve",
+                     changes=False)
 
 
 @router.post("/adjustments", tags=["supervisor"], response_model=TableReply, responses=ACCEPTED)
@@ -145,7 +146,7 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
     amount = signed_amount(body.amount)
     # Over the limit per operation it is refused now, not left pending for a second person.
     svc.ledger.limits.check_adjustment(store.cents(amount))
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: adjustments.adjust(svc.ledger, user, live, body.player,
                                                      amount, body.reason))
 
@@ -155,5 +156,5 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
 async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,
                              user: Supervisor, key: Key, svc: Svc) -> Response:
     """A second supervisor approves a pending adjustment: only then are the chips moved."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: adjustments.approve(user, live, pending_id))

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from croupier.service import equipment, equipment_register
+from croupier.service.acting import Asked
 from croupier.service.api import queries
 from croupier.service.api.act import act, act_at
 from croupier.service.api.deps import (
@@ -51,7 +52,7 @@ def _dice(live: LiveTable) -> DiceDesk:
 async def offer_dice(request: Request, table_id: TableId, body: Serials, user: Dealer, svc: Svc,
                      key: IdemKey = None) -> Response:
     """The stickperson offers at least five inspected, in-spec dice to the shooter."""
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: _dice(live).offer(body.serials))
 
 
@@ -59,7 +60,7 @@ async def offer_dice(request: Request, table_id: TableId, body: Serials, user: D
 async def select_dice(request: Request, table_id: TableId, body: Serials, who: DiceHandler,
                       svc: Svc, key: IdemKey = None) -> Response:
     """The shooter selects two of the dice offered (the dealer may record the pick)."""
-    return await act(request, svc, body, who.user, table_id, key,
+    return await act(request, body, who.user, table_id, key,
                      lambda live: _dice(live).select(who.user, body.serials,
                                                      by_shooter=who.as_player))
 
@@ -68,7 +69,7 @@ async def select_dice(request: Request, table_id: TableId, body: Serials, who: D
 async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Svc,
                       key: IdemKey = None) -> Response:
     """A player refuses to shoot in their turn; the dice go clockwise to the next."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: _dice(live).refuse(user))
 
 
@@ -76,7 +77,7 @@ async def refuse_dice(request: Request, table_id: TableId, user: Player, svc: Sv
 async def pass_dice(request: Request, table_id: TableId, who: DiceHandler, svc: Svc,
                     key: IdemKey = None) -> Response:
     """The shooter passes the dice to the next player on completion of a decision."""
-    return await act(request, svc, None, who.user, table_id, key,
+    return await act(request, None, who.user, table_id, key,
                      lambda live: _dice(live).pass_on(who.user, by_shooter=who.as_player))
 
 
@@ -84,7 +85,7 @@ async def pass_dice(request: Request, table_id: TableId, who: DiceHandler, svc: 
 async def change_dice(request: Request, table_id: TableId, who: DiceCaller, svc: Svc,
                       key: IdemKey = None) -> Response:
     """Call for a change of dice: it takes place immediately after the next decision."""
-    return await act(request, svc, None, who.user, table_id, key,
+    return await act(request, None, who.user, table_id, key,
                      lambda live: _dice(live).change(who.user, by_player=who.as_player))
 
 
@@ -125,7 +126,7 @@ async def inspect_die(request: Request, serial: Serial, body: Inspection,
     if left is not None and left in svc.tables and svc.tables.all[left].procedures.dice:
         # The dice in play at that table go back to the cup now; if the table cannot take
         # the event (halted, an outcome waiting), no throw uses the die anyway.
-        await act_at(svc, ("POST", request.url.path), None, user, left, None,
+        await act_at(svc, Asked(user, left, None, ("POST", request.url.path)),
                      lambda live: _dice(live).withdraw(serial), changes=False)
     return {"serial": serial, "passed": not failures, "failures": failures,
             "clause": equipment.CLAUSE, "taken_from_table": left}

@@ -22,33 +22,22 @@ both ways.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from croupier.service.acting import Asked
 from croupier.service.api import bets, errors
 from croupier.service.api.act import plain_path
 from croupier.service.api.deps import PLAYERS, Services, allowed
 from croupier.service.api.guard import ClientGone, read_limited, replay_body
 from croupier.service.api.models import BetBody
-from croupier.service.auth import User
 
 PREFIX = "/tables/"
 SUFFIX = "/bets"
 MAX_TABLE_ID = 64
 MAX_KEY = 128
-
-
-@dataclass(frozen=True)
-class BetCall:
-    """An ordinary bet: who makes it, where, under which key, with what."""
-
-    user: User
-    table_id: str
-    key: str
-    body: BetBody
 
 
 def bet_table(scope: Scope) -> str | None:
@@ -92,8 +81,9 @@ def _body(headers: dict[bytes, str], raw: bytes) -> BetBody | None:
         return None
 
 
-async def ordinary(svc: Services, scope: Scope, table_id: str, raw: bytes) -> BetCall | None:
-    """The bet if every check the route makes before the bet passes; None if any fails."""
+async def ordinary(svc: Services, scope: Scope, table_id: str, raw: bytes) -> Asked | None:
+    """The bet, read as the route reads it, if every check the route makes before the bet
+    passes; None if any fails."""
     headers = _headers(scope)
     token = _bearer(headers)
     key = headers.get(b"idempotency-key")
@@ -105,7 +95,8 @@ async def ordinary(svc: Services, scope: Scope, table_id: str, raw: bytes) -> Be
     user = await svc.auth.user_for_async(token)
     if user is None or not allowed(user, PLAYERS):
         return None
-    return BetCall(user, table_id, key, body)
+    return Asked(user, table_id, key, (scope["method"], scope["path"]),
+                 body.model_dump(mode="json"))
 
 
 class ExpressBets:
@@ -130,14 +121,13 @@ class ExpressBets:
         if call is None:
             await self.app(scope, replay_body(raw), send)
             return
-        response = await _answer(svc, scope, call)
+        response = await _answer(svc, call)
         await response(scope, receive, send)
 
 
-async def _answer(svc: Services, scope: Scope, call: BetCall) -> Any:
+async def _answer(svc: Services, asked: Asked) -> Any:
     try:
-        return await bets.place(svc, (scope["method"], scope["path"]), call.table_id,
-                                call.body, call.user, call.key)
+        return await bets.place(svc, asked)
     except errors.DOMAIN_ERRORS as exc:
         return errors.answer(exc)
 

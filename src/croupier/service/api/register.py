@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from croupier.service import equipment_register as reg
 from croupier.service import layouts, register, store
+from croupier.service.acting import Asked
 from croupier.service.api import queries
 from croupier.service.api.act import act_at
 from croupier.service.api.deps import DiceReader, EquipmentStaff, Services, Svc, Verifier
@@ -94,7 +95,7 @@ async def _withdrawn(request: Request, svc: Svc, user: Any, found: dict[str, Any
         return found
     for live in list(svc.tables.all.values()):
         if layouts.needing_layout(live):
-            await act_at(svc, ("POST", request.url.path), None, user, live.id, None,
+            await act_at(svc, Asked(user, live.id, None, ("POST", request.url.path)),
                          lambda at: layouts.withdrawal(at, item_id, reason), phase="resolve",
                          changes=False)
     return found

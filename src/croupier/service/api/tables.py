@@ -85,7 +85,7 @@ async def buy_in(request: Request, table_id: TableId, body: Amount, user: Player
                  svc: Svc) -> Response:
     """Chips from the player's wallet to their place at the table."""
     amount = parse_amount(body.amount, "amount")
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: cashier.buy_in(svc.ledger, user, live, amount))
 
 
@@ -94,7 +94,7 @@ async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Pla
                    svc: Svc) -> Response:
     """Chips (not wagers on the layout) back to the wallet; all of them if no amount."""
     amount = parse_amount(body.amount, "amount") if body.amount is not None else None
-    return await act(request, svc, body, user, table_id, key,
+    return await act(request, body, user, table_id, key,
                      lambda live: cashier.cash_out(user, live, amount))
 
 
@@ -102,12 +102,12 @@ async def cash_out(request: Request, table_id: TableId, body: CashOut, user: Pla
 async def sit(request: Request, table_id: TableId, user: Player, svc: Svc,
               key: IdemKey = None) -> Response:
     """Take a seat at mini-craps (only seated players wager there, 13:69F-1.3(f))."""
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: wagers.seat(user, live, True))
 
 
 @router.post("/{table_id}/stand", tags=["players"], response_model=TableReply)
 async def stand(request: Request, table_id: TableId, user: Player, svc: Svc,
                 key: IdemKey = None) -> Response:
-    return await act(request, svc, None, user, table_id, key,
+    return await act(request, None, user, table_id, key,
                      lambda live: wagers.seat(user, live, False))

@@ -1,0 +1,144 @@
+"""The ledger only writes: the runner hands it the events, the seats' and the house's values
+and the reply, and it asks neither the tables nor the service anything back.
+
+In-process, on a demo ledger (``ledgerkit``): a bet and a decision run through the runner as
+the routes run them, with the interpreter's profiler watching which functions the ledger's own
+modules call. What the ledger writes is then read back: the seats and the house as the tables
+stand, and the audit (chains, wallets, seats, houses against the events) passes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+from types import FrameType
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import cashier, store, wagers
+from croupier.service.audit.verify import verify_ledger
+from croupier.service.plans import Job
+
+from .ledgerkit import Kit
+
+LEDGER = ("croupier.service.ledger", "croupier.service.statements")
+"""The ledger's own modules: the transaction, idempotency, rows and chains."""
+BELOW = ("croupier.service.ledger", "croupier.service.statements", "croupier.service.store",
+         "croupier.service.codec", "croupier.service.writers", "croupier.service.audit.canonical",
+         "croupier.service.errors", "croupier.service.limits", "croupier.events",
+         "croupier.money")
+"""What the ledger may call: itself, how rows are stored, encoded and chained, its errors, and
+the core's events and money it encodes."""
+
+
+def _module(frame: FrameType) -> str:
+    return str(frame.f_globals.get("__name__", ""))
+
+
+@contextmanager
+def _calls_out_of_the_ledger() -> Iterator[list[str]]:
+    """Every call from a function of the ledger's modules to a function of croupier outside
+    what the ledger may call, as ``caller -> callee``."""
+    found: list[str] = []
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call" or frame.f_back is None:
+            return
+        callee, caller = _module(frame), _module(frame.f_back)
+        if (caller.startswith(LEDGER) and callee.startswith("croupier")
+                and not callee.startswith(BELOW)):
+            found.append(f"{caller}.{frame.f_back.f_code.co_name} -> "
+                         f"{callee}.{frame.f_code.co_qualname}")
+
+    sys.setprofile(watch)
+    try:
+        yield found
+    finally:
+        sys.setprofile(None)
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> Kit:
+    kit = Kit(tmp_path_factory.mktemp("ledger-writes"))
+    craps = kit.tables.all["craps-1"]
+    for name in ("alice", "bob"):
+        kit.act(name, "craps-1", cashier.buy_in(kit.ledger, kit.users[name], craps,
+                                                Decimal(100)))
+    dice = craps.procedures.dice
+    assert dice is not None
+    kit.act("dealer", "craps-1", dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
+    kit.act("dealer", "craps-1", dice.select(kit.users["dealer"], ["NJ-0001", "NJ-0002"],
+                                             by_shooter=False))
+    return kit
+
+
+def _bet(kit: Kit, who: str, wager: str, amount: str) -> Job:
+    live = kit.tables.all["craps-1"]
+    plan = wagers.bet(kit.users[who], live, {"wager": wager}, Decimal(amount), False)
+    return Job(kit.users[who], live, uuid.uuid4().hex, uuid.uuid4().hex, plan)
+
+
+def _seats(kit: Kit) -> dict[str, tuple[int, int]]:
+    with kit.engine.connect() as conn:
+        rows = conn.execute(sa.select(store.seats).where(store.seats.c.table_id == "craps-1"))
+        return {r.player: (r.chips_cents, r.on_table_cents) for r in rows}
+
+
+def _house(kit: Kit) -> int:
+    with kit.engine.connect() as conn:
+        return int(conn.execute(sa.select(store.tables.c.house_cents).where(
+            store.tables.c.id == "craps-1")).scalar_one())
+
+
+def _as_written(kit: Kit, players: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    table = kit.tables.all["craps-1"].table
+    return {p: (store.cents(table.chips(p)), store.cents(table.on_table(p))) for p in players}
+
+
+def _run(action: Callable[[], Any]) -> tuple[Any, list[str]]:
+    with _calls_out_of_the_ledger() as found:
+        result = action()
+    return result, found
+
+
+def test_a_group_of_bets_is_written_without_the_ledger_asking_the_service(kit: Kit) -> None:
+    """Two players' bets in one transaction (the group commit): the ledger calls nothing of
+    the service or the tables, and both seats are written as the bets left them."""
+    jobs = [_bet(kit, "alice", "pass", "5"), _bet(kit, "bob", "field", "3")]
+    results, found = _run(lambda: kit.runner.run_batch(jobs))
+    assert found == []
+    assert [r.status for r in results] == [200, 200], results
+    assert results[0].body["you"] == {"chips": "95.00", "on_table": "5.00"}
+    assert results[1].body["you"] == {"chips": "97.00", "on_table": "3.00"}
+    assert _seats(kit) == _as_written(kit, ("alice", "bob")) == {
+        "alice": (9500, 500), "bob": (9700, 300)}
+
+
+def test_a_decision_is_written_without_the_ledger_asking_the_service(kit: Kit) -> None:
+    """A roll settles every wager: the ledger is handed every seat it touched and the house's
+    result, and asks nothing back; the audit then passes over what it wrote."""
+    _, found = _run(lambda: kit.roll("craps-1", (3, 4)))
+    assert found == []
+    assert _seats(kit) == _as_written(kit, ("alice", "bob"))
+    assert _house(kit) == store.cents(kit.tables.all["craps-1"].table.house)
+    report = verify_ledger(kit.tables, checkpoint=False)
+    assert report["ok"], report
+
+
+def test_the_watch_sees_a_call_out_of_the_ledger(kit: Kit) -> None:
+    """The watch itself: a service function the ledger calls is named (here a bet's plan,
+    handed to ``Ledger.once`` where a reply is due, which fails after the call)."""
+    plan = _bet(kit, "alice", "field", "1").plan_fn
+    _, found = _run(lambda: _call_quietly(kit, plan))
+    assert "croupier.service.ledger.once -> croupier.service.wagers.bet.<locals>.plan" in found
+
+
+def _call_quietly(kit: Kit, plan: Any) -> None:
+    with contextlib.suppress(AttributeError):  # a Plan is no Reply: the call is the point
+        kit.ledger.once(kit.users["admin"], None, "x", plan)
