@@ -11,8 +11,9 @@ the count.
 
 :func:`solve` then gives, from the starting state, the probability of each way a session ends
 (goal, ruin, stop loss) and the expected number of rolls to the end: exactly in rationals by
-sparse elimination when the chain is small, otherwise in double precision by a sparse LU
-factorisation, with an error bound (the residual times the largest expected number of rolls,
+sparse elimination when the chain is small, otherwise in double precision (GMRES past
+:data:`ITERATIVE_STATES`, a sparse LU below it or where GMRES does not converge), with an
+error bound (the residual times the largest expected number of rolls,
 which is the infinity norm of ``(I - Q)^-1``). :func:`distribution` gives the bankroll after N
 rolls (chips in hand plus wagers on the layout, the simulator's ``final``).
 """
