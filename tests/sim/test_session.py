@@ -234,3 +234,27 @@ def test_a_strategy_with_too_many_layouts_is_refused_from_the_first_ones(
                        r"first tabled of more\).*--max-states"):
         explore_layouts(c, 50000, 200, lambda phase, n, _: tabled.append(n))
     assert max(tabled) <= 60
+
+
+def test_gmres_vector_kernels_match_numpy() -> None:
+    """The compiled projections, norm and update GMRES uses in place of numpy's products:
+    the same results, and a norm of tiny entries whose squares would underflow to zero."""
+    from croupier.sim.session_iterative import _add_combination, _norm, _orthogonalise
+
+    rng = np.random.default_rng(5)
+    basis = np.linalg.qr(rng.standard_normal((50, 4)))[0].T.copy()  # 4 orthonormal rows
+    w = rng.standard_normal(50)
+    hessenberg = np.ones((6, 3))  # GMRES passes a column of it: a strided view
+    expected = w - (basis @ w) @ basis
+    projections = basis @ w
+    _orthogonalise(basis, 4, w, hessenberg[:, 1])
+    assert np.allclose(w, expected) and np.allclose(basis @ w, 0, atol=1e-12)
+    assert np.allclose(hessenberg[:4, 1], 1 + projections)
+    assert (hessenberg[4:, 1] == 1).all() and (hessenberg[:, [0, 2]] == 1).all()
+    assert math.isclose(_norm(w), float(np.linalg.norm(w)), rel_tol=1e-14)
+    assert math.isclose(_norm(np.full(4, 1e-200)), 2e-200, rel_tol=1e-14)
+    assert _norm(np.zeros(3)) == 0.0
+    x = np.ones(50)
+    y = rng.standard_normal(3)
+    _add_combination(x, y, basis)  # only the first len(y) rows
+    assert np.allclose(x, 1 + y @ basis[:3])
