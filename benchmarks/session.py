@@ -8,9 +8,12 @@ and, beside it in the same run, another checkout's.
 
 Each case runs in a child process (its ``src`` on ``PYTHONPATH``), stopped after
 ``--timeout`` seconds; the seconds are those of the analysis (exploring the chain, solving
-it, the distribution after 100 rolls), the interpreter's start and imports apart. A case past
+it, the distribution after 100 rolls), the interpreter's start and imports apart (``wall``:
+with them, the whole child process, as a person waits for it). A case past
 the state limit is refused, and says so. ``--before`` is e.g. a ``git worktree add
-/tmp/session-before main`` of the code before.
+/tmp/session-before main`` of the code before; each case runs with it and then with this
+checkout, back to back, and ``ratio`` is before's seconds over now's. One small session per
+checkout runs first, so that numba's cached code is compiled and read before the timings.
 """
 
 from __future__ import annotations
@@ -52,13 +55,24 @@ def run(checkout: Path, name: str, amount: str, args: argparse.Namespace) -> dic
     cmd = [sys.executable, __file__, "--one", f"{name}:{amount}"]
     if args.max_states is not None:
         cmd += ["--max-states", str(args.max_states)]
+    t0 = time.perf_counter()
     try:
         got = subprocess.run(cmd, env=env, capture_output=True, text=True,
                              timeout=args.timeout, check=True)
     except subprocess.TimeoutExpired:
         return {"timeout": args.timeout}
     result: dict[str, Any] = json.loads(got.stdout)
+    result["wall"] = time.perf_counter() - t0  # the interpreter's start and imports too
     return result
+
+
+def ratio(before: dict[str, Any], now: dict[str, Any]) -> str:
+    """How many times quicker now is (a lower bound where before ran out of time)."""
+    if "seconds" not in now:
+        return ""
+    if "timeout" in before:
+        return f">{before['timeout'] / now['seconds']:.1f}x"
+    return f"{before['seconds'] / now['seconds']:.1f}x"
 
 
 def cell(r: dict[str, Any]) -> str:
@@ -94,17 +108,23 @@ def main() -> int:
         name, amount = args.one.split(":")
         print(json.dumps(one(name, amount, args.max_states)))
         return 0
+    checkouts = [Path(args.before).resolve()] if args.before else []
+    for checkout in [*checkouts, ROOT]:  # numba's cached code compiled and read once
+        run(checkout, "pass-line", "20", args)
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     head = f"{'strategy':28s} {'$':>5s} "
     head += f"{'before':>16s} " if args.before else ""
-    print(head + f"{'now':>16s} {'states':>10s} {'method':>22s} {'P(goal)':>10s} "
-          f"{'E[rolls]':>10s}")
+    print(head + f"{'now':>16s} {'ratio':>6s} {'wall':>6s} {'states':>10s} {'method':>22s} "
+          f"{'P(goal)':>10s} {'E[rolls]':>10s}")
     for name, amount in cases(args.cases):
         line = f"{name:28s} {amount:>5s} "
+        before: dict[str, Any] = {}
         if args.before:
-            line += f"{cell(run(Path(args.before).resolve(), name, amount, args)):>16s} "
+            before = run(checkouts[0], name, amount, args)
+            line += f"{cell(before):>16s} "
         now = run(ROOT, name, amount, args)
-        line += f"{cell(now):>16s} "
+        wall = f"{now['wall']:.1f}" if "wall" in now else ""
+        line += f"{cell(now):>16s} {ratio(before, now) if before else '':>6s} {wall:>6s} "
         if "states" in now:
             method = "exact" if now["exact"] else f"float, err<={now['bound']:.0e}"
             line += (f"{now['states']:10,d} {method:>22s} {now['goal']:10.4g} "

@@ -173,3 +173,88 @@ def test_a_session_past_the_default_limit_is_refused_with_its_count_and_the_opti
     c = session_table(BUILT_IN["pass-fire"], Decimal(500), None)
     with pytest.raises(SessionRefused, match=r"more than 400,000 states.*--max-states"):
         explore(c, 50000)
+
+
+@pytest.mark.parametrize("iterative", [False, True])
+def test_ruin_worked_out_from_the_other_ends_is_within_its_bound(
+        iterative: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruin is not solved for but taken as 1 less the other ends (the session ends surely):
+    with a stop loss beside the goal (three ends), by the LU and by GMRES, each end against
+    the exact fractions within the bound stated."""
+    from croupier.sim import session
+
+    strategy = dataclasses.replace(BUILT_IN["fibonacci-red"], stop_loss=Decimal(25))
+    chain = explore(session_table(strategy, Decimal(30), None), 3000)
+    exact = solve(chain, exact=True)
+    assert set(exact.ends) == {"win goal", "ruined", "stop-loss"}
+    assert all(0 < v < 1 for v in exact.ends.values())
+    if iterative:
+        monkeypatch.setattr(session, "ITERATIVE_STATES", 0)
+    approx = solve(chain, exact=False)
+    assert 0 < approx.error_bound < 1e-9
+    for end, value in exact.ends.items():
+        assert abs(float(value) - float(approx.ends[end])) <= approx.error_bound
+
+
+def _no_simulator_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for a strategy with more layouts than the simulator tables (double-tap): the
+    session's explorer tables them itself, a probe of them first."""
+    from croupier.sim import session_layouts
+
+    monkeypatch.setattr(session_layouts, "layout_tables", lambda _: None)
+    monkeypatch.setattr(session_layouts, "PROBE_LAYOUTS", 60)
+    monkeypatch.setattr(session_layouts, "PROBE_STEP", 20)
+
+
+def test_layouts_tabled_by_the_session_give_the_same_chain(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    c = session_table(BUILT_IN["place-6-8-press-regress"], Decimal(60), None)
+    usual = explore_layouts(c, 6000, 1_000_000)
+    _no_simulator_tables(monkeypatch)
+    tabled: list[int] = []
+    probed = explore_layouts(c, 6000, 1_000_000,
+                             lambda phase, n, _: tabled.append(n) if phase.startswith(
+                                 "tabling") else None)
+    assert usual is not None and probed is not None
+    assert tabled[0] <= 60 < tabled[-1]  # more layouts than the probe: tabled past it
+    assert _as_rows(probed) == _as_rows(usual)
+
+
+def test_a_strategy_with_too_many_layouts_is_refused_from_the_first_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the first layouts tabled alone give an estimate past the refusal, the session
+    is refused before the rest are tabled, with the estimate and the option."""
+    from croupier.sim import session_layouts
+
+    _no_simulator_tables(monkeypatch)
+    monkeypatch.setattr(session_layouts, "ESTIMATE_REFUSED", 1000)
+    tabled: list[int] = []
+    c = session_table(BUILT_IN["place-6-8-press-regress"], Decimal(500), None)
+    with pytest.raises(SessionRefused, match=r"about [\d,]+: [\d,]+ layouts of the bets \(the "
+                       r"first tabled of more\).*--max-states"):
+        explore_layouts(c, 50000, 200, lambda phase, n, _: tabled.append(n))
+    assert max(tabled) <= 60
+
+
+def test_gmres_vector_kernels_match_numpy() -> None:
+    """The compiled projections, norm and update GMRES uses in place of numpy's products:
+    the same results, and a norm of tiny entries whose squares would underflow to zero."""
+    from croupier.sim.session_iterative import _add_combination, _norm, _orthogonalise
+
+    rng = np.random.default_rng(5)
+    basis = np.linalg.qr(rng.standard_normal((50, 4)))[0].T.copy()  # 4 orthonormal rows
+    w = rng.standard_normal(50)
+    hessenberg = np.ones((6, 3))  # GMRES passes a column of it: a strided view
+    expected = w - (basis @ w) @ basis
+    projections = basis @ w
+    _orthogonalise(basis, 4, w, hessenberg[:, 1])
+    assert np.allclose(w, expected) and np.allclose(basis @ w, 0, atol=1e-12)
+    assert np.allclose(hessenberg[:4, 1], 1 + projections)
+    assert (hessenberg[4:, 1] == 1).all() and (hessenberg[:, [0, 2]] == 1).all()
+    assert math.isclose(_norm(w), float(np.linalg.norm(w)), rel_tol=1e-14)
+    assert math.isclose(_norm(np.full(4, 1e-200)), 2e-200, rel_tol=1e-14)
+    assert _norm(np.zeros(3)) == 0.0
+    x = np.ones(50)
+    y = rng.standard_normal(3)
+    _add_combination(x, y, basis)  # only the first len(y) rows
+    assert np.allclose(x, 1 + y @ basis[:3])

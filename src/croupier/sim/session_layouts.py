@@ -33,6 +33,7 @@ from croupier.sim.layouts import (
     DOWN_CASH,
     NEXT,
     ON_TABLE,
+    RULES_CASH,
     LayoutBook,
     fused,
     layout_tables,
@@ -43,6 +44,8 @@ from croupier.sim.session_chain import I64, Chain, Progress, SessionRefused
 from croupier.sim.session_rows import row_layout, too_many
 
 MAX_LAYOUTS = 400_000
+PROBE_LAYOUTS = 100_000  # numbered before the others where the simulator has not tabled them
+PROBE_STEP = 20_000
 ESTIMATE_REFUSED = 12_000_000
 """An estimate past this (and past four times the limit) is refused before exploring: the
 estimate can be far above the count (hammer-lock at $500: 96,790 states), so a smaller limit
@@ -196,18 +199,45 @@ class Tables:
         return ids
 
 
-def _book(c: Compiled) -> LayoutBook | None:
+def _book(c: Compiled, start: int, max_states: int,
+          progress: Progress | None = None) -> LayoutBook | None:
     """The player's layouts and their tables (those kept for the simulator where it has
-    them: the tables do not depend on the limits), or None where they are too many."""
+    them: the tables do not depend on the limits), or None where they are too many. Where
+    the simulator has none (more layouts than it tables), the first :data:`PROBE_LAYOUTS`
+    are tabled and the session refused at once if they alone give past the estimate refused
+    (:func:`_refuse_past_estimate`): tabling all 400,000 takes seconds, and exploring what
+    they do not hold state row by state row far longer."""
     shape = table_shape(c)
-    book = LayoutBook(c, 0, shape, MAX_LAYOUTS)
     plain = dataclasses.replace(c, arrays=dict(c.arrays))
     for name in ("stoploss", "wingoal", "shooterlim"):
         plain.arrays[name] = np.zeros_like(c.arrays[name])
     lt = layout_tables(plain)
     if lt is not None:
+        book = LayoutBook(c, 0, shape, MAX_LAYOUTS)
         book.seed(lt.rows, lt.decide, lt.step.astype(np.int64))
-    return book if book.complete() else None
+        return book if book.complete() else None
+    book = LayoutBook(c, 0, shape, 1)  # the empty layout, numbered first
+    if _table_up_to(book, PROBE_LAYOUTS, progress):
+        return book
+    decide, step = book.tables()
+    credits = np.concatenate([step[:, :, CREDIT].ravel(), decide[:, RULES_CASH],
+                              decide[:, DOWN_CASH]])
+    _refuse_past_estimate(decide[:, ON_TABLE], credits, start, int(c.arrays["wingoal"][0]),
+                          max_states, " (the first tabled of more)")
+    return book if _table_up_to(book, MAX_LAYOUTS, progress) else None
+
+
+def _table_up_to(book: LayoutBook, limit: int, progress: Progress | None) -> bool:
+    """Table the book's layouts until all are or ``limit`` are numbered (False: the limit
+    came first), telling ``progress`` every :data:`PROBE_STEP` layouts."""
+    while not book.complete():
+        if book.numbering.limit >= limit:
+            return False
+        book.numbering.limit = min(limit, book.numbering.limit + PROBE_STEP)
+        if progress is not None:
+            progress("tabling layouts", book.numbering.n, 0)
+    book.numbering.limit = MAX_LAYOUTS  # partial bets may lead to layouts not yet numbered
+    return True
 
 
 # --- exploring --------------------------------------------------------------------------------
@@ -247,14 +277,25 @@ class _Out:
     end_worth: list[I64] = dataclasses.field(default_factory=list)
 
 
-def _estimate(t: Tables, start: int, goal: int) -> int:
-    """About how many states an active player's session has: per layout that fits under the
-    goal, the amounts of chips beside it (on the lattice of the amounts the tables move)."""
+def _estimate(on: I64, credits: I64, start: int, goal: int) -> int:
+    """About how many states an active player's session has: per layout (``on``: the
+    amounts on its table) that fits under the goal, the amounts of chips beside it (on the
+    lattice of the amounts the tables move, ``credits``)."""
     top = start + goal
-    amounts = np.concatenate([[start], t.play[:, :, CREDIT].ravel(), t.down_cash])
+    amounts = np.concatenate([[start], credits])
     g = int(np.gcd.reduce(np.abs(amounts[amounts != 0]))) if (amounts != 0).any() else 1
-    room = top - t.on[t.on < top]
+    room = top - on[on < top]
     return int((room // max(g, 1) + 1).sum())
+
+
+def _refuse_past_estimate(on: I64, credits: I64, start: int, goal: int, max_states: int,
+                          note: str) -> None:
+    """Refuse the session before exploring where :func:`_estimate` is past four times the
+    limit and :data:`ESTIMATE_REFUSED`."""
+    estimate = _estimate(on, credits, start, goal)
+    if estimate > max(4 * max_states, ESTIMATE_REFUSED):
+        raise too_many(max_states, f"about {estimate:,}: {on.shape[0]:,} layouts of the bets"
+                                   f"{note} times the amounts of chips beside them")
 
 
 def explore_layouts(c: Compiled, start: int, max_states: int,
@@ -263,15 +304,13 @@ def explore_layouts(c: Compiled, start: int, max_states: int,
     (None: the layout tables cannot hold this strategy's state; see the module)."""
     if c.players != 1 or c.arrays["shooterlim"][0] > 0:
         return None
-    book = _book(c)
+    book = _book(c, start, max_states, progress)
     if book is None:
         return None
     t = Tables(book)
     loss, goal = int(c.arrays["stoploss"][0]), int(c.arrays["wingoal"][0])
-    estimate = _estimate(t, start, goal)
-    if estimate > max(4 * max_states, ESTIMATE_REFUSED):
-        raise too_many(max_states, f"about {estimate:,}: {t.on.shape[0]:,} layouts of the bets "
-                                   "times the amounts of chips beside them")
+    _refuse_past_estimate(t.on, np.concatenate([t.play[:, :, CREDIT].ravel(), t.down_cash]),
+                          start, goal, max_states, "")
     ex = _Exploration(t, start, loss, goal, max_states)
     first = np.zeros(1, np.int64)
     ex.index.numbers(state_keys(first, np.zeros(1, np.int8), first + start))
