@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import cashier, store, wagers
+from croupier.service import cashier, runner, store, wagers
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.plans import Job
 
@@ -132,13 +132,12 @@ def test_a_decision_is_written_without_the_ledger_asking_the_service(kit: Kit) -
 
 
 def test_the_watch_sees_a_call_out_of_the_ledger(kit: Kit) -> None:
-    """The watch itself: a service function the ledger calls is named (here a bet's plan,
-    handed to ``Ledger.once`` where a reply is due, which fails after the call)."""
-    plan = _bet(kit, "alice", "field", "1").plan_fn
-    _, found = _run(lambda: _call_quietly(kit, plan))
-    assert "croupier.service.ledger.once -> croupier.service.wagers.bet.<locals>.plan" in found
+    """The watch itself: a service function the ledger calls is named (here the runner's
+    ``held_up``, handed to ``Ledger.once`` where an act is due, which fails inside it)."""
+    _, found = _run(lambda: _call_quietly(kit, runner.held_up))
+    assert "croupier.service.ledger.once -> croupier.service.runner.held_up" in found
 
 
-def _call_quietly(kit: Kit, plan: Any) -> None:
-    with contextlib.suppress(AttributeError):  # a Plan is no Reply: the call is the point
-        kit.ledger.once(kit.users["admin"], None, "x", plan)
+def _call_quietly(kit: Kit, act: Any) -> None:
+    with contextlib.suppress(AttributeError):  # a connection is no table: the call is the point
+        kit.ledger.once(kit.users["admin"], None, "x", act)

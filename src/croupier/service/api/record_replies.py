@@ -248,6 +248,8 @@ class HouseRecord(Documented):
     actor: str
     at: float
     hash: str = Field(description="SHA-256 of the record chained to the one before, hex")
+    request: str | None = Field(default=None, description="the digest of the request that "
+                                "made the record (a coupon issued), as its payload chains it")
 
 
 class PayTableChange(Documented):
