@@ -268,3 +268,18 @@ def test_recovery_commands_tell_the_truth_and_restore_a_deleted_admin(
     assert users(s, "add", "cleo", "--role", "supervisor", "--password",
                  "cleo-long-password").returncode == 0
     assert login(s, "cleo", "cleo-long-password") == 200
+
+
+def test_no_account_takes_a_name_the_ledger_records_for_the_system(
+        sqlite_server: Server) -> None:
+    """A user named ``pay-table-schedule`` could be made: its acts and the scheduled pay table
+    changes the server applies would be recorded under one name."""
+    s = sqlite_server
+    for name in ("pay-table-schedule", "croupier", "operator"):
+        r = s.post("admin", "/users", {"username": name, "password": PASSWORD,
+                                       "role": "supervisor"}, key=None)
+        assert r.status_code == 409 and "the actor of" in r.json()["error"]["reason"], r.text
+    assert not {"pay-table-schedule", "croupier", "operator"} & {
+        u["username"] for u in s.get("admin", "/users").json()}
+    done = users(s, "add", "operator", "--role", "admin", "--password", PASSWORD)
+    assert done.returncode == 1 and "the actor of" in done.stderr, done.stderr

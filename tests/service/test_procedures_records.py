@@ -387,6 +387,51 @@ def test_the_procedures_are_events_in_the_tables_chain(srv: Server) -> None:
     _verify(s)
 
 
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)1")
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(b)2")
+def test_a_wheel_out_of_service_takes_no_spin(srv: Server) -> None:
+    """The wheel at a table failed its inspection, and the dealer still entered a spin there,
+    settled as any other. A wheel (or ball) out of service is out of play at once: an entered
+    spin is refused citing the equipment 13:47-20.32(b) requires, nothing is recorded, and a
+    wheel in service placed there takes spins again."""
+    s = srv
+    r = s.post("admin", "/tables", {"id": "wheel-w", "game": "roulette",
+                                    "profile": "nj-casino-night", "entry": "physical"}, key=None)
+    assert r.status_code == 201, r.text
+    for item, kind in (("wheel-w1", "wheel"), ("ball-w1", "ball")):
+        s.ok("admin", "/equipment/items", {"id": item, "type": kind, "table": "wheel-w",
+                                           "description": f"a {kind}"}, key=None)
+        s.ok("supervisor", f"/equipment/items/{item}/approvals",
+             {"authority": "Casino Control Commission", "reference": "W-2026-1"}, key=None)
+        s.ok("admin", f"/equipment/items/{item}/inspections",
+             {"passed": True, "findings": "true and balanced"}, key=None)
+    s.ok("dealer", "/tables/wheel-w/no-more-bets")
+    s.ok("dealer", "/tables/wheel-w/spin", {"number": 17, "revolutions": 6})
+    for item, kind, out, clause in (
+            ("wheel-w1", "wheel", ("inspections", {"passed": False, "findings": "frets loose"}),
+             "N.J.A.C. 13:47-20.32(b)1"),
+            ("ball-w1", "ball", ("retirement", {"reason": "chipped"}),
+             "N.J.A.C. 13:47-20.32(b)2")):
+        s.ok("admin", f"/equipment/items/{item}/{out[0]}", out[1], key=None)
+        s.ok("dealer", "/tables/wheel-w/no-more-bets")
+        events = len(_events(s, "wheel-w"))
+        r = s.post("dealer", "/tables/wheel-w/spin", {"number": 5, "revolutions": 6})
+        assert r.status_code == 409, r.text
+        error = r.json()["error"]
+        assert error["clause"] == clause and f"the {kind} {item}" in error["reason"], error
+        assert len(_events(s, "wheel-w")) == events
+        # Another of its kind, in service, placed at the table: spins are entered again.
+        spare = f"{kind}-w2"
+        s.ok("admin", "/equipment/items", {"id": spare, "type": kind, "table": "wheel-w",
+                                           "description": f"a spare {kind}"}, key=None)
+        s.ok("supervisor", f"/equipment/items/{spare}/approvals",
+             {"authority": "Casino Control Commission", "reference": "W-2026-2"}, key=None)
+        s.ok("admin", f"/equipment/items/{spare}/inspections",
+             {"passed": True, "findings": "true and balanced"}, key=None)
+        s.ok("dealer", "/tables/wheel-w/spin", {"number": 5, "revolutions": 6})
+    _verify(s)
+
+
 # --- the attack leftovers -------------------------------------------------------------------
 
 def test_unknown_query_parameters_are_named(srv: Server) -> None:

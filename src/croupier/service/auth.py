@@ -160,6 +160,9 @@ class Auth:
         through the API (None: made at the command line, an independent person)."""
         if role not in ROLES:
             raise ValueError(role)
+        if username in people.SYSTEM_ACTORS:
+            raise Refusal(f"{username!r} is the name the ledger records as the actor of "
+                          f"{people.SYSTEM_ACTORS[username]}: an account takes another name")
         hashed = hash_password(password)
         result = conn.execute(store.users.insert().values(
             username=username, role=role, password_hash=hashed, made_by=made_by,

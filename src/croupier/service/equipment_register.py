@@ -173,6 +173,26 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     return found
 
 
+def out_of_service_at(conn: Connection, table_id: str, kind: str) -> Item | None:
+    """The item of type ``kind`` (a wheel, a ball) placed at ``table_id`` that keeps the table
+    from using one: items of that type are there and none of them is in service. None when one
+    is in service there, or none is registered there (a table whose equipment the register
+    does not follow)."""
+    there = [i for i in items(conn) if i.type == kind and i.table == table_id]
+    if not there or any(i.in_service for i in there):
+        return None
+    return there[-1]
+
+
+def why_out(it: Item) -> str:
+    """Why ``it`` is out of service, in words."""
+    if it.retired is not None:
+        return "retired"
+    if it.inspections and not it.inspections[-1]["passed"]:
+        return "failed its latest inspection"
+    return "not approved"
+
+
 def approved_layout_wagers(conn: Connection, table_id: str) -> dict[str, str]:
     """The optional wagers an approved layout in service at ``table_id`` shows, each with the
     item that shows it."""

@@ -56,6 +56,15 @@ GENESIS = link(FORMAT, canonical({"users": "records"}))
 WHERE = "users"
 COMMAND_LINE = "command line"
 """The actor of a record made at the command line, by whoever holds the data."""
+SYSTEM_ACTORS = {
+    "croupier": "the server's own records (the users' chain's first record, a pay table "
+                "change it stops)",
+    "operator": "a recovery declared at the command line",
+    "pay-table-schedule": "a scheduled pay table change applied",
+    "system": "the system's own acts",
+}
+"""Names the ledger records as the actor of acts no account did: no account takes one, so a
+record by an account never reads as the system's."""
 _APPEND_LOCK = 0x75736572  # "user": orders every change of accounts on PostgreSQL
 KINDS = ("genesis", "created", "role_changed", "locked", "unlocked", "password_reset",
          "password_changed", "deleted", "restored")

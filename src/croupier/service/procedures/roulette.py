@@ -19,8 +19,8 @@ from croupier.roulette.events import Crowned, NoSpin
 from croupier.roulette.table import Spin
 from croupier.roulette.wheel import WHEELS, Wheel
 from croupier.rules.citations import cite
+from croupier.service import equipment_register, table_procedures
 from croupier.service import events as sv
-from croupier.service import table_procedures
 from croupier.service.auth import User
 
 if TYPE_CHECKING:
@@ -58,6 +58,16 @@ class RouletteProcedures:
     def dealer_clause(self) -> str:
         return cite(self.live.profile, "wheel_dealer")
 
+    def _check_equipment(self, conn: Connection) -> None:
+        """Refuse a spin entered from a wheel or ball out of service at this table: a failed
+        inspection or a retirement takes it out of play at once."""
+        for kind in ("wheel", "ball"):
+            out = equipment_register.out_of_service_at(conn, self.live.id, kind)
+            if out is not None:
+                raise Refusal(f"the {kind} {out.id} at table {self.live.id} "
+                              f"{equipment_register.why_out(out)}: a spin is entered only from "
+                              f"a {kind} in service", cite(self.live.profile, kind))
+
     def closed_clause(self) -> str:
         return self._clause("no_more_bets_clause")
 
@@ -71,6 +81,8 @@ class RouletteProcedures:
         return [], True
 
     def check_outcome(self, conn: Connection, entered: bool) -> None:
+        if entered:
+            self._check_equipment(conn)
         if self.live.betting_open:
             raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
                           "before it comes to rest", self.closed_clause())
