@@ -399,12 +399,7 @@ def test_a_wheel_out_of_service_takes_no_spin(srv: Server) -> None:
                                     "profile": "nj-casino-night", "entry": "physical"}, key=None)
     assert r.status_code == 201, r.text
     for item, kind in (("wheel-w1", "wheel"), ("ball-w1", "ball")):
-        s.ok("admin", "/equipment/items", {"id": item, "type": kind, "table": "wheel-w",
-                                           "description": f"a {kind}"}, key=None)
-        s.ok("supervisor", f"/equipment/items/{item}/approvals",
-             {"authority": "Casino Control Commission", "reference": "W-2026-1"}, key=None)
-        s.ok("admin", f"/equipment/items/{item}/inspections",
-             {"passed": True, "findings": "true and balanced"}, key=None)
+        _in_service_at(s, "wheel-w", item, kind)
     s.ok("dealer", "/tables/wheel-w/no-more-bets")
     s.ok("dealer", "/tables/wheel-w/spin", {"number": 17, "revolutions": 6})
     for item, kind, out, clause in (
@@ -421,15 +416,19 @@ def test_a_wheel_out_of_service_takes_no_spin(srv: Server) -> None:
         assert error["clause"] == clause and f"the {kind} {item}" in error["reason"], error
         assert len(_events(s, "wheel-w")) == events
         # Another of its kind, in service, placed at the table: spins are entered again.
-        spare = f"{kind}-w2"
-        s.ok("admin", "/equipment/items", {"id": spare, "type": kind, "table": "wheel-w",
-                                           "description": f"a spare {kind}"}, key=None)
-        s.ok("supervisor", f"/equipment/items/{spare}/approvals",
-             {"authority": "Casino Control Commission", "reference": "W-2026-2"}, key=None)
-        s.ok("admin", f"/equipment/items/{spare}/inspections",
-             {"passed": True, "findings": "true and balanced"}, key=None)
+        _in_service_at(s, "wheel-w", f"{kind}-w2", kind)
         s.ok("dealer", "/tables/wheel-w/spin", {"number": 5, "revolutions": 6})
     _verify(s)
+
+
+def _in_service_at(s: Server, table: str, item: str, kind: str) -> None:
+    """``item`` (a ``kind``) registered at ``table``, approved and passed at inspection."""
+    s.ok("admin", "/equipment/items", {"id": item, "type": kind, "table": table,
+                                       "description": f"a {kind}"}, key=None)
+    s.ok("supervisor", f"/equipment/items/{item}/approvals",
+         {"authority": "Casino Control Commission", "reference": f"W-{item}"}, key=None)
+    s.ok("admin", f"/equipment/items/{item}/inspections",
+         {"passed": True, "findings": "true and balanced"}, key=None)
 
 
 # --- the attack leftovers -------------------------------------------------------------------

@@ -27,12 +27,7 @@ def login(request: Request, body: Login, svc: Svc) -> dict[str, Any]:
     account is locked for everyone by them, and the right password from an address with no
     recent failure at the account logs in at once (docs/login.md). An unknown name, a
     deleted or locked account and a wrong password answer alike."""
-    address = svc.proxies.of(request)
-    verdict = svc.throttle.reserve(body.username, address)
-    if not verdict.allowed:
-        seconds = math.ceil(verdict.retry_after)
-        raise ApiError(429, "too_many_attempts", f"{verdict.reason}: try again in "
-                       f"{seconds} s", headers={"Retry-After": str(seconds)})
+    address = _reserve(request, svc, body.username)
     try:
         token, user = svc.auth.login(body.username, body.password)
     except LoginFailed:
@@ -62,12 +57,7 @@ def change_password(request: Request, body: NewPassword, user: Current,
     problem = password_problem(user.username, body.new)
     if problem:
         raise ApiError(422, "malformed", f"body.new: {problem}")
-    address = svc.proxies.of(request)
-    verdict = svc.throttle.reserve(user.username, address)
-    if not verdict.allowed:
-        seconds = math.ceil(verdict.retry_after)
-        raise ApiError(429, "too_many_attempts", f"{verdict.reason}: try again in "
-                       f"{seconds} s", headers={"Retry-After": str(seconds)})
+    address = _reserve(request, svc, user.username)
     if not svc.auth.change_own_password(user, body.current, body.new):
         raise ApiError(403, "forbidden", "body.current: not the account's password")
     svc.throttle.succeeded(user.username, address)
@@ -77,3 +67,15 @@ def change_password(request: Request, body: NewPassword, user: Current,
 @router.get("/me", response_model=None, responses=answers(Me))
 def me(user: Current) -> dict[str, Any]:
     return {"username": user.username, "role": user.role}
+
+
+def _reserve(request: Request, svc: Svc, username: str) -> str:
+    """A guess of ``username``'s password from the request's address, counted by the log-in
+    throttle (429 with ``Retry-After`` when it must wait); the address."""
+    address = svc.proxies.of(request)
+    verdict = svc.throttle.reserve(username, address)
+    if not verdict.allowed:
+        seconds = math.ceil(verdict.retry_after)
+        raise ApiError(429, "too_many_attempts", f"{verdict.reason}: try again in "
+                       f"{seconds} s", headers={"Retry-After": str(seconds)})
+    return address

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from croupier.service.api.coupons import Coupon
-from croupier.service.api.replies import Chips, Documented
+from croupier.service.api.replies import AlertFields, Chips, Documented
 
 
 class Recorded(Documented):
@@ -29,21 +29,10 @@ class Recorded(Documented):
     type: str = Field(description="the kind of event (``bet``, ``roll``, ``settle``, ...)")
 
 
-class AlertShown(Documented):
+class AlertShown(AlertFields):
     """A fairness alert as the table's chain recorded it (the event ``integrity_alert``)."""
 
-    seq: int
-    round: int
-    at: float
     voided: bool = Field(description="the roll or spin that raised it was voided")
-    type: str = Field(description="``integrity_alert``")
-    equipment: str = Field(description="``dice`` or ``wheel``")
-    set_id: str = Field(description="the dice set (its serials) or the wheel (its table)")
-    monitor: str
-    observation: int
-    statistic: str
-    threshold: str
-    message: str
 
 
 class Alarm(Documented):

@@ -95,3 +95,19 @@ def answers(model: Any, status: int = 200) -> dict[int | str, dict[str, Any]]:
     ``model`` documents: the route sends the dict it builds as it is, and the tests read real
     answers back through the model (``tests/service/test_replies.py``)."""
     return {status: {"model": model}}
+
+
+class AlertFields(Documented):
+    """A fairness alert's own fields, as the table's chain records it (``integrity_alert``)."""
+
+    seq: int
+    round: int
+    at: float
+    type: str = Field(description="``integrity_alert``")
+    equipment: str = Field(description="``dice`` or ``wheel``")
+    set_id: str = Field(description="the dice set (its serials) or the wheel (its table)")
+    monitor: str
+    observation: int
+    statistic: str
+    threshold: str
+    message: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from croupier.service.api.replies import Documented
+from croupier.service.api.replies import AlertFields, Documented
 
 
 class Acknowledgement(Documented):
@@ -21,21 +21,10 @@ class Acknowledgement(Documented):
     seq: int
 
 
-class AlertRecord(Documented):
+class AlertRecord(AlertFields):
     """A fairness alert as the table's chain recorded it, with its acknowledgement."""
 
     table: str
-    seq: int
-    round: int
-    at: float
-    type: str = Field(description="``integrity_alert``")
-    equipment: str = Field(description="``dice`` or ``wheel``")
-    set_id: str = Field(description="the dice set (its serials) or the wheel (its table)")
-    monitor: str
-    observation: int
-    statistic: str
-    threshold: str
-    message: str
     acknowledged: Acknowledgement | None = Field(description="None while it has none")
 
 
