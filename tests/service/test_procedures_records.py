@@ -415,6 +415,10 @@ def test_a_wheel_out_of_service_takes_no_spin(srv: Server) -> None:
         error = r.json()["error"]
         assert error["clause"] == clause and f"the {kind} {item}" in error["reason"], error
         assert len(_events(s, "wheel-w")) == events
+        if out[0] == "inspections":  # a failed one moved away leaves the table without one
+            s.ok("admin", f"/equipment/items/{item}/placing", {"table": None}, key=None)
+            r = s.post("dealer", "/tables/wheel-w/spin", {"number": 5, "revolutions": 6})
+            assert r.status_code == 409 and "moved away" in r.json()["error"]["reason"], r.text
         # Another of its kind, in service, placed at the table: spins are entered again.
         _in_service_at(s, "wheel-w", f"{kind}-w2", kind)
         s.ok("dealer", "/tables/wheel-w/spin", {"number": 5, "revolutions": 6})
@@ -422,13 +426,49 @@ def test_a_wheel_out_of_service_takes_no_spin(srv: Server) -> None:
 
 
 def _in_service_at(s: Server, table: str, item: str, kind: str) -> None:
-    """``item`` (a ``kind``) registered at ``table``, approved and passed at inspection."""
+    """``item`` (a ``kind``) registered at ``table``, approved by a second person (not by
+    whoever registered it) and passed at inspection."""
     s.ok("admin", "/equipment/items", {"id": item, "type": kind, "table": table,
                                        "description": f"a {kind}"}, key=None)
+    alone = s.post("admin", f"/equipment/items/{item}/approvals",
+                   {"authority": "Casino Control Commission", "reference": "self"}, key=None)
+    assert alone.status_code == 409 and "second person" in alone.json()["error"]["reason"]
     s.ok("supervisor", f"/equipment/items/{item}/approvals",
          {"authority": "Casino Control Commission", "reference": f"W-{item}"}, key=None)
     s.ok("admin", f"/equipment/items/{item}/inspections",
          {"passed": True, "findings": "true and balanced"}, key=None)
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1ii")
+def test_a_layout_failed_while_a_void_waits_still_takes_its_wagers_off(srv: Server) -> None:
+    """A void of an RNG spin waited at the table; the layout failed its inspection meanwhile;
+    the withdrawal of its wagers was refused as "anything else" and never came, so after the
+    void was withdrawn the table still took five-adjacent bets. It is written whatever waits,
+    and the void still waits for its decision."""
+    s = srv
+    s.ok("admin", "/equipment/items", {"id": "layout-v", "type": "layout", "table": "wheel-v",
+                                       "description": "layout with a wheel replica",
+                                       "wagers": ["five_adjacent"]}, key=None)
+    s.ok("supervisor", "/equipment/items/layout-v/approvals",
+         {"authority": "Casino Control Commission", "reference": "L-2026-V"}, key=None)
+    s.ok("admin", "/equipment/items/layout-v/inspections",
+         {"passed": True, "findings": "as approved"}, key=None)
+    r = s.post("admin", "/tables", {"id": "wheel-v", "game": "roulette",
+                                    "profile": "nj-casino-night", "entry": "rng"}, key=None)
+    assert r.status_code == 201, r.text
+    s.ok("bob", "/tables/wheel-v/buy-in", {"amount": "20"})
+    s.ok("bob", "/tables/wheel-v/bets", {"wager": "red", "amount": "1"})
+    s.ok("dealer", "/tables/wheel-v/no-more-bets")
+    s.ok("dealer", "/tables/wheel-v/spin", {})
+    assert s.post("supervisor", "/tables/wheel-v/void",
+                  {"reason": "ball left the wheel"}).status_code == 202
+    s.ok("admin", "/equipment/items/layout-v/inspections",
+         {"passed": False, "findings": "replica worn through"}, key=None)
+    kinds = [e["type"] for e in _events(s, "wheel-v")]
+    assert kinds[-2:] == ["void_asked", "layout_withdrawn"], kinds[-4:]
+    s.ok("floor", "/tables/wheel-v/void/approve")  # the void still waited for its decision
+    assert "layout-v" in _five_adjacent_refused(s, "wheel-v")
+    _verify(s)
 
 
 # --- the attack leftovers -------------------------------------------------------------------

@@ -41,7 +41,7 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.errors import Refusal
 from croupier.games import GAMES
 from croupier.rules import RouletteRules, load_profile
-from croupier.service import register, store
+from croupier.service import people, register, store
 from croupier.service.audit.snapshot import Finding
 from croupier.service.errors import ApiError
 from croupier.service.procedures import clauses
@@ -79,6 +79,8 @@ class Item:
     inspections: list[dict[str, Any]] = field(default_factory=list)
     retired: dict[str, Any] | None = None
     records: list[int] = field(default_factory=list)
+    tables: set[str] = field(default_factory=set)
+    """Every table it was ever placed at (the register follows those tables' equipment)."""
 
     @property
     def approved(self) -> bool:
@@ -123,6 +125,8 @@ def fold_item(records: list[dict[str, Any]]) -> Item | None:
             item.table = p.get("table")
         elif r["kind"] == "equipment_retired":
             item.retired = {"by": who, "reason": p["reason"], "at": at}
+        if item.table is not None:
+            item.tables.add(item.table)
     return item
 
 
@@ -159,6 +163,9 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
 def add_record(conn: Connection, actor: str, item_id: str, kind: str,
                payload: dict[str, Any]) -> Item:
     """An approval, inspection, placing or retirement of a registered item."""
+    if kind == "equipment_approved":
+        _second_person(conn, actor, item(conn, item_id))  # before the register's lock, in
+        # the order a pay table change's approval takes the two locks
     register.lock(conn)  # the checks below read the records: under the writer lock
     current = item(conn, item_id)
     if current is None:
@@ -173,24 +180,40 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     return found
 
 
+def _second_person(conn: Connection, actor: str, it: Item | None) -> None:
+    """Refuse ``actor``'s approval of ``it`` unless they are a person independent of whoever
+    registered it (docs/two-person-rules.md): one person neither registers and approves the
+    equipment a table plays with, nor puts a spare in service alone."""
+    if it is None:
+        return  # no such item: refused as such under the lock
+    why = people.not_independent(conn, it.registered_by, actor)
+    if why is not None:
+        raise Refusal(f"equipment is approved by a second person, independent of the one who "
+                      f"registered it ({it.registered_by}): {why}")
+
+
 def out_of_service_at(conn: Connection, table_id: str, kind: str) -> Item | None:
-    """The item of type ``kind`` (a wheel, a ball) placed at ``table_id`` that keeps the table
-    from using one: items of that type are there and none of them is in service. None when one
-    is in service there, or none is registered there (a table whose equipment the register
+    """The item of type ``kind`` (a wheel, a ball) that keeps ``table_id`` from using one: the
+    register has placed one there (now or before) and none in service is there now (a failed
+    one moved away leaves the table without one, not free of the register). None when one is
+    in service there, or none was ever placed there (a table whose equipment the register
     does not follow)."""
-    there = [i for i in items(conn) if i.type == kind and i.table == table_id]
-    if not there or any(i.in_service for i in there):
+    ever = [i for i in items(conn) if i.type == kind and table_id in i.tables]
+    if not ever or any(i.in_service and i.table == table_id for i in ever):
         return None
-    return there[-1]
+    # One out of service, or one moved away with none in service left: either way, none.
+    return next((i for i in ever if i.table == table_id), ever[-1])
 
 
-def why_out(it: Item) -> str:
-    """Why ``it`` is out of service, in words."""
+def why_out(it: Item, table_id: str) -> str:
+    """Why ``it`` keeps ``table_id`` from using one of its kind, in words."""
+    if it.table != table_id:
+        return "was moved away, and none of its kind in service is placed there"
     if it.retired is not None:
-        return "retired"
+        return "was retired"
     if it.inspections and not it.inspections[-1]["passed"]:
         return "failed its latest inspection"
-    return "not approved"
+    return "is not approved"
 
 
 def approved_layout_wagers(conn: Connection, table_id: str) -> dict[str, str]:
@@ -445,7 +468,7 @@ def demo_register(conn: Connection) -> None:
     """The demo's equipment: registered, approved and inspected (``croupier init --demo``)."""
     for body in DEMO_ITEMS:
         add_item(conn, "admin", dict(body))
-        add_record(conn, "admin", str(body["id"]), "equipment_approved",
-                   {"authority": "demo", "reference": "DEMO-ONLY"})
+        add_record(conn, "supervisor", str(body["id"]), "equipment_approved",
+                   {"authority": "demo", "reference": "DEMO-ONLY"})  # a second person
         add_record(conn, "admin", str(body["id"]), "equipment_inspected",
                    {"passed": True, "findings": "demo equipment"})

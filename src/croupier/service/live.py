@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from croupier.integrity import Alert
 
 
+_KEEPS_A_VOID = frozenset({sv.VoidAsked.kind, sv.AdjustmentAsked.kind, "layout_withdrawn"})
+"""The events after which a void asked still waits: another ask, and what moves no chips."""
+
+
 @dataclass(frozen=True)
 class PendingOutcome:
     """An outcome recorded (drawn by the RNG or entered by the dealer) and not yet settled:
@@ -152,9 +156,10 @@ class LiveTable:
         player = getattr(event, "player", None)
         if isinstance(player, str):
             self.participants.add(player)
-        if not isinstance(event, (sv.VoidAsked, sv.AdjustmentAsked)):
+        if event.kind not in _KEEPS_A_VOID:
             # A void waits until it is approved or withdrawn (the runner takes nothing else
-            # meanwhile); either event ends it, as any other did in ledgers from before that.
+            # meanwhile but a layout's wagers taken off, which moves no chips); either event
+            # ends it, as any other did in ledgers from before that.
             self.void_asked = None
         if isinstance(event, sv.SERVICE_EVENTS):
             self._fold_service(event, seq)

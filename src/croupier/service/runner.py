@@ -48,7 +48,8 @@ def held_up(live: LiveTable, phase: str) -> None:
     supervisor's resolution; while an outcome waits to be settled, anything but that
     settlement (no wager is made on an outcome already known, no outcome drawn again); while
     a void of the RNG's outcome waits for its second supervisor, anything but its approval or
-    withdrawal (so no chips leave, and no other act lapses the void, before it is decided)."""
+    withdrawal and what must be done whatever waits (a layout's wagers taken off), so no
+    chips leave and no act lapses the void before it is decided."""
     halted = live.halted
     if halted is not None and phase != "resolve":
         raise Refusal(f"table {live.id} is halted: {halted.reason}. Play resumes when a "
@@ -57,7 +58,7 @@ def held_up(live: LiveTable, phase: str) -> None:
         raise Refusal(f"the outcome {list(live.pending.outcome)} recorded at event "
                       f"{live.pending.seq} is being settled: nothing else is done at table "
                       f"{live.id} until it is", OUTCOME_CLAUSE)
-    if live.void_asked is not None and phase != "void":
+    if live.void_asked is not None and phase not in ("void", "resolve"):
         asked = live.void_asked
         raise Refusal(f"{asked.by} asked to void round {asked.decision}'s outcome: nothing "
                       f"else is done at table {live.id} until a second supervisor approves "

@@ -54,7 +54,9 @@ def change_password(request: Request, body: NewPassword, user: Current,
     much as yours: until you choose your own, the two-person rules count your account as theirs,
     docs/two-person-rules.md). The current password is asked and its guesses throttled as log-ins
     are; every session of the account ends."""
-    problem = password_problem(user.username, body.new)
+    problem = password_problem(user.username, body.new) or (
+        "the new password is the current one: choose another" if body.new == body.current
+        else None)
     if problem:
         raise ApiError(422, "malformed", f"body.new: {problem}")
     address = _reserve(request, svc, user.username)

@@ -64,9 +64,10 @@ class RouletteProcedures:
         for kind in ("wheel", "ball"):
             out = equipment_register.out_of_service_at(conn, self.live.id, kind)
             if out is not None:
-                raise Refusal(f"the {kind} {out.id} at table {self.live.id} "
-                              f"{equipment_register.why_out(out)}: a spin is entered only from "
-                              f"a {kind} in service", cite(self.live.profile, kind))
+                raise Refusal(f"the {kind} {out.id} of table {self.live.id} "
+                              f"{equipment_register.why_out(out, self.live.id)}: a spin is "
+                              f"entered only from a {kind} in service",
+                              cite(self.live.profile, kind))
 
     def closed_clause(self) -> str:
         return self._clause("no_more_bets_clause")
