@@ -643,7 +643,7 @@ def _compare(args: argparse.Namespace) -> int:
                 load = Load(args.players, args.seconds, args.client_procs, args.rate)
                 runs[name].append(measure(database, load, src, serve_args=extra))
                 print(name, json.dumps(runs[name][-1]), flush=True)
-        med = {name: {k: round(statistics.median(r[k] for r in rs), 3)
+        med = {name: {k: _median(r[k] for r in rs)
                       for k in ("bets_per_s", "p50_ms", "p99_ms", "server_ms_per_bet")}
                for name, rs in runs.items()}
         where = "PostgreSQL" if database else "SQLite"
@@ -655,7 +655,7 @@ def _compare(args: argparse.Namespace) -> int:
             print(f"{name:<8} {m['bets_per_s']:>8} {m['p50_ms']:>8} {m['p99_ms']:>8} "
                   f"{m['server_ms_per_bet']:>10}")
         ratio = {k: med["this"][k] / med["other"][k] if med["other"][k] else 0.0
-                 for k in med["this"]}
+                 for k in med["this"]}  # 0.0: a run that answered nothing has no ratio
         print(f"{'ratio':<8} {ratio['bets_per_s']:>8.3f} {ratio['p50_ms']:>8.3f} "
               f"{ratio['p99_ms']:>8.3f} {ratio['server_ms_per_bet']:>10.3f}")
         ok = all(r["ledger_ok"] for rs in runs.values() for r in rs)
@@ -663,13 +663,27 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _median(values: Any) -> float:
+    """The median of the figures a run gave (a run that answered no bet gives none: skipped),
+    0.0 if none did."""
+    given = [v for v in values if v is not None]
+    return round(statistics.median(given), 3) if given else 0.0
+
+
+def _cell(value: Any) -> str:
+    """A figure as the tables print it: '-' where the run gave none."""
+    return "-" if value is None else str(value)
+
+
 def _print_rows(rows: list[dict[str, Any]]) -> None:
     print(f"\n{'database':<11} {'bets/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'bets':>7} "
           f"{'rolls':>6} {'errors':>6} {'srv ms/bet':>10} {'cpu srv':>7} {'cpu cli':>7} "
           f"{'cpu pg':>6} {'load':>5} ledger")
     for r in rows:
-        print(f"{r['database']:<11} {r['bets_per_s']:>8} {r['p50_ms']:>8} {r['p99_ms']:>8} "
-              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} {r['server_ms_per_bet']:>10} "
+        print(f"{r['database']:<11} {_cell(r['bets_per_s']):>8} {_cell(r['p50_ms']):>8} "
+              f"{_cell(r['p99_ms']):>8} "
+              f"{r['bets']:>7} {r['rolls']:>6} {r['errors']:>6} "
+              f"{_cell(r['server_ms_per_bet']):>10} "
               f"{r['server_cpu']:>7} "
               f"{r['clients_cpu']:>7} {r['postgres_cpu'] if r['postgres_cpu'] is not None else '-':>6} "
               f"{r['load_before']:>5} {'ok' if r['ledger_ok'] else 'BAD'}")
