@@ -90,6 +90,13 @@ class Server(Logins):
     def get(self, who: str, path: str) -> httpx.Response:
         return httpx.get(self.base + path, headers=self.headers(who), timeout=30)
 
+    def audit(self) -> dict[str, Any]:
+        """The auditor's ``GET /audit/verify`` report (asserting it was answered)."""
+        r = self.get("auditor", "/audit/verify")
+        assert r.status_code == 200, r.text
+        report: dict[str, Any] = r.json()
+        return report
+
     def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
            ) -> dict[str, Any]:
         r = self.post(who, path, body, key)

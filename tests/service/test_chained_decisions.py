@@ -39,13 +39,6 @@ def _sql(s: Server, statement: str, **params: Any) -> int:
         engine.dispose()
 
 
-def _verify(s: Server) -> dict[str, Any]:
-    r = s.get("auditor", "/audit/verify")
-    assert r.status_code == 200, r.text
-    report: dict[str, Any] = r.json()
-    return report
-
-
 @pytest.mark.clause(COUPON_CLAUSE)
 def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Server) -> None:
     s = server
@@ -57,7 +50,7 @@ def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Serv
                                        "wagers": ["pass"]})["serial"]
     s.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10", "coupon": serial})
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})  # a natural: the pass wins
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     assert _sql(s, "UPDATE coupons SET status = 'issued', table_id = NULL, round = NULL, "
                 "closed_by = NULL, closed_at = NULL WHERE serial = :serial", serial=serial) == 1
     r = s.post("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "10",
@@ -65,7 +58,7 @@ def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Serv
     assert r.status_code == 409, r.text
     assert r.json()["error"]["clause"] == COUPON_CLAUSE
     assert "redeemed" in r.json()["error"]["reason"]
-    report = _verify(s)
+    report = s.audit()
     assert not report["ok"]
     named = [f for f in report["findings"] if f["where"] == f"coupon {serial}"]
     assert named and "status: the row holds 'issued', the chain gives 'redeemed'" in \
@@ -88,7 +81,7 @@ def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> 
     assert "NJ-0003" in r.json()["error"]["reason"]
     listed = {d["serial"]: d for d in s.get("auditor", "/equipment/dice").json()}
     assert listed["NJ-0003"]["in_spec"] is False
-    report = _verify(s)
+    report = s.audit()
     assert not report["ok"]
     wheres = {f["where"] for f in report["findings"]}
     assert "die NJ-0003" in wheres, report["findings"]
@@ -97,12 +90,12 @@ def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> 
 def test_an_inspections_measurements_edited_are_named_by_the_audit(server: Server) -> None:
     s = server
     s.ok("admin", "/equipment/dice/NJ-0003/inspections", passing_record(), key=None)
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     # Behind the server's back: the measurements of the passed inspection rewritten.
     rows = _sql(s, "UPDATE inspections SET record = replace(record, '0.765', '0.500') "
                 "WHERE serial = 'NJ-0003'")
     assert rows >= 1
-    report = _verify(s)
+    report = s.audit()
     assert not report["ok"]
     found = [f for f in report["findings"] if f["where"] == "die NJ-0003"]
     assert found and "measurements" in found[0]["what"], report["findings"]
@@ -126,7 +119,7 @@ def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: Server)
     r = s.post("dealer", "/tables/rng-1/roll", {"dice": [6, 6]})
     assert r.status_code == 409 and "RNG table" in r.json()["error"]["reason"], r.text
     assert "draw" in [e["type"] for e in s.ok("dealer", "/tables/rng-1/roll", {})["events"]]
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
 
 
 def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
@@ -139,23 +132,23 @@ def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
     assert recall["outcome"]["dice"] == [3, 4]
     # 13:69F-1.3 pays a pass wager even money: 100 - 10 staked + 20 back.
     assert recall["balances"]["after"]["alice"] == {"chips": "110.00", "on_table": "0.00"}
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     # Recall made to show dice that never rolled and a balance that never was.
     outcome = {**recall["outcome"], "dice": [6, 6], "total": 12}
     assert _sql(s, "UPDATE rounds SET outcome = :o, after = :a WHERE table_id = 'craps-1' "
                 "AND round = 1", o=json.dumps(outcome),
                 a=json.dumps({"alice": {"chips": "510.00", "on_table": "0.00"}})) == 1
-    report = _verify(s)
+    report = s.audit()
     assert not report["ok"]
-    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    what = _found_at(report, "table craps-1")
     assert "round 1: recall shows the outcome" in what, report["findings"]
     assert "round 1: recall shows the balances after it" in what
     # The draw is compared too.
     assert _sql(s, "UPDATE rounds SET outcome = :o, after = :a, draw = '{}' WHERE table_id = "
                 "'craps-1' AND round = 1", o=json.dumps(recall["outcome"]),
                 a=json.dumps(recall["balances"]["after"])) == 1
-    report = _verify(s)
-    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    report = s.audit()
+    what = _found_at(report, "table craps-1")
     assert "round 1: recall shows the draw {}" in what, report["findings"]
     assert "recall shows the outcome" not in what
 
@@ -172,15 +165,15 @@ def test_a_rounds_wagers_and_balances_before_rewritten_are_named_by_the_audit(
     assert recall["balances"]["before"]["alice"] == {"chips": "90.00", "on_table": "10.00"}
     layout = recall["wagers_in_action"]
     assert [(w["player"], w["wager"]) for w in layout] == [("alice", "pass")]
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     # Recall made to show a $500 wager in action that was never made, and a richer alice.
     forged = [{**layout[0], "stake": "500.00"}]
     assert _sql(s, "UPDATE rounds SET layout = :l, before = :b WHERE table_id = 'craps-1' "
                 "AND round = 1", l=json.dumps(forged),
                 b=json.dumps({"alice": {"chips": "990.00", "on_table": "10.00"}})) == 1
-    report = _verify(s)
+    report = s.audit()
     assert not report["ok"]
-    what = " | ".join(f["what"] for f in report["findings"] if f["where"] == "table craps-1")
+    what = _found_at(report, "table craps-1")
     assert "round 1: recall shows the wagers in action" in what, report["findings"]
     assert "round 1: recall shows the balances before it" in what
     assert "recall shows the outcome" not in what
@@ -201,7 +194,7 @@ def test_a_die_is_issued_only_after_a_passed_inspection(server: Server) -> None:
     custody = s.get("auditor", "/equipment/dice/N-1/custody").json()
     assert [(r["payload"]["step"], r["payload"]["table"]) for r in custody] == [
         ("received", None), ("issued", "craps-1")]
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
 
 
 @pytest.mark.clause(SPEC_CLAUSE)
@@ -227,4 +220,9 @@ def test_a_failed_inspection_takes_a_die_out_of_play_at_once(server: Server) -> 
          {"serials": [f"NJ-{i:04d}" for i in range(2, 7)]})
     s.ok("dealer", "/tables/craps-1/dice/select", {"serials": ["NJ-0002", "NJ-0003"]})
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
+
+
+def _found_at(report: dict[str, Any], where: str) -> str:
+    """What the audit found at ``where``, its findings joined."""
+    return " | ".join(f["what"] for f in report["findings"] if f["where"] == where)

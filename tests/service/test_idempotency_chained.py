@@ -39,13 +39,6 @@ def _stored(s: Server, key: str) -> dict[str, Any]:
         engine.dispose()
 
 
-def _verify(s: Server) -> dict[str, Any]:
-    r = s.get("auditor", "/audit/verify")
-    assert r.status_code == 200, r.text
-    report: dict[str, Any] = r.json()
-    return report
-
-
 def _chips(s: Server) -> tuple[Decimal, Decimal]:
     """alice's chips and what she has on the layout at craps-1."""
     seat = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]
@@ -63,7 +56,7 @@ def _bet(s: Server) -> tuple[str, Any]:
     r = s.post("alice", "/tables/craps-1/bets", BET, key=key)
     assert r.status_code == 200, r.text
     assert [e["type"] for e in r.json()["events"]] == ["bet"]
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     return key, r.json()
 
 
@@ -80,7 +73,7 @@ def test_an_edited_stored_reply_is_named_and_its_retry_moves_nothing(server: Ser
     forged = {**reply, "events": [{**reply["events"][0], "amount": "1000.00"}]}
     assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = :k",
                 b=json.dumps(forged), k=key) == 1
-    report = _verify(s)
+    report = s.audit()
     what = _named(report, "stored reply of user")
     assert f"key '{key}'" in str(report["problems"])
     assert "1000.00" in what and "the chain holds" in what, what
@@ -95,7 +88,7 @@ def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(server: Server
     key, reply = _bet(s)
     seq = reply["events"][0]["seq"]
     assert _sql(s, "DELETE FROM idempotency WHERE key = :k", k=key) == 1
-    report = _verify(s)
+    report = s.audit()
     what = _named(report, "table craps-1")
     assert f"events {seq} were produced by a request whose stored reply is missing" in what
     assert any(f["seq"] == seq for f in report["findings"])
@@ -114,7 +107,7 @@ def test_a_re_keyed_stored_reply_is_named_and_the_first_key_is_not_run_again(
     key, _ = _bet(s)
     row = _stored(s, key)
     assert _sql(s, "UPDATE idempotency SET key = 'moved' WHERE key = :k", k=key) == 1
-    report = _verify(s)
+    report = s.audit()
     assert "which another request produced" in _named(report, "stored reply of user "
                                                       f"{row['user_id']}, key 'moved'")
     assert "stored reply is missing" in _named(report, "table craps-1")
@@ -131,10 +124,10 @@ def test_an_outcome_and_its_settlement_are_kept_under_one_key(server: Server) ->
     r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
     assert r.status_code == 200, r.text
     assert len(r.json()["events"]) > 1  # the roll, and the pass wager settled
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     assert _sql(s, "UPDATE idempotency SET fingerprint = :f WHERE key = 'roll-1'",
                 f="0" * 64) == 1
-    report = _verify(s)
+    report = s.audit()
     assert "another request produced" in _named(report, "stored reply of user")
     assert "stored reply is missing" in _named(report, "table craps-1")
     r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
@@ -163,7 +156,7 @@ def _cage_and_coupons(s: Server) -> None:
     assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'k-deposit'",
                 b=json.dumps(forged)) == 1
     assert _sql(s, "DELETE FROM idempotency WHERE key IN ('k-cash-out', 'k-coupon')") == 2
-    report = _verify(s)
+    report = s.audit()
     assert "9999.00" in _named(report, "stored reply of user") and "deposit of entry" in \
         _named(report, "stored reply of user")
     assert "cage_cash_out of entry" in _named(report, "wallet bob")
@@ -188,11 +181,11 @@ def _cage_and_coupons(s: Server) -> None:
     assert r.status_code == 200 and "idempotent-replay" not in r.headers, r.text
     assert _sql(s, "INSERT INTO idempotency (user_id, key, fingerprint, status, body, at) "
                 "VALUES (1, 'forged', 'f', 409, '{}', 0)") == 1
-    assert "a refusal is never kept" in _named(_verify(s), "stored reply of user 1")
+    assert "a refusal is never kept" in _named(s.audit(), "stored reply of user 1")
     # The bet's reply swapped for the deposit's: the finding says what the reply shows.
     assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'early'",
                 b=replies["deposit"].text) == 1
-    report = _verify(s)
+    report = s.audit()
     assert "it shows no table (a reply of another kind, with balance, player)" in _named(
         report, "stored reply of user"), report["findings"]
     assert "None" not in json.dumps(report["findings"])

@@ -42,11 +42,6 @@ def _own_password(s: Server, who: str) -> None:
     s.tokens[who] = r.json()["token"]
 
 
-def _verify(s: Server) -> dict[str, Any]:
-    report: dict[str, Any] = s.get("auditor", "/audit/verify").json()
-    return report
-
-
 def test_an_admin_approves_nothing_through_an_account_of_their_own_making(
         sqlite_server: Server) -> None:
     """Separation of duties: the admin who makes a supervisor through the API is one person
@@ -71,7 +66,7 @@ def test_an_admin_approves_nothing_through_an_account_of_their_own_making(
     # Two people the command line made.
     change3 = _propose(s, "supervisor")
     assert s.post("floor", f"/paytables/changes/{change3}/approve", key=None).status_code == 200
-    assert _verify(s)["ok"], _verify(s)["problems"]
+    assert s.audit()["ok"], s.audit()["problems"]
 
 
 def test_siblings_in_one_pair_of_hands_pass_no_two_person_rule(sqlite_server: Server) -> None:
@@ -95,7 +90,7 @@ def test_siblings_in_one_pair_of_hands_pass_no_two_person_rule(sqlite_server: Se
         if not changed:  # a password "of their own" the admin may have chosen: no change
             _own_password(s, "bea2")
     s.ok("floor", f"/tables/craps-1/adjustments/{pid}/approve")  # another line: a second person
-    assert _verify(s)["ok"], _verify(s)["problems"]
+    assert s.audit()["ok"], s.audit()["problems"]
 
 
 def test_a_new_role_does_not_wash_out_who_made_the_account(sqlite_server: Server) -> None:
@@ -137,7 +132,7 @@ def test_a_role_given_through_an_admin_counts_as_theirs(sqlite_server: Server) -
     s.ok("floor", f"/tables/craps-1/adjustments/{pid}/approve")
     chips = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]["chips"]
     assert chips == "250.00"
-    assert _verify(s)["ok"], _verify(s)["problems"]
+    assert s.audit()["ok"], s.audit()["problems"]
 
 
 def test_one_supervisor_moves_at_most_the_limit_alone_per_player_and_day(
@@ -160,7 +155,7 @@ def test_one_supervisor_moves_at_most_the_limit_alone_per_player_and_day(
                   {"player": "alice", "amount": "-60.00", "reason": "short paid"}).status_code == 200
     assert s.post("supervisor", "/tables/craps-1/adjustments",
                   {"player": "bob", "amount": "-40.01", "reason": "short paid"}).status_code == 202
-    assert _verify(s)["ok"], _verify(s)["problems"]
+    assert s.audit()["ok"], s.audit()["problems"]
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -184,7 +179,7 @@ def test_one_request_sent_twice_makes_one_pending_adjustment(backend: str, tmp_p
         assert chips == "250.00"
         kinds = [e["type"] for e in s.get("auditor", "/tables/craps-1/events").json()]
         assert kinds.count("adjustment_asked") == 1 and kinds.count("adjustment_approved") == 1
-        assert _verify(s)["ok"], _verify(s)["problems"]
+        assert s.audit()["ok"], s.audit()["problems"]
     finally:
         s.stop()
 
@@ -195,7 +190,7 @@ def test_accounts_and_pending_adjustments_edited_in_the_database_are_named(
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     pid = s.ok("supervisor", "/tables/craps-1/adjustments",
                {"player": "alice", "amount": "150.00", "reason": "short paid"})["pending_adjustment"]
-    assert _verify(s)["ok"]
+    assert s.audit()["ok"]
     db = sqlite3.connect(s.data_dir / "croupier.db")
     with db:
         db.execute("UPDATE pending_adjustments SET amount_cents = 990000 WHERE id = ?", (pid,))
@@ -204,7 +199,7 @@ def test_accounts_and_pending_adjustments_edited_in_the_database_are_named(
                    "created_at) SELECT 'mallory', 'admin', password_hash, 0, 0, 0 FROM users "
                    "WHERE username = 'admin'")
     db.close()
-    problems = " | ".join(_verify(s)["problems"])
+    problems = " | ".join(s.audit()["problems"])
     assert f"pending adjustment {pid}: its row differs" in problems and "amount_cents" in problems
     assert "user dealer: role is 'admin' where the chain says 'dealer'" in problems
     assert "user mallory: the account is in the users table but in no record" in problems
@@ -245,7 +240,7 @@ def test_two_admins_deleting_each_other_leave_one(backend: str, tmp_path: Any) -
                     if u["role"] == "admin" and not u["deleted"]]
             assert len(left) == 1, left
             previous = left[0]
-        assert _verify(s)["ok"], _verify(s)["problems"]
+        assert s.audit()["ok"], s.audit()["problems"]
     finally:
         s.stop()
 
@@ -269,7 +264,7 @@ def test_recovery_commands_tell_the_truth_and_restore_a_deleted_admin(
     assert users(s, "restore", "admin").returncode == 1  # not deleted now: said so
     listed = {u["username"]: u for u in s.get("auditor", "/users").json()}
     assert listed["admin"]["deleted"] is False
-    assert _verify(s)["ok"], _verify(s)["problems"]
+    assert s.audit()["ok"], s.audit()["problems"]
     # An account added at the command line is a person of its own.
     assert users(s, "add", "cleo", "--role", "supervisor", "--password",
                  "cleo-long-password").returncode == 0

@@ -56,7 +56,7 @@ def _new_table(s: Server, table: str, game: str = "craps", profile: str = "nj-13
 
 
 def _verify(s: Server) -> dict[str, Any]:
-    report: dict[str, Any] = s.get("auditor", "/audit/verify").json()
+    report = s.audit()
     assert report["ok"], report["problems"]
     return report
 
