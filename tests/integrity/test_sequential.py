@@ -8,13 +8,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from croupier.integrity.dice import dice_bank
+from croupier.integrity import sequential
+from croupier.integrity.dice import DiceMonitor, dice_bank
 from croupier.integrity.model import MonitorConfig
 from croupier.integrity.sequential import (
+    BUILT_IN,
     Bank,
     BankState,
     alarm_probability,
     calibrate,
+    calibrate_exactly,
     design_weights,
     first_alarm_times,
     make_spec,
@@ -32,6 +35,31 @@ def test_calibrated_threshold_is_the_smallest_meeting_the_target() -> None:
     u, d = design_weights(1 / 6, 1 / 5)
     h = calibrate(1 / 6, u, d, 2000, 0.01)
     assert alarm_probability(1 / 6, u, d, h, 2000) <= 0.01 < alarm_probability(1 / 6, u, d, h - 1, 2000)
+
+
+def test_built_in_thresholds_are_the_ones_calibration_works_out() -> None:
+    """The thresholds kept as data are each the smallest meeting its target, as worked out."""
+    for (p0, u, d, horizon, target), threshold in BUILT_IN.items():
+        assert calibrate_exactly(p0, u, d, horizon, target) == threshold
+        assert alarm_probability(p0, u, d, threshold, horizon) <= target
+
+
+def test_default_monitors_need_no_calibration_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die's and every built-in wheel's monitors under the default settings come from the
+    kept thresholds: no numba on a server's first roll or spin. A changed setting is worked
+    out (and agrees with the kept threshold where they share one)."""
+    from croupier.integrity.wheel import WheelMonitor
+    from croupier.roulette.wheel import DOUBLE_ZERO, DOUBLE_ZERO_AS_SINGLE, SINGLE_ZERO
+
+    def refuse(*args: object) -> int:
+        raise AssertionError(f"calibrated at run time: {args}")
+
+    monkeypatch.setattr(sequential, "calibrate_exactly", refuse)
+    monitors = [DiceMonitor("d"), *(WheelMonitor(w, "w") for w in
+                                    (DOUBLE_ZERO, SINGLE_ZERO, DOUBLE_ZERO_AS_SINGLE))]
+    assert all(m.bank.specs for m in monitors)
+    with pytest.raises(AssertionError, match="calibrated at run time"):
+        dice_bank(MonitorConfig(horizon=9_999))
 
 
 def test_exact_alarm_probability_agrees_with_simulation() -> None:

@@ -133,10 +133,40 @@ def _bisect(f: Callable[[float], float], lo: float, hi: float) -> float:
             hi = mid
 
 
-@lru_cache(maxsize=256)
+BUILT_IN: dict[tuple[float, int, int, int, float], int] = {
+    # (p0, u, d, horizon, target): threshold, for the monitors of the default MonitorConfig:
+    # a die's faces and a pair of dice, the pockets of each built-in wheel. Worked out by
+    # calibrate_exactly once and kept as data, so that a server's first roll or spin does
+    # not wait seconds for numba to load; tests/integrity work every entry out again and
+    # check that the default banks need nothing else.
+    (1 / 38, 10, 1, 10_000, 2.6315789473684212e-05): 83,
+    (1 / 38, 25, 1, 10_000, 5.2631578947368424e-05): 491,
+    (1 / 37, 19, 2, 10_000, 2.7027027027027027e-05): 156,
+    (1 / 37, 25, 1, 10_000, 5.4054054054054054e-05): 521,
+    (1 / 36, 23, 2, 10_000, 2.0833333333333333e-05): 218,
+    (5 / 38, 17, 3, 10_000, 5.2631578947368424e-05): 905,
+    (5 / 37, 11, 2, 10_000, 5.4054054054054054e-05): 592,
+    (1 / 6, 9, 2, 10_000, 0.0003333333333333333): 587,
+    (1 / 6, 13, 6, 10_000, 2.0833333333333333e-05): 214,
+}
+
+
 def calibrate(p0: float, u: int, d: int, horizon: int, target: float) -> int:
     """The smallest integer threshold whose exact false-alarm probability within ``horizon``
-    steps is at most ``target``."""
+    steps is at most ``target``: the built-in monitors' from :data:`BUILT_IN`, any other
+    worked out (:func:`calibrate_exactly`).
+
+    >>> calibrate(1 / 6, 9, 2, 10_000, 1 / 3000)
+    587
+    """
+    known = BUILT_IN.get((p0, u, d, horizon, target))
+    return known if known is not None else calibrate_exactly(p0, u, d, horizon, target)
+
+
+@lru_cache(maxsize=256)
+def calibrate_exactly(p0: float, u: int, d: int, horizon: int, target: float) -> int:
+    """:func:`calibrate`, worked out: the exact false-alarm probability of candidate
+    thresholds (numba's compiled loop), from the exponential tail's estimate to the boundary."""
     if not 0 < target < 1:
         raise ValueError("target must be in (0, 1)")
     theta = _theta(p0, u, d)

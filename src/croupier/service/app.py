@@ -66,8 +66,9 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True,
     policy = Policy.from_text(os.environ.get("CROUPIER_LOGIN_THROTTLE", ""))
     svc = Services(engine, ledger, auth, rng, hub, committer, LoginThrottle(policy), tables,
                    runner, Proxies(trusted_proxies))
+    # No OpenTelemetry: its per-request check for a configured provider is off the bet's path.
     app = FastAPI(title="croupier", version="0.1.0", description=DESCRIPTION, docs_url=None,
-                  redoc_url=None)
+                  redoc_url=None, telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.services = svc
     errors.install(app)
     if express_lane:
