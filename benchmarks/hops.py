@@ -105,7 +105,6 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("croupier.service.store", "ledger"),
     ("croupier.service.statements", "ledger"),
     ("croupier.service.writers", "ledger"),
-    ("croupier.service.commit", "ledger"),
     ("croupier.service.codec", "ledger"),
     ("croupier.service.audit.canonical", "ledger"),
     ("croupier.service.audit.chain", "ledger"),

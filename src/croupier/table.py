@@ -13,6 +13,7 @@ commission.
 from __future__ import annotations
 
 from decimal import Decimal
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from croupier.events import Event
@@ -49,6 +50,10 @@ class Table(Protocol):
 
     def on_table(self, player: str) -> Decimal:
         """What ``player`` has on the layout."""
+
+    def purses(self, players: Iterable[str]) -> dict[str, tuple[Decimal, Decimal]]:
+        """The chips in hand and on the layout of each of ``players`` who is at the table
+        (one look at the layout for all of them; a player not at the table is left out)."""
 
     def layout(self) -> list[tuple[str, str, Decimal]]:
         """Every wager on the layout: (player, wager key, stake)."""

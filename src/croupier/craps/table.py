@@ -392,6 +392,22 @@ class CrapsTable:
     def on_table(self, player: str) -> Decimal:
         return sum((w.stake for w in self.wagers.values() if w.player == player), ZERO)
 
+    def purses(self, players: Iterable[str]) -> dict[str, tuple[Decimal, Decimal]]:
+        """Chips in hand and on the layout of each of ``players`` at the table.
+
+        >>> from croupier.rules import load_profile
+        >>> t = CrapsTable(CrapsConfig.from_options(load_profile("nj-13-69f"), {}),
+        ...                {"a": Decimal(100)})
+        >>> _ = t.bet("a", "field", None, Decimal(5))
+        >>> t.purses(["a", "b"])
+        {'a': (Decimal('95'), Decimal('5'))}
+        """
+        found = {p: [s.bankroll, ZERO] for p in players if (s := self.players.get(p))}
+        for w in self.wagers.values():
+            if w.player in found:
+                found[w.player][1] += w.stake
+        return {p: (chips, on_table) for p, (chips, on_table) in found.items()}
+
     def wager(self, player: str, key: str) -> Wager | None:
         return self.wagers.get((player, key))
 

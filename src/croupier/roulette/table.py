@@ -166,6 +166,14 @@ class RouletteTable:
     def on_table(self, player: str) -> Decimal:
         return sum((w.stake for w in self.wagers.values() if w.player == player), Decimal(0))
 
+    def purses(self, players: Iterable[str]) -> dict[str, tuple[Decimal, Decimal]]:
+        """Chips in hand and on the layout of each of ``players`` at the table."""
+        found = {p: [self.bankrolls[p], Decimal(0)] for p in players if p in self.bankrolls}
+        for w in self.wagers.values():
+            if w.player in found:
+                found[w.player][1] += w.stake
+        return {p: (chips, on_table) for p, (chips, on_table) in found.items()}
+
     def snapshot(self) -> dict[str, Any]:
         """Everything the table knows, for comparing two tables."""
         return {

@@ -32,6 +32,7 @@ import hashlib
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -203,7 +204,7 @@ class Auth:
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
-        found = self._lookup.row(token_hash(token), store.now())
+        found = self._lookup.row(token_hash(token), time.time())
         if found is None:  # that path is busy or failed: through the pool
             with self.engine.connect() as conn:
                 row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token),
@@ -215,7 +216,7 @@ class Auth:
         """:meth:`user_for` from the event loop: on PostgreSQL without blocking it."""
         if self._async_lookup is None:  # SQLite answers in microseconds
             return self.user_for(token)
-        found = await self._async_lookup.row(token_hash(token), store.now())
+        found = await self._async_lookup.row(token_hash(token), time.time())
         if found is None:
             return await run_in_threadpool(self.user_for, token)
         return None if found is False else User(int(found[0]), str(found[1]), str(found[2]))

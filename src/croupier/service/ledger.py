@@ -49,6 +49,8 @@ _WRITES = "croupier.writes"
 _KNOWN = "croupier.known"
 """The stored replies a writer's transaction read at its start, for the keys of its actions:
 (the keys asked for, their rows by (user id, key)) in ``Connection.info``."""
+_WRITTEN = "croupier.written"
+"""The events a transaction has written so far, counted for the checkpoints once it commits."""
 
 
 _Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple[str, int]]]
@@ -171,14 +173,18 @@ class Ledger:
         anything is written, its rows written (:meth:`flush`) when the caller's block ends
         without an error, then committed. On PostgreSQL
         it runs on a writer connection whose ``BEGIN`` also reads every stored reply of the
-        jobs' idempotency keys (one round trip for both)."""
+        jobs' idempotency keys (one round trip for both). Once it has committed, the
+        checkpoint writer counts the events it wrote (:meth:`committed`)."""
         if self._writers is None:
             with self.db.begin() as conn:
                 conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
+                conn.info[_WRITTEN] = 0
                 if self.fence is not None:
                     self.fence(conn, lives)
                 yield conn
                 self.flush(conn, end=True)
+                written = conn.info.pop(_WRITTEN)
+            self.committed(written)
             return
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
         digests = [j.request for j in jobs if j.request is not None]
@@ -187,6 +193,7 @@ class Ledger:
             (self.sql.select_produced_many, {"r": digests})] if keys else []
         with self._writers.transaction(reads) as (conn, rows):
             conn.info.pop(_WRITES, None)
+            conn.info[_WRITTEN] = 0
             found = {(int(r[0]), str(r[1])): tuple(r[2:]) for r in rows[0]} if keys else {}
             produced = {str(r[0]): (str(r[1]), int(r[2])) for r in rows[1]} if keys else {}
             conn.info[_KNOWN] = (set(keys), found, produced)
@@ -195,8 +202,10 @@ class Ledger:
                     self.fence(conn, lives)
                 yield conn
                 self.flush(conn, end=True)
+                written = conn.info.pop(_WRITTEN)
             finally:
                 conn.info.pop(_KNOWN, None)
+        self.committed(written)
 
     def committed(self, count: int) -> None:
         """After a commit of ``count`` events: the checkpoint writer counts them
@@ -408,6 +417,8 @@ class Ledger:
         ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
         writes: Writes | None = conn.info.pop(_WRITES, None)
         statements = self.sql.writing(conn, writes) if writes is not None else []
+        if writes is not None and _WRITTEN in conn.info:
+            conn.info[_WRITTEN] += len(writes.events)
         known = conn.info.get(_KNOWN)
         if writes is not None and known is not None:  # a later action's key may be one of these
             for pair in writes.stored:

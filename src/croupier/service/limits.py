@@ -75,13 +75,13 @@ class Limits:
             raise ApiError(422, "limit", f"a wallet holds at most {money(self.max_wallet)}: "
                            f"this one holds {money(balance)}")
 
-    def check_wager(self, amount: int) -> None:
-        """Refuse (422) a wager above what a wallet may hold (and never above
-        ``WAGER_CEILING``): no wager can win more than the ledger's integers hold."""
+    def check_wager(self, amount: Decimal) -> None:
+        """Refuse (422) a wager of ``amount`` dollars above what a wallet may hold (and never
+        above ``WAGER_CEILING`` cents): no wager can win more than the ledger's integers hold."""
         from croupier.service.errors import ApiError
 
         most = min(self.max_wallet, WAGER_CEILING)
-        if amount > most:
+        if amount * 100 > most:
             raise ApiError(422, "limit", f"a wager is at most {money(most)} (the house's "
                            "limit on a wallet)")
 

@@ -25,7 +25,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Malformed, Refusal
 from croupier.events import Event
-from croupier.money import fmt
+from croupier.money import ZERO, fmt
 from croupier.service import events as sv
 from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
@@ -155,11 +155,10 @@ class Runner:
         return attempts
 
     def _committed(self, live_id: str, published: list[dict[str, Any]]) -> None:
-        """After a commit: the streams are told the events (the ledger's listeners), and the
-        ledger counts them for its checkpoints."""
+        """After a commit: the streams are told the events (the ledger's listeners; the
+        ledger has counted what it wrote for its checkpoints)."""
         for listener in self.ledger.listeners:
             listener(live_id, published)
-        self.ledger.committed(len(published))
 
     def _answer(self, job: Job) -> Reply | Exception:
         try:
@@ -319,8 +318,8 @@ class Runner:
                                                      live.id, live.seq))
         if before is not None:
             action.touched |= {w["player"] for w in before.layout} | set(live.present())
-        seats = _seats(live, action.touched)
-        reply = Reply(plan.status, _body(action, user, plan, seats))
+        seats, present = _seats(live, action.touched)
+        reply = Reply(plan.status, _body(action, user, plan, seats, present))
         keep = Keep(user, job.key, job.fp, reply) if remember else None
         reply = self.ledger.write(conn, action.chained, seats, keep) or reply
         if before is not None:
@@ -372,20 +371,27 @@ def _fold_alerts(action: _Action) -> None:
     live.raised = []
 
 
-def _seats(live: LiveTable, players: set[str]) -> Seats:
-    """The seats of ``players`` and the house result, as the action leaves them."""
-    table = live.table
-    return Seats(live, {p: (table.chips(p), table.on_table(p)) for p in players}, table.house)
+NO_PURSE = (ZERO, ZERO)
+"""The seat of a player who has left the table: nothing in hand, nothing on the layout."""
 
 
-def _body(action: _Action, user: User, plan: Plan, seats: Seats) -> dict[str, Any]:
+def _seats(live: LiveTable, players: set[str]) -> tuple[Seats, set[str]]:
+    """The seats of ``players`` and the house result, as the action leaves them; and which
+    of them are at the table."""
+    purses = live.table.purses(players)
+    values = {p: purses.get(p, NO_PURSE) for p in players}
+    return Seats(live, values, live.table.house), set(purses)
+
+
+def _body(action: _Action, user: User, plan: Plan, seats: Seats,
+          present: set[str]) -> dict[str, Any]:
     """The reply: the table, the round, the events written, what the plan adds, and for a
-    player at the table their chips."""
+    player at the table their chips (``present``: the players of ``seats`` at the table)."""
     live, name = action.live, user.username
     body: dict[str, Any] = {"table": live.id, "round": action.chained.round_no,
                             "events": action.shown, **plan.extra}
-    if name in live.table.seats():
-        chips, on_table = seats.values.get(name) or (live.table.chips(name),
-                                                      live.table.on_table(name))
-        body["you"] = {"chips": fmt(chips), "on_table": fmt(on_table)}
+    purse = seats.values[name] if name in present else (
+        live.table.purses([name]).get(name) if name not in seats.values else None)
+    if purse is not None:
+        body["you"] = {"chips": fmt(purse[0]), "on_table": fmt(purse[1])}
     return body

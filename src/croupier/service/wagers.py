@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from croupier.errors import Refusal
 from croupier.money import parse_amount
 from croupier.rules import load_profile
-from croupier.service import acting, coupons, store
+from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
@@ -42,7 +42,7 @@ async def place(desk: Desk, asked: Asked) -> Reply:
     match play coupon (``coupon``: its serial) where the table's profile takes them."""
     body, user = asked.body or {}, asked.user
     amount = parse_amount(body.get("amount"), "amount")
-    desk.ledger.limits.check_wager(store.cents(amount))
+    desk.ledger.limits.check_wager(amount)
     serial = body.get("coupon")
 
     def make(live: LiveTable) -> PlanFn:
