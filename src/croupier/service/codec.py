@@ -73,7 +73,13 @@ def family(game: str) -> str:
     return GAMES[game].family
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""The types written as they are (most of an event's fields): looked up before the tags."""
+
+
 def _tag(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Decimal):
         return {"$d": str(value)}
     if isinstance(value, tuple):
@@ -105,10 +111,22 @@ def _untag(value: Any) -> Any:
     return value
 
 
+_NAMES: dict[type[Any], tuple[str, ...]] = {}
+"""The field names of each event class, read once (``dataclasses.fields`` per event cost more
+than the rest of its encoding)."""
+
+
+def _names(kind: type[Any]) -> tuple[str, ...]:
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(f.name for f in fields(kind))
+    return names
+
+
 def encode(event: Event, request: str | None = None) -> str:
     """The event as a JSON text: its kind and every field, tagged; with ``request``, the
     digest of the request that produced it (``request_digest``)."""
-    body = {f.name: _tag(getattr(event, f.name)) for f in fields(event)}
+    body = {name: _tag(getattr(event, name)) for name in _names(type(event))}
     out: dict[str, Any] = {"type": event.kind, "f": body}
     if request is not None:
         out["r"] = request

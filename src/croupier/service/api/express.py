@@ -31,7 +31,7 @@ from croupier.service.acting import Asked
 from croupier.service.api import bets, errors
 from croupier.service.api.act import plain_path
 from croupier.service.api.deps import PLAYERS, Services, allowed
-from croupier.service.api.guard import ClientGone, read_limited, replay_body
+from croupier.service.api.guard import PARSED, ClientGone, read_limited, replay_body
 from croupier.service.api.models import BetBody
 
 PREFIX = "/tables/"
@@ -72,11 +72,13 @@ def _bearer(headers: dict[bytes, str]) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def _body(headers: dict[bytes, str], raw: bytes) -> BetBody | None:
+def _body(scope: Scope, headers: dict[bytes, str], raw: bytes) -> BetBody | None:
     if headers.get(b"content-type", "").split(";")[0].strip().lower() != "application/json":
         return None
+    parsed = scope.get(PARSED)  # the guard in front has read it (the same bytes) already
     try:
-        return BetBody.model_validate(json.loads(raw))
+        value = parsed[1] if parsed is not None and parsed[0] == raw else json.loads(raw)
+        return BetBody.model_validate(value)
     except (ValueError, ValidationError, RecursionError):
         return None
 
@@ -89,7 +91,7 @@ async def ordinary(svc: Services, scope: Scope, table_id: str, raw: bytes) -> As
     key = headers.get(b"idempotency-key")
     if token is None or key is None or not 1 <= len(key) <= MAX_KEY:
         return None
-    body = _body(headers, raw)
+    body = _body(scope, headers, raw)
     if body is None:
         return None
     user = await svc.auth.user_for_async(token)

@@ -131,13 +131,18 @@ def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+PARSED = "croupier.parsed_body"
+"""Where the guard leaves a JSON body it has read (``scope[PARSED]``: the body's bytes and
+what they parse to), so the express lane does not parse it again."""
+
+
 def _json_problem(scope: Scope, body: bytes) -> str | None:
     """What is wrong with a JSON body (its place and why), or None."""
     kind = next((v for n, v in scope["headers"] if n == b"content-type"), b"")
     if not body.strip() or (kind and b"json" not in kind.lower()):
         return None
     try:
-        json.loads(body, object_pairs_hook=_no_key_twice)
+        scope[PARSED] = (body, json.loads(body, object_pairs_hook=_no_key_twice))
     except _Twice as twice:
         return f"body.{twice.key}: a key given twice in one object"
     except RecursionError:
