@@ -15,6 +15,7 @@ Bet(player='ann', wager='hop', qualifier=(1, 3), amount=Decimal('5'), covered=De
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ WAGER_FIELDS = ("number", "dice", "numbers", "center", "column", "dozen")
 
 
 def game_action(live: LiveTable, verb: str, body: Mapping[str, Any], player: str,
-                amount: str | None = None, players: Collection[str] | None = None) -> Any:
+                amount: Decimal | str | None = None, players: Collection[str] | None = None,
+                ) -> Any:
     """The game's action for a body naming a wager (``verb``: ``bet``, ``remove``,
     ``reduce``, ``on``, ``off``, ...) by ``player`` at ``live``."""
     raw: dict[str, Any] = {verb: body.get("wager"), "player": player}

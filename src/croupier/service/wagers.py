@@ -65,7 +65,7 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], amount: Decimal,
         seated = live.table.seats()
         if player not in seated:
             require_player_at(live, player)
-        action = game_action(live, "bet", body, player, str(amount), players=seated)
+        action = game_action(live, "bet", body, player, amount, players=seated)
         if coupon:
             return Plan(coupons.coupon_bet(live, action))
         if live.betting_open:
