@@ -5,7 +5,6 @@ round was decided, because the list of a round's players is written with its dec
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
