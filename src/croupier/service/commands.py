@@ -57,6 +57,10 @@ def register(sub: Sub) -> None:
 
 
 def _register_serve(sub: Sub) -> None:
+    from croupier.service.audit.canonical import money
+    from croupier.service.limits import DEFAULTS as LIMITS
+    from croupier.service.limits import HELP as LIMITS_HELP
+
     serve = sub.add_parser("serve", help="run the live tables (HTTP API on 127.0.0.1:8000)")
     serve.add_argument("--host", default=HOST, help=f"address to listen on (default {HOST})")
     serve.add_argument("--port", type=port_number, default=PORT,
@@ -85,9 +89,9 @@ def _register_serve(sub: Sub) -> None:
                             "10.0.0.0/8; repeat for more; or CROUPIER_TRUSTED_PROXIES, comma "
                             "separated) whose X-Forwarded-For names the client; default none: "
                             "the header is believed from no one, 127.0.0.1 included")
-    for name in ("max-deposit", "max-wallet", "max-adjustment"):
-        serve.add_argument(f"--{name}", default=None, metavar="DOLLARS",
-                           help=f"the cage's limit ({name.replace('-', ' ')})")
+    for name, says in LIMITS_HELP.items():
+        serve.add_argument(f"--{name.replace('_', '-')}", default=None, metavar="DOLLARS",
+                           help=f"{says} (default {money(LIMITS[name])})")
     _cluster_options(serve)
     serve.set_defaults(func=_serve)
 
