@@ -154,7 +154,9 @@ class Deadlines:
     event loop, started by the first read) that cancels the overdue ones every ``every``
     seconds. A read costs two operations on a dict, never a clock reading (the sweeper keeps
     the time, ``now``), a timer or a task of its own, so the requests whose body came with
-    their headers (nearly all) pay nearly nothing; a read ends late by at most two sweeps."""
+    their headers (nearly all) pay nearly nothing. A deadline is counted from the sweeper's
+    last look at the clock and found at its next look: it falls within ``every`` of
+    ``seconds`` either way."""
 
     def __init__(self, seconds: float, every: float = 1.0) -> None:
         self.seconds = seconds
