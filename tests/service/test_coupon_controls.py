@@ -80,9 +80,12 @@ def test_a_coupon_over_the_limit_waits_for_a_second_person(app: App) -> None:
     assert app.get("alice", f"/coupons/{serial}").json()["approved_by"] == "till"
     again = app.post("till", f"/coupons/{serial}/approve", key=None)
     assert again.status_code == 409 and "only a pending coupon" in again.json()["error"]["reason"]
-    kinds = [r["kind"] for r in app.get("auditor", "/house/records").json()
-             if r["subject"] == f"coupon:{serial}"]
-    assert kinds == ["coupon_asked", "coupon_approved"]
+    chained = [r for r in app.get("auditor", "/house/records").json()
+               if r["subject"] == f"coupon:{serial}"]
+    assert [r["kind"] for r in chained] == ["coupon_asked", "coupon_approved"]
+    assert chained[0]["payload"]["limits"] == {"alone": "100.00", "daily": "1000.00",
+                                               "issued_in_day": "100.00"}
+    assert chained[1]["actor"] == "till"
     app.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "101.00",
                                              "coupon": serial})
     assert app.get("auditor", "/audit/verify").json()["ok"]

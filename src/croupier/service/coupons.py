@@ -259,8 +259,13 @@ def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None
                       f"{money(limits.max_coupons_daily)} a person a day", CLAUSE)
     kind = "coupon_issued" if cents <= limits.max_coupon_alone else "coupon_asked"
     expires = repr(now + asked.days * 86400)
+    # The limits it was decided under are chained with it: an audit sees why it was issued
+    # alone, or asked for, whatever the limits are later.
     payload = {"player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
-               "expires_at": expires, "table": asked.table}
+               "expires_at": expires, "table": asked.table,
+               "limits": {"alone": money(limits.max_coupon_alone),
+                          "daily": money(limits.max_coupons_daily),
+                          "issued_in_day": money(before)}}
     if request is not None:
         payload["request"] = request
     row = _log(conn, serial, kind, actor, payload, {
