@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,10 @@ from typing import Any
 import pytest
 
 from .conftest import BACKENDS, Server, make_server
+
+NOTICE = 2.0
+"""Seconds between a change's proposal and its effective time: room for its approval on a
+loaded machine."""
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -32,16 +37,18 @@ def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         server.stop()
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
 def change_pays(s: Server, game: str, pays: dict[str, str]) -> None:
-    """A change proposed by a supervisor and approved by the admin, in effect at once."""
+    """A change proposed by a supervisor and approved by the admin before its time (an
+    approval at or after it is refused), in effect when this returns."""
+    effective_at = time.time() + NOTICE
     made = s.ok("supervisor", "/paytables/changes", {
-        "game": game, "profile": "nj-13-69f", "pays": pays, "effective": _now(),
+        "game": game, "profile": "nj-13-69f", "pays": pays,
+        "effective": datetime.fromtimestamp(effective_at, UTC).isoformat(),
         "reason": "the house pays more on this bet"})
     s.ok("admin", f"/paytables/changes/{made['id']}/approve")
+    # The approval emptied the server's cache of changes and no action has read it since:
+    # the first action after the effective time finds the change due.
+    time.sleep(max(0.0, effective_at - time.time()) + 0.05)
 
 
 def events(s: Server, table: str) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -25,7 +25,8 @@ def _make(s: Server, who: str, name: str, role: str) -> None:
 def _propose(s: Server, who: str) -> int:
     made = s.ok(who, "/paytables/changes", {
         "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": "3 to 1"},
-        "effective": datetime.now(UTC).isoformat(), "reason": "the house pays more"})
+        "effective": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
+        "reason": "the house pays more"})  # approved before its time, as a change must be
     return int(made["id"])
 
 

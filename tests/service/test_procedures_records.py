@@ -170,12 +170,12 @@ def test_a_table_created_while_a_change_applies_gets_exactly_one(srv: Server) ->
     assert _new_table(s, "apply-0", profile=profile).status_code == 201
     cid = s.ok("admin", "/paytables/changes", {
         "game": "craps", "profile": profile, "pays": {FIELD_12: "3 to 1"},
-        "effective": _when(1.5), "reason": "uniform upgrade"}, key=None)["id"]
-    s.ok("supervisor", f"/paytables/changes/{cid}/approve", key=None)
+        "effective": _when(2.5), "reason": "uniform upgrade"}, key=None)["id"]
+    s.ok("supervisor", f"/paytables/changes/{cid}/approve", key=None)  # before its time
     s.token("alice")
 
     def create(i: int) -> int:
-        time.sleep(i * 0.25)  # some before the effective time, some after
+        time.sleep(i * 0.4)  # some before the effective time, some after
         return _new_table(s, f"apply-{i}", profile=profile).status_code
 
     with ThreadPoolExecutor(8) as pool:

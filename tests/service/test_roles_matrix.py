@@ -34,6 +34,7 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/coupons"): frozenset({"player", "cashier", "supervisor", "auditor", "admin"}),
     ("GET", "/coupons/{serial}"): frozenset({"player", "cashier", "supervisor", "auditor",
                                              "admin"}),
+    ("POST", "/coupons/{serial}/approve"): frozenset({"cashier", "supervisor"}),
     ("POST", "/coupons/{serial}/void"): frozenset({"cashier", "supervisor"}),
     ("GET", "/tables"): EVERYONE,
     ("POST", "/tables"): frozenset({"admin"}),

@@ -57,6 +57,10 @@ def register(sub: Sub) -> None:
 
 
 def _register_serve(sub: Sub) -> None:
+    from croupier.service.audit.canonical import money
+    from croupier.service.limits import DEFAULTS as LIMITS
+    from croupier.service.limits import HELP as LIMITS_HELP
+
     serve = sub.add_parser("serve", help="run the live tables (HTTP API on 127.0.0.1:8000)")
     serve.add_argument("--host", default=HOST, help=f"address to listen on (default {HOST})")
     serve.add_argument("--port", type=port_number, default=PORT,
@@ -85,9 +89,9 @@ def _register_serve(sub: Sub) -> None:
                             "10.0.0.0/8; repeat for more; or CROUPIER_TRUSTED_PROXIES, comma "
                             "separated) whose X-Forwarded-For names the client; default none: "
                             "the header is believed from no one, 127.0.0.1 included")
-    for name in ("max-deposit", "max-wallet", "max-adjustment"):
-        serve.add_argument(f"--{name}", default=None, metavar="DOLLARS",
-                           help=f"the cage's limit ({name.replace('-', ' ')})")
+    for name, says in LIMITS_HELP.items():
+        serve.add_argument(f"--{name.replace('_', '-')}", default=None, metavar="DOLLARS",
+                           help=f"{says} (default {money(LIMITS[name])})")
     _cluster_options(serve)
     serve.set_defaults(func=_serve)
 
@@ -359,14 +363,17 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
           f"(browser table at /, API docs at /docs)", flush=True)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
-    from croupier.service.listen import access_log_to_stderr
+    from croupier.service.listen import KEEP_ALIVE_SECONDS, access_log_to_stderr, http_protocol
 
     if args.access_log == "on":
         access_log_to_stderr()
     # proxy_headers off: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1; the
     # app reads it only from the proxies the operator names (api/clients.py).
+    # A connection that keeps the server waiting is closed (service/listen.py): idle after a
+    # response, or slow to send a request's headers; a slow body is answered 408 (api/guard.py).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            access_log=False, proxy_headers=False)
+                            access_log=False, proxy_headers=False, http=http_protocol(),
+                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
     ticker = _ticker(app, engine, signer, args.checkpoint_within)
     try:
         uvicorn.Server(config).run(sockets=[sock])

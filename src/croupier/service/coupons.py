@@ -6,13 +6,22 @@ only). The player puts it down with chips of the same value on one of those wage
 is redeemed in the same transaction as the wager; a redeemed coupon names its table and round,
 which recall shows.
 
-Every issue, redemption and void is a record of the house's chain (``coupon_issued``,
-``coupon_redeemed``, ``coupon_voided``, about ``coupon:SERIAL``), and a coupon is what its
-records leave it (:func:`fold`): whether it may be redeemed or voided is read from the chain
-under the chain's writer lock, so of any number of redemptions at once exactly one succeeds,
-and a ``coupons`` row edited back to "issued" redeems nothing. The ``coupons`` and
-``coupon_log`` rows are projections for listing: ``audit verify`` rebuilds them from the chain
-and names any row that differs (:func:`check_projection`).
+No one person hands out the house's money alone past the house's limits
+(:class:`~croupier.service.limits.Limits`, docs/two-person-rules.md): a coupon of more than
+``max_coupon_alone`` is asked (``coupon_asked``, status ``pending``) and is issued only when a
+second person, independent of the one who asked (counted as people, not accounts:
+:func:`people.not_independent`), approves it (``coupon_approved``); and no person issues more
+than ``max_coupons_daily`` in 24 hours, approved or pending (voided coupons aside), counting
+the coupons of every account that is one person with them: a coupon past it is refused.
+
+Every issue, request, approval, redemption and void is a record of the house's chain
+(``coupon_issued``, ``coupon_asked``, ``coupon_approved``, ``coupon_redeemed``,
+``coupon_voided``, about ``coupon:SERIAL``), and a coupon is what its records leave it
+(:func:`fold`); the sums and the approver are read from the chain too: whether it may be
+redeemed or voided is read from the chain under the chain's writer lock, so of any number of
+redemptions at once exactly one succeeds, and a ``coupons`` row edited back to "issued" redeems
+nothing. The ``coupons`` and ``coupon_log`` rows are projections for listing: ``audit verify``
+rebuilds them from the chain and names any row that differs (:func:`check_projection`).
 """
 
 from __future__ import annotations
@@ -34,8 +43,10 @@ from croupier.events import CouponIn, Event, Settled
 from croupier.money import fmt
 from croupier.rules import load_profile
 from croupier.service import events as sv
-from croupier.service import register, store
+from croupier.service import people, register, store
+from croupier.service.audit.canonical import money
 from croupier.service.audit.snapshot import Finding
+from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan
 from croupier.service.procedures import clauses
@@ -74,8 +85,14 @@ coupon_log = sa.Table(
 )
 
 
-KINDS = ("coupon_issued", "coupon_redeemed", "coupon_voided")
-ACTIONS = {"coupon_issued": "issued", "coupon_redeemed": "redeemed", "coupon_voided": "voided"}
+KINDS = ("coupon_issued", "coupon_asked", "coupon_approved", "coupon_redeemed",
+         "coupon_voided")
+ACTIONS = {"coupon_issued": "issued", "coupon_asked": "asked", "coupon_approved": "approved",
+           "coupon_redeemed": "redeemed", "coupon_voided": "voided"}
+MADE = ("coupon_issued", "coupon_asked")
+"""The records that make a coupon: issued by one person, or asked for, pending a second."""
+DAY = 24 * 3600
+"""The period over which one person's coupons add up (seconds)."""
 
 
 def subject(serial: str) -> str:
@@ -128,24 +145,42 @@ def fold(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     >>> fold([issued, {"kind": "coupon_voided", "actor": "boss", "at": 2.0,
     ...                "payload": {"serial": "MP-1", "reason": "lost"}}])["status"]
     'void'
+    >>> asked = {**issued, "kind": "coupon_asked"}
+    >>> fold([asked])["status"], fold([asked, {"kind": "coupon_approved", "actor": "boss",
+    ...                                        "at": 2.0, "payload": {"serial": "MP-1"}}])["status"]
+    ('pending', 'issued')
+
+    The row also names who approved it (``approved_by``, None for a coupon issued alone),
+    which the ``coupons`` table does not hold (:func:`columns`): its approval is a row of
+    ``coupon_log``.
     """
     row: dict[str, Any] | None = None
     for r in records:
         p = r["payload"]
-        if r["kind"] == "coupon_issued" and row is None:
+        if r["kind"] in MADE and row is None:
             row = {"serial": p["serial"], "player": p["player"],
                    "face_cents": store.cents(Decimal(p["face_value"])),
                    "wagers": json.dumps(sorted(p["wagers"])),
                    "expires_at": float(p["expires_at"]), "issued_by": r["actor"],
-                   "issued_at": float(r["at"]), "status": "issued", "table_id": p["table"],
-                   "round": None, "closed_by": None, "closed_at": None, "void_reason": None}
+                   "issued_at": float(r["at"]),
+                   "status": "issued" if r["kind"] == "coupon_issued" else "pending",
+                   "table_id": p["table"], "round": None, "closed_by": None,
+                   "closed_at": None, "void_reason": None, "approved_by": None}
+        elif row is not None and row["status"] == "pending" and r["kind"] == "coupon_approved":
+            row.update(status="issued", approved_by=r["actor"])
         elif row is not None and row["status"] == "issued" and r["kind"] == "coupon_redeemed":
             row.update(status="redeemed", table_id=p["table"], round=p["round"],
                        closed_by=r["actor"], closed_at=float(r["at"]))
-        elif row is not None and row["status"] == "issued" and r["kind"] == "coupon_voided":
+        elif row is not None and row["status"] in ("issued", "pending") and (
+                r["kind"] == "coupon_voided"):
             row.update(status="void", closed_by=r["actor"], closed_at=float(r["at"]),
                        void_reason=p["reason"])
     return row
+
+
+def columns(made: dict[str, Any]) -> dict[str, Any]:
+    """A folded coupon's values of the ``coupons`` table's columns."""
+    return {k: v for k, v in made.items() if k in coupons.c}
 
 
 def chained(conn: Connection, serial: str) -> Any:
@@ -154,23 +189,55 @@ def chained(conn: Connection, serial: str) -> Any:
     return None if row is None else SimpleNamespace(**row)
 
 
-def as_json(row: Any) -> dict[str, Any]:
-    """A coupon as the API shows it."""
+def as_json(row: Any, approved_by: str | None = None) -> dict[str, Any]:
+    """A coupon as the API shows it (``approved_by``: who approved it, where ``row`` does
+    not say)."""
     return {"serial": row.serial, "player": row.player,
             "face_value": fmt(store.dollars(row.face_cents)), "wagers": json.loads(row.wagers),
             "expires_at": row.expires_at, "issued_by": row.issued_by,
-            "issued_at": row.issued_at, "status": row.status, "table": row.table_id,
-            "round": row.round, "closed_by": row.closed_by, "closed_at": row.closed_at,
-            "void_reason": row.void_reason, "clause": CLAUSE}
+            "issued_at": row.issued_at, "status": row.status,
+            "approved_by": getattr(row, "approved_by", None) or approved_by,
+            "table": row.table_id, "round": row.round, "closed_by": row.closed_by,
+            "closed_at": row.closed_at, "void_reason": row.void_reason, "clause": CLAUSE}
+
+
+def _approvers(conn: Connection, serials: list[str]) -> dict[str, str]:
+    """Who approved each of these coupons (the ``coupon_log`` rows of their approvals)."""
+    if not serials:
+        return {}
+    rows = conn.execute(sa.select(coupon_log.c.serial, coupon_log.c.actor).where(
+        coupon_log.c.action == ACTIONS["coupon_approved"], coupon_log.c.serial.in_(serials)))
+    return {r.serial: r.actor for r in rows}
+
+
+def issued_in_day(conn: Connection, issuer: str, now: float) -> int:
+    """The cents of the coupons ``issuer``, or any account that is one person with them
+    (:class:`people.Hands`), issued or asked for in the :data:`DAY` before ``now``, as the
+    house's chain records them; a coupon voided since is not counted (it hands out nothing).
+    Read under the chain's writer lock and the users' lock, which the caller holds."""
+    hr = register.house_records.c
+    made = conn.execute(sa.select(hr.subject, hr.actor, hr.payload).where(
+        hr.kind.in_(MADE), hr.at > now - DAY)).all()
+    if not made:
+        return 0
+    voided = {r.subject for r in conn.execute(sa.select(hr.subject).where(
+        hr.kind == "coupon_voided", hr.subject.in_([m.subject for m in made])))}
+    hands = people.hands(people.records(conn))
+    return sum(store.cents(Decimal(json.loads(m.payload)["face_value"])) for m in made
+               if m.subject not in voided
+               and (m.actor == issuer or hands.why_one(issuer, m.actor) is not None))
 
 
 def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None,
-          ) -> dict[str, Any]:
-    """Issue a coupon to ``asked.player`` (who must exist and be a player); its record. A
+          limits: Limits | None = None) -> dict[str, Any]:
+    """Issue a coupon to ``asked.player`` (who must exist and be a player); the coupon. A
     coupon issued for a table names it (``table``) and is redeemed only there. ``request``:
     the digest of the request that issued it (``codec.request_digest``), chained with its
     record, from which the audit rebuilds the reply kept under its Idempotency-Key
-    (:func:`reply_of`)."""
+    (:func:`reply_of`). Under the house's ``limits`` (see the module's notes): one past
+    what ``actor`` may issue in a day is refused; one over what one person issues alone is
+    asked for (status ``pending``), not issued."""
+    limits = limits if limits is not None else Limits()
     player, face, wagers = asked.player, asked.face, asked.wagers
     role = conn.execute(sa.select(store.users.c.role).where(
         store.users.c.username == player)).scalar()
@@ -180,52 +247,121 @@ def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None
     if bad or not wagers:
         raise Refusal("a match play coupon is good only for Pass or Don't Pass wagers", CLAUSE)
     serial = "MP-" + secrets.token_hex(6).upper()
-    store.cents(face)  # a whole number of cents, or refused before anything is written
-    expires = repr(store.now() + asked.days * 86400)
+    cents = store.cents(face)  # a whole number of cents, or refused before anything is written
+    register.lock(conn)  # the day's coupons stay as read until this one is recorded
+    people.take_lock(conn)  # and who is one person with whom
+    now = store.now()
+    before = issued_in_day(conn, actor, now)
+    if before + cents > limits.max_coupons_daily:
+        raise Refusal(f"{actor} has issued {money(before)} in match play coupons in the last "
+                      f"{DAY // 3600} hours (with the accounts that are one person with them); "
+                      f"a coupon of {fmt(face)} would pass the house's limit of "
+                      f"{money(limits.max_coupons_daily)} a person a day", CLAUSE)
+    kind = "coupon_issued" if cents <= limits.max_coupon_alone else "coupon_asked"
+    expires = repr(now + asked.days * 86400)
+    # The limits it was decided under are chained with it: an audit sees why it was issued
+    # alone, or asked for, whatever the limits are later.
     payload = {"player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
-               "expires_at": expires, "table": asked.table}
+               "expires_at": expires, "table": asked.table,
+               "limits": {"alone": money(limits.max_coupon_alone),
+                          "daily": money(limits.max_coupons_daily),
+                          "issued_in_day": money(before)}}
     if request is not None:
         payload["request"] = request
-    row = _log(conn, serial, "coupon_issued", actor, payload, {
+    row = _log(conn, serial, kind, actor, payload, {
         "player": player, "face_value": fmt(face), "wagers": sorted(set(wagers)),
         "days": asked.days})
     made = fold([register.shown(row)])
     assert made is not None
-    conn.execute(coupons.insert().values(**made))
+    conn.execute(coupons.insert().values(**columns(made)))
+    return get(conn, serial) or {}
+
+
+def approve(conn: Connection, approver: str, serial: str) -> dict[str, Any]:
+    """A second person approves a pending coupon: it is issued. The approver is independent
+    of the one who asked (not the same person, nor one account of theirs:
+    :func:`people.not_independent`); the coupon's state is read from the chain under its
+    writer lock, so of two approvals at once one issues it and the other is refused.
+    LookupError if there is no such coupon."""
+    register.lock(conn)
+    current = chained(conn, serial)
+    if current is None:
+        raise LookupError(serial)
+    if current.status != "pending":
+        raise Refusal(f"coupon {serial} is {current.status}: only a pending coupon is "
+                      "approved", CLAUSE)
+    why = people.not_independent(conn, current.issued_by, approver)
+    if why is not None:
+        raise Refusal(f"coupon {serial} of {fmt(store.dollars(current.face_cents))} is "
+                      f"issued only with a second person's approval: {why}", CLAUSE)
+    if current.expires_at <= store.now():
+        raise Refusal(f"coupon {serial} has expired", CLAUSE)
+    _log(conn, serial, "coupon_approved", approver, {}, {})
+    conn.execute(coupons.update().where(coupons.c.serial == serial).values(status="issued"))
     return get(conn, serial) or {}
 
 
 def reply_of(record: dict[str, Any]) -> dict[str, Any] | None:
-    """The reply to the request that issued a coupon, worked out from its chained record
-    (payload decoded): the coupon as it stood when issued. None for any other record."""
-    if record["kind"] != "coupon_issued":
+    """The reply to the request that issued (or asked for) a coupon, worked out from its
+    chained record (payload decoded): the coupon as it stood then. None for any other
+    record."""
+    if record["kind"] not in MADE:
         return None
     made = fold([record])
     return None if made is None else as_json(SimpleNamespace(**made))
 
 
+def status_of(record: dict[str, Any]) -> int:
+    """The HTTP status of that reply: 201 for a coupon issued, 202 for one asked for (it waits
+    for a second person)."""
+    return 202 if record["kind"] == "coupon_asked" else 201
+
+
 def get(conn: Connection, serial: str) -> dict[str, Any] | None:
     row = conn.execute(sa.select(coupons).where(coupons.c.serial == serial)).first()
-    return None if row is None else as_json(row)
+    return None if row is None else as_json(row, _approvers(conn, [serial]).get(serial))
 
 
-def listing(conn: Connection, player: str | None) -> list[dict[str, Any]]:
-    """Every coupon (or one player's), newest first."""
-    query = sa.select(coupons).order_by(coupons.c.issued_at.desc()).limit(500)
+PAGE = 100
+"""How many coupons ``GET /coupons`` lists unless asked (``limit``)."""
+MOST = 500
+"""The most it lists at once."""
+
+
+def listing(conn: Connection, player: str | None, limit: int = PAGE,
+            after: str | None = None) -> list[dict[str, Any]]:
+    """Up to ``limit`` coupons (or of one player's), newest first (by time issued, then
+    serial), after coupon ``after`` in that order (the last of the page before); LookupError
+    if ``after`` is no coupon listed here."""
+    c = coupons.c
+    query = sa.select(coupons).order_by(c.issued_at.desc(), c.serial.desc()).limit(
+        max(1, min(limit, MOST)))
     if player is not None:
-        query = query.where(coupons.c.player == player)
-    return [as_json(r) for r in conn.execute(query).all()]
+        query = query.where(c.player == player)
+    if after is not None:
+        mark = sa.select(c.issued_at).where(c.serial == after)
+        if player is not None:
+            mark = mark.where(c.player == player)
+        at = conn.execute(mark).scalar()
+        if at is None:
+            raise LookupError(after)
+        query = query.where(sa.or_(c.issued_at < at, sa.and_(c.issued_at == at,
+                                                               c.serial < after)))
+    rows = conn.execute(query).all()
+    approvers = _approvers(conn, [r.serial for r in rows])
+    return [as_json(r, approvers.get(r.serial)) for r in rows]
 
 
 def void(conn: Connection, actor: str, serial: str, reason: str) -> dict[str, Any]:
-    """Void an issued coupon (a redeemed or void one cannot be), as the chain has it."""
+    """Void an issued or pending coupon (a redeemed or void one cannot be), as the chain has
+    it."""
     register.lock(conn)
     current = chained(conn, serial)
     if current is None:
         raise LookupError(serial)
-    if current.status != "issued":
-        raise Refusal(f"coupon {serial} is {current.status}: only an issued coupon "
-                      "can be voided", CLAUSE)
+    if current.status not in ("issued", "pending"):
+        raise Refusal(f"coupon {serial} is {current.status}: only an issued or pending "
+                      "coupon can be voided", CLAUSE)
     row = _log(conn, serial, "coupon_voided", actor, {"reason": reason}, {"reason": reason})
     conn.execute(coupons.update().where(coupons.c.serial == serial).values(
         status="void", closed_by=actor, closed_at=row["at"], void_reason=reason))

@@ -3,8 +3,9 @@ match play coupons.
 
 Every amount is bounded, so every sum the ledger keeps fits easily in a 64-bit integer of cents
 (sums are taken in Python's exact integers anyway). The defaults suit a casino-night table; a
-house sets its own with ``CROUPIER_MAX_DEPOSIT``, ``CROUPIER_MAX_WALLET`` and
-``CROUPIER_MAX_ADJUSTMENT`` (decimal dollars), or the ``croupier serve`` options of those names.
+house sets its own with ``CROUPIER_MAX_DEPOSIT``, ``CROUPIER_MAX_WALLET``,
+``CROUPIER_MAX_ADJUSTMENT``, ``CROUPIER_MAX_COUPON_ALONE`` and ``CROUPIER_MAX_COUPONS_DAILY``
+(decimal dollars), or the ``croupier serve`` options of those names (``--max-deposit``, ...).
 
 >>> lim = Limits(max_deposit=100_00, max_wallet=500_00, max_adjustment=50_00)
 >>> lim.check_deposit(100_00, 0)
@@ -22,9 +23,19 @@ from decimal import Decimal, InvalidOperation
 
 from croupier.service.audit.canonical import money
 
-DEFAULTS = {"max_deposit": 100_000_00, "max_wallet": 1_000_000_00, "max_adjustment": 10_000_00}
+DEFAULTS = {"max_deposit": 100_000_00, "max_wallet": 1_000_000_00, "max_adjustment": 10_000_00,
+            "max_coupon_alone": 100_00, "max_coupons_daily": 1_000_00}
 ENV = {"max_deposit": "CROUPIER_MAX_DEPOSIT", "max_wallet": "CROUPIER_MAX_WALLET",
-       "max_adjustment": "CROUPIER_MAX_ADJUSTMENT"}
+       "max_adjustment": "CROUPIER_MAX_ADJUSTMENT",
+       "max_coupon_alone": "CROUPIER_MAX_COUPON_ALONE",
+       "max_coupons_daily": "CROUPIER_MAX_COUPONS_DAILY"}
+HELP = {"max_deposit": "the cage's limit on one deposit",
+        "max_wallet": "the most a wallet holds",
+        "max_adjustment": "the limit on one adjustment, either way",
+        "max_coupon_alone": "the largest match play coupon one person issues alone; above "
+                            "it a second person approves",
+        "max_coupons_daily": "the most one person issues in match play coupons in 24 hours, "
+                             "approved or not"}
 # No limit may be set above this: 10^13 cents keeps any sum of a billion of them in 64 bits.
 CEILING = 10**13
 # No single wager above this, whatever the wallet limit: at the largest odds a pay table can
@@ -54,6 +65,8 @@ class Limits:
     max_deposit: int = DEFAULTS["max_deposit"]
     max_wallet: int = DEFAULTS["max_wallet"]
     max_adjustment: int = DEFAULTS["max_adjustment"]
+    max_coupon_alone: int = DEFAULTS["max_coupon_alone"]
+    max_coupons_daily: int = DEFAULTS["max_coupons_daily"]
 
     @classmethod
     def from_env(cls) -> Limits:

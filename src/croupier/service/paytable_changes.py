@@ -3,13 +3,15 @@
 A change is proposed with the whole override table (``pays``, as a table's ``options.pays``),
 the date and time it takes effect and a reason; it is checked as ``croupier check`` checks a
 proposal (every entry at or above the regulation's minimum, odds stated "to", no entry the
-profile does not have) and refused if it fails. A second person whose role may approve
-(admin or supervisor, not the proposer) approves it, and it is checked again. Once its time
-has come it applies to each table of that game and profile at the table's next round
-boundary (never mid-round: only when the table's current round has no event yet), checked a
-third time first, as a ``pay_table_applied`` event in the table's own chain, which the audit
-replays. Proposal, approval, withdrawal and a refusal at the last check are records of the
-house's chain (``service/register.py``).
+profile does not have) and refused if it fails. A second person whose role may approve (admin
+or supervisor, not the proposer) approves it before its effective time (an approval at or after
+that time is refused: the change would take effect at once, with no notice; it is proposed
+again with a time to come), and it is checked again. Once its time has come it applies to each
+table of that game and profile at the table's next round boundary (never mid-round: only when
+the table's current round has no event yet), checked a third time first, as a
+``pay_table_applied`` event in the table's own chain, which the audit replays. Proposal,
+approval, withdrawal and a refusal at the last check are records of the house's chain
+(``service/register.py``).
 
 The effective time is an ISO 8601 date and time with its offset from UTC, no earlier than
 :data:`SKEW_SECONDS` before the proposal (a minute's allowance for the proposer's clock: a
@@ -191,10 +193,14 @@ def propose(conn: Connection, actor: str, asked: Proposal) -> Change:
     return changes(conn)[int(row["seq"])]
 
 
-def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
-    """A second person approves a proposed change (checked again). Its state is read under
-    the house chain's writer lock, so an approval and a withdrawal at the same moment are
-    decided one after the other: the second is refused, naming what the first did."""
+def approve(conn: Connection, actor: str, role: str, change_id: int,
+            now: float | None = None) -> Change:
+    """A second person approves a proposed change (checked again) before its effective time
+    (``now``: the server's clock, unless given): an approval at or after it is refused, since
+    the change would then take effect at once, with no notice to the players; it is proposed
+    again with a time still to come. Its state is read under the house chain's writer lock,
+    so an approval and a withdrawal at the same moment are decided one after the other: the
+    second is refused, naming what the first did."""
     register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
@@ -208,6 +214,11 @@ def approve(conn: Connection, actor: str, role: str, change_id: int) -> Change:
                       f"one who proposed it: {why}")
     if role not in APPROVERS:
         raise ApiError(403, "forbidden", f"a {role} may not approve a pay table change")
+    if (time.time() if now is None else now) >= change.effective_at:
+        raise Refusal(f"change {change_id} was to take effect at {change.effective}, which "
+                      "has come: approved now it would take effect at once, with no notice "
+                      "to the players; a change is approved before its time, so propose it "
+                      "again with a time still to come")
     _refuse_if_failing(change.game, change.profile, change.pays)
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
                     {"change": change_id}, actor)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import Field
+from sqlalchemy.engine import Connection
 
 from croupier.money import parse_amount
 from croupier.service import coupons, store
-from croupier.service.api.deps import CouponIssuer, CouponReading, Key, Svc
+from croupier.service.api.deps import CouponIssuer, CouponReading, Key, Svc, known_query
 from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.api.replies import Documented
@@ -33,7 +34,11 @@ class Coupon(Documented):
     expires_at: float
     issued_by: str
     issued_at: float
-    status: str = Field(description="``issued``, ``redeemed`` or ``void``")
+    status: str = Field(description="``pending`` (over the limit one person issues alone: it "
+                        "waits for a second person's approval), ``issued``, ``redeemed`` or "
+                        "``void``")
+    approved_by: str | None = Field(description="the second person who approved it (None: "
+                                    "issued by one person, within their limit)")
     table: str | None = Field(description="the table it was issued for or redeemed at")
     round: int | None = Field(description="the round it was redeemed in")
     closed_by: str | None
@@ -42,12 +47,18 @@ class Coupon(Documented):
     clause: str
 
 
-@router.post("", status_code=201, response_model=Coupon)
+@router.post("", status_code=201, response_model=Coupon,
+             responses={202: {"model": Coupon, "description": "asked for, pending: over the "
+                              "limit one person issues alone, it waits for a second person "
+                              "(``POST /coupons/{serial}/approve``)"}})
 def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
           svc: Svc) -> Response:
     """Issue a match play coupon to a named player: serial, face value, expiry, wagers. Like
     every request that hands out money it carries an Idempotency-Key: a retry gets the coupon
-    the first one issued, never a second coupon."""
+    the first one issued, never a second coupon. Over the house's limit for one person alone
+    (``--max-coupon-alone``) it is asked for (202, ``pending``) and issued only when a second,
+    independent person approves it; past what one person may issue in 24 hours
+    (``--max-coupons-daily``) it is refused (409)."""
     face = parse_amount(body.face_value, "face_value")
     svc.ledger.limits.check_coupon(store.cents(face))
     if body.table is not None:
@@ -55,15 +66,35 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
         clauses.check_coupons(live.profile, live.game.name)
     fp = fingerprint("POST", request.url.path, body.model_dump())
     asked = coupons.Asked(body.player, face, list(body.wagers), body.expires_in_days, body.table)
-    return reply(svc.ledger.once(user, key, fp, lambda conn, request: Reply(201, coupons.issue(
-        conn, user.username, asked, request))))
+    limits = svc.ledger.limits
+
+    def made(conn: Connection, request: str | None) -> Reply:
+        coupon = coupons.issue(conn, user.username, asked, request, limits)
+        return Reply(202 if coupon["status"] == "pending" else 201, coupon)
+
+    return reply(svc.ledger.once(user, key, fp, made))
 
 
-@router.get("", response_model=None, responses={200: {"model": list[Coupon]}})
-def listing(reading: CouponReading, svc: Svc) -> list[dict[str, Any]]:
-    """Every coupon (staff), or the player's own."""
+@router.get("", dependencies=[Depends(known_query("limit", "after", "player"))],
+            response_model=None, responses={200: {"model": list[Coupon]}})
+def listing(reading: CouponReading, svc: Svc,
+            limit: Annotated[int, Query(ge=1, le=coupons.MOST)] = coupons.PAGE,
+            after: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
+            player: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
+            ) -> list[dict[str, Any]]:
+    """The coupons (staff: every player's, or ``player``'s; a player: their own), newest
+    first, ``limit`` at a time (at most 500). The next page is asked with ``after``, the
+    serial of the last coupon of this one; a page shorter than ``limit`` is the last."""
+    if reading.own_only:
+        if player not in (None, reading.user.username):
+            raise ApiError(403, "forbidden", "a player lists only their own coupons")
+        player = reading.user.username
     with svc.engine.connect() as conn:
-        return coupons.listing(conn, reading.user.username if reading.own_only else None)
+        try:
+            return coupons.listing(conn, player, limit, after)
+        except LookupError:
+            raise ApiError(422, "malformed", f"query.after: there is no coupon {after} "
+                           "in this listing") from None
 
 
 @router.get("/{serial}", response_model=None, responses={200: {"model": Coupon}})
@@ -73,6 +104,17 @@ def one(serial: Serial, reading: CouponReading, svc: Svc) -> dict[str, Any]:
     if found is None or (reading.own_only and found["player"] != reading.user.username):
         raise ApiError(404, "not_found", f"there is no coupon {serial}")
     return found
+
+
+@router.post("/{serial}/approve", response_model=None, responses={200: {"model": Coupon}})
+def approve(serial: Serial, user: CouponIssuer, svc: Svc) -> dict[str, Any]:
+    """A second person approves a pending coupon, which is then issued: a cashier or
+    supervisor independent of the one who asked (docs/two-person-rules.md)."""
+    try:
+        with svc.engine.begin() as conn:
+            return coupons.approve(conn, user.username, serial)
+    except LookupError:
+        raise ApiError(404, "not_found", f"there is no coupon {serial}") from None
 
 
 @router.post("/{serial}/void", response_model=None, responses={200: {"model": Coupon}})

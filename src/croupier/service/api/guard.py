@@ -22,10 +22,17 @@ node that serves it therefore read it alike.
 A request whose client goes away before its body is whole (fewer bytes than its
 ``Content-Length``, or a chunked body without its last chunk) is dropped unanswered: its start
 may be valid JSON, but the client never finished sending it, so nothing is done on it.
+
+A body that has not arrived whole :data:`BODY_SECONDS` after its request's headers (a client
+sending it slowly, or not at all) is answered 408 and the connection closed: no client holds a
+request, and the task serving it, open by sending slowly (:class:`Deadlines`). The deadline
+costs a body read no timer of its own: it is noted in a table that one task per event loop
+looks through once a second, cancelling a read that is overdue.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from typing import Any
@@ -40,6 +47,8 @@ from croupier.service.api.form import (
 )
 
 MAX_BODY = 64 * 1024
+BODY_SECONDS = 10.0
+"""How long a request's body may take to arrive whole, from its headers (seconds)."""
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
        "object-src 'none'")
@@ -49,6 +58,14 @@ SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"referrer-policy", b"no-referrer"),
 ]
+
+
+def _too_slow() -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    body = json.dumps({"error": {"code": "timeout", "clause": "", "reason": (
+        f"the request body did not arrive whole within {BODY_SECONDS:g} seconds of its "
+        "headers")}}).encode()
+    return body, [(b"content-type", b"application/json"),
+                  (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
 
 
 def _too_large() -> tuple[bytes, list[tuple[bytes, bytes]]]:
@@ -78,9 +95,12 @@ class Guard:
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             try:
-                body = await read_limited(receive)
+                body = await DEADLINES.read(receive)
             except ClientGone:
                 return  # the body never arrived whole: nobody to answer, nothing to do
+            except TooSlow:
+                await Guard.refuse_too_slow(send)
+                return
             if body is None:
                 await self._refuse(scope, send)
                 return
@@ -104,6 +124,15 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
     @staticmethod
+    async def refuse_too_slow(send: Send) -> None:
+        """The 408 answer to a body that did not arrive whole in :data:`BODY_SECONDS` (the
+        connection then closes)."""
+        body, headers = _too_slow()
+        await send({"type": "http.response.start", "status": 408,
+                    "headers": headers + SECURITY_HEADERS})
+        await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
     async def _answer(send: Send, status: int, body: bytes) -> None:
         headers = [(b"content-type", b"application/json"),
                    (b"content-length", str(len(body)).encode())]
@@ -114,6 +143,78 @@ class Guard:
 
 class ClientGone(Exception):
     """The client disconnected before the request's body was whole."""
+
+
+class TooSlow(Exception):
+    """The request's body did not arrive whole within :data:`BODY_SECONDS`."""
+
+
+class Deadlines:
+    """The body reads under way, each with the time it must end by, and the one task (per
+    event loop, started by the first read) that cancels the overdue ones every ``every``
+    seconds. A read costs two operations on a dict, never a clock reading (the sweeper keeps
+    the time, ``now``), a timer or a task of its own, so the requests whose body came with
+    their headers (nearly all) pay nearly nothing. A deadline is counted from the sweeper's
+    last look at the clock and found at its next look: it falls within ``every`` of
+    ``seconds`` either way."""
+
+    def __init__(self, seconds: float, every: float = 1.0) -> None:
+        self.seconds = seconds
+        self.every = every
+        self.reads: dict[asyncio.Task[Any], float] = {}
+        self.overdue: set[asyncio.Task[Any]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sweeper: asyncio.Task[None] | None = None
+        self.now = 0.0
+
+    async def read(self, receive: Receive) -> bytes | None:
+        """:func:`read_limited` within the deadline: :class:`TooSlow` after it."""
+        task = asyncio.current_task()
+        if task is None:  # not in a task (never so under a server): no deadline
+            return await read_limited(receive)
+        if task.get_loop() is not self.loop or self.sweeper is None or self.sweeper.done():
+            self._start(task.get_loop())
+        reads = self.reads
+        reads[task] = self.now + self.seconds
+        try:  # read_limited, written out here: one coroutine fewer on every request
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    raise ClientGone
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > MAX_BODY:
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        except asyncio.CancelledError:
+            if task not in self.overdue:
+                raise
+            self.overdue.discard(task)
+            task.uncancel()
+            raise TooSlow from None
+        finally:
+            del reads[task]
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.now = loop.time()
+        self.sweeper = loop.create_task(self._sweep(loop))
+
+    async def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        while self.loop is loop:
+            await asyncio.sleep(self.every)
+            self.now = now = loop.time()
+            for task, deadline in list(self.reads.items()):
+                if deadline <= now and task.get_loop() is loop and task not in self.overdue:
+                    self.overdue.add(task)
+                    task.cancel()
+
+
+DEADLINES = Deadlines(BODY_SECONDS)
 
 
 class _Twice(ValueError):

@@ -68,8 +68,17 @@ def events_of_kinds(conn: Connection, table_id: str, kinds: tuple[str, ...]) -> 
 
 
 def took_part(conn: Connection, table_id: str, round_no: int, player: str) -> bool:
-    """Whether ``player`` had a part in the round (a wager, a settlement, a balance)."""
-    return conn.execute(sa.select(store.round_players.c.player).where(
+    """Whether ``player`` had a part in the round (a wager, a settlement, a balance, an
+    adjustment: any event naming them). A decided round lists its players (``round_players``,
+    written with the decision); a round not yet decided has no such list, so its events are
+    read: a player's part in the round under way is theirs to recall as any other."""
+    listed = conn.execute(sa.select(store.round_players.c.player).where(
         store.round_players.c.table_id == table_id,
         store.round_players.c.round == round_no,
-        store.round_players.c.player == player)).first() is not None
+        store.round_players.c.player == player)).first()
+    if listed is not None:
+        return True
+    ev = store.events
+    return conn.execute(sa.select(ev.c.seq).where(
+        ev.c.table_id == table_id, ev.c.round == round_no, ev.c.player == player)
+        .limit(1)).first() is not None

@@ -98,7 +98,8 @@ def made_elsewhere(snap: Snapshot) -> tuple[dict[str, Made], list[Finding]]:
                 f"payload records {digest!r}")))
         if isinstance(digest, str):
             found[digest] = Made(register.WHERE, int(r["seq"]), f"{r['kind']} of record "
-                                 f"{r['seq']}", 201, coupons.reply_of(record))
+                                 f"{r['seq']}", coupons.status_of(record),
+                                 coupons.reply_of(record))
     return found, findings
 
 

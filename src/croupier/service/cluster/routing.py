@@ -29,7 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.service.api.access import request_id
-from croupier.service.api.guard import ClientGone, Guard, read_limited
+from croupier.service.api.guard import DEADLINES, ClientGone, Guard, TooSlow
 from croupier.service.auth import Auth
 from croupier.service.cluster.node import Node
 from croupier.service.tables import Tables
@@ -93,11 +93,15 @@ class Router:
 
     async def _forward(self, scope: Scope, receive: Receive, send: Send, url: str,
                        table_id: str) -> None:
-        # Read as the guard reads it: within the size limit, and only if it arrives whole.
+        # Read as the guard reads it: within the size limit and its deadline, and only if it
+        # arrives whole.
         try:
-            body = await read_limited(receive)
+            body = await DEADLINES.read(receive)
         except ClientGone:
             return  # the client went away mid-body: the holder is sent nothing
+        except TooSlow:
+            await Guard.refuse_too_slow(send)
+            return
         if body is None:
             await Guard.refuse_too_large(send)
             return
