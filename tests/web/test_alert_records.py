@@ -1,7 +1,8 @@
 """Fairness alerts as records in Chromium over a real server: a die that shows only six-six
 raises an alert that the supervisor, the dealer and the organiser all see, still there after a
-reload; acknowledged once with a reason (a record in the table's chain), and listed in the
-end-of-night report with it."""
+reload; the dealer who entered the sixes may not acknowledge it (it is about their entries),
+the supervisor does, once, with a reason (a record in the table's chain), and it is listed in
+the end-of-night report with it."""
 
 from __future__ import annotations
 
@@ -37,20 +38,24 @@ def test_an_alert_is_seen_by_three_roles_kept_acknowledged_and_reported(
         page.wait_for_selector(f"{row}.alert-open")
         page.reload()  # the record stays: it is read from the ledger, not the live banner
         page.wait_for_selector(f"{row}.alert-open")
+    # The dealer entered the sixes: the alert is about their entries, not theirs to answer.
     dealer = pages["dealer"]
-    dealer.fill(f"{row} .ack-reason", "dice changed and set aside for inspection")
-    dealer.dblclick(f"{row} .ack-btn")
-    dealer.wait_for_selector(f"{row}.alert-done >> text=Acknowledged by dealer")
+    dealer.fill(f"{row} .ack-reason", "nothing wrong with my dice")
+    dealer.click(f"{row} .ack-btn")
+    dealer.wait_for_selector(f"{row} .console-msg.error >> text=about acts of dealer")
+    supervisor = pages["supervisor"]
+    supervisor.fill(f"{row} .ack-reason", "dice changed and set aside for inspection")
+    supervisor.dblclick(f"{row} .ack-btn")
+    supervisor.wait_for_selector(f"{row}.alert-done >> text=Acknowledged by supervisor")
     # Acknowledged once (a second click is the same intent), recorded in the table's chain.
     events = server.get("auditor", f"/tables/{CRAPS}/events")
     acks = [e for e in events if e.get("type") == "procedure" and e.get("name") == "alert_acknowledged"]
-    assert len(acks) == 1 and acks[0]["by"] == "dealer"
+    assert len(acks) == 1 and acks[0]["by"] == "supervisor"
     assert acks[0]["detail"] == f"{alert['seq']}: dice changed and set aside for inspection"
-    supervisor = pages["supervisor"]
-    supervisor.reload()
-    supervisor.wait_for_selector(f"{row}.alert-done >> text=set aside for inspection")
+    dealer.reload()
+    dealer.wait_for_selector(f"{row}.alert-done >> text=set aside for inspection")
     admin = pages["admin"]
     admin.click("#report-show-btn")
     admin.wait_for_selector("#report-view #report-alerts")
     listed = admin.inner_text("#report-view #report-alerts")
-    assert f"#{alert['seq']}" in listed and "acknowledged by dealer" in listed
+    assert f"#{alert['seq']}" in listed and "acknowledged by supervisor" in listed

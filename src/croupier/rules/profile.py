@@ -43,7 +43,7 @@ CRAPS_CLAUSES = frozenset({
 ROULETTE_CLAUSES = frozenset({
     "permitted_clause", "pays_clause", "payable_clause", "placement_clause", "spin_clause",
     "five_adjacent_clause", "settlement_clause", "same_direction_clause", "revolutions_clause",
-    "foreign_object_clause", "no_more_bets_clause",
+    "foreign_object_clause", "no_more_bets_clause", "valid_spin_clause",
 })
 COMMISSION_BASES = ("stake", "win")
 COMMISSION_TIMINGS = ("placement", "win")

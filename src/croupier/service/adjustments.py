@@ -20,23 +20,31 @@ from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
+from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan
 
 PlanFn = Callable[[Connection], Plan]
 
 
+def clause_at(live: LiveTable) -> str:
+    """The clause an adjustment's refusal cites at ``live``: who answers the disputes about
+    the conduct of its game under its profile (or the reading applied where no one is named);
+    never the clause of what a wager is made with."""
+    return live.procedures.adjustment_clause()
+
+
 def _can_take(live: LiveTable, player: str, amount: Decimal) -> None:
     if live.chips(player) + amount < 0:
         raise Refusal(f"{player} has {fmt(live.chips(player))} in chips: cannot take back "
-                      f"{fmt(-amount)}")
+                      f"{fmt(-amount)}", clause_at(live))
 
 
 def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Decimal,
            reason: str) -> PlanFn:
     """An adjustment made alone, or asked of a second supervisor (202) when it needs one."""
     def plan(conn: Connection) -> Plan:
-        require_player_at(live, player)
+        require_player_at(live, player, clause_at(live))
         if amount == 0:
             raise ApiError(422, "malformed", "an adjustment moves a non-zero amount")
         moved = controls.moved_alone(conn, ledger.staged(conn), user.username, player,
@@ -49,16 +57,19 @@ def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Dec
     return plan
 
 
-def approve(user: User, live: LiveTable, pending_id: int) -> PlanFn:
+def approve(user: User, live: LiveTable, pending_id: int, limits: Limits | None = None,
+            ) -> PlanFn:
     """A second supervisor's approval of pending adjustment ``pending_id``: the approval and
-    the adjustment it allows, recorded together."""
+    the adjustment it allows, recorded together (within ``limits``' limit per operation)."""
     def plan(conn: Connection) -> Plan:
         asked = live.adjustments_asked.get(pending_id)
         if asked is not None:
-            require_player_at(live, asked.player)
+            if limits is not None:
+                limits.check_adjustment(store.cents(asked.amount), clause_at(live))
+            require_player_at(live, asked.player, clause_at(live))
             _can_take(live, asked.player, asked.amount)
         asked = controls.approve(conn, live.adjustments_asked, live.id, pending_id,
-                                 user.username)
+                                 user.username, clause_at(live))
         reason = f"{asked.reason} (asked by {asked.by}, approved by {user.username})"
         return Plan([sv.AdjustmentApproved(pending_id, asked.player, asked.amount,
                                            user.username),

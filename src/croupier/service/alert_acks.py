@@ -5,6 +5,13 @@ An alert (an ``integrity_alert`` event) stays in the table's chain; its acknowle
 sequence number, the person, and the reason they gave. A supervisor, the dealer or the
 organiser acknowledges each alert once; the end-of-night report lists every alert with its
 acknowledgement, or says it has none.
+
+Nobody acknowledges an alert about their own acts: a dice set's or a wheel's alert is about
+the results entered from that equipment at the table until the alert (by whichever dealer
+entered them, a voided entry included), a void-rate alert about the voids it counts (who
+asked for and approved each). The person acknowledging must be independent of every one of
+them, counted as people, not accounts (:func:`croupier.service.people.not_independent`):
+a dealer, or an account of the dealer's own line, does not answer for the dealer's entries.
 """
 
 from __future__ import annotations
@@ -16,11 +23,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Row
 
 from croupier.errors import Refusal
-from croupier.service import codec, store
+from croupier.service import codec, people, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
+from croupier.service.monitoring import dice_set_id
 from croupier.service.plans import Plan
+from croupier.service.void_watch import MONITOR as VOID_MONITOR
 
 NAME = "alert_acknowledged"
 # The house's own control over its equipment: a monitor's alarm is looked into and answered
@@ -56,7 +65,8 @@ def acknowledgements(svc: Any, conn: Connection, table_ids: list[str],
 
 def acknowledge(user: User, live: LiveTable, seq: int, reason: str) -> PlanFn:
     """The acknowledgement of the alert at ``seq`` of ``live`` (refused if there is no such
-    alert or it is already acknowledged)."""
+    alert, it is already acknowledged, or ``user`` is not independent of a person whose acts
+    it is about)."""
     def plan(conn: Connection) -> Plan:
         alerts = {r.seq for r in events_of(conn, live.id, sv.IntegrityAlert.kind)}
         if seq not in alerts:
@@ -65,5 +75,41 @@ def acknowledge(user: User, live: LiveTable, seq: int, reason: str) -> PlanFn:
         if done is not None:
             raise Refusal(f"alert #{seq} was acknowledged by {done['by']}: {done['reason']}",
                           CLAUSE)
+        for person in sorted(about(conn, live, seq)):
+            why = people.not_independent(conn, person, user.username)
+            if why is not None:
+                raise Refusal(f"alert #{seq} is about acts of {person}: it is acknowledged by "
+                              f"a person independent of them ({why})", CLAUSE)
         return Plan([sv.Procedure(NAME, user.username, f"{seq}: {reason}", CLAUSE)])
     return plan
+
+
+def about(conn: Connection, live: LiveTable, seq: int) -> set[str]:
+    """The people whose acts the alert at ``seq`` of ``live`` is about: who entered the
+    results of its dice set or wheel at the table before it (a voided entry too: the monitor
+    saw it), or who took part in the voids a void-rate alert counts."""
+    rows = conn.execute(sa.select(store.events.c.seq, store.events.c.payload).where(
+        store.events.c.table_id == live.id, store.events.c.seq <= seq)
+        .order_by(store.events.c.seq)).all()
+    decoded = [(r.seq, codec.decode(live.game.name, r.payload)) for r in rows]
+    alert = decoded[-1][1] if decoded and decoded[-1][0] == seq else None
+    if not isinstance(alert, sv.IntegrityAlert):
+        return set()
+    if alert.monitor == VOID_MONITOR:
+        voiders = [{e.by, e.approved_by or e.by} for _, e in decoded if isinstance(e, sv.Voided)]
+        named = alert.set_id.removeprefix(f"{live.id}:")
+        everyone = set().union(*voiders) if voiders else set()
+        # A person's alert names them; the table's is about everyone who took part.
+        return {named} if named != alert.set_id else everyone
+    entrants: set[str] = set()
+    in_play: tuple[str, ...] = ()
+    for _, event in decoded:
+        if isinstance(event, sv.DiceSelected):
+            in_play = event.serials
+        elif isinstance(event, sv.DiceChanged):
+            in_play = ()
+        elif isinstance(event, sv.Entered):
+            where = dice_set_id(in_play) if alert.equipment == "dice" else alert.set_id
+            if where == alert.set_id:
+                entrants.add(event.by)
+    return entrants

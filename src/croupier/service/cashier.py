@@ -28,11 +28,13 @@ from croupier.service.procedures.clauses import clause
 PlanFn = Callable[[Connection], Plan]
 
 
-def require_player_at(live: LiveTable, player: str) -> None:
-    """Refuse anything but a buy-in from a player without chips at the table."""
+def require_player_at(live: LiveTable, player: str, clause: str | None = None) -> None:
+    """Refuse anything but a buy-in from a player without chips at the table, citing
+    ``clause`` (by default the profile's clause on what a wager is made with: a wager without
+    chips is credit)."""
     if player not in live.present():
         raise Refusal(f"{player} has no chips at table {live.id}: buy in through the cashier "
-                      "first", cite(live.profile, "chips"))  # a wager without chips is credit
+                      "first", cite(live.profile, "chips") if clause is None else clause)
 
 
 def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> PlanFn:
@@ -47,7 +49,7 @@ def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> Plan
         balance = ledger.wallet_balance(conn, player, lock=True)
         if store.cents(amount) > balance:
             raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
-                          f"buy {fmt(amount)} in chips")
+                          f"buy {fmt(amount)} in chips", cite(live.profile, "wallet"))
         events: list[Event] = [sv.ChipsIn(player, amount), *live.procedures.joined(player)]
         return Plan(events, wallet=[(player, -store.cents(amount), "buy_in")])
     return plan
@@ -61,7 +63,8 @@ def cash_out(user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
         out = chips if amount is None else amount
         if out > chips:
             raise Refusal(f"{player} has {fmt(chips)} in chips at the table (wagers on the layout "
-                          f"are not cashed out): cannot cash out {fmt(out)}")
+                          f"are not cashed out): cannot cash out {fmt(out)}",
+                          cite(live.profile, "wallet"))
         events: list[Event] = [sv.ChipsOut(player, out)] if out > 0 else []
         leaving = out == chips and live.on_table(player) == 0
         if leaving:
@@ -70,7 +73,7 @@ def cash_out(user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
         if leaving:
             events.append(sv.Left(player))
         if not events:
-            raise Refusal(f"{player} has no chips to cash out")
+            raise Refusal(f"{player} has no chips to cash out", cite(live.profile, "wallet"))
         wallet = [(player, store.cents(out), "cash_out")] if out > 0 else []
         return Plan(events, wallet=wallet, extra={"left": leaving})
     return plan

@@ -2,7 +2,9 @@
 adjustments large enough to need a second person.
 
 A table is ``rng`` (only the RNG decides: no one can enter a result) or ``physical`` (the
-dealer enters what physical dice or a wheel showed; the RNG may stand in for them). The mode is
+dealer enters what physical dice or a wheel showed; the RNG may stand in for them, by design:
+a roll or spin asked without a result is drawn, recorded as the RNG's and voided only by two
+supervisors, docs/procedures.md). The mode is
 a record of the house's chain (``table_entry``, written in the transaction that opens the
 table), so an edit of it is an audit finding; a table with no such record takes no entered
 result (the RNG decides), so a record removed never opens the table to entered dice. Tables
@@ -33,6 +35,7 @@ from croupier.service import events as sv
 from croupier.service import people, register, store
 from croupier.service.audit.snapshot import Finding
 from croupier.service.errors import ApiError
+from croupier.service.plans import OUTCOME_CLAUSE
 
 ADJUSTMENT_LIMIT = Decimal("100.00")
 
@@ -80,7 +83,7 @@ def entering(plan_fn: Any, table_id: str) -> Any:
     def plan(conn: Connection) -> Any:
         if entry(conn, table_id) == "rng":
             raise Refusal(f"table {table_id} is an RNG table: its results come only from the "
-                          "RNG, and no result can be entered")
+                          "RNG, and no result can be entered", OUTCOME_CLAUSE)
         return plan_fn(conn)
 
     return plan
@@ -156,29 +159,30 @@ def asked_reply(asked: sv.AdjustmentAsked, table_id: str, moved_cents: int) -> d
 
 
 def approve(conn: Connection, live_asked: dict[int, sv.AdjustmentAsked], table_id: str,
-            pending_id: int, approver: str) -> sv.AdjustmentAsked:
+            pending_id: int, approver: str, clause: str) -> sv.AdjustmentAsked:
     """The adjustment asked, once checked that ``approver`` may approve it (a second person,
     independent of who asked) and marked approved (exactly once); the caller records the
-    approval and the adjustment in the table's chain in the same transaction."""
+    approval and the adjustment in the table's chain in the same transaction. A refusal
+    cites ``clause`` (the table's clause for adjustments)."""
     row = pending(conn, table_id, pending_id, lock=True)
     if row is None:
         raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
                        f"table {table_id!r}")
     if row.status != "pending":
-        raise Refusal(f"adjustment {pending_id} is already {row.status}")
+        raise Refusal(f"adjustment {pending_id} is already {row.status}", clause)
     asked = live_asked.get(pending_id)
     if asked is None:
         raise Refusal(f"adjustment {pending_id} is in no record of the table's chain (asked "
-                      "before pending adjustments were chained): ask for it again")
+                      "before pending adjustments were chained): ask for it again", clause)
     why = people.not_independent(conn, asked.by, approver)
     if why is not None:
-        raise Refusal(f"adjustment {pending_id} needs a second person: {why}")
+        raise Refusal(f"adjustment {pending_id} needs a second person: {why}", clause)
     done = conn.execute(pending_adjustments.update().where(
         pending_adjustments.c.id == pending_id,
         pending_adjustments.c.status == "pending").values(
         status="approved", decided_by=approver, decided_at=store.now()))
     if done.rowcount != 1:
-        raise Refusal(f"adjustment {pending_id} is already decided")
+        raise Refusal(f"adjustment {pending_id} is already decided", clause)
     return asked
 
 

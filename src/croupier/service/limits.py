@@ -108,10 +108,11 @@ class Limits:
             raise ApiError(422, "limit", f"a coupon's face value is at most "
                            f"{money(self.max_deposit)} (the cage's limit per operation)")
 
-    def check_adjustment(self, amount: int) -> None:
-        """Refuse an adjustment larger (either way) than the limit per operation."""
+    def check_adjustment(self, amount: int, clause: str = "") -> None:
+        """Refuse an adjustment larger (either way) than the limit per operation, citing
+        ``clause`` (the table's clause for adjustments)."""
         from croupier.errors import Refusal
 
         if abs(amount) > self.max_adjustment:
             raise Refusal(f"an adjustment is at most {money(self.max_adjustment)} either way "
-                          "(the house's limit per operation)")
+                          "(the house's limit per operation)", clause)

@@ -82,6 +82,9 @@ class LiveTable:
         self.pending: PendingOutcome | None = None
         self.halted: sv.TableHalted | None = None
         self.void_asked: sv.VoidAsked | None = None
+        self.replacing: sv.Voided | None = None
+        """The void of an entered result whose replacement is not recorded yet: the next
+        outcome is recorded by a person independent of the supervisor who voided it."""
         self.adjustments_asked: dict[int, sv.AdjustmentAsked] = {}
         """The adjustments asked and not yet approved, by number (from the chain)."""
         self.dealer = ""
@@ -206,6 +209,7 @@ class LiveTable:
         whether ``event`` was one of them."""
         if isinstance(event, (sv.Drawn, sv.Entered)):
             self.pending = PendingOutcome(seq, event)
+            self.replacing = None
         elif isinstance(event, sv.SpinDeclared) and self.pending is not None:
             self.pending = PendingOutcome(self.pending.seq, self.pending.event, event)
         elif isinstance(event, sv.TableHalted):
@@ -216,6 +220,8 @@ class LiveTable:
             self.void_asked = event
         elif isinstance(event, sv.Voided):
             self.void_watch.voided(event)
+            # A void approved by a second supervisor (an RNG outcome's) replaces nothing.
+            self.replacing = event if event.approved_by is None else None
         elif isinstance(event, sv.BettingClosed):
             self.betting_open = False
         else:

@@ -19,11 +19,11 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal, Unsettleable
 from croupier.events import Event
-from croupier.service import coupons, halts, table_procedures
+from croupier.service import coupons, halts, people, table_procedures
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
-from croupier.service.plans import Plan
+from croupier.service.plans import OUTCOME_CLAUSE, Plan
 from croupier.service.rng import Rng
 
 PlanFn = Callable[[Connection], Plan]
@@ -41,10 +41,25 @@ def no_more_bets(user: User, live: LiveTable) -> PlanFn:
     """The dealer's call: roulette's "No more bets"; at craps, the dice are in the air."""
     def plan(conn: Connection) -> Plan:
         if not live.betting_open:
-            raise Refusal("betting is already closed")
+            raise Refusal("betting is already closed", live.procedures.closed_clause())
         return Plan([*on_duty(user, live),
                      sv.BettingClosed(user.username, live.procedures.closed_clause())])
     return plan
+
+
+def check_replacement(conn: Connection, user: User, live: LiveTable) -> None:
+    """Refuse the outcome that replaces a voided entry if ``user`` is not a person
+    independent of the supervisor who voided it (docs/two-person-rules.md): one supervisor
+    voids an entered result alone, so a second person records what replaces it, and no one
+    both strikes a result and puts another in its place."""
+    voided = live.replacing
+    if voided is None:
+        return
+    why = people.not_independent(conn, voided.by, user.username)
+    if why is not None:
+        raise Refusal(f"round {voided.decision}'s entered result was voided by {voided.by}: "
+                      "the outcome that replaces it is recorded by a person independent of "
+                      f"the one who voided it ({why})", OUTCOME_CLAUSE)
 
 
 def record(user: User, live: LiveTable, rng: Rng, entered: Any,
@@ -61,7 +76,9 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
             return Plan([])
         procedures = live.procedures
         procedures.check_outcome(conn, entered is not None)
+        check_replacement(conn, user, live)
         if entered is None:
+            procedures.check_drawn(declared or {})
             if not drawn:
                 draw = rng.draw(live.table.draw_ranges())
                 drawn.append(sv.Drawn(draw.source, draw.raw,

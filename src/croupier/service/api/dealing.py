@@ -85,7 +85,8 @@ async def _outcome(request: Request, svc: Any, body: RollBody | SpinBody, user: 
 async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
     """Roll: the RNG's dice (raw draw recorded) or the physical dice entered, recorded before
-    anything is settled; then every wager settled."""
+    anything is settled; then every wager settled. An RNG table takes no entered dice; at a
+    physical table the RNG stands in when no dice are given (recorded as the RNG's draw)."""
     return await _outcome(request, svc, body, user, table_id, key)
 
 
@@ -93,7 +94,9 @@ async def roll(request: Request, table_id: TableId, body: RollBody, user: Dealer
 async def spin(request: Request, table_id: TableId, body: SpinBody, user: Dealer, key: Key,
                svc: Svc) -> Response:
     """Spin (after "No more bets"): the RNG's pocket or the number entered, recorded before
-    anything is settled; an irregular spin (20.32(m)) is "no spin" and every wager stays."""
+    anything is settled; an irregular spin (20.32(m)) is "no spin" and every wager stays. An
+    RNG table takes no entered number; at a physical table the RNG stands in when no number
+    is given. No irregularity of a ball is declared of the RNG's spin (20.32(j)1, (m)3)."""
     return await _outcome(request, svc, body, user, table_id, key)
 
 
@@ -145,7 +148,8 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
     alone in 24 hours, it is asked (202) and waits for a second, independent supervisor."""
     amount = signed_amount(body.amount)
     # Over the limit per operation it is refused now, not left pending for a second person.
-    svc.ledger.limits.check_adjustment(store.cents(amount))
+    svc.ledger.limits.check_adjustment(store.cents(amount),
+                                       adjustments.clause_at(svc.tables.find(table_id)))
     return await act(request, body, user, table_id, key,
                      lambda live: adjustments.adjust(svc.ledger, user, live, body.player,
                                                      amount, body.reason))
@@ -157,4 +161,5 @@ async def approve_adjustment(request: Request, table_id: TableId, pending_id: La
                              user: Supervisor, key: Key, svc: Svc) -> Response:
     """A second supervisor approves a pending adjustment: only then are the chips moved."""
     return await act(request, None, user, table_id, key,
-                     lambda live: adjustments.approve(user, live, pending_id))
+                     lambda live: adjustments.approve(user, live, pending_id,
+                                                      svc.ledger.limits))

@@ -16,6 +16,7 @@ from pydantic import Field
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
 
+from croupier.rules.citations import cite
 from croupier.service import equipment_register as reg
 from croupier.service import layouts, register, store
 from croupier.service.acting import Asked
@@ -196,7 +197,8 @@ def dice_table(svc: Services, table_id: str) -> LiveTable:
         raise ApiError(404, "not_found", f"there is no table {table_id!r}")
     if live.procedures.dice is None:
         raise ApiError(409, "refused", f"table {table_id} keeps no dice: a die is issued "
-                       "only to the cup of a table where a player throws the dice")
+                       "only to the cup of a table where a player throws the dice",
+                       cite(live.profile, "dice_cup"))
     return live
 
 
@@ -214,7 +216,8 @@ def _not_in_play(live: LiveTable, serial: str) -> None:
     desk = live.procedures.dice
     if desk is not None and (serial in desk.in_play or serial in desk.offered):
         raise ApiError(409, "refused", f"die {serial} is in play at table {live.id}: it "
-                       "goes back to the cup after the decision (a change of dice)")
+                       "goes back to the cup after the decision (a change of dice)",
+                       cite(live.profile, "dice_change"))
 
 
 @router.get("/equipment/dice/{serial}/custody", response_model=None,

@@ -53,6 +53,10 @@ class Procedures(Protocol):
     def closed_clause(self) -> str:
         """The clause that governs wagers once betting is closed."""
 
+    def adjustment_clause(self) -> str:
+        """The clause (or reading) a refusal of a supervisor's adjustment cites: who answers
+        the disputes about the conduct of the game, where the profile's text names one."""
+
     def removal_closed(self) -> Refusal:
         """Why no wager is taken down while betting is closed."""
 
@@ -66,6 +70,10 @@ class Procedures(Protocol):
     def check_outcome(self, conn: Connection, entered: bool) -> None:
         """Refuse an outcome the table cannot have now (no shooter, no dice in play, betting
         still open at roulette, an entry where only the RNG decides)."""
+
+    def check_drawn(self, declared: dict[str, Any]) -> None:
+        """Refuse what the dealer declares of an outcome the RNG is to draw, where it cannot
+        be so (a ball's irregularity declared of a spin no ball makes)."""
 
     def before_outcome(self, user: User, entered: bool, declared: dict[str, Any],
                        ) -> list[Event]:

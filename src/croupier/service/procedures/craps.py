@@ -24,6 +24,7 @@ from croupier.service import table_procedures
 from croupier.service.auth import User
 from croupier.service.equipment import CHANGE_CLAUSE
 from croupier.service.monitoring import MONITOR_ACTOR
+from croupier.service.plans import OUTCOME_CLAUSE
 from croupier.service.procedures.clauses import clause
 from croupier.service.procedures.dice import DiceDesk
 from croupier.service.procedures.late_bets import LateBets
@@ -78,6 +79,9 @@ class CrapsProcedures:
     def dealer_clause(self) -> str:
         return clause(self.live.profile, "dealer")
 
+    def adjustment_clause(self) -> str:
+        return clause(self.live.profile, "adjustment")
+
     def closed_clause(self) -> str:
         """Late bets with confirmation where the profile permits them, else bets before the
         throw."""
@@ -110,9 +114,12 @@ class CrapsProcedures:
         game = self.live.game
         if entered and not game.dealer_enters_results:
             raise Refusal(f"at {game.name} a device throws the dice: the RNG decides every "
-                          "roll and no result is entered")
+                          "roll and no result is entered", OUTCOME_CLAUSE)
         if self.dice is not None:
             self.dice.check_ready(conn)
+
+    def check_drawn(self, declared: dict[str, Any]) -> None:
+        return None  # nothing is declared of a roll
 
     def before_outcome(self, user: User, entered: bool, declared: dict[str, Any],
                        ) -> list[Event]:

@@ -219,8 +219,9 @@ class DiceDesk:
             if by_player:
                 require_player_at(self.live, user.username)
             if not self.in_play:
-                raise Refusal("no dice are in play")
+                raise Refusal("no dice are in play", self._clause("dice_change"))
             if self.change_called:
-                raise Refusal("a change of dice has already been called")
+                raise Refusal("a change of dice has already been called",
+                              self._clause("dice_change"))
             return Plan([sv.DiceChangeCalled(user.username, self._clause("dice_change"))])
         return plan

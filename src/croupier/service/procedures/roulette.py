@@ -58,6 +58,9 @@ class RouletteProcedures:
     def dealer_clause(self) -> str:
         return cite(self.live.profile, "wheel_dealer")
 
+    def adjustment_clause(self) -> str:
+        return cite(self.live.profile, "wheel_adjustment")
+
     def _check_equipment(self, conn: Connection) -> None:
         """Refuse a spin entered from a wheel or ball out of service at this table: a failed
         inspection or a retirement takes it out of play at once."""
@@ -87,6 +90,29 @@ class RouletteProcedures:
         if self.live.betting_open:
             raise Refusal('the dealer calls "No more bets" while the ball is still rotating, '
                           "before it comes to rest", self.closed_clause())
+
+    def check_drawn(self, declared: dict[str, Any]) -> None:
+        """Refuse a ball's irregularity declared of the RNG's spin: no ball is spun, and the
+        draw is a valid spin ((j)1: against the wheel, at least the minimum revolutions)."""
+        from croupier.rules import load_profile
+
+        rules = load_profile(self.live.profile).roulette
+        # A spin of no revolutions is never one, whatever minimum the text sets.
+        minimum = max(rules.minimum_revolutions if rules is not None else 0, 1)
+        revolutions = declared.get("revolutions")
+        if revolutions is not None and revolutions < minimum:
+            raise Refusal(f"the RNG's spin is a valid spin of at least {minimum} revolutions: "
+                          f"{revolutions} revolutions cannot be declared of it (no ball is "
+                          "spun; a physical spin's are entered with its number)",
+                          self._clause("valid_spin_clause"))
+        if declared.get("same_direction"):
+            raise Refusal("the RNG's spin is a valid spin, against the wheel: a ball spun the "
+                          "wheel's way cannot be declared of it (no ball is spun)",
+                          self._clause("valid_spin_clause"))
+        if declared.get("foreign_object"):
+            raise Refusal("the RNG's spin is a valid spin: a foreign object in the wheel "
+                          "cannot be declared of it (no ball is spun)",
+                          self._clause("foreign_object_clause"))
 
     def before_outcome(self, user: User, entered: bool, declared: dict[str, Any],
                        ) -> list[Event]:

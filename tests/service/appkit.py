@@ -1,0 +1,93 @@
+"""The server in process: a demo ledger (``croupier init --demo``) in a folder and the app over
+it, driven through FastAPI's test client with the same small client the subprocess tests use
+(``ok``, ``post``, ``get``, ``ready_dice``), for tests that need the routes but not a real
+server process (no port, no start-up wait)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+from serverkit import PASSWORD
+
+
+class App:
+    """One app over a demo ledger, and its users' tokens."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.tokens: dict[str, str] = {}
+
+    def token(self, who: str) -> str:
+        if who not in self.tokens:
+            r = self.client.post("/auth/login", json={"username": who, "password": PASSWORD})
+            assert r.status_code == 200, r.text
+            self.tokens[who] = r.json()["token"]
+        return self.tokens[who]
+
+    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
+        h = {"Authorization": f"Bearer {self.token(who)}"}
+        if key is not None:
+            h["Idempotency-Key"] = key
+        return h
+
+    def post(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+             ) -> httpx.Response:
+        if key == "auto":
+            key = uuid.uuid4().hex
+        return self.client.post(path, json=body, headers=self.headers(who, key))
+
+    def get(self, who: str, path: str) -> httpx.Response:
+        return self.client.get(path, headers=self.headers(who))
+
+    def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+           ) -> dict[str, Any]:
+        r = self.post(who, path, body, key)
+        assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
+        result: dict[str, Any] = r.json()
+        return result
+
+    def refused(self, who: str, path: str, body: Any = None) -> dict[str, Any]:
+        """The error of a request the rules refuse (409), asserted so."""
+        r = self.post(who, path, body)
+        assert r.status_code == 409, f"{path}: {r.status_code} {r.text}"
+        error: dict[str, Any] = r.json()["error"]
+        assert error["code"] == "refused", error
+        return error
+
+    def audit(self) -> dict[str, Any]:
+        r = self.get("auditor", "/audit/verify")
+        assert r.status_code == 200, r.text
+        report: dict[str, Any] = r.json()
+        return report
+
+    def ready_dice(self, table: str = "craps-1") -> None:
+        """Offer five demo dice and have the dealer select two."""
+        self.ok("dealer", f"/tables/{table}/dice/offer",
+                {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
+        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
+
+
+@contextmanager
+def demo_app(data: Path, seed: int = 1) -> Iterator[App]:
+    """The app over a fresh demo ledger in ``data``, its RNG seeded (tests only)."""
+    from croupier.service import install, preflight
+    from croupier.service.app import create_app
+    from croupier.service.audit import keys, verify
+    from croupier.service.rng import make_rng
+
+    install.init(data, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    engine = preflight.open_ledger(data, None)
+    key_path = keys.key_path(data, None)
+    verify.configure(keys.load_key(key_path), install.pin_path(key_path))
+    try:
+        with TestClient(create_app(engine, make_rng(seed, True))) as client:
+            yield App(client)
+    finally:
+        engine.dispose()
