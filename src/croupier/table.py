@@ -12,8 +12,8 @@ commission.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any, Protocol
 
 from croupier.events import Event
