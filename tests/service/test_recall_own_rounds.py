@@ -37,9 +37,14 @@ def test_a_round_with_only_an_adjustment_is_recalled_by_its_player(app: App) -> 
 
 
 def test_another_players_part_stays_hidden_in_the_round_under_way(app: App) -> None:
-    app.ok("bob", f"{T}/buy-in", {"amount": "50"})
+    for player, amount in (("bob", "40"), ("alice", "50")):
+        app.ok(player, f"{T}/buy-in", {"amount": amount})
+    app.ok("supervisor", f"{T}/adjustments",
+           {"player": "bob", "amount": "3", "reason": "a short payout"})
     adjusted = app.ok("supervisor", f"{T}/adjustments",
-                      {"player": "bob", "amount": "-2", "reason": "a chip paid twice"})
-    record = app.get("alice", f"{T}/rounds/{adjusted['round']}").json()
-    assert all(e.get("player") in (None, "alice") for e in record["events"])
-    assert [e["amount"] for e in record["events"] if e["type"] == "adjust"] == ["5.00"]
+                      {"player": "alice", "amount": "-2", "reason": "a chip paid twice"})
+    r = app.get("bob", f"{T}/rounds/{adjusted['round']}")
+    assert r.status_code == 200, r.text
+    events = r.json()["events"]
+    assert all(e.get("player") in (None, "bob") for e in events)
+    assert [e["amount"] for e in events if e["type"] == "adjust"] == ["3.00"]
