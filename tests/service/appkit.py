@@ -67,6 +67,14 @@ class App:
         report: dict[str, Any] = r.json()
         return report
 
+    def add_user(self, name: str, role: str) -> None:
+        """An account made at the command line (``croupier users add``): a person of their
+        own for the two-person rules, logging in with :data:`PASSWORD`."""
+        from croupier.service import recovery
+
+        app: Any = self.client.app
+        recovery.add(app.state.services.engine, name, PASSWORD, role)
+
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the dealer select two."""
         self.ok("dealer", f"/tables/{table}/dice/offer",

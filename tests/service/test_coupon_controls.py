@@ -18,25 +18,24 @@ from collections.abc import Iterator
 
 import pytest
 
-from .inproc import PASSWORD, App
+from serverkit import PASSWORD
+
+from .appkit import App, demo_app
 
 CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    made = App(tmp_path_factory.mktemp("coupon-controls"))
-    for name in ("cash", "till", "desk"):  # each made at the command line: a person of their own
-        made.add_user(name, "cashier")
-    for name in ("api1", "api2"):  # both made by the admin through the API: one person
-        made.ok("admin", "/users", {"username": name, "password": PASSWORD,
-                                    "role": "cashier"}, key=None)
-    made.ok("alice", "/tables/craps-1/buy-in", {"amount": "300"})
-    made.ok("dealer", "/tables/craps-1/dice/offer",
-            {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
-    made.ok("dealer", "/tables/craps-1/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
-    yield made
-    made.close()
+    with demo_app(tmp_path_factory.mktemp("coupon-controls")) as made:
+        for name in ("cash", "till", "desk"):  # each made at the command line: a person apart
+            made.add_user(name, "cashier")
+        for name in ("api1", "api2"):  # both made by the admin through the API: one person
+            made.ok("admin", "/users", {"username": name, "password": PASSWORD,
+                                        "role": "cashier"}, key=None)
+        made.ok("alice", "/tables/craps-1/buy-in", {"amount": "300"})
+        made.ready_dice()
+        yield made
 
 
 def _issue(app: App, who: str, face: str, player: str = "alice") -> tuple[int, dict[str, str]]:

@@ -8,16 +8,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from .inproc import App
+from .appkit import App, demo_app
 
 T = "/tables/craps-1"
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    made = App(tmp_path_factory.mktemp("recall-own"))
-    yield made
-    made.close()
+    with demo_app(tmp_path_factory.mktemp("recall-own")) as made:
+        yield made
 
 
 def test_a_round_with_only_an_adjustment_is_recalled_by_its_player(app: App) -> None:
