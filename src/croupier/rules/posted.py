@@ -202,8 +202,11 @@ def _commission_notices(config: Any, offer: dict[str, Any], rules: CrapsRules,
         on_win = [f"{wager_id} {n}" for n in BOX_NUMBERS
                   if config.commission_timing(wager_id, int(n)) is CommissionTiming.WIN]
         if len(on_win) in (0, len(BOX_NUMBERS)):
+            # Every number alike: on the win when the table collects every commission so, or
+            # when vig_on_win names all six.
+            every = CommissionTiming.WIN if on_win else CommissionTiming.PLACEMENT
             text = (f"The commission on {wager_id} bets is collected "
-                    f"{TIMING[config.vig_collected]}, on every number.")
+                    f"{TIMING[every]}, on every number.")
         else:
             text = (f"The commission is collected {TIMING[CommissionTiming.WIN]} on "
                     f"{', '.join(on_win)}; on every other {wager_id} bet, "
