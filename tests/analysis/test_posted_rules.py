@@ -153,6 +153,22 @@ def test_commission_timing_and_minimums_are_posted_bet_by_bet() -> None:
     assert "when the bet wins on buy 4, buy 10" in notice.text
 
 
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)")
+def test_every_buy_bet_named_on_the_win_is_posted_as_collected_on_the_win() -> None:
+    """1.5(a): a table collecting at placement but naming all six buy bets in vig_on_win
+    collects every buy commission on the win, and its notice says so (not the table's
+    placement timing), as each number's line does."""
+    every = [f"buy:{n}" for n in (4, 5, 6, 8, 9, 10)]
+    doc = posted_rules("craps", "nj-13-69f", {"vig_on_win": every})
+    assert dict(doc.commission)["buy 5"] == "collected when the bet wins"
+    notice = next(n for n in doc.notices if n.clause == "N.J.A.C. 13:69F-1.5(a)")
+    assert notice.text == ("The commission on buy bets is collected when the bet wins, on "
+                           "every number.")
+    lay = next(n for n in doc.notices if n.clause == "N.J.A.C. 13:69F-1.5(b)")
+    assert lay.text == ("The commission on lay bets is collected when the bet is made, on "
+                        "every number.")
+
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)", "N.J.A.C. 13:47-20.25(h)1v")
 def test_the_come_out_notice_says_what_off_does_during_a_point() -> None:
     doc = posted_rules("craps", "nj-13-69f", {})

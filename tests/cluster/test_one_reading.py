@@ -198,8 +198,8 @@ def test_a_die_out_of_the_cup_by_the_ledger_is_not_thrown(two: Cluster, tmp_path
     engine = sa.create_engine(c.nodes[0].database)  # the cluster's own schema
     try:
         with engine.begin() as conn:
-            equipment_register.custody_step(conn, "admin", die, "returned", None,
-                                            "collected by another writer")
+            equipment_register.custody_step(conn, "admin", equipment_register.CustodyStep(
+                die, "returned", None, "collected by another writer"))
     finally:
         engine.dispose()
     rolls = [e for e in c.ledger_events(holder, table) if e["type"] in ("draw", "entered")]

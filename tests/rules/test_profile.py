@@ -3,13 +3,20 @@ that says anything the loader does not know refused at load."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from importlib import resources
 from typing import Any
 
 import pytest
 
-from croupier.rules import PROFILE_IDS, ProfileError, load_profile
+from croupier.rules import (
+    PROFILE_IDS,
+    CommissionBase,
+    CommissionTiming,
+    ProfileError,
+    load_profile,
+)
 from croupier.rules.profile import parse_profile
 
 
@@ -40,6 +47,21 @@ def test_every_decision_is_typed_data() -> None:
     f = load_profile("nj-13-69f").craps
     assert f is not None and f.optional == {"six_seven_eight"} and f.craps_only == {"fire"}
     assert str(f.fire_tables["B"]["fire:6"]) == "499 to 1"
+
+
+def test_commission_base_and_timing_are_enums_that_read_and_write_as_the_profile_s_words(
+        ) -> None:
+    night, f = load_profile("nj-casino-night").craps, load_profile("nj-13-69f").craps
+    assert night is not None and f is not None
+    assert night.lay_commission_base is CommissionBase.WIN
+    assert f.lay_commission_base is CommissionBase.STAKE
+    assert f.vig_collected == (CommissionTiming.PLACEMENT, CommissionTiming.WIN)
+    assert all(type(t) is CommissionTiming for t in f.vig_collected)
+    # Written out (JSON, an f-string, str), a member is the profile's own word, never its name.
+    assert json.dumps([night.lay_commission_base, *f.vig_collected]) == \
+        '["win", "placement", "win"]'
+    assert f"{CommissionTiming.WIN} {CommissionBase.STAKE}" == "win stake"
+    assert str(CommissionTiming.PLACEMENT) == "placement"
 
 
 def test_a_clause_name_that_is_not_a_clause_is_an_error_not_an_empty_string() -> None:

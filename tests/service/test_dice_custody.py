@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from croupier.errors import Refusal
 from croupier.service import cashier, equipment, equipment_register, register, store
-from croupier.service.equipment_register import NEXT
+from croupier.service.equipment_register import NEXT, CustodyStep
 from croupier.service.errors import ApiError
 from croupier.service.plans import Job
 
@@ -84,12 +84,13 @@ def test_a_die_in_the_cup_without_a_custody_record_is_not_offered(kit: Kit) -> N
     assert error["clause"] == "replay contract: Table procedures"  # craps-1 is nj-13-69f
     # Its custody stands at issued (it is in a cup): it is returned, never received again.
     with kit.engine.begin() as conn, pytest.raises(Refusal) as refused:
-        equipment_register.custody_step(conn, "admin", "LOOSE-1", "received", None, "",
+        equipment_register.custody_step(conn, "admin", CustodyStep("LOOSE-1", "received"),
                                         PROFILES)
     assert "craps-1's dice cup" in refused.value.reason
     with kit.engine.begin() as conn:
-        equipment_register.custody_step(conn, "admin", "LOOSE-1", "returned", None, "")
-        equipment_register.custody_step(conn, "admin", "LOOSE-1", "issued", "craps-1", "")
+        equipment_register.custody_step(conn, "admin", CustodyStep("LOOSE-1", "returned"))
+        equipment_register.custody_step(conn, "admin",
+                                        CustodyStep("LOOSE-1", "issued", "craps-1"))
     reply = kit.runner.run(Job(users["dealer"], craps, uuid.uuid4().hex, uuid.uuid4().hex,
                                craps.procedures.dice.offer(offered)))
     assert reply.status in (200, 201), reply.body
@@ -124,8 +125,8 @@ def test_custody_follows_its_state_machine_and_a_refused_step_changes_nothing(
             allowed = (step in NEXT[at] and (step == "issued") == (table is not None)
                        and (step != "issued" or bool(passed)))
             try:
-                equipment_register.custody_step(conn, "admin", serial, step, table, "",
-                                                PROFILES)
+                equipment_register.custody_step(conn, "admin",
+                                                CustodyStep(serial, step, table), PROFILES)
             except (Refusal, ApiError) as exc:
                 assert not allowed, (at, step, table, exc.reason)
                 assert _state(conn, serial) == before  # nothing recorded, nothing moved

@@ -86,6 +86,9 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     # The dealer's first act at the table records them on duty, then the draw alone.
     assert [e["type"] for e in recorded.body["events"]] == ["procedure", "draw"]
     assert live.pending is not None and live.pending.outcome == rng.draws[0].outcome
+    # The draw's event holds the plain string its record holds, as one read back does.
+    assert type(live.pending.event.source) is str  # not a DrawSource member
+    assert live.pending.event == stored(kit, live.id)[-1][1]
     refused = run(kit, "alice", live, wagers.bet(kit.users["alice"], live, {"wager": "field"},
                                                   Decimal(5), False))
     assert refused.status == 409

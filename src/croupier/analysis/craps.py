@@ -40,7 +40,14 @@ from croupier.craps.wagers import WAGERS
 from croupier.dice import POINTS
 from croupier.errors import Malformed, Refusal
 from croupier.money import Odds
-from croupier.rules import PROFILE_IDS, CrapsRules, Profile, load_profile
+from croupier.rules import (
+    PROFILE_IDS,
+    CommissionBase,
+    CommissionTiming,
+    CrapsRules,
+    Profile,
+    load_profile,
+)
 from croupier.table import Table
 
 CALL_NOTES = {
@@ -89,7 +96,7 @@ def _refusal_at(table: CrapsTable, stake: Decimal) -> Callable[[CrapsCase], str]
 def _lay_note(cfg: CrapsConfig, rules: str) -> str:
     """13:69F takes the lay commission on the stake: what that costs against the common
     practice of taking it on the win ("" where the profile does not)."""
-    if cfg.rules.lay_commission_base != "stake" or "lay" not in cfg.rules.wagers:
+    if cfg.rules.lay_commission_base is not CommissionBase.STAKE or "lay" not in cfg.rules.wagers:
         return ""
     figures = []
     vig = Fraction(cfg.vig)
@@ -138,13 +145,13 @@ def _refuse_timing(report: TableReport, rules: CrapsRules, options: dict[str, An
     """A commission collected when the profile forbids it is refused and read at the time
     the profile allows."""
     allowed = list(rules.vig_collected)
-    if options.get("vig_collected") in ("placement", "win") and \
+    if options.get("vig_collected") in tuple(CommissionTiming) and \
             options["vig_collected"] not in allowed:
         report.entries.append(Entry(
             report.name, "vig_collected", " or ".join(allowed), str(options["vig_collected"]),
             None, REFUSED, "the commission is paid at the time of making the bet",
             f"{rules.clause('buy_commission_clause')}, {rules.clause('lay_commission_clause')}"))
-        options["vig_collected"] = allowed[0]
+        options["vig_collected"] = allowed[0].value  # the option as written: a string
 
 
 def _elected(rules: CrapsRules, options: dict[str, Any], wagers: list[str],
@@ -255,7 +262,7 @@ class CrapsAnalysis:
             return safe
         if "vig" in safe and _over_maximum(safe["vig"]):
             safe.pop("vig")  # a rate that is no decimal stays: the configuration names it
-        if safe.get("vig_collected") in ("placement", "win"):
+        if safe.get("vig_collected") in tuple(CommissionTiming):
             safe.pop("vig_collected")
         if safe.get("six_seven_eight") is True and not rules.permits("six_seven_eight"):
             safe.pop("six_seven_eight")

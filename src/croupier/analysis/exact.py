@@ -48,6 +48,7 @@ from croupier.craps.config import CrapsConfig
 from croupier.craps.wagers import WAGERS, Lose, Move, Qualifier, WagerDef, Win
 from croupier.dice import OUTCOMES, P_OUTCOME, POINTS
 from croupier.money import Odds
+from croupier.rules import CommissionTiming
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -390,7 +391,8 @@ def _commission_rates(cfg: CrapsConfig, case: CrapsCase, stake: Decimal | None,
         rate = Fraction(cfg.vig) * cfg.commission_base(d.commission, case.qualifier, Fraction(1))
     else:
         rate = Fraction(cfg.commission(d.commission, case.qualifier, stake)) / Fraction(stake)
-    if (case.timing or cfg.commission_timing(case.wager_id, case.qualifier)) == "placement":
+    timing = case.timing or cfg.commission_timing(case.wager_id, case.qualifier)
+    if timing is CommissionTiming.PLACEMENT:
         return rate, ZERO
     return ZERO, rate
 
@@ -405,7 +407,7 @@ class CrapsCase:
     wager_id: str
     qualifier: Qualifier = None
     point: int | None = None
-    timing: str | None = None
+    timing: CommissionTiming | None = None
     fire_table: str | None = None
     as_configured: bool = True
 
@@ -415,7 +417,7 @@ class CrapsCase:
 
 
 def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = None, *,
-                        point: int | None = None, timing: str | None = None,
+                        point: int | None = None, timing: CommissionTiming | None = None,
                         stake: Decimal | None = None) -> WagerAnalysis:
     """The exact analysis of one craps wager under ``cfg``'s pay table.
 
@@ -426,15 +428,18 @@ def analyse_craps_wager(cfg: CrapsConfig, wager_id: str, qualifier: Qualifier = 
 
     >>> from croupier.rules import load_profile
     >>> cfg = CrapsConfig.from_options(load_profile("nj-13-69f"), {})
-    >>> analyse_craps_wager(cfg, "buy", 4, timing="placement").house_edge
+    >>> from croupier.rules import CommissionTiming
+    >>> analyse_craps_wager(cfg, "buy", 4, timing=CommissionTiming.PLACEMENT).house_edge
     Fraction(1, 21)
-    >>> analyse_craps_wager(cfg, "buy", 4, timing="placement", stake=Decimal(19)).house_edge
+    >>> analyse_craps_wager(cfg, "buy", 4, timing=CommissionTiming("placement"),
+    ...                     stake=Decimal(19)).house_edge
     Fraction(0, 1)
     """
     d = WAGERS[wager_id]
     key = f"{wager_id}:{point}" if point is not None else d.label(
         qualifier, d.initial_state(qualifier, point))
-    return analyse_case(cfg, CrapsCase(key, wager_id, qualifier, point, timing), stake=stake)
+    when = CommissionTiming(timing) if timing is not None else None  # a caller's "win" too
+    return analyse_case(cfg, CrapsCase(key, wager_id, qualifier, point, when), stake=stake)
 
 
 def craps_cases(cfg: CrapsConfig) -> list[CrapsCase]:

@@ -28,7 +28,7 @@ from croupier.analysis.evidence import GameView, game_view, late_bets_by_game, p
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Refusal
 from croupier.games import FAMILIES
-from croupier.rules import PROFILE_IDS, CrapsRules
+from croupier.rules import PROFILE_IDS, CommissionBase, CommissionTiming, CrapsRules
 from croupier.rules.citations import CONTRACT, load_readings
 
 ATTRIBUTES = ("permitted", "minimum pay", "come-out", "commission", "free odds")
@@ -146,11 +146,11 @@ def _commission(pid: str, rules: GameView, craps: CrapsRules, wager: str) -> Cel
     if kind is None or not rules.permits(wager):
         return Cell(wager, pid, "commission", "-", "-")
     base = "the stake"
-    if kind == "lay" and craps.lay_commission_base == "win":
+    if kind == "lay" and craps.lay_commission_base is CommissionBase.WIN:
         base = "what the bet could win"
     timings = craps.vig_collected
-    timing = " or ".join({"placement": "when made", "win": "on winning bets only"}[t]
-                         for t in timings)
+    timing = " or ".join({CommissionTiming.PLACEMENT: "when made",
+                          CommissionTiming.WIN: "on winning bets only"}[t] for t in timings)
     if len(timings) > 1:
         timing += ", chosen number by number (vig_collected, vig_on_win)"
     return Cell(wager, pid, "commission", f"up to 5% of {base}, {timing}", "text",

@@ -18,7 +18,7 @@ from croupier.craps.wagers import DONT_BAR, WAGERS, WagerDef
 from croupier.dice import POINTS
 from croupier.errors import Malformed, Refusal
 from croupier.money import Odds, floor_to_unit, parse_amount, show_json
-from croupier.rules import CrapsRules, Profile
+from croupier.rules import CommissionBase, CommissionTiming, CrapsRules, Profile
 from croupier.rules.citations import cite
 
 MAX_VIG = Decimal("0.05")
@@ -32,6 +32,7 @@ OPTION_KEYS = (
     "off_during_point",
 )
 COMMISSION_WAGERS = ("buy", "lay")
+COMMISSION_TIMINGS = tuple(CommissionTiming)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class CrapsConfig:
     max_bet: Decimal | None = None
     odds: Decimal | str | None = None  # None: no free odds; "3-4-5"; or N times the flat bet
     vig: Decimal = Decimal("0.05")
-    vig_collected: str = "placement"
+    vig_collected: CommissionTiming = CommissionTiming.PLACEMENT
     fire_pay_table: str = "A"
     declined: frozenset[str] = frozenset()
     """Wagers the profile leaves to the licensee's election that this table does not offer."""
@@ -91,11 +92,19 @@ class CrapsConfig:
             return self.rules.off_on_come_out | self.rules.all_place_bets
         return self.rules.off_on_come_out
 
-    def commission_timing(self, wager_id: str, qualifier: object) -> str:
-        """When the commission of this buy or lay bet is collected: ``placement`` or ``win``."""
-        if self.vig_collected == "win" or f"{wager_id}:{qualifier}" in self.vig_on_win:
-            return "win"
-        return "placement"
+    def commission_timing(self, wager_id: str, qualifier: object) -> CommissionTiming:
+        """When the commission of this buy or lay bet is collected: at ``placement`` or on the
+        ``win``.
+
+        >>> from croupier.rules import load_profile
+        >>> cfg = CrapsConfig.from_options(load_profile("nj-13-69f"), {"vig_on_win": ["buy:4"]})
+        >>> cfg.commission_timing("buy", 4), str(cfg.commission_timing("buy", 5))
+        (<CommissionTiming.WIN: 'win'>, 'placement')
+        """
+        if (self.vig_collected is CommissionTiming.WIN
+                or f"{wager_id}:{qualifier}" in self.vig_on_win):
+            return CommissionTiming.WIN
+        return CommissionTiming.PLACEMENT
 
     def commission(self, commission: str, qualifier: object, stake: Decimal,
                    pays: Mapping[str, Odds] | None = None) -> Decimal:
@@ -143,10 +152,11 @@ class CrapsConfig:
 
         vig = _read_vig(profile, options.get("vig", "0.05"))
 
-        vig_collected = options.get("vig_collected", "placement")
-        if vig_collected not in ("placement", "win"):
+        raw_collected = options.get("vig_collected", CommissionTiming.PLACEMENT)
+        if not isinstance(raw_collected, str) or raw_collected not in COMMISSION_TIMINGS:
             raise Malformed("options.vig_collected",
-                            f'must be "placement" or "win": {show_json(vig_collected)}')
+                            f'must be "placement" or "win": {show_json(raw_collected)}')
+        vig_collected = CommissionTiming(raw_collected)
         if vig_collected not in rules.vig_collected:
             raise Malformed(
                 "options.vig_collected",
@@ -213,7 +223,7 @@ class CrapsConfig:
                         pays: Mapping[str, Odds] | None = None) -> Fraction:
         """What a buy or lay bet's commission is a share of: its stake, or, for lay where the
         profile says so (13:47-20.25(k)), what it could win."""
-        if commission == "lay" and self.rules.lay_commission_base == "win":
+        if commission == "lay" and self.rules.lay_commission_base is CommissionBase.WIN:
             return (pays or self.pays)[f"lay:{qualifier}"].winnings(stake)
         return stake
 
@@ -289,7 +299,8 @@ def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
     return vig
 
 
-def _read_vig_on_win(profile: Profile, raw: Any, vig_collected: str) -> frozenset[str]:
+def _read_vig_on_win(profile: Profile, raw: Any,
+                     vig_collected: CommissionTiming) -> frozenset[str]:
     """``vig_on_win``: the buy and lay bets (``"buy:4"``) whose commission is collected only
     on a win, each named once; only where the profile lets commission wait for the win."""
     rules = profile.craps
@@ -304,11 +315,11 @@ def _read_vig_on_win(profile: Profile, raw: Any, vig_collected: str) -> frozense
                             f"{show_json(key)}; expected one of {', '.join(allowed)}")
         if raw.index(key) != i:
             raise Malformed(f"{where}[{i}]", f"{key} is named twice")
-    if raw and "win" not in rules.vig_collected:
+    if raw and CommissionTiming.WIN not in rules.vig_collected:
         raise Malformed(where, f"{profile.id} has commission paid at the time of making the bet "
                         f"({rules.clause('buy_commission_clause')}, "
                         f"{rules.clause('lay_commission_clause')})")
-    if raw and vig_collected == "win":
+    if raw and vig_collected is CommissionTiming.WIN:
         raise Malformed(where, 'the table collects every commission on the win already '
                         '(vig_collected "win"); vig_on_win names the exceptions to "placement"')
     return frozenset(raw)

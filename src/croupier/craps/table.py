@@ -70,6 +70,7 @@ from croupier.dice import POINTS
 from croupier.errors import Refusal, Unsettleable
 from croupier.events import ChipsIn, Event, Left, chips_moved
 from croupier.money import ZERO, Odds, describe, fmt, is_multiple, to_decimal
+from croupier.rules import CommissionTiming
 from croupier.rules.citations import cite
 
 _NO_CLAUSE = ""
@@ -303,7 +304,7 @@ class CrapsTable:
         wager = self.wagers[key]
         if event.stays_up:
             if wager.definition.commission and self.config.commission_timing(
-                    wager.wager_id, wager.qualifier) == "placement":
+                    wager.wager_id, wager.qualifier) is CommissionTiming.PLACEMENT:
                 # It paid its commission again, for the stake that stays up: that is now what
                 # its commission stands at (an addition tops up from here).
                 wager.commission_paid = event.commission
@@ -580,7 +581,8 @@ class CrapsTable:
                               existing: Wager | None) -> Decimal:
         """The commission a bet pays when made (where the table collects it on placement):
         on the whole stake, less what the wager has paid already."""
-        if d.commission is None or self.config.commission_timing(d.id, qualifier) != "placement":
+        if (d.commission is None or self.config.commission_timing(d.id, qualifier)
+                is not CommissionTiming.PLACEMENT):
             return ZERO
         paid = existing.commission_paid if existing is not None else ZERO
         return max(ZERO, self.commission_on(d, qualifier, total) - paid)
@@ -953,7 +955,7 @@ class CrapsTable:
         if wager.down_on_win and part_def is None:
             stays_up = False  # called down on the win: it comes down with this win
         if d.commission is not None and (stays_up or self.config.commission_timing(
-                wager.wager_id, wager.qualifier) == "win"):
+                wager.wager_id, wager.qualifier) is CommissionTiming.WIN):
             # Collected at placement, it is paid again out of the winnings to stay up (a
             # wager coming down with its win pays none again); collected on the win, it comes
             # out of the winnings.

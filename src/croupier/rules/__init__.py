@@ -2,6 +2,8 @@
 
 from croupier.rules.profile import (
     PROFILE_IDS,
+    CommissionBase,
+    CommissionTiming,
     CrapsRules,
     GameRules,
     Profile,
@@ -11,6 +13,6 @@ from croupier.rules.profile import (
 )
 
 __all__ = [
-    "PROFILE_IDS", "CrapsRules", "GameRules", "Profile", "ProfileError", "RouletteRules",
-    "load_profile",
+    "PROFILE_IDS", "CommissionBase", "CommissionTiming", "CrapsRules", "GameRules", "Profile",
+    "ProfileError", "RouletteRules", "load_profile",
 ]

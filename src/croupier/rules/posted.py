@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from croupier.errors import Malformed
-from croupier.rules.profile import CrapsRules, RouletteRules
+from croupier.rules.profile import CommissionBase, CommissionTiming, CrapsRules, RouletteRules
 
 __all__ = ["Notice", "PostedRules", "WagerLine", "posted_rules", "to_html", "to_json",
            "to_markdown"]
@@ -36,7 +36,8 @@ BOX_NUMBERS = ("4", "5", "6", "8", "9", "10")
 # The notice 13:47-20.32(i)1 requires sits in a clause no rule-profile key names (the profile
 # names (i)2 and (i)3, which it acts on), so it is kept here, by wheel.
 WHEEL_NOTICE_CLAUSES = {("nj-casino-night", "double-zero-as-single"): "N.J.A.C. 13:47-20.32(i)1"}
-TIMING = {"placement": "when the bet is made", "win": "when the bet wins"}
+TIMING = {CommissionTiming.PLACEMENT: "when the bet is made",
+          CommissionTiming.WIN: "when the bet wins"}
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ def _commission(config: Any, wagers: dict[str, str], rules: CrapsRules,
     if "buy" not in wagers and "lay" not in wagers:
         return ()
     rate = f"{config.vig * 100:f}".rstrip("0").rstrip(".") + "%"
-    lay_base = ("of what the lay bet could win" if rules.lay_commission_base == "win"
+    lay_base = ("of what the lay bet could win" if rules.lay_commission_base is CommissionBase.WIN
                 else "of the amount laid")
     out = [("rate", rate)]
     for wager_id, what in (
@@ -192,20 +193,24 @@ def _commission_notices(config: Any, offer: dict[str, Any], rules: CrapsRules,
     """Where commission may wait for the win, when it is collected, bet by bet: one notice
     for buy bets citing the buy clause (13:69F-1.5(a)), one for lay bets citing the lay
     clause (1.5(b)), each clause governing its own bets' timing."""
-    if "win" not in rules.vig_collected:
+    if CommissionTiming.WIN not in rules.vig_collected:
         return []
     notices = []
     for wager_id in ("buy", "lay"):
         if wager_id not in offer["wagers"]:
             continue
         on_win = [f"{wager_id} {n}" for n in BOX_NUMBERS
-                  if config.commission_timing(wager_id, int(n)) == "win"]
+                  if config.commission_timing(wager_id, int(n)) is CommissionTiming.WIN]
         if len(on_win) in (0, len(BOX_NUMBERS)):
+            # Every number alike: on the win when the table collects every commission so, or
+            # when vig_on_win names all six.
+            every = CommissionTiming.WIN if on_win else CommissionTiming.PLACEMENT
             text = (f"The commission on {wager_id} bets is collected "
-                    f"{TIMING[config.vig_collected]}, on every number.")
+                    f"{TIMING[every]}, on every number.")
         else:
-            text = (f"The commission is collected {TIMING['win']} on {', '.join(on_win)}; on "
-                    f"every other {wager_id} bet, {TIMING['placement']}.")
+            text = (f"The commission is collected {TIMING[CommissionTiming.WIN]} on "
+                    f"{', '.join(on_win)}; on every other {wager_id} bet, "
+                    f"{TIMING[CommissionTiming.PLACEMENT]}.")
         notices.append(Notice(rules.clause(f"{wager_id}_commission_clause"), text))
     return notices
 

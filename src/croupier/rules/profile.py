@@ -25,6 +25,7 @@ import difflib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -45,8 +46,30 @@ ROULETTE_CLAUSES = frozenset({
     "five_adjacent_clause", "settlement_clause", "same_direction_clause", "revolutions_clause",
     "foreign_object_clause", "no_more_bets_clause", "valid_spin_clause",
 })
-COMMISSION_BASES = ("stake", "win")
-COMMISSION_TIMINGS = ("placement", "win")
+
+
+class CommissionBase(StrEnum):
+    """What a lay bet's commission is a share of (the profile's ``lay_commission_base``)."""
+
+    STAKE = "stake"
+    """The amount wagered."""
+    WIN = "win"
+    """What the bet could win (13:47-20.25(k))."""
+
+
+class CommissionTiming(StrEnum):
+    """When a buy or lay bet's commission is collected (the profile's ``vig_collected``, a
+    table's option of that name and its ``vig_on_win``). A member is its string: it compares
+    equal to, and is written to JSON and TOML as, ``"placement"`` or ``"win"``."""
+
+    PLACEMENT = "placement"
+    """When the bet is made."""
+    WIN = "win"
+    """Only when the bet wins."""
+
+
+COMMISSION_BASES = tuple(CommissionBase)
+COMMISSION_TIMINGS = tuple(CommissionTiming)
 
 
 class ProfileError(ValueError):
@@ -110,9 +133,9 @@ class CrapsRules(GameRules):
     """Wagers inactive on the come-out roll unless called on."""
     free_odds: bool = False
     default_odds: str = "none"
-    lay_commission_base: str = "stake"
+    lay_commission_base: CommissionBase = CommissionBase.STAKE
     """What a lay bet's commission is a share of: its ``stake`` or what it could ``win``."""
-    vig_collected: tuple[str, ...] = COMMISSION_TIMINGS
+    vig_collected: tuple[CommissionTiming, ...] = COMMISSION_TIMINGS
     """When buy and lay commission may be collected: at ``placement``, on the ``win``."""
     craps_only: frozenset[str] = frozenset()
     """Wagers permitted only at the game of craps itself (not mini- or automated craps)."""
@@ -234,8 +257,10 @@ def _craps_settings(rest: dict[str, Any], where: str) -> dict[str, Any]:
             if not isinstance(rest[name], kind):
                 raise ProfileError(f"{where}.{name}: must be a {kind.__name__}")
             settings[name] = rest[name]
-    if settings.get("lay_commission_base", "stake") not in COMMISSION_BASES:
+    base = settings.get("lay_commission_base", CommissionBase.STAKE)
+    if base not in COMMISSION_BASES:
         raise ProfileError(f"{where}.lay_commission_base: one of {', '.join(COMMISSION_BASES)}")
+    settings["lay_commission_base"] = CommissionBase(base)
     if "vig_collected" in rest:
         settings["vig_collected"] = _vig_collected(rest["vig_collected"], where)
     if "late_bet_confirmations" in rest:
@@ -246,12 +271,12 @@ def _craps_settings(rest: dict[str, Any], where: str) -> dict[str, Any]:
     return settings
 
 
-def _vig_collected(raw: Any, where: str) -> tuple[str, ...]:
+def _vig_collected(raw: Any, where: str) -> tuple[CommissionTiming, ...]:
     """``vig_collected``: when the table collects a commission (the timings it allows)."""
     timings = tuple(sorted(_strings(raw, f"{where}.vig_collected")))
     if not set(timings) <= set(COMMISSION_TIMINGS):
         raise ProfileError(f"{where}.vig_collected: only {', '.join(COMMISSION_TIMINGS)}")
-    return timings
+    return tuple(CommissionTiming(t) for t in timings)
 
 
 def _fire_tables(raw: Any, where: str) -> MappingProxyType[str, MappingProxyType[str, Odds]]:

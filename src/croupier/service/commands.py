@@ -336,6 +336,7 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     import uvicorn
 
     from croupier.service.app import create_app
+    from croupier.service.rng import DrawSource
 
     try:
         app = create_app(engine, rng, trusted_proxies=args.trusted_proxy)
@@ -356,7 +357,7 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     gc.set_threshold(50_000, 50, 1000)
     where = engine.url.render_as_string(hide_password=True)
     print(f"croupier: ledger {where} (verified; signing key {signer.key_id})", flush=True)
-    if rng.source != "os":
+    if rng.source is not DrawSource.OS:
         print("croupier: TEST MODE: a seeded RNG, every roll predictable; never a live table",
               flush=True)
     print(f"croupier: serving on http://{args.host}:{args.port}  "

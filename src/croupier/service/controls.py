@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -54,26 +55,36 @@ pending_adjustments = sa.Table(
 )
 
 
+class EntryMode(StrEnum):
+    """How a table's results come, as its ``table_entry`` record says (``entry``). A member is
+    its string in the record, the API's bodies and replies."""
+
+    RNG = "rng"
+    """Only the RNG decides: no one can enter a result."""
+    PHYSICAL = "physical"
+    """The dealer enters what physical dice or a wheel showed (the RNG may stand in)."""
+
+
 ENTRY_KIND = "table_entry"
-ENTRIES = ("rng", "physical")
+ENTRIES = tuple(EntryMode)
 
 
 def entry_subject(table_id: str) -> str:
     return f"table:{table_id}"
 
 
-def set_entry(conn: Connection, table_id: str, entry: str, actor: str) -> None:
+def set_entry(conn: Connection, table_id: str, entry: EntryMode, actor: str) -> None:
     """Record a new table's entry mode in the house's chain (in the opening transaction)."""
     register.append(conn, ENTRY_KIND, entry_subject(table_id),
                     {"table": table_id, "entry": entry}, actor)
 
 
-def entry(conn: Connection, table_id: str) -> str:
+def entry(conn: Connection, table_id: str) -> EntryMode:
     """``rng`` or ``physical`` as the house's chain records it; ``rng`` (no entered result)
-    where no record is found, see the module's notes."""
+    where no record is found, or a record says neither, see the module's notes."""
     found = register.latest(conn, (ENTRY_KIND,), entry_subject(table_id))
     mode = found["payload"].get("entry") if found is not None else None
-    return str(mode) if mode in ENTRIES else "rng"
+    return EntryMode(mode) if isinstance(mode, str) and mode in ENTRIES else EntryMode.RNG
 
 
 def entering(plan_fn: Any, table_id: str) -> Any:
@@ -81,7 +92,7 @@ def entering(plan_fn: Any, table_id: str) -> Any:
     table, checked in the action's own transaction."""
 
     def plan(conn: Connection) -> Any:
-        if entry(conn, table_id) == "rng":
+        if entry(conn, table_id) is EntryMode.RNG:
             raise Refusal(f"table {table_id} is an RNG table: its results come only from the "
                           "RNG, and no result can be entered", OUTCOME_CLAUSE)
         return plan_fn(conn)

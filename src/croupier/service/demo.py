@@ -40,7 +40,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
                 move_wallet(conn, WalletMove(name, store.cents(DEMO_WALLET), "deposit", "demo"))
         for table_id, game, profile in DEMO_TABLES:
             tables.create(conn, table_id, game, profile, {}, None)
-            controls.set_entry(conn, table_id, "physical", "admin")
+            controls.set_entry(conn, table_id, controls.EntryMode.PHYSICAL, "admin")
         record = equipment.passing_record()
         for i in range(1, DEMO_DICE + 1):
             serial = f"NJ-{i:04d}"

@@ -65,6 +65,26 @@ NEXT: dict[str | None, tuple[str, ...]] = {
 STEP_CLAUSES = {"issued": "N.J.A.C. 13:47-20.25(e)2", "returned": "N.J.A.C. 13:47-20.25(e)5"}
 
 
+@dataclass(frozen=True)
+class CustodyStep:
+    """One step of a die's custody, as asked: the die, the step (one of :data:`STEPS`), the
+    table whose dice cup it is issued to (only for ``issued``) and a note."""
+
+    serial: str
+    step: str
+    table_id: str | None = None
+    note: str = ""
+
+    def payload(self) -> dict[str, Any]:
+        """The step's record in the house's chain (``dice_custody``)."""
+        return {"serial": self.serial, "step": self.step, "table": self.table_id,
+                "note": self.note, "clause": STEP_CLAUSES.get(self.step, "")}
+
+    def cup(self) -> str | None:
+        """The table whose cup holds the die after this step: an issued die's, else none."""
+        return self.table_id if self.step == "issued" else None
+
+
 @dataclass
 class Item:
     """An item of equipment as its records leave it."""
@@ -296,23 +316,21 @@ def _check_step(conn: Connection, die: Any, step: str, table_id: str | None,
                           clauses.get("spec", ""))
 
 
-def custody_step(conn: Connection, actor: str, serial: str, step: str,
-                 table_id: str | None, note: str,
+def custody_step(conn: Connection, actor: str, move: CustodyStep,
                  profiles: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Record one step of a die's custody; the die's ``dice`` row follows it (issued: in the
     table's cup; returned, stored: in no cup; cancelled: retired for good). A refused step
     records and changes nothing; it cites the clause of the profile of the table concerned, from
     ``profiles`` (each table's profile, by id)."""
+    serial = move.serial
     register.lock(conn)  # the die's standing is read under the writer lock that records it
     die = conn.execute(sa.select(store.dice).where(store.dice.c.serial == serial)).first()
     if die is None:
         raise ApiError(404, "not_found", f"there is no die {serial}")
-    _check_step(conn, die, step, table_id, profiles or {})
-    payload = {"serial": serial, "step": step, "table": table_id, "note": note,
-               "clause": STEP_CLAUSES.get(step, "")}
-    row = register.append(conn, CUSTODY_KIND, f"die:{serial}", payload, actor)
-    values: dict[str, Any] = {"table_id": table_id if step == "issued" else None}
-    if step == "cancelled":
+    _check_step(conn, die, move.step, move.table_id, profiles or {})
+    row = register.append(conn, CUSTODY_KIND, f"die:{serial}", move.payload(), actor)
+    values: dict[str, Any] = {"table_id": move.cup()}
+    if move.step == "cancelled":
         values["retired"] = True
     conn.execute(store.dice.update().where(store.dice.c.serial == serial).values(**values))
     return register.shown(row)
@@ -348,24 +366,22 @@ def inspect_die(conn: Connection, actor: str, serial: str, record: dict[str, Any
     at = standing(die, past) if die is not None else None
     if not failures and at == "received" and past[-1]["payload"].get("for_table"):
         table = str(past[-1]["payload"]["for_table"])
-        _step(conn, actor, serial, "issued", table, "issued to the cup it was registered "
-              "for, once its inspection passed")
+        _step(conn, actor, CustodyStep(serial, "issued", table, "issued to the cup it was "
+                                       "registered for, once its inspection passed"))
         return None
     cup = issued_to(conn, serial)
     if failures and at == "issued" and cup is not None:
-        _step(conn, actor, serial, "returned", None, "failed its inspection: taken out of the "
-              f"cup at once ({failures[0]})")
+        _step(conn, actor, CustodyStep(serial, "returned", None, "failed its inspection: "
+                                       f"taken out of the cup at once ({failures[0]})"))
         return cup
     return None
 
 
-def _step(conn: Connection, actor: str, serial: str, step: str, table_id: str | None,
-          note: str) -> None:
-    register.append(conn, CUSTODY_KIND, f"die:{serial}", {
-        "serial": serial, "step": step, "table": table_id, "note": note,
-        "clause": STEP_CLAUSES.get(step, "")}, actor)
-    conn.execute(store.dice.update().where(store.dice.c.serial == serial).values(
-        table_id=table_id if step == "issued" else None))
+def _step(conn: Connection, actor: str, move: CustodyStep) -> None:
+    """Record a step the register takes itself (after an inspection), unchecked."""
+    register.append(conn, CUSTODY_KIND, f"die:{move.serial}", move.payload(), actor)
+    conn.execute(store.dice.update().where(store.dice.c.serial == move.serial).values(
+        table_id=move.cup()))
 
 
 def in_play_check(conn: Connection, serial: str, table_id: str) -> str | None:

@@ -71,6 +71,8 @@ class Drawn(Event):
 
     kind: ClassVar[str] = "draw"
     source: str
+    """The generator's name as recorded (a :class:`~croupier.service.rng.DrawSource` value
+    now; an older release's ledger may hold another, ``seeded:11``)."""
     raw: tuple[int, ...]
     outcome: tuple[Any, ...]
 

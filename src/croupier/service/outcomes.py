@@ -81,7 +81,9 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
             procedures.check_drawn(declared or {})
             if not drawn:
                 draw = rng.draw(live.table.draw_ranges())
-                drawn.append(sv.Drawn(draw.source, draw.raw,
+                # The event holds the plain string its record holds (and the codec's plain
+                # path writes), as an event read back from the ledger does.
+                drawn.append(sv.Drawn(draw.source.value, draw.raw,
                                       live.table.outcome_from(draw.outcome)))
             said = declared or {}
             events = [*on_duty(user, live), *procedures.before_outcome(user, False, said),

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from croupier.service.rng import DrawSource
+
 
 def iso(at: float | None) -> str:
     """An epoch time as ISO-8601 UTC to the second (``2026-11-30T14:05:09Z``)."""
@@ -54,7 +56,7 @@ def outcome_text(outcome: dict[str, Any] | None) -> str:
 def _draw_text(draw: dict[str, Any] | None) -> str:
     if not draw:
         return "-"
-    if draw.get("source") == "entered":
+    if draw.get("source") == DrawSource.ENTERED:
         return f"entered by {draw.get('by')} from the physical result"
     return f"{draw.get('source')} generator, raw draws {draw.get('raw')}"
 

@@ -11,7 +11,7 @@ it). Its source says "insecure-test-seeded" and never the seed.
 
 >>> rng = SeededRng(7)
 >>> d = rng.dice()
->>> len(d.outcome), all(1 <= x <= 6 for x in d.outcome), d.source
+>>> len(d.outcome), all(1 <= x <= 6 for x in d.outcome), str(d.source)
 (2, True, 'insecure-test-seeded')
 >>> scale_byte(251, 6), scale_byte(252, 6)
 (5, None)
@@ -24,6 +24,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 SEED_ENV = "CROUPIER_RNG_SEED"
@@ -34,11 +35,26 @@ SEED_ENV = "CROUPIER_RNG_SEED"
 from croupier.dice import scale_byte as scale_byte  # noqa: E402
 
 
+class DrawSource(StrEnum):
+    """Where a round's outcome came from, as its draw records it (``source``): the generator
+    that drew it, or ``entered`` (the dealer entered what physical dice or a wheel showed). A
+    member is its string in every record and reply. A ledger of an older release may name a
+    generator no member names (``seeded:11``): a record's source is read by comparing it with
+    :attr:`ENTERED`, never by converting it."""
+
+    OS = "os"
+    """The operating system's secure generator, the only one of a live table."""
+    TEST_SEEDED = "insecure-test-seeded"
+    """A seeded generator of test mode (:class:`SeededRng`), never naming its seed."""
+    ENTERED = "entered"
+    """No generator: the dealer entered the outcome."""
+
+
 @dataclass(frozen=True)
 class Draw:
     """One draw: where it came from, every raw byte, and the scaled outcome."""
 
-    source: str
+    source: DrawSource
     raw: tuple[int, ...]
     outcome: tuple[Any, ...]
     """The outcome (:meth:`Rng.dice`, :meth:`Rng.pocket`) or the indices (:meth:`Rng.draw`)."""
@@ -47,7 +63,7 @@ class Draw:
 class Rng:
     """A source of raw bytes and the unbiased scaling over it."""
 
-    source = "os"
+    source: DrawSource = DrawSource.OS
 
     def byte(self) -> int:
         return secrets.randbits(8)
@@ -83,7 +99,7 @@ class SeededRng(Rng):
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
-        self.source = "insecure-test-seeded"
+        self.source = DrawSource.TEST_SEEDED
 
     def byte(self) -> int:
         return self._random.getrandbits(8)
@@ -96,8 +112,8 @@ class InsecureRng(Exception):
 def make_rng(seed: int | None = None, test_mode: bool = False) -> Rng:
     """The OS generator; a seeded one only for a seed given together with ``test_mode``.
 
-    >>> make_rng().source
-    'os'
+    >>> make_rng().source is DrawSource.OS
+    True
     >>> make_rng(3)
     Traceback (most recent call last):
     ...

@@ -22,6 +22,7 @@ from croupier.service import events as sv
 from croupier.service import store
 from croupier.service.live import LiveTable, PendingOutcome
 from croupier.service.plans import OUTCOME_CLAUSE
+from croupier.service.rng import DrawSource
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def draw_of(pending: PendingOutcome | None) -> dict[str, Any]:
     if isinstance(event, sv.Drawn):
         return {"source": event.source, "raw": list(event.raw), "outcome": list(event.outcome)}
     if isinstance(event, sv.Entered):
-        return {"source": "entered", "by": event.by, "outcome": list(event.outcome)}
+        return {"source": DrawSource.ENTERED, "by": event.by, "outcome": list(event.outcome)}
     return {}
 
 

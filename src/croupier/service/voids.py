@@ -33,6 +33,7 @@ from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.plans import OUTCOME_CLAUSE, Plan
+from croupier.service.rng import DrawSource
 from croupier.service.void_watch import void_alerts
 
 PlanFn = Callable[[Connection], Plan]
@@ -45,7 +46,7 @@ and the procedures stand)."""
 def _drawn(row: Any) -> bool:
     """Whether the round's outcome was the RNG's (not entered by the dealer)."""
     draw = json.loads(row.draw) if row.draw else {}
-    return bool(draw) and draw.get("source") != "entered"
+    return bool(draw) and draw.get("source") != DrawSource.ENTERED
 
 
 def void(user: User, live: LiveTable, reason: str) -> PlanFn:

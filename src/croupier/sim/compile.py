@@ -39,7 +39,7 @@ from croupier.roulette.table import PlaceBet, RouletteTable, TableConfig
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
 from croupier.roulette.wagers import decide as roulette_decide
 from croupier.roulette.wheel import WHEELS, Pocket, pocket_key
-from croupier.rules import load_profile
+from croupier.rules import CommissionBase, CommissionTiming, load_profile
 from croupier.sim.strategy import Bet, Strategy
 
 I64 = npt.NDArray[np.int64]
@@ -438,8 +438,9 @@ def _craps_slot_ints(slots: list[Slot], index: dict[str, int],
         commission_kind, commission_num, commission_den, placement = 0, 0, 1, 0
         if d.commission is not None:
             commission_kind = 1
-            placement = int(config.commission_timing(d.id, s.qualifier) == "placement")
-            if d.commission == "lay" and config.rules.lay_commission_base == "win":
+            placement = int(config.commission_timing(d.id, s.qualifier)
+                            is CommissionTiming.PLACEMENT)
+            if d.commission == "lay" and config.rules.lay_commission_base is CommissionBase.WIN:
                 commission_kind = 2
                 odds = config.pays[f"lay:{s.qualifier}"]
                 commission_num, commission_den = odds.win, odds.stake

@@ -23,6 +23,7 @@ from croupier.dice import POINTS
 from croupier.events import Settled
 from croupier.roulette.table import PlaceBet, RouletteTable, Spin
 from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
+from croupier.rules import CommissionTiming
 from croupier.sim.compile import (
     ACTIVE,
     RUINED,
@@ -209,7 +210,8 @@ class _Craps:
         """Make the bet if the chips (and any commission due now) are there; else note the shortfall."""
         d = WAGERS[wager_id]
         commission = Decimal(0)
-        if d.commission is not None and self.config.commission_timing(d.id, q) == "placement":
+        if (d.commission is not None
+                and self.config.commission_timing(d.id, q) is CommissionTiming.PLACEMENT):
             commission = max(Decimal(0), self.table.commission_on(d, q, total) - paid)
         if amount + commission > self.bank(p):
             self.short = True

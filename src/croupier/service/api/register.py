@@ -186,8 +186,8 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
                 # has committed, or waits for this step and then sees it.
                 svc.tables.catch_up_in(conn, home)
                 _not_in_play(home, serial)
-            return reg.custody_step(conn, user.username, serial, body.step, body.table,
-                                    body.note, profiles)
+            move = reg.CustodyStep(serial, body.step, body.table, body.note)
+            return reg.custody_step(conn, user.username, move, profiles)
 
 
 def dice_table(svc: Services, table_id: str) -> LiveTable:

@@ -56,17 +56,18 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     if body.id in svc.tables:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
+    entry = controls.EntryMode(body.entry)
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
         opening = paytables.Opening(body.id, body.game, body.profile, options, body.capacity)
         live = paytables.open_table(svc.tables, opening,
-                                    lambda conn: controls.set_entry(conn, body.id, body.entry,
+                                    lambda conn: controls.set_entry(conn, body.id, entry,
                                                                       user.username))
     except LookupError:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}") from None
     svc.tables.add(live)
-    return {**live.state(), "entry": body.entry}
+    return {**live.state(), "entry": entry}
 
 
 @router.get("/{table_id}", tags=["tables"], response_model=None,
