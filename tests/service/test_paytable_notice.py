@@ -43,7 +43,7 @@ def test_a_change_whose_time_has_come_is_not_approved(kit: Kit) -> None:
     with kit.engine.begin() as conn:
         before = len(register.rows(conn))
         with pytest.raises(Refusal) as refused:
-            changes.approve(conn, "floor", "supervisor", late.id)
+            changes.approve(conn, "floor", late.id)
         assert len(register.rows(conn)) == before
     assert "has come" in refused.value.reason and "propose it again" in refused.value.reason
     with kit.engine.connect() as conn:
@@ -55,8 +55,8 @@ def test_a_change_whose_time_has_come_is_not_approved(kit: Kit) -> None:
 def test_the_boundary_is_the_effective_time_itself(kit: Kit) -> None:
     ahead = _propose(kit, _hence(3600), "3 to 1")
     with kit.engine.begin() as conn, pytest.raises(Refusal):
-        changes.approve(conn, "floor", "supervisor", ahead.id, now=ahead.effective_at)
+        changes.approve(conn, "floor", ahead.id, now=ahead.effective_at)
     with kit.engine.begin() as conn:
-        done = changes.approve(conn, "floor", "supervisor", ahead.id,
+        done = changes.approve(conn, "floor", ahead.id,
                                now=ahead.effective_at - 0.001)
     assert done.status == "approved" and done.approved_by == "floor"

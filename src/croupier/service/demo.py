@@ -9,7 +9,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 
 from croupier.service import controls, equipment, equipment_register, store
-from croupier.service.auth import Auth
+from croupier.service.auth import Auth, Role
 from croupier.service.ledger import Ledger, WalletMove, move_wallet
 from croupier.service.tables import Tables
 
@@ -36,7 +36,7 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
         for name, role in DEMO_USERS:
             logins[name] = password or new_password()
             auth.create_user(conn, name, logins[name], role)
-            if role == "player":
+            if role == Role.PLAYER:
                 move_wallet(conn, WalletMove(name, store.cents(DEMO_WALLET), "deposit", "demo"))
         for table_id, game, profile in DEMO_TABLES:
             tables.create(conn, table_id, game, profile, {}, None)

@@ -36,7 +36,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-EVERY_EVENT = ("dealer", "supervisor", "auditor", "admin")
+from croupier.service.auth import Role
+
+EVERY_EVENT = (Role.DEALER, Role.SUPERVISOR, Role.AUDITOR, Role.ADMIN)
 """The roles that see every event of a table (the table's staff who read its records)."""
 
 STAFF_ONLY = frozenset({"integrity_alert"})

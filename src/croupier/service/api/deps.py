@@ -118,6 +118,12 @@ Player = Annotated[User, Depends(require(*PLAYERS))]
 Dealer = Annotated[User, Depends(require(DEALER))]
 Supervisor = Annotated[User, Depends(require(SUPERVISOR))]
 EquipmentStaff = Annotated[User, Depends(require(ADMIN, SUPERVISOR))]
+# Who proposes, approves (a second person) and withdraws a change of a house pay table, and
+# who reads the changes.
+PayTableStaff = Annotated[User, Depends(require(ADMIN, SUPERVISOR))]
+PayTableReader = Annotated[User, Depends(require(ADMIN, SUPERVISOR, AUDITOR))]
+# Who reads the house's reports (takings, the day's figures).
+ReportReader = Annotated[User, Depends(require(ADMIN, AUDITOR, SUPERVISOR))]
 DiceReader = Annotated[User, Depends(require(ADMIN, SUPERVISOR, AUDITOR, DEALER))]
 # The staff who read a table's every event (:data:`croupier.service.visibility.EVERY_EVENT`).
 RecallReader = Annotated[User, Depends(require(*EVERY_EVENT))]

@@ -20,17 +20,15 @@ from fastapi.responses import HTMLResponse, Response
 from croupier.money import parse_amount
 from croupier.service import codec, store
 from croupier.service.api import queries
-from croupier.service.api.deps import Svc, TableId, known_query, require
+from croupier.service.api.deps import ReportReader, Svc, TableId, known_query
 from croupier.service.api.night import night_sections
 from croupier.service.api.report_replies import NightReport
-from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.night import TERMS
 from croupier.service.reports import Report, event_report, report_csv, report_html, table_report
 
 router = APIRouter(prefix="/reports", tags=["reports"])
 
-ReportReader = Annotated[User, Depends(require("admin", "auditor", "supervisor"))]
 Format = Literal["json", "html", "csv"]
 BigWin = Annotated[str, Query(max_length=16, pattern=r"^[0-9]{1,10}(\.[0-9]{1,2})?$",
                               description="the smallest payout listed as a big win")]
