@@ -30,8 +30,8 @@ def test_refusals_and_other_errors_answer_as_before(server: Server) -> None:
     serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "5"})["serial"]
     s.ok("supervisor", f"/coupons/{serial}/void", {"reason": "issued in error"}, key=None)
     assert _answer(s, "supervisor", f"/coupons/{serial}/void", {"reason": "again"}) == (
-        409, {"code": "refused", "reason": f"coupon {serial} is void: only an issued coupon "
-              "can be voided", "clause": COUPON_CLAUSE})
+        409, {"code": "refused", "reason": f"coupon {serial} is void: only an issued or pending "
+              "coupon can be voided", "clause": COUPON_CLAUSE})
     item = {"id": "wheel-9", "type": "wheel", "description": "a spare wheel"}
     s.ok("admin", "/equipment/items", item, key=None)
     assert _answer(s, "admin", "/equipment/items", item) == (
