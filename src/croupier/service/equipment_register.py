@@ -46,7 +46,6 @@ from croupier.service.audit.snapshot import Finding
 from croupier.service.errors import ApiError
 from croupier.service.procedures import clauses
 
-TYPES = ("table", "wheel", "ball", "layout", "dice")
 LAYOUT_WAGERS = ("five_adjacent", "seven_numbers")
 ITEM_KINDS = ("equipment_registered", "equipment_approved", "equipment_inspected",
               "equipment_placed", "equipment_retired")
