@@ -3,11 +3,16 @@
 * A player who leaves a craps table is told no chips of theirs there, as at roulette: the
   faster bet path (``Table.purses``) counted a craps player who had left as at the table (their
   state stays in the table's players) and answered the cash-out that made them leave with
-  ``you: 0.00``, where the reply before (and roulette's) has no ``you``."""
+  ``you: 0.00``, where the reply before (and roulette's) has no ``you``;
+* a supervisor's void-rate alert is about everyone who took part in the voids it counts: the
+  two supervisors who asked and approved the same voids each acknowledged the other's alert;
+* the runner's own check of an adjustment's limit cites the table's clause for adjustments
+  (it answered an empty clause)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -68,3 +73,21 @@ def test_a_void_rate_alert_is_not_acknowledged_by_a_party_to_the_voids_it_counts
     for alert in ("supervisor", "floor"):
         path = f"{base}/alert-records/{named['wheel-pair:' + alert]}/acknowledge"
         app.ok("third", path, {"reason": "both jams seen on camera"})
+
+
+def test_the_runners_own_limit_on_an_adjustment_cites_the_tables_clause(app: App) -> None:
+    """The runner's last check of an adjustment's limit (behind the route's and the
+    approval's, which cite the table's clause for adjustments) answered an empty clause."""
+    from croupier.errors import Refusal
+    from croupier.events import Adjusted
+    from croupier.service.plans import Plan
+
+    svc: Any = app.client.app.state.services  # type: ignore[attr-defined]
+    live = svc.tables.find("craps-1")
+    over = Decimal(svc.ledger.limits.max_adjustment + 1) / 100
+    plan = Plan([Adjusted("alice", over, "a dealer's error", "supervisor")])
+    with pytest.raises(Refusal) as refused:
+        svc.runner._within_limits(plan, live)
+    assert refused.value.clause == live.procedures.adjustment_clause() != ""
+    within = Plan([Adjusted("alice", over - 1, "a dealer's error", "supervisor")])
+    assert svc.runner._within_limits(within, live) is within
