@@ -60,3 +60,29 @@ def test_the_boundary_is_the_effective_time_itself(kit: Kit) -> None:
         done = changes.approve(conn, "floor", ahead.id,
                                now=ahead.effective_at - 0.001)
     assert done.status == "approved" and done.approved_by == "floor"
+
+
+PAYS = "N.J.A.C. 13:69F-1.4(b)"
+"""The pay clause of nj-13-69f: the clause of the pay table a change sets."""
+
+
+@pytest.mark.clause(PAYS)
+def test_every_refusal_of_an_approval_or_withdrawal_cites_the_pay_clause(kit: Kit) -> None:
+    # Found by an attack: these refusals answered an empty clause (the change's profile has
+    # a clause for its pay table, which the change cites when it applies).
+    late = _propose(kit, _hence(-5), "3 to 1")
+    ahead = _propose(kit, _hence(3600), "3 to 1")
+    refusals: list[Refusal] = []
+    for act in (lambda conn: changes.approve(conn, "floor", late.id),  # its time has come
+                lambda conn: changes.approve(conn, "supervisor", ahead.id),  # its proposer
+                lambda conn: changes.withdraw(conn, "floor", late.id, "x") and
+                changes.withdraw(conn, "floor", late.id, "again")):  # withdrawn already
+        with kit.engine.begin() as conn, pytest.raises(Refusal) as refused:
+            act(conn)
+        refusals.append(refused.value)
+    with kit.engine.begin() as conn, pytest.raises(Refusal) as refused:
+        changes.approve(conn, "floor", late.id)  # withdrawn: only a proposed one is approved
+    refusals.append(refused.value)
+    assert [r.clause for r in refusals] == [PAYS] * 4, [(r.reason, r.clause) for r in refusals]
+    with kit.engine.connect() as conn:
+        assert changes.changes(conn)[ahead.id].status == "proposed"

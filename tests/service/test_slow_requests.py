@@ -6,7 +6,9 @@ where a request whose body never came held its connection and its task):
   is passed on, and no read is left in the deadlines' table;
 * the server's HTTP protocol closes a connection waiting for a request's headers past its
   deadline, a new one sending nothing or one sending its headers a byte at a time, and not one
-  whose request is being answered.
+  whose request is being answered;
+* and drops one whose client reads nothing of an answer (found by a later attack: the answer
+  sat in the connection's buffer for ever, closing never done), but not one read slowly.
 
 The guard is driven in-process with a ``receive`` that stalls; the protocol under a real
 uvicorn on a loopback port, with deadlines of a fraction of a second."""
@@ -101,18 +103,23 @@ def test_a_body_that_comes_whole_is_passed_on(quick: guard.Deadlines) -> None:
 
 # --- the headers' deadline, under a real uvicorn ---------------------------------------------
 
+BIG = b"x" * (8 * 1024 * 1024)
+"""An answer far larger than the buffers of a loopback connection."""
+
+
 async def _slow_app(scope: Any, receive: Any, send: Any) -> None:
     if scope["type"] != "http":
         return
     if scope["path"] == "/slow":
         await asyncio.sleep(1.0)  # longer than the headers' deadline: busy, not waiting
+    body = BIG if scope["path"] == "/big" else b"ok"
     await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-length", b"2")]})
-    await send({"type": "http.response.body", "body": b"ok"})
+                "headers": [(b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @pytest.fixture(scope="module")
-def port() -> Iterator[int]:
+def served() -> Iterator[tuple[uvicorn.Server, int]]:
     number = free_port()
     config = uvicorn.Config(_slow_app, host="127.0.0.1", port=number, log_level="warning",
                             http=http_protocol(0.4), lifespan="off")
@@ -123,9 +130,14 @@ def port() -> Iterator[int]:
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.02)
     assert server.started
-    yield number
+    yield server, number
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def port(served: tuple[uvicorn.Server, int]) -> int:
+    return served[1]
 
 
 def _closed_within(conn: socket.socket, seconds: float, trickle: bytes = b"") -> float:
@@ -171,3 +183,35 @@ def test_a_request_being_answered_is_not_cut_off(port: int) -> None:
             assert chunk, answer
             answer += chunk
     assert answer.startswith(b"HTTP/1.1 200")
+
+
+def _asking_big(port: int) -> socket.socket:
+    conn = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the server's buffer fills
+    conn.connect(("127.0.0.1", port))
+    conn.sendall(b"GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    return conn
+
+
+def test_a_client_reading_nothing_of_its_answer_is_dropped(
+        served: tuple[uvicorn.Server, int]) -> None:
+    server, number = served
+    with _asking_big(number):
+        started = time.monotonic()
+        while server.server_state.connections and time.monotonic() - started < 3:
+            time.sleep(0.05)
+        assert not server.server_state.connections, "the server still holds the connection"
+
+
+def test_an_answer_read_slowly_is_read_whole(port: int) -> None:
+    with _asking_big(port) as conn:
+        conn.settimeout(5)
+        got = 0
+        started = time.monotonic()
+        while got < len(BIG):
+            chunk = conn.recv(64 * 1024)
+            assert chunk, f"cut off after {got} bytes"
+            got += len(chunk)
+            time.sleep(0.002)
+        # longer than a look of the protocol's deadline (0.2 s), so it was looked at reading
+        assert time.monotonic() - started > 0.4

@@ -394,7 +394,8 @@ class CrapsTable:
         return sum((w.stake for w in self.wagers.values() if w.player == player), ZERO)
 
     def purses(self, players: Iterable[str]) -> dict[str, tuple[Decimal, Decimal]]:
-        """Chips in hand and on the layout of each of ``players`` at the table.
+        """Chips in hand and on the layout of each of ``players`` at the table (a player who
+        has left is not: their state stays in ``players``, out of ``order``).
 
         >>> from croupier.rules import load_profile
         >>> t = CrapsTable(CrapsConfig.from_options(load_profile("nj-13-69f"), {}),
@@ -403,7 +404,8 @@ class CrapsTable:
         >>> t.purses(["a", "b"])
         {'a': (Decimal('95'), Decimal('5'))}
         """
-        found = {p: [s.bankroll, ZERO] for p in players if (s := self.players.get(p))}
+        found = {p: [s.bankroll, ZERO] for p in players
+                 if (s := self.players.get(p)) and p in self.order}
         for w in self.wagers.values():
             if w.player in found:
                 found[w.player][1] += w.stake

@@ -9,7 +9,8 @@ acknowledgement, or says it has none.
 Nobody acknowledges an alert about their own acts: a dice set's or a wheel's alert is about
 the results entered from that equipment at the table until the alert (by whichever dealer
 entered them, a voided entry included), a void-rate alert about the voids it counts (who
-asked for and approved each). The person acknowledging must be independent of every one of
+asked for and approved each: a supervisor's alert counts the voids they took part in, so it is
+about whoever took part in them too). The person acknowledging must be independent of every one of
 them, counted as people, not accounts (:func:`croupier.service.people.not_independent`):
 a dealer, or an account of the dealer's own line, does not answer for the dealer's entries.
 """
@@ -98,9 +99,14 @@ def about(conn: Connection, live: LiveTable, seq: int) -> set[str]:
     if alert.monitor == VOID_MONITOR:
         voiders = [{e.by, e.approved_by or e.by} for _, e in decoded if isinstance(e, sv.Voided)]
         named = alert.set_id.removeprefix(f"{live.id}:")
-        everyone = set().union(*voiders) if voiders else set()
-        # A person's alert names them; the table's is about everyone who took part.
-        return {named} if named != alert.set_id else everyone
+        if named != alert.set_id:
+            # A person's alert counts the voids they took part in: it is about them and
+            # whoever asked for or approved those voids with them (else the two supervisors of
+            # the same voids would each answer for the other's alert).
+            voiders = [v for v in voiders if named in v]
+            return set().union({named}, *voiders)
+        # The table's is about everyone who took part.
+        return set().union(*voiders) if voiders else set()
     entrants: set[str] = set()
     in_play: tuple[str, ...] = ()
     for _, event in decoded:

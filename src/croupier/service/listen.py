@@ -8,8 +8,9 @@ says which, and ``serve`` exits 1.
 A connection is closed when it keeps the server waiting: idle :data:`KEEP_ALIVE_SECONDS`
 after a response (uvicorn's keep-alive timeout), and, beyond what uvicorn bounds, waiting for
 a request's headers (a client that connects and sends nothing, or sends its headers a byte at a
-time) about :data:`HEADERS_SECONDS` (:func:`http_protocol`). A request's body has a deadline
-of its own (``api/guard.py``, answered 408).
+time) about :data:`HEADERS_SECONDS` (:func:`http_protocol`); and dropped when its client reads
+none of an answer for half of that (the answer would otherwise wait to be sent for ever). A
+request's body has a deadline of its own (``api/guard.py``, answered 408).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import asyncio
 import errno
 import logging
 import socket
+import struct
 import sys
 from typing import Any
 
@@ -87,7 +89,10 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
     connection sending nothing, held a connection for ever. Each connection is looked at
     every ``seconds / 2``, one timer per connection (none per request): waiting for headers
     (no request under way) at two looks in a row with no request between them, it is closed.
-    A connection handed over to a WebSocket is left to its protocol."""
+    A connection whose client has read none of an answer between two looks (the answer whole
+    but still waiting to be sent, closing or not) is dropped: a close waits for what is left
+    to send, so a client that never reads held the connection, and its answer's bytes, for
+    ever. A connection handed over to a WebSocket is left to its protocol."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     every = seconds / 2
@@ -97,6 +102,7 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._seen: object = _BUSY
+            self._unread: int | None = None
             self._watch = self.loop.call_later(every, self._look)
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -105,10 +111,19 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
 
         def _look(self) -> None:
             transport = self.transport
-            if transport.is_closing() or transport.get_protocol() is not self:
-                return  # closed, or a WebSocket's now
+            if transport.get_protocol() is not self:
+                return  # a WebSocket's now
             cycle = self.cycle
-            if cycle is not None and not cycle.response_complete:
+            busy = cycle is not None and not cycle.response_complete
+            stalled, self._unread = _reading_nothing(transport, busy, self._unread)
+            if stalled:
+                transport.abort()
+                return
+            if transport.is_closing():
+                if self._unread is not None:  # closed once its answer is sent: looked at
+                    self._watch = self.loop.call_later(every, self._look)  # until it is
+                return
+            if busy:
                 self._seen = _BUSY  # a request under way: its body and answer have deadlines
             elif self._seen is cycle:
                 transport.close()  # waited a whole look for the next request's headers
@@ -118,3 +133,36 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
             self._watch = self.loop.call_later(every, self._look)
 
     return HeadersDeadline
+
+
+def _reading_nothing(transport: Any, busy: bool, before: int | None,
+                     ) -> tuple[bool, int | None]:
+    """Whether the client of ``transport`` has read none of an answer since the last look
+    (``before``: what was unread then, None if nothing or a request was under way): answered
+    (not ``busy``), part of it still unsent and no less of it than before. A client that reads
+    nothing kept the connection, and the answer, for ever (a close waits for what is still to
+    send). And what to compare at the next look."""
+    unread = transport.get_write_buffer_size()
+    if busy or not unread:
+        return False, None
+    unread += _queued(transport)  # what the system holds of it: sent, it is not read yet either
+    return before is not None and unread >= before, unread
+
+
+def _queued(transport: Any) -> int:
+    """The bytes the system has taken to send on ``transport``'s socket and its client has
+    not acknowledged (Linux; 0 where it cannot be asked): a client reading slowly takes them
+    a little at a time, while the buffer above them moves only in large steps."""
+    try:
+        import fcntl
+        import termios
+    except ImportError:  # not a Unix
+        return 0
+    sock = transport.get_extra_info("socket")
+    request = getattr(termios, "TIOCOUTQ", None)
+    if sock is None or request is None:
+        return 0
+    try:
+        return int(struct.unpack("i", fcntl.ioctl(sock.fileno(), request, b"\0" * 4))[0])
+    except (OSError, ValueError):
+        return 0

@@ -206,16 +206,16 @@ def approve(conn: Connection, actor: str, change_id: int, now: float | None = No
         raise ApiError(404, "not_found", f"there is no pay table change {change_id}")
     if change.status != "proposed":
         raise Refusal(f"change {change_id} is {change.status}: only a proposed "
-                      "change is approved")
+                      "change is approved", pays_clause(change))
     why = people.not_independent(conn, change.proposed_by, actor)
     if why is not None:
         raise Refusal("a change is approved by a second person, independent of the "
-                      f"one who proposed it: {why}")
+                      f"one who proposed it: {why}", pays_clause(change))
     if (time.time() if now is None else now) >= change.effective_at:
         raise Refusal(f"change {change_id} was to take effect at {change.effective}, which "
                       "has come: approved now it would take effect at once, with no notice "
                       "to the players; a change is approved before its time, so propose it "
-                      "again with a time still to come")
+                      "again with a time still to come", pays_clause(change))
     _refuse_if_failing(change.game, change.profile, change.pays)
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
                     {"change": change_id}, actor)
@@ -233,7 +233,7 @@ def withdraw(conn: Connection, actor: str, change_id: int, reason: str) -> Chang
     if change.status not in ("proposed", "approved") or (
             change.status == "approved" and time.time() >= change.effective_at):
         raise Refusal(f"change {change_id} is {change.json()['status']}: it can "
-                      "no longer be withdrawn")
+                      "no longer be withdrawn", pays_clause(change))
     register.append(conn, "paytable_withdrawn", subject(change.game, change.profile),
                     {"change": change_id, "reason": reason}, actor)
     invalidate()
@@ -304,10 +304,16 @@ def last_check(change: Change) -> list[tuple[str, str]]:
     return _checked[change.id]
 
 
+def pays_clause(change: Change) -> str:
+    """The clause of the pay table ``change`` sets: its profile's pay clause for its game
+    (cited by the change when it applies, and by every refusal to approve or withdraw it)."""
+    played = GAMES.get(change.game)
+    rules = played.rules(load_profile(change.profile)) if played is not None else None
+    return rules.clause("pays_clause") if rules is not None else ""
+
+
 def applied_event(change: Change) -> PayTableApplied:
-    clause = load_profile(change.profile).craps
-    cited = clause.clause("pays_clause") if clause is not None else ""
-    return PayTableApplied(change.id, tuple(sorted(change.pays.items())), cited)
+    return PayTableApplied(change.id, tuple(sorted(change.pays.items())), pays_clause(change))
 
 
 def refuse_at_last_check(conn: Connection, change: Change,

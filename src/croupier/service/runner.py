@@ -283,7 +283,7 @@ class Runner:
             if stored is not None:
                 return stored, [], live
             held_up(live, job.phase)
-            plan = self._within_limits(job.plan_fn(conn))
+            plan = self._within_limits(job.plan_fn(conn), live)
         except Refusal as refusal:
             return Reply(409, refusal_body(refusal)), [], live
         except (ApiError, Malformed) as exc:
@@ -291,11 +291,13 @@ class Runner:
         reply, published = self._write(conn, job, plan, request or job.request, remember)
         return reply, published, live
 
-    def _within_limits(self, plan: Plan) -> Plan:
-        """The plan, if every adjustment in it is within the limit (a Refusal if not)."""
+    def _within_limits(self, plan: Plan, live: LiveTable) -> Plan:
+        """The plan, if every adjustment in it is within the limit (a Refusal if not, citing
+        the table's clause for adjustments, as the route's and the approval's own checks)."""
         for event in plan.events:
             if isinstance(event, sv.Adjusted):
-                self.ledger.limits.check_adjustment(store.cents(event.amount))
+                self.ledger.limits.check_adjustment(store.cents(event.amount),
+                                                    live.procedures.adjustment_clause())
         return plan
 
     def _write(self, conn: Connection, job: Job, plan: Plan, request: str | None,
