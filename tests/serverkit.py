@@ -28,10 +28,13 @@ class Logins:
         """The base URL a log-in is sent to."""
         raise NotImplementedError
 
+    def post_login(self, body: dict[str, str]) -> httpx.Response:
+        """A log-in request (over HTTP to :meth:`login_base`)."""
+        return httpx.post(self.login_base() + "/auth/login", json=body, timeout=10)
+
     def token(self, who: str) -> str:
         if who not in self.tokens:
-            r = httpx.post(self.login_base() + "/auth/login",
-                           json={"username": who, "password": PASSWORD}, timeout=10)
+            r = self.post_login({"username": who, "password": PASSWORD})
             assert r.status_code == 200, r.text
             self.tokens[who] = r.json()["token"]
         return self.tokens[who]

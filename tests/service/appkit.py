@@ -14,28 +14,18 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from serverkit import PASSWORD
+from serverkit import PASSWORD, Logins
 
 
-class App:
+class App(Logins):
     """One app over a demo ledger, and its users' tokens."""
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
         self.tokens: dict[str, str] = {}
 
-    def token(self, who: str) -> str:
-        if who not in self.tokens:
-            r = self.client.post("/auth/login", json={"username": who, "password": PASSWORD})
-            assert r.status_code == 200, r.text
-            self.tokens[who] = r.json()["token"]
-        return self.tokens[who]
-
-    def headers(self, who: str, key: str | None = None) -> dict[str, str]:
-        h = {"Authorization": f"Bearer {self.token(who)}"}
-        if key is not None:
-            h["Idempotency-Key"] = key
-        return h
+    def post_login(self, body: dict[str, str]) -> httpx.Response:
+        return self.client.post("/auth/login", json=body)
 
     def post(self, who: str, path: str, body: Any = None, key: str | None = "auto",
              ) -> httpx.Response:

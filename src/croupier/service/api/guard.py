@@ -176,20 +176,8 @@ class Deadlines:
             self._start(task.get_loop())
         reads = self.reads
         reads[task] = self.now + self.seconds
-        try:  # read_limited, written out here: one coroutine fewer on every request
-            chunks: list[bytes] = []
-            size = 0
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    raise ClientGone
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > MAX_BODY:
-                    return None
-                chunks.append(chunk)
-                if not message.get("more_body", False):
-                    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        try:
+            return await read_limited(receive)
         except asyncio.CancelledError:
             if task not in self.overdue:
                 raise
