@@ -84,3 +84,50 @@ def _audit_key_cleared_after_module() -> Any:
     if module is not None:
         for name in ("signer", "pin_path", "checkpoint_every"):
             module.TRUST.__dict__.pop(name, None)
+
+
+# --- the order files are handed to the xdist workers -----------------------------------------
+
+# The slowest files of the suite (measured with --durations), started first. ``./dev test``
+# hands pytest-xdist whole files in collection order (``--no-loadscope-reorder``): by default
+# xdist sorts the files by their number of tests, which left the slow one- and two-test files
+# (browsers, schemathesis, the roles matrix, the anchors' real processes) for the end, where one
+# worker ran them while the other had nothing left to do. A file not named here keeps its place
+# after these, in xdist's own order (most tests first). Only the order changes, never a test.
+SLOW_FIRST: tuple[str, ...] = (
+    "tests/service/test_anchors.py",
+    "tests/service/test_chained_decisions.py",
+    "tests/service/test_people.py",
+    "tests/sim/test_sameness.py",
+    "tests/service/test_api.py",
+    "tests/service/test_stream_visibility.py",
+    "tests/sim/test_session.py",
+    "tests/test_benchmark_shape.py",
+    "tests/service/test_races.py",
+    "tests/service/test_one_reading.py",
+    "tests/service/test_concurrency.py",
+    "tests/service/test_login_attacks.py",
+    "tests/service/test_procedures_records.py",
+    "tests/service/test_ledger_users_cli.py",
+    "tests/service/test_ledger_startup.py",
+    "tests/service/test_crash.py",
+    "tests/cluster/test_nodes.py",
+    "tests/service/test_schemathesis.py",
+    "tests/web/test_alert_records.py",
+    "tests/service/test_roles_matrix.py",
+    "tests/sim/test_roulette_engine_agreement.py",
+)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item.nodeid.split("::")[0]] = counts.get(item.nodeid.split("::")[0], 0) + 1
+    rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        path = item.nodeid.split("::")[0]
+        return (rank.get(path, len(rank)), -counts[path] if path not in rank else 0)
+
+    items.sort(key=key)  # stable: a file's tests stay together and in their order

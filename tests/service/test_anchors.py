@@ -181,13 +181,13 @@ def test_a_retired_key_signs_nothing_after_its_rotation(tmp_path: Path) -> None:
 
 # --- rollback and cut ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("how", ["rollback, clean stop", "cut, killed after 6 s"])
+@pytest.mark.parametrize("how", ["rollback, clean stop", "cut, killed once the timer signed"])
 def test_an_old_copy_put_back_is_caught(how: str, tmp_path: Path) -> None:
     """``rollback``: a copy taken while serving, put back after more events and bob's $280
     cash-out (the server stopped cleanly: the shutdown checkpoint). ``cut``: bob's cash-out,
     the last thing written, erased by putting back the state just before it (a consistent
-    cut after the last checkpoint), the server killed (SIGKILL) 6 s after it: only the timed
-    checkpoint signed it."""
+    cut after the last checkpoint), the server killed (SIGKILL) once the timed checkpoint
+    signed it (at most 5 s after it): only the timed checkpoint signed it."""
     s = served(tmp_path)
     copy = tmp_path / "copy.db"
     try:
@@ -198,11 +198,11 @@ def test_an_old_copy_put_back_is_caught(how: str, tmp_path: Path) -> None:
             play(s, 5, "bob")
         else:
             play(s, 5, "bob")
-            time.sleep(6)  # the timed checkpoint signs the rounds
+            signed_as_it_stands(s.data_dir)  # the timed checkpoint signs the rounds
             sqlite_copy(s.data_dir / "croupier.db", copy)
         s.ok("bob", "/tables/craps-1/cash-out", {})
         if how.startswith("cut"):
-            time.sleep(6)
+            signed_as_it_stands(s.data_dir)  # the timed checkpoint signs the cash-out
             s.kill()
     finally:
         s.stop()
@@ -212,6 +212,30 @@ def test_an_old_copy_put_back_is_caught(how: str, tmp_path: Path) -> None:
     assert "the checkpoint pinned outside the database is missing or changed" in done.stdout
     refused = serve_refuses(s.data_dir)
     assert "rolled back, cut short or rewritten" in refused
+
+
+def signed_as_it_stands(data: Path) -> None:
+    """Wait until the pin holds a checkpoint of every chain as it stands now: the server's
+    timed checkpoint (a tick every 2.5 s signs what moved, so at most 5 s after an event) has
+    signed the last event. Polled instead of sleeping 6 s through, and failed, as that sleep
+    was, if it is not signed 6 s after the call (half a second more for the polling)."""
+    engine = sa.create_engine(f"sqlite:///{data / 'croupier.db'}")  # reads only, locks nothing
+    pin = keys.anchors_dir(data) / "ledger.key.pin"
+    deadline = time.monotonic() + 6.5
+    try:
+        while True:
+            with engine.connect() as conn:
+                now = canonical(chain.heads(conn))
+            try:
+                pinned = json.loads(pin.read_text("utf-8"))["checkpoint"]["heads"]
+            except (OSError, ValueError, KeyError):
+                pinned = None
+            if pinned == now:
+                return
+            assert time.monotonic() < deadline, "no timed checkpoint signed the last event in 6 s"
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
 
 
 def serve_refuses(data: Path) -> str:
@@ -276,16 +300,23 @@ def _under_load(s: Server, copy: Callable[[], T]) -> T:
     stop = threading.Event()
     loader = threading.Thread(target=lambda: asyncio.run(_bets(s, stop, answers)))
     loader.start()
-    time.sleep(1.0)
+    under_way(answers, 10)  # the bets are going on
     during = len(answers)
     try:
         made = copy()
-        time.sleep(1.0)
+        under_way(answers, during + 21)  # and went on past the copy
     finally:
         stop.set()
         loader.join(60)
     assert len(answers) > during + 20 and set(answers) <= {200}, set(answers)
     return made
+
+
+def under_way(answers: list[int], count: int) -> None:
+    """Wait (60 s at most) until ``count`` answers came back, instead of a fixed sleep."""
+    deadline = time.monotonic() + 60
+    while len(answers) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def test_backup_under_load_restore_and_a_declared_recovery(tmp_path: Path) -> None:
