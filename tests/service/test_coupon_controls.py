@@ -154,7 +154,8 @@ def test_the_coupons_are_listed_a_page_at_a_time(app: App) -> None:
 @pytest.mark.parametrize(("query", "place"), [
     ("limit=0", "query.limit"), ("limit=501", "query.limit"), ("limit=ten", "query.limit"),
     ("after=MP-000000000000", "query.after"), ("after=" + "A" * 33, "query.after"),
-    ("cursor=MP-1", "query.cursor"),
+    ("cursor=MP-1", "query.cursor"), ("player=alice&player=bob", "query.player"),
+    ("limit=1&limit=2", "query.limit"),
 ])
 def test_a_malformed_page_is_named(app: App, query: str, place: str) -> None:
     r = app.get("auditor", f"/coupons?{query}")

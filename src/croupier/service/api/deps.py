@@ -211,13 +211,18 @@ RoundNo = Annotated[int, Path(ge=1, le=2**31)]
 
 def known_query(*names: str) -> Callable[[Request], Awaitable[None]]:
     """A dependency: 422 naming the first query parameter that is not one of ``names`` (an
-    unknown or misspelt parameter is refused, never silently ignored)."""
+    unknown or misspelt parameter is refused, never silently ignored) or that is given more
+    than once (one reader would take the first, another the last, as with a header)."""
 
     async def check(request: Request) -> None:
-        for name in request.query_params:
+        query = request.query_params
+        for name in query:
             if name not in names:
                 expected = ", ".join(names) if names else "none"
                 raise ApiError(422, "malformed", f"query.{name}: unknown query parameter; "
                                f"expected {expected}")
+            if len(query.getlist(name)) > 1:
+                raise ApiError(422, "malformed", f"query.{name}: given more than once; a "
+                               "request names each parameter once")
 
     return check
