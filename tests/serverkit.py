@@ -46,6 +46,38 @@ class Logins:
         return h
 
 
+class Asks(Logins):
+    """What a test asks of a server through :meth:`post` and :meth:`get` (over real HTTP, or
+    in process): an answer asserted ordinary, the audit's report, dice ready at a table."""
+
+    def post(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+             ) -> httpx.Response:
+        raise NotImplementedError
+
+    def get(self, who: str, path: str) -> httpx.Response:
+        raise NotImplementedError
+
+    def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
+           ) -> dict[str, Any]:
+        r = self.post(who, path, body, key)
+        assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
+        result: dict[str, Any] = r.json()
+        return result
+
+    def audit(self) -> dict[str, Any]:
+        """The auditor's ``GET /audit/verify`` report (asserting it was answered)."""
+        r = self.get("auditor", "/audit/verify")
+        assert r.status_code == 200, r.text
+        report: dict[str, Any] = r.json()
+        return report
+
+    def ready_dice(self, table: str = "craps-1") -> None:
+        """Offer five demo dice and have the dealer select two."""
+        self.ok("dealer", f"/tables/{table}/dice/offer",
+                {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
+        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
+
+
 def free_port() -> int:
     """A loopback port nothing listens on now."""
     with socket.socket() as s:

@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from serverkit import PASSWORD, Logins
+from serverkit import PASSWORD, Asks
 
 
-class App(Logins):
+class App(Asks):
     """One app over a demo ledger, and its users' tokens."""
 
     def __init__(self, client: TestClient) -> None:
@@ -36,13 +36,6 @@ class App(Logins):
     def get(self, who: str, path: str) -> httpx.Response:
         return self.client.get(path, headers=self.headers(who))
 
-    def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
-           ) -> dict[str, Any]:
-        r = self.post(who, path, body, key)
-        assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
-        result: dict[str, Any] = r.json()
-        return result
-
     def refused(self, who: str, path: str, body: Any = None) -> dict[str, Any]:
         """The error of a request the rules refuse (409), asserted so."""
         r = self.post(who, path, body)
@@ -51,12 +44,6 @@ class App(Logins):
         assert error["code"] == "refused", error
         return error
 
-    def audit(self) -> dict[str, Any]:
-        r = self.get("auditor", "/audit/verify")
-        assert r.status_code == 200, r.text
-        report: dict[str, Any] = r.json()
-        return report
-
     def add_user(self, name: str, role: str) -> None:
         """An account made at the command line (``croupier users add``): a person of their
         own for the two-person rules, logging in with :data:`PASSWORD`."""
@@ -64,12 +51,6 @@ class App(Logins):
 
         app: Any = self.client.app
         recovery.add(app.state.services.engine, name, PASSWORD, role)
-
-    def ready_dice(self, table: str = "craps-1") -> None:
-        """Offer five demo dice and have the dealer select two."""
-        self.ok("dealer", f"/tables/{table}/dice/offer",
-                {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
-        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
 
 
 @contextmanager

@@ -22,13 +22,13 @@ import pytest
 
 from serverkit import PASSWORD as PASSWORD  # re-exported too
 from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import it here
-from serverkit import Logins, free_port, fresh_schema, postgres_url
+from serverkit import Asks, free_port, fresh_schema, postgres_url
 from serverkit import reset_postgres as reset_postgres  # re-exported as well
 
 STAFF = ("admin", "dealer", "supervisor", "auditor")
 
 
-class Server(Logins):
+class Server(Asks):
     """One server process; ``kill`` (SIGKILL) and ``start`` again on the same ledger."""
 
     def __init__(self, data_dir: Path, database: str | None, seed: int = 1) -> None:
@@ -90,20 +90,6 @@ class Server(Logins):
     def get(self, who: str, path: str) -> httpx.Response:
         return httpx.get(self.base + path, headers=self.headers(who), timeout=30)
 
-    def audit(self) -> dict[str, Any]:
-        """The auditor's ``GET /audit/verify`` report (asserting it was answered)."""
-        r = self.get("auditor", "/audit/verify")
-        assert r.status_code == 200, r.text
-        report: dict[str, Any] = r.json()
-        return report
-
-    def ok(self, who: str, path: str, body: Any = None, key: str | None = "auto",
-           ) -> dict[str, Any]:
-        r = self.post(who, path, body, key)
-        assert r.status_code in (200, 201, 202), f"{path}: {r.status_code} {r.text}"
-        result: dict[str, Any] = r.json()
-        return result
-
     @contextlib.contextmanager
     def stream(self, table: str, who: str, since: int = 0) -> Iterator[Any]:
         """A WebSocket on the table's stream, logged in by its first message (the token is
@@ -113,12 +99,6 @@ class Server(Logins):
         with connect(self.base.replace("http", "ws") + f"/tables/{table}/stream") as ws:
             ws.send(json.dumps({"token": self.token(who), "since": since}))
             yield ws
-
-    def ready_dice(self, table: str = "craps-1") -> None:
-        """Offer five demo dice and have the shooter select two."""
-        self.ok("dealer", f"/tables/{table}/dice/offer",
-                {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]})
-        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
 
 
 BACKENDS = ["sqlite", "postgresql"]
