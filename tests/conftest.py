@@ -94,6 +94,9 @@ def _audit_key_cleared_after_module() -> Any:
 # (browsers, schemathesis, the roles matrix, the anchors' real processes) for the end, where one
 # worker ran them while the other had nothing left to do. A file not named here keeps its place
 # after these, in xdist's own order (most tests first). Only the order changes, never a test.
+BROWSER = "tests/web/"
+"""The files that drive Chromium through Playwright: always handed out after every other."""
+
 SLOW_FIRST: tuple[str, ...] = (
     "tests/service/test_anchors.py",
     "tests/service/test_chained_decisions.py",
@@ -113,7 +116,6 @@ SLOW_FIRST: tuple[str, ...] = (
     "tests/service/test_crash.py",
     "tests/cluster/test_nodes.py",
     "tests/service/test_schemathesis.py",
-    "tests/web/test_alert_records.py",
     "tests/service/test_roles_matrix.py",
     "tests/sim/test_roulette_engine_agreement.py",
 )
@@ -126,8 +128,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         counts[item.nodeid.split("::")[0]] = counts.get(item.nodeid.split("::")[0], 0) + 1
     rank = {path: i for i, path in enumerate(SLOW_FIRST)}
 
-    def key(item: pytest.Item) -> tuple[int, int]:
+    def key(item: pytest.Item) -> tuple[bool, int, int]:
         path = item.nodeid.split("::")[0]
-        return (rank.get(path, len(rank)), -counts[path] if path not in rank else 0)
+        # The browser's files last, whatever their speed: the session's Playwright (started by
+        # the first of them) leaves an event loop running in the worker's thread, and a test
+        # after it that runs asyncio.run() in that worker would fail.
+        return (path.startswith(BROWSER), rank.get(path, len(rank)),
+                -counts[path] if path not in rank else 0)
 
     items.sort(key=key)  # stable: a file's tests stay together and in their order
