@@ -392,8 +392,9 @@ def _body(action: _Action, user: User, plan: Plan, seats: Seats,
     live, name = action.live, user.username
     body: dict[str, Any] = {"table": live.id, "round": action.chained.round_no,
                             "events": action.shown, **plan.extra}
-    purse = seats.values[name] if name in present else (
-        live.table.purses([name]).get(name) if name not in seats.values else None)
+    purse = seats.values[name] if name in present else None
+    if name not in seats.values:  # not touched by the action: asked of the table
+        purse = live.table.purses([name]).get(name)
     if purse is not None:
         body["you"] = {"chips": fmt(purse[0]), "on_table": fmt(purse[1])}
     return body
