@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import cashier, runner, store, wagers
+from croupier.service import cashier, outcomes, reading, runner, store, wagers
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.plans import Job
 
@@ -141,3 +141,33 @@ def test_the_watch_sees_a_call_out_of_the_ledger(kit: Kit) -> None:
 def _call_quietly(kit: Kit, act: Any) -> None:
     with contextlib.suppress(AttributeError):  # a connection is no table: the call is the point
         kit.ledger.once(kit.users["admin"], None, "x", act)
+
+
+def test_a_roll_in_a_group_commit_runs_alone_in_its_place(
+        kit: Kit, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A roll queued among bets: the bets before it share one transaction, the roll's outcome
+    and its settlement take one each, the bets after it share one; the roll settles the bets
+    queued before it and not those after it."""
+    opened: list[int] = []
+    transaction = kit.ledger.transaction
+
+    def counted(lives: Any, jobs: list[Job]) -> Any:
+        opened.append(len(jobs))
+        return transaction(lives, jobs)
+
+    monkeypatch.setattr(kit.ledger, "transaction", counted)
+    live, dealer = kit.tables.all["craps-1"], kit.users["dealer"]
+    action = reading.outcome_action(live, {"roll": [1, 1]})
+    roll = Job(dealer, live, uuid.uuid4().hex, uuid.uuid4().hex,
+               outcomes.record(dealer, live, kit.rng, action), "outcome",
+               outcomes.settle(dealer, live))
+    jobs = [_bet(kit, "alice", "field", "1"), _bet(kit, "bob", "field", "1"), roll,
+            _bet(kit, "alice", "field", "2"), _bet(kit, "bob", "field", "2")]
+    results = kit.runner.run_batch(jobs)
+    assert [getattr(r, "status", r) for r in results] == [200] * 5, results
+    assert opened == [2, 1, 1, 2]
+    settled = [e for e in results[2].body["events"] if e["type"] == "settle"]
+    assert sorted((e["player"], e["wager"]) for e in settled) == [
+        ("alice", "field"), ("bob", "field")]
+    table = live.table
+    assert (table.on_table("alice"), table.on_table("bob")) == (Decimal(2), Decimal(2))

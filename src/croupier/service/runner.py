@@ -117,9 +117,24 @@ class Runner:
 
         Each action sees the ones before it (same transaction, tables folded in memory). If
         anything else fails, nothing of the batch is kept: its tables are rebuilt from the
-        ledger and each action is run again on its own."""
-        if any(job.settle is not None for job in jobs):
-            return [self._answer(job) for job in jobs]
+        ledger and each action is run again on its own. A roll or spin among them is run on
+        its own, in its place: the actions before it are committed together before it, the
+        ones after it together after it."""
+        results: list[Reply | Exception] = []
+        group: list[Job] = []
+        for job in jobs:
+            if job.settle is None:
+                group.append(job)
+                continue
+            results += self._run_group(group)
+            group = []
+            results.append(self._answer(job))
+        return results + self._run_group(group)
+
+    def _run_group(self, jobs: list[Job]) -> list[Reply | Exception]:
+        """Actions that are not outcomes, in one transaction (see :meth:`run_batch`)."""
+        if not jobs:
+            return []
         lives = [jobs[0].live] if len(jobs) == 1 else list(
             {id(j.live): j.live for j in jobs}.values())
         try:
