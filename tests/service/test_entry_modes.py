@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from types import SimpleNamespace
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 import sqlalchemy as sa
@@ -70,8 +69,12 @@ def test_a_round_s_draw_names_its_source_in_the_words_of_every_release() -> None
      "seeded:11 generator, raw draws [9, 200]"),  # a draw of an older release's ledger
     ({"source": "os", "raw": [1, 2], "outcome": [2, 3]}, True, "os generator, raw draws [1, 2]"),
 ])
-def test_a_recorded_draw_is_read_by_its_source(draw: dict[str, object], rng: bool,
+def test_a_recorded_draw_is_read_by_its_source(draw: dict[str, Any], rng: bool,
                                                text: str) -> None:
-    row = SimpleNamespace(draw=json.dumps(draw))  # a row of ``rounds``, as recorded
-    assert voids._drawn(row) is rng  # an RNG outcome's void waits for a second supervisor
+    # The outcome's own event in the chain, which the round's row shows as ``draw``.
+    event: sv.Drawn | sv.Entered = (
+        sv.Entered(str(draw["by"]), tuple(draw["outcome"])) if draw["source"] == "entered"
+        else sv.Drawn(str(draw["source"]), tuple(draw["raw"]), tuple(draw["outcome"])))
+    assert json.loads(json.dumps(rounds.draw_of(PendingOutcome(1, event)))) == draw
+    assert voids._drawn(event) is rng  # an RNG outcome's void waits for a second supervisor
     assert recall_text._draw_text(draw) == text

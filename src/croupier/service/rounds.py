@@ -4,6 +4,10 @@ A round is everything from the first event after a decision to the next decision
 action decides one (a roll, a spin), its row is written in the same transaction: the outcome
 as the family's procedures describe it, the draw (the RNG's raw bytes, or who entered it), the
 layout and the players' balances before and after, and who took part. A void marks its round.
+
+The rows are a projection, for recall and the reports: nothing that moves money is decided from
+them (a void reads its round from the table's chained events, ``service/voids.py``), and the
+audit rebuilds each from the events and compares (``audit.replay.RoundCheck``).
 """
 
 from __future__ import annotations
@@ -13,15 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.errors import Refusal
 from croupier.events import Event
 from croupier.service import events as sv
 from croupier.service import store
 from croupier.service.live import LiveTable, PendingOutcome
-from croupier.service.plans import OUTCOME_CLAUSE
 from croupier.service.rng import DrawSource
 
 
@@ -69,18 +70,6 @@ def draw_of(pending: PendingOutcome | None) -> dict[str, Any]:
     if isinstance(event, sv.Entered):
         return {"source": DrawSource.ENTERED, "by": event.by, "outcome": list(event.outcome)}
     return {}
-
-
-def last_decided(conn: Connection, live: LiveTable) -> Any:
-    """The row of the table's last decision, not voided (a refusal if there is none)."""
-    last = live.round - 1
-    row = conn.execute(sa.select(store.rounds).where(
-        store.rounds.c.table_id == live.id, store.rounds.c.round == last)).first()
-    if row is None:
-        raise Refusal("there is no decision to void", OUTCOME_CLAUSE)
-    if row.voided is not None:
-        raise Refusal(f"round {last} is already void", OUTCOME_CLAUSE)
-    return row
 
 
 def mark_voided(conn: Connection, table_id: str, round_no: int, voided: sv.Voided) -> None:

@@ -15,12 +15,19 @@ What a void may do depends on where the outcome came from:
 
 Only the last decision is voided, and only before anything else happens at the table. Every
 void is listed in the end-of-night report and watched (:mod:`croupier.service.void_watch`).
+
+A void decides from the table's hash chain, never from the ``rounds`` rows (a projection kept
+for recall, which the audit only compares after the fact): the round, its outcome's own event
+and source, and the events the void takes back are read from the event rows of the last decided
+round (found through the round's index, so a void reads one round, not the ledger), each
+checked to link to the event before it (:func:`last_decision`). A round whose events do not
+link, or that records no outcome, is not voided.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,8 +35,9 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.events import Event, Settled
-from croupier.service import codec, coupons, people, rounds, store
+from croupier.service import codec, coupons, people, store
 from croupier.service import events as sv
+from croupier.service.audit.canonical import event_text, link, table_genesis
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.plans import OUTCOME_CLAUSE, Plan
@@ -43,32 +51,114 @@ MONEY_KINDS = frozenset({"settle", "move", "coupon_out", "five_adjacent_moved"})
 and the procedures stand)."""
 
 
-def _drawn(row: Any) -> bool:
-    """Whether the round's outcome was the RNG's (not entered by the dealer)."""
-    draw = json.loads(row.draw) if row.draw else {}
-    return bool(draw) and draw.get("source") != DrawSource.ENTERED
+def _drawn(outcome: sv.Drawn | sv.Entered) -> bool:
+    """Whether a round's outcome was the RNG's (not entered by the dealer)."""
+    return isinstance(outcome, sv.Drawn) and outcome.source != DrawSource.ENTERED
+
+
+@dataclass(frozen=True)
+class LastDecision:
+    """The table's last decision as its chained events record it."""
+
+    round: int
+    outcome: sv.Drawn | sv.Entered
+    """The outcome's own event: drawn by the RNG or entered by the dealer."""
+    from_seq: int
+    """That event's place in the chain: a void takes back nothing before it."""
+    last_seq: int
+    """The round's last event."""
+    rows: Sequence[Any]
+    """The round's event rows from ``from_seq`` to ``last_seq``."""
+
+
+_ROUND = sa.select(store.events).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.round == sa.bindparam("r"))
+"""A round's event rows, through the index on (table, round): put in order here, since asked
+to order them by seq SQLite would walk the table's every event in the primary key instead."""
+_VOIDS = sa.select(store.events.c.payload).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.round == sa.bindparam("r"),
+    store.events.c.kind == sv.Voided.kind)
+_HASH = sa.select(store.events.c.hash).where(
+    store.events.c.table_id == sa.bindparam("t"), store.events.c.seq == sa.bindparam("s"))
+_OUTCOMES = frozenset({sv.Drawn.kind, sv.Entered.kind})
+
+
+def last_decision(conn: Connection, live: LiveTable) -> LastDecision:
+    """The table's last decision, not voided, read from its chained events (a refusal if there
+    is none, or if the round's events do not link in the table's chain)."""
+    last = live.round - 1
+    rows = sorted(conn.execute(_ROUND, {"t": live.id, "r": last}).all(),
+                  key=lambda r: int(r.seq)) if last > 0 else []
+    if not rows:
+        raise Refusal("there is no decision to void", OUTCOME_CLAUSE)
+    # A void is recorded in the round after the one it voids (the table's round then).
+    for (payload,) in conn.execute(_VOIDS, {"t": live.id, "r": last + 1}):
+        event = codec.decode(live.game.name, payload)
+        if isinstance(event, sv.Voided) and event.decision == last:
+            raise Refusal(f"round {last} is already void", OUTCOME_CLAUSE)
+    broken = _unlinked(conn, live, rows)
+    if broken is not None:
+        raise Refusal(f"round {last} is not voided: {broken}, so the table's hash chain does "
+                      "not vouch for what the void would decide from; nothing is voided until "
+                      "the audit (croupier audit verify) has looked at the ledger",
+                      OUTCOME_CLAUSE)
+    found: tuple[int, sv.Drawn | sv.Entered] | None = None
+    for row in rows:
+        if row.kind in _OUTCOMES:
+            event = codec.decode(live.game.name, row.payload)
+            if isinstance(event, (sv.Drawn, sv.Entered)):
+                found = (int(row.seq), event)
+    if found is None:
+        raise Refusal(f"round {last}'s events record no outcome drawn or entered: there is "
+                      "no outcome to void", OUTCOME_CLAUSE)
+    first, outcome = found
+    return LastDecision(last, outcome, first, int(rows[-1].seq),
+                        [r for r in rows if r.seq >= first])
+
+
+def _unlinked(conn: Connection, live: LiveTable, rows: Sequence[Any]) -> str | None:
+    """Where the round's event ``rows`` (in order) stop linking, each to the one before it
+    (the first to the event before the round, or the table's genesis), as the ledger chained
+    them (``audit.canonical``); None if every hash holds."""
+    first = int(rows[0].seq)
+    if first == 1:
+        table = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
+        head = table_genesis(table.id, table.game, table.profile, table.options,
+                             table.capacity)
+    else:
+        before = conn.execute(_HASH, {"t": live.id, "s": first - 1}).scalar()
+        if before is None:
+            return f"event {first - 1}, before the round's first, is missing"
+        head = str(before)
+    for expected, row in enumerate(rows, start=first):
+        if row.seq != expected:
+            return f"event {expected} is missing from the round"
+        head = link(head, event_text(row._mapping))
+        if row.hash != head:
+            return (f"event {row.seq}'s hash does not match its contents and the event "
+                    "before it")
+    return None
 
 
 def void(user: User, live: LiveTable, reason: str) -> PlanFn:
     """A supervisor's void of the last decision: done at once for an entered result, asked
     (for a second supervisor's approval) for an RNG outcome."""
     def plan(conn: Connection) -> Plan:
-        row = rounds.last_decided(conn, live)
-        if row.last_seq != live.seq:
-            raise Refusal(f"play has gone on since round {row.round} was decided: only the "
+        last = last_decision(conn, live)
+        if last.last_seq != live.seq:
+            raise Refusal(f"play has gone on since round {last.round} was decided: only the "
                           "last decision can be voided, before anything else happens at the "
                           "table", OUTCOME_CLAUSE)
-        if _drawn(row):
-            asked = sv.VoidAsked(int(row.round), reason, user.username)
+        if _drawn(last.outcome):
+            asked = sv.VoidAsked(last.round, reason, user.username)
             return Plan([asked], status=202, extra={
-                "void_asked": row.round,
+                "void_asked": last.round,
                 "waiting": "the RNG's outcome stands: its stakes are returned once a second "
                            "supervisor approves (POST .../void/approve)"})
-        outcome = json.loads(row.outcome)
-        seqs = tuple(range(int(outcome["from_seq"]), row.last_seq + 1))
-        voided = sv.Voided(row.round, seqs, reason, user.username)
+        seqs = tuple(range(last.from_seq, last.last_seq + 1))
+        voided = sv.Voided(last.round, seqs, reason, user.username)
         return Plan([voided, *void_alerts(live, voided)], rebuild=True,
-                    extra={"voided_round": row.round})
+                    extra={"voided_round": last.round})
     return plan
 
 
@@ -83,16 +173,19 @@ def approve(user: User, live: LiveTable) -> PlanFn:
         if why is not None:
             raise Refusal("the void of an RNG outcome is approved by a second supervisor, "
                           f"independent of the one who asked: {why}", OUTCOME_CLAUSE)
-        row = rounds.last_decided(conn, live)
-        if row.round != asked.decision:
+        last = last_decision(conn, live)
+        if last.round != asked.decision:
             raise Refusal(f"the void asked was of round {asked.decision}, not the last decision",
                           OUTCOME_CLAUSE)
-        outcome = json.loads(row.outcome)
-        seqs, touched = _settlement(conn, live, int(outcome["from_seq"]), row.last_seq)
-        voided = sv.Voided(row.round, seqs, asked.reason, asked.by, approved_by=user.username)
+        if not _drawn(last.outcome):
+            raise Refusal(f"round {last.round}'s result was entered by the dealer: its void "
+                          "is one supervisor's, not approved as an RNG outcome's",
+                          OUTCOME_CLAUSE)
+        seqs, touched = _settlement(live, last.rows)
+        voided = sv.Voided(last.round, seqs, asked.reason, asked.by, approved_by=user.username)
         return Plan([voided, *void_alerts(live, voided)], rebuild=True,
                     after_rebuild=lambda table: returned(table, touched),
-                    extra={"voided_round": row.round})
+                    extra={"voided_round": last.round})
     return plan
 
 
@@ -113,14 +206,10 @@ def withdraw(user: User, live: LiveTable) -> PlanFn:
     return plan
 
 
-def _settlement(conn: Connection, live: LiveTable, first: int, last: int,
+def _settlement(live: LiveTable, rows: Sequence[Any],
                 ) -> tuple[tuple[int, ...], set[tuple[str, str]]]:
-    """The settlement's events from ``first`` to ``last`` (their seqs) and the wagers they
-    decided or moved, by (player, key on the layout before the outcome)."""
-    rows = conn.execute(sa.select(store.events.c.seq, store.events.c.kind,
-                                  store.events.c.payload).where(
-        store.events.c.table_id == live.id, store.events.c.seq >= first,
-        store.events.c.seq <= last).order_by(store.events.c.seq)).all()
+    """The settlement's events among the round's event ``rows`` (their seqs) and the wagers
+    they decided or moved, by (player, key on the layout before the outcome)."""
     seqs: list[int] = []
     touched: set[tuple[str, str]] = set()
     for r in rows:
