@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 from croupier.service import cashier, outcomes, reading, runner, store, wagers
 from croupier.service.audit.verify import verify_ledger
-from croupier.service.plans import Job
+from croupier.service.plans import Job, Reply
 
 from .ledgerkit import Kit
 
@@ -171,3 +171,25 @@ def test_a_roll_in_a_group_commit_runs_alone_in_its_place(
         ("alice", "field"), ("bob", "field")]
     table = live.table
     assert (table.on_table("alice"), table.on_table("bob")) == (Decimal(2), Decimal(2))
+
+
+def test_a_group_reads_its_keys_stored_replies_once(
+        kit: Kit, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group commit reads the stored replies of all its keys, and the events their requests
+    produced, with two queries at its start (not two per action); a retry in the group still
+    gets the reply kept for it, and a new key does its action."""
+    first = _bet(kit, "alice", "field", "1")
+    assert isinstance(kit.runner.run_batch([first])[0], Reply)
+    looked_up: list[str] = []
+    one = kit.ledger.sql.one
+
+    def counted(conn: Any, sql: str, values: Any) -> Any:
+        looked_up.append(sql)
+        return one(conn, sql, values)
+
+    monkeypatch.setattr(kit.ledger.sql, "one", counted)
+    jobs = [_bet(kit, "bob", "field", "1"), first, _bet(kit, "alice", "field", "1")]
+    results = kit.runner.run_batch(jobs)
+    assert [(getattr(r, "status", r), getattr(r, "replayed", r)) for r in results] == [
+        (200, False), (200, True), (200, False)]
+    assert looked_up == []

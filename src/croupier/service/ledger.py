@@ -16,7 +16,7 @@ import dataclasses
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -56,6 +56,16 @@ _WRITTEN = "croupier.written"
 _Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple[str, int]]]
 """What a writer's transaction read at its start (``_KNOWN``): the keys asked for, their
 stored replies, and the tables' events those requests already produced (by digest)."""
+
+
+def _known(keys: list[tuple[int, str]], rows: list[list[Any]]) -> _Known:
+    """What a transaction's first reads found of its actions' keys (``Statements.known_reads``:
+    the stored replies, then the events their requests produced)."""
+    if not keys:
+        return set(), {}, {}
+    found = {(int(r[0]), str(r[1])): tuple(r[2:]) for r in rows[0]}
+    produced = {str(r[0]): (str(r[1]), int(r[2])) for r in rows[1]}
+    return set(keys), found, produced
 
 
 def _reply_missing(where: str) -> ApiError:
@@ -171,32 +181,34 @@ class Ledger:
     def transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Connection]:
         """The writing transaction of ``jobs`` at ``lives``, its lease checked (cluster) before
         anything is written, its rows written (:meth:`flush`) when the caller's block ends
-        without an error, then committed. On PostgreSQL
-        it runs on a writer connection whose ``BEGIN`` also reads every stored reply of the
-        jobs' idempotency keys (one round trip for both). Once it has committed, the
+        without an error, then committed. Its first two queries read every stored reply of
+        the jobs' idempotency keys and the events their requests produced, for the whole
+        group at once (on PostgreSQL on a writer connection, with its ``BEGIN``, in one round
+        trip). Once it has committed, the
         checkpoint writer counts the events it wrote (:meth:`committed`)."""
+        keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
+        digests = [j.request for j in jobs if j.request is not None]
+        reads = self.sql.known_reads(keys, digests) if keys else []
         if self._writers is None:
             with self.db.begin() as conn:
                 conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                 conn.info[_WRITTEN] = 0
                 if self.fence is not None:
                     self.fence(conn, lives)
-                yield conn
-                self.flush(conn, end=True)
-                written = conn.info.pop(_WRITTEN)
+                rows = [self.sql.all(conn, sql, values) for sql, values in reads]
+                conn.info[_KNOWN] = _known(keys, rows)
+                try:
+                    yield conn
+                    self.flush(conn, end=True)
+                    written = conn.info.pop(_WRITTEN)
+                finally:
+                    conn.info.pop(_KNOWN, None)
             self.committed(written)
             return
-        keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
-        digests = [j.request for j in jobs if j.request is not None]
-        reads: list[tuple[str, Mapping[str, Any]]] = [
-            (self.sql.select_stored_many, {"u": [u for u, _ in keys], "k": [k for _, k in keys]}),
-            (self.sql.select_produced_many, {"r": digests})] if keys else []
         with self._writers.transaction(reads) as (conn, rows):
             conn.info.pop(_WRITES, None)
             conn.info[_WRITTEN] = 0
-            found = {(int(r[0]), str(r[1])): tuple(r[2:]) for r in rows[0]} if keys else {}
-            produced = {str(r[0]): (str(r[1]), int(r[2])) for r in rows[1]} if keys else {}
-            conn.info[_KNOWN] = (set(keys), found, produced)
+            conn.info[_KNOWN] = _known(keys, rows)
             try:
                 if self.fence is not None:
                     self.fence(conn, lives)

@@ -12,6 +12,7 @@ values (int, str, float, None) go through them, which every driver takes as they
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,13 +25,25 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from croupier.service import store
 
+_SQLITE_STORED_MANY = (
+    "SELECT i.user_id, i.key, i.fingerprint, i.status, i.body FROM json_each(:q) AS q"
+    " CROSS JOIN idempotency AS i"
+    " WHERE i.user_id = json_extract(q.value, '$[0]') AND i.key = json_extract(q.value, '$[1]')")
+"""SQLite's reading of a batch's stored replies: the pairs (user id, key) as one JSON array,
+each found by the table's primary key (``CROSS JOIN`` keeps the array the outer loop)."""
+_SQLITE_PRODUCED_MANY = (
+    "SELECT e.request, e.table_id, MIN(e.seq) FROM events AS e"
+    " WHERE e.request IN (SELECT value FROM json_each(:r)) GROUP BY e.request")
+"""SQLite's reading of the events a batch's requests already produced (the first of each)."""
+
 
 class Statements:
     """The ledger's hot statements, compiled for one engine (see the module's docstring)."""
 
     def __init__(self, engine: Engine) -> None:
         # SQLite with named placeholders (:name) so every driver takes a mapping of values.
-        dialect = sqlite.dialect(paramstyle="named") if store.is_sqlite(engine) else engine.dialect
+        self.sqlite = store.is_sqlite(engine)
+        dialect = sqlite.dialect(paramstyle="named") if self.sqlite else engine.dialect
         c = store.idempotency.c
         self.select_stored = _sql(dialect, sa.select(c.fingerprint, c.status, c.body).where(
             c.user_id == sa.bindparam("u"), c.key == sa.bindparam("k")))
@@ -41,7 +54,8 @@ class Statements:
             status=sa.bindparam("status"), body=sa.bindparam("body")))
         # PostgreSQL: the stored replies of a whole batch's keys, read with its BEGIN
         # (``writers``): one query for the pairs (user id, key) given as two arrays.
-        self.select_stored_many = "" if store.is_sqlite(engine) else _sql(dialect, sa.text(
+        self.select_stored_many = _SQLITE_STORED_MANY if store.is_sqlite(engine) else _sql(
+            dialect, sa.text(
             "SELECT i.user_id, i.key, i.fingerprint, i.status, i.body FROM idempotency AS i"
             " JOIN unnest(CAST(:u AS integer[]), CAST(:k AS varchar[])) AS q(u, k)"
             " ON i.user_id = q.u AND i.key = q.k"))
@@ -49,7 +63,8 @@ class Statements:
         # a retry whose stored reply is missing is known from the chain.
         self.select_produced = _sql(dialect, sa.text(
             "SELECT e.table_id, e.seq FROM events AS e WHERE e.request = :r LIMIT 1"))
-        self.select_produced_many = "" if store.is_sqlite(engine) else _sql(dialect, sa.text(
+        self.select_produced_many = _SQLITE_PRODUCED_MANY if store.is_sqlite(engine) else _sql(
+            dialect, sa.text(
             "SELECT DISTINCT ON (e.request) e.request, e.table_id, e.seq FROM events AS e"
             " WHERE e.request = ANY(CAST(:r AS varchar[])) AND e.request IS NOT NULL"
             " ORDER BY e.request, e.table_id, e.seq"))
@@ -108,6 +123,26 @@ class Statements:
             return row
         finally:
             cursor.close()
+
+    @staticmethod
+    def all(conn: Connection, sql: str, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """Every row of a query, in ``conn``'s transaction."""
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(sql, values)
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
+
+    def known_reads(self, keys: list[tuple[int, str]], digests: list[str],
+                    ) -> list[tuple[str, Mapping[str, Any]]]:
+        """The two reads of a batch's stored replies and of the events its requests produced,
+        with their values (lists: arrays on PostgreSQL, JSON text on SQLite)."""
+        if self.sqlite:
+            return [(self.select_stored_many, {"q": json.dumps(keys)}),
+                    (self.select_produced_many, {"r": json.dumps(digests)})]
+        return [(self.select_stored_many, {"u": [u for u, _ in keys], "k": [k for _, k in keys]}),
+                (self.select_produced_many, {"r": digests})]
 
     @staticmethod
     def many(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
