@@ -13,7 +13,6 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
@@ -77,13 +76,15 @@ class Job:
     """An outcome's settlement: ``plan_fn`` records the outcome and commits it, then this
     settles it in a transaction of its own (:meth:`Runner.run_outcome`)."""
 
-    @cached_property
-    def request(self) -> str | None:
-        """The digest the chain records of this request (``codec.request_digest``; None
-        without an Idempotency-Key): worked out once, read by the transaction's first
-        look-up, the stored-reply check and each event row."""
-        return None if self.key is None else codec.request_digest(self.user.id, self.key,
-                                                                   self.fp)
+    request: str | None = field(init=False, default=None)
+    """The digest the chain records of this request (``codec.request_digest``; None without
+    an Idempotency-Key): worked out once, as the job is made, and read by the transaction's
+    first look-up, the stored-reply check and each event row."""
+
+    def __post_init__(self) -> None:
+        if self.key is not None:
+            object.__setattr__(self, "request",
+                               codec.request_digest(self.user.id, self.key, self.fp))
 
 
 def refusal_body(refusal: Refusal) -> dict[str, Any]:
