@@ -175,7 +175,7 @@ _NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw",
           "before": "balances before it", "layout": "wagers in action"}
 
 
-def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
+def replay_table(t: dict[str, Any], rows: list[dict[str, Any]],
                  round_rows: dict[int, dict[str, Any]] | None = None) -> Replayed:
     """The table rebuilt from its events with every outcome re-derived; what differs. With
     ``round_rows`` (the table's ``rounds`` rows), each round as recall shows it is compared
@@ -219,7 +219,7 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
 
     try:
         out.live = rebuild_table(SimpleNamespace(**t), [(r["seq"], r["round"], r["payload"])
-                                                        for r in rows], last_round, before)
+                                                        for r in rows], before)
     except Exception as exc:
         findings.append(_unreadable(t, rows) or Finding(
             where, current[0], f"the engine cannot play this event: {exc!r}"))
