@@ -6,8 +6,10 @@ as the family's procedures describe it, the draw (the RNG's raw bytes, or who en
 layout and the players' balances before and after, and who took part. A void marks its round.
 
 The rows are a projection, for recall and the reports: nothing that moves money is decided from
-them (a void reads its round from the table's chained events, ``service/voids.py``), and the
-audit rebuilds each from the events and compares (``audit.replay.RoundCheck``).
+them (a void reads its round from the table's chained events, ``service/voids.py``; a table
+rebuilt takes its round under way from its events, ``tables.next_round``), and the audit
+rebuilds each from the events and compares (``audit.replay.RoundCheck``, and
+``audit.replay.PlayersCheck`` for who may look each round up).
 """
 
 from __future__ import annotations

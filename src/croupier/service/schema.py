@@ -64,6 +64,9 @@ TABLES: dict[str, Kind] = {
     "rounds": Projection(_REPLAY + ".RoundCheck", "rounds as recall shows them: the outcome, "
                          "the draw, the wagers in action and the balances before and after "
                          "are compared"),
+    "round_players": Projection(_REPLAY + ".PlayersCheck", "the rounds each player may look "
+                                "up (recall's listing and its access): the players a decided "
+                                "round's events name and those with a wager in action"),
     "coupons": Projection("croupier.service.coupons.check_projection", "each coupon as its "
                           "chained issue, redemption or void leaves it"),
     "coupon_log": Projection("croupier.service.coupons.check_projection", "one row per "
@@ -84,9 +87,6 @@ TABLES: dict[str, Kind] = {
     "tokens": Cache("bearer tokens (hashed): a lost row is a 401 and the user logs in again, "
                     "never access; no money moves on one without the chained request it "
                     "authorises"),
-    "round_players": Cache("an index of the rounds each player took part in, for recall's "
-                           "listing; a lost row hides a round from a player's own list (fails "
-                           "closed), an added one shows only that player's own part"),
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
                           "again under a new epoch, which fences the old owner's writes"),
     "alembic_version": Cache("the schema's migration number, read only by the upgrade"),

@@ -4,6 +4,7 @@ A table is never anything but the fold of its stored events (:func:`rebuild_tabl
 server rebuilds every table when it starts, a table again after a write fails (so memory never
 runs ahead of the ledger) or after a void (without the voided events), and a cluster node
 taking a table over folds only the events written since it last saw it (:meth:`Tables.catch_up`).
+Where its rounds stand comes from the same events (:func:`next_round`), not the ``rounds`` rows.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ _EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events
                           store.events.c.hash).where(
     store.events.c.table_id == sa.bindparam("t"), store.events.c.seq > sa.bindparam("s"),
 ).order_by(store.events.c.seq)
-_LAST_ROUND = sa.select(sa.func.max(store.rounds.c.round)).where(
-    store.rounds.c.table_id == sa.bindparam("t"))
 _HOUSE = sa.select(store.tables.c.house_cents).where(store.tables.c.id == sa.bindparam("t"))
 _SEATS = sa.select(store.seats.c.player, store.seats.c.chips_cents,
                    store.seats.c.on_table_cents).where(store.seats.c.table_id == sa.bindparam("t"))
@@ -98,8 +97,7 @@ class Tables:
         stored = conn.execute(
             sa.select(store.events.c.seq, store.events.c.round, store.events.c.payload)
             .where(store.events.c.table_id == row.id).order_by(store.events.c.seq)).all()
-        last_round = conn.execute(_LAST_ROUND, {"t": row.id}).scalar()
-        return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored], last_round)
+        return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored])
 
     def reload(self, live: LiveTable) -> None:
         """Rebuild ``live`` from the ledger in place (after a write failed)."""
@@ -144,9 +142,9 @@ class Tables:
             if round_no != live.round:  # the rounds decided meanwhile
                 live.round, live.round_first_seq, live.participants = round_no, seq, set()
             live.fold(event, seq, round_no)
-        last_round = conn.execute(_LAST_ROUND, {"t": live.id}).scalar()
-        if last_round is not None and last_round >= live.round:  # the last one was decided
-            live.round, live.round_first_seq, live.participants = last_round + 1, live.seq + 1, set()
+        decided = live.decided[1] if live.decided is not None else None
+        if decided is not None and decided >= live.round:  # the last one was decided
+            live.round, live.round_first_seq, live.participants = decided + 1, live.seq + 1, set()
         live.raised = []  # recorded when they were raised
         live.seat_rows, live.house_written = None, None  # written by another node since
         if rows:
@@ -174,11 +172,14 @@ BeforeFold = Callable[[LiveTable, int, Decoded], None]
 """Called with the table, an event's position in the list and the list, before each fold."""
 
 
-def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]], last_round: int | None,
+def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]],
                   before_fold: BeforeFold | None = None) -> LiveTable:
     """A table rebuilt from its configuration row and its stored events ``(seq, round,
     payload)``: every event not voided is folded in order (voided ones only advance ``seq``).
-    ``before_fold`` lets the audit re-derive what an event records before it is folded."""
+    ``before_fold`` lets the audit re-derive what an event records before it is folded.
+
+    The round under way comes from the same chained events, never from the ``rounds`` rows
+    (a projection): :func:`next_round`."""
     options = json.loads(row.options, parse_float=Decimal)
     live = LiveTable(row.id, row.game, row.profile, options, row.capacity)
     decoded: Decoded = [(seq, rnd, codec.decode(row.game, payload))
@@ -191,7 +192,7 @@ def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]], last_round: 
         if before_fold is not None:
             before_fold(live, i, decoded)
         live.fold(event, seq, round_no)
-    live.round = (last_round or 0) + 1
+    live.round = next_round(decoded, live)
     live.raised = []  # recorded when they were raised
     live.participants = set()
     first = [(s, e) for s, r, e in decoded if r == live.round]
@@ -201,3 +202,15 @@ def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]], last_round: 
         if player:
             live.participants.add(player)
     return live
+
+
+def next_round(decoded: Decoded, live: LiveTable) -> int:
+    """The number of the round under way at a table rebuilt from ``decoded`` (``live``, every
+    event not voided folded): the highest round its events were recorded in, or the one after
+    it once that round is decided (its last decision folded was recorded in it). A decision
+    voided afterwards still used its number: its void is recorded in the round after it, so
+    the highest round is then that one. Every number a decision used is in the chain, so a
+    ``rounds`` row deleted or added cannot make the table reuse or skip one."""
+    highest = max((r for _, r, _ in decoded), default=0)
+    decided = live.decided[1] if live.decided is not None else 0
+    return max(highest, decided + 1, 1)

@@ -71,7 +71,9 @@ def took_part(conn: Connection, table_id: str, round_no: int, player: str) -> bo
     """Whether ``player`` had a part in the round (a wager, a settlement, a balance, an
     adjustment: any event naming them). A decided round lists its players (``round_players``,
     written with the decision); a round not yet decided has no such list, so its events are
-    read: a player's part in the round under way is theirs to recall as any other."""
+    read: a player's part in the round under way is theirs to recall as any other. The list
+    is a projection the audit rebuilds from the round's events and compares
+    (``audit.replay.PlayersCheck``): a row added or taken away is named."""
     listed = conn.execute(sa.select(store.round_players.c.player).where(
         store.round_players.c.table_id == table_id,
         store.round_players.c.round == round_no,

@@ -1,6 +1,7 @@
 """The projections the audit rebuilds from the house's chain and compares: rows kept for
 listing and look-up that no decision trusts (coupons and their log, dice and their
-inspections). The rounds recall shows are compared by the replay (``replay.RoundCheck``)."""
+inspections). The rounds recall shows, and who may look each up, are compared by the replay
+(``replay.RoundCheck``, ``replay.PlayersCheck``)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ add up to what was deposited. Sums are taken in Python's exact integers.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 from collections.abc import Callable, Iterable
@@ -127,20 +128,26 @@ def _count_chips(moved: dict[str, int], event: Event) -> None:
 class RoundCheck:
     """The rounds recall shows (``rounds`` rows, a projection) against the replay: each
     round not voided must show the outcome its events decided, the draw, the balances before
-    it and the wagers in action as the decision found them, and the balances it left."""
+    it and the wagers in action as the decision found them, and the balances it left. Every
+    round the chain decides (a decision folded in it, or a void naming it) has a row, and no
+    other round one (where the rows were read from the ledger: a bundle carries none)."""
 
     def __init__(self, where: str, rows: dict[int, dict[str, Any]] | None) -> None:
-        self.where, self.rows = where, rows or {}
+        self.where, self.rows, self.given = where, rows or {}, rows is not None
         self.round: int | None = None
         self.decided: list[Event] = []
         self.before: dict[str, Any] | None = None
         self.findings: list[Finding] = []
+        self.decided_rounds: set[int] = set()
+        """The rounds the chain decides."""
 
     def see(self, live: LiveTable, round_no: int, event: Event) -> None:
         """Before ``event`` (of round ``round_no``) is folded into ``live``."""
         if round_no != self.round:
             self.close(live)
             self.round, self.decided, self.before = round_no, [], None
+        if isinstance(event, sv.Voided):
+            self.decided_rounds.add(event.decision)
         settles = live.procedures.settles(event) is not None
         if self.before is None and settles:
             # The decision itself: the table as it finds it, as the round's row was written
@@ -153,6 +160,8 @@ class RoundCheck:
 
     def close(self, live: LiveTable) -> None:
         """The round under way ends with ``live`` as its events leave it."""
+        if live.decided is not None and live.decided[1] == self.round:
+            self.decided_rounds.add(self.round)
         row = self.rows.get(self.round) if self.round is not None else None
         if row is None or row["voided"] is not None or not self.decided:
             return
@@ -170,26 +179,98 @@ class RoundCheck:
                     f"round {self.round}: recall shows the {_NAMES[what]} {shown[what]}, its "
                     f"events give {value}")))
 
+    def unmatched(self) -> list[Finding]:
+        """Once every round is closed: the rounds the chain decides without a row, and the
+        rows of rounds it does not decide."""
+        if not self.given:
+            return []
+        return [Finding(self.where, None, (
+            f"round {r}: its events decide it, but recall has no row of it"
+            if r in self.decided_rounds else
+            f"round {r}: recall shows a row of it, but its events decide no such round"))
+            for r in sorted(self.decided_rounds ^ set(self.rows))]
+
+
+class PlayersCheck:
+    """Who may look up each decided round (``round_players`` rows, a projection written with
+    the decision: the players its events name and those with a wager in action when it was
+    decided) against the chain. The replay gives, for each round, the players named in its
+    events (voided ones too: they were named when the round was decided), the players with a
+    wager on the layout as the round began and as its decision found it; any change to the
+    layout between those names its player. Every round the chain decides (a decision folded in
+    it, or a void naming it) must list exactly those players, and no other round any."""
+
+    def __init__(self, where: str, rows: list[dict[str, Any]],
+                 listed: dict[int, set[str]] | None) -> None:
+        self.where, self.listed = where, listed
+        self.named: dict[int, set[str]] = {}
+        for r in rows if listed is not None else ():
+            if r.get("player") is not None:
+                self.named.setdefault(int(r["round"]), set()).add(str(r["player"]))
+        self.started: dict[int, set[str]] = {}
+        """Each round's players with a wager on the layout as its first event not voided
+        found it (a round none of whose events counts stood as the next one began)."""
+        self.decision: dict[int, set[str]] = {}
+        """Each round's players with a wager on the layout as its decision found it."""
+        self.round: int | None = None
+
+    def see(self, live: LiveTable, round_no: int, event: Event) -> None:
+        """Before ``event`` (of round ``round_no``) is folded into ``live``."""
+        if self.listed is None:
+            return
+        if round_no != self.round:
+            self.round = round_no
+            self.started.setdefault(round_no, {p for p, _, _ in live.table.layout()})
+        if live.procedures.settles(event) is not None:
+            self.decision.setdefault(round_no, set()).update(
+                p for p, _, _ in live.table.layout())
+
+    def _given(self, r: int, starts: list[int]) -> set[str]:
+        """The players round ``r``'s events give (a round the chain decides)."""
+        at = bisect.bisect_left(starts, r)
+        started = self.started[starts[at]] if at < len(starts) else set()
+        return self.named.get(r, set()) | started | self.decision.get(r, set())
+
+    def findings(self, decided: set[int]) -> list[Finding]:
+        """Once every round is replayed, with the rounds the chain decides (``decided``, from
+        :class:`RoundCheck`): each listed with the players it gives, every other with none."""
+        if self.listed is None:
+            return []
+        out = []
+        starts = sorted(self.started)
+        for r in sorted(decided | set(self.listed)):
+            listed = self.listed.get(r, set())
+            given = self._given(r, starts) if r in decided else set()
+            if listed != given:
+                out.append(Finding(self.where, None, (
+                    f"round {r}: round_players lets {sorted(listed)} look it up, its events "
+                    f"give {sorted(given)}")))
+        return out
+
 
 _NAMES = {"outcome": "outcome", "after": "balances after it", "draw": "draw",
           "before": "balances before it", "layout": "wagers in action"}
 
 
-def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int | None,
-                 round_rows: dict[int, dict[str, Any]] | None = None) -> Replayed:
+def replay_table(t: dict[str, Any], rows: list[dict[str, Any]],
+                 round_rows: dict[int, dict[str, Any]] | None = None,
+                 round_players: dict[int, set[str]] | None = None) -> Replayed:
     """The table rebuilt from its events with every outcome re-derived; what differs. With
     ``round_rows`` (the table's ``rounds`` rows), each round as recall shows it is compared
-    with what its events give."""
+    with what its events give; with ``round_players`` (its ``round_players`` rows, by round),
+    who may look each round up."""
     where = f"table {t['id']}"
     out = Replayed(None)
     findings = out.findings
     current = [0]
     recalled = RoundCheck(where, round_rows)
+    players = PlayersCheck(where, rows, round_players)
 
     def before(live: LiveTable, i: int, decoded: Decoded) -> None:
         seq, round_no, event = decoded[i]
         current[0] = seq
         recalled.see(live, round_no, event)
+        players.see(live, round_no, event)
         _count_chips(out.moved, event)
         pending = live.pending
         if pending is not None and isinstance(event, (sv.Drawn, sv.Entered)):
@@ -219,13 +300,15 @@ def replay_table(t: dict[str, Any], rows: list[dict[str, Any]], last_round: int 
 
     try:
         out.live = rebuild_table(SimpleNamespace(**t), [(r["seq"], r["round"], r["payload"])
-                                                        for r in rows], last_round, before)
+                                                        for r in rows], before)
     except Exception as exc:
         findings.append(_unreadable(t, rows) or Finding(
             where, current[0], f"the engine cannot play this event: {exc!r}"))
         return out
     recalled.close(out.live)
     findings.extend(recalled.findings)
+    findings.extend(recalled.unmatched())
+    findings.extend(players.findings(recalled.decided_rounds))
     return out
 
 

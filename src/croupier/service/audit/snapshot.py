@@ -39,14 +39,18 @@ class Snapshot:
     entries: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     seats: list[dict[str, Any]] = field(default_factory=list)
     rounds: dict[str, int] = field(default_factory=dict)
-    """Each table's last round number."""
+    """Each table's last round number as the ``rounds`` rows have it (carried in a bundle; the
+    replay takes a table's rounds from its events)."""
     checkpoints: list[dict[str, Any]] = field(default_factory=list)
     keys: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     """The house's own chain (``service/register.py``), by ``seq``."""
-    round_rows: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    round_rows: dict[str, dict[int, dict[str, Any]]] | None = None
     """Each table's rounds as recall shows them (a projection the replay rebuilds and
-    compares; empty for a bundle, which does not carry them)."""
+    compares; None for a bundle, which does not carry them)."""
+    round_players: dict[str, dict[int, set[str]]] | None = None
+    """Each table's decided rounds and the players ``round_players`` lets look each up (a
+    projection the replay rebuilds and compares; None for a bundle, which does not carry it)."""
     user_records: list[dict[str, Any]] = field(default_factory=list)
     """The users' chain (``service/people.py``), by ``seq``."""
     accounts: list[dict[str, Any]] = field(default_factory=list)
@@ -74,11 +78,17 @@ def read(conn: Connection) -> Snapshot:
     snap.rounds = {r["table_id"]: int(r["last"] or 0) for r in _all(conn, sa.select(
         store.rounds.c.table_id, sa.func.max(store.rounds.c.round).label("last"))
         .group_by(store.rounds.c.table_id))}
+    snap.round_rows = {}
     for row in _all(conn, sa.select(store.rounds.c.table_id, store.rounds.c.round,
                                     store.rounds.c.outcome, store.rounds.c.after,
                                     store.rounds.c.before, store.rounds.c.draw,
                                     store.rounds.c.layout, store.rounds.c.voided)):
         snap.round_rows.setdefault(row["table_id"], {})[int(row["round"])] = row
+    snap.round_players = {}
+    for row in _all(conn, sa.select(store.round_players.c.table_id, store.round_players.c.round,
+                                    store.round_players.c.player)):
+        snap.round_players.setdefault(row["table_id"], {}).setdefault(
+            int(row["round"]), set()).add(row["player"])
     snap.checkpoints = _all(conn, sa.select(store.checkpoints).order_by(store.checkpoints.c.id))
     snap.keys = _all(conn, sa.select(store.ledger_keys))
     snap.records = _all(conn, sa.select(store.house_records).order_by(store.house_records.c.seq))

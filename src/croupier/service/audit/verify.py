@@ -124,8 +124,10 @@ def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
     """Every table replayed; the chips each player moved to each table (net cents)."""
     moved: dict[str, dict[str, int]] = {}
     for t in snap.tables:
-        done = replay.replay_table(t, snap.events.get(t["id"], []), snap.rounds.get(t["id"]),
-                                   snap.round_rows.get(t["id"]))
+        done = replay.replay_table(
+            t, snap.events.get(t["id"], []),
+            None if snap.round_rows is None else snap.round_rows.get(t["id"], {}),
+            None if snap.round_players is None else snap.round_players.get(t["id"], {}))
         report.findings.extend(done.findings)
         live = done.live
         if live is None:
