@@ -224,6 +224,15 @@ def not_independent(conn: Connection, proposer: str, approver: str) -> str | Non
     return hands(records(conn)).why_one(proposer, approver)
 
 
+def one_person(conn: Connection, name: str) -> set[str]:
+    """Every account that is one person with ``name`` by :class:`Hands` (``name`` included),
+    read from the users' chain under the users' lock: what a limit on one person counts."""
+    take_lock(conn)
+    chain = records(conn)
+    held = hands(chain)
+    return {name} | {other for other in fold(chain) if held.why_one(name, other) is not None}
+
+
 # --- the rows as they stand, and the audit's comparison -------------------------------------
 
 def rows(conn: Connection) -> list[dict[str, Any]]:
