@@ -2,11 +2,16 @@
 
 * What one supervisor moves for a player alone in 24 hours is counted as a person's, not an
   account's: two supervisor accounts one admin made (one person by the users' chain) each
-  moved 100.00 for the same player alone, 200.00 with no second person."""
+  moved 100.00 for the same player alone, 200.00 with no second person;
+* a query parameter given twice, or one the route does not know, is refused (422 naming it) on
+  every route that reads the query: ``GET /tables/{id}/rounds``, ``/players/{p}/rounds`` and
+  ``/house/records`` (and the public ``/web/offer``) took the last of two values and ignored
+  a misspelt name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -44,3 +49,36 @@ def test_adjustments_alone_add_up_across_the_accounts_of_one_person(app: App) ->
     assert controls.ADJUSTMENT_LIMIT == 100
     assert app.audit()["ok"]
 
+
+@pytest.mark.parametrize(("path", "query", "place"), [
+    ("/tables/craps-1/rounds", "limit=1&limit=500", "query.limit"),
+    ("/tables/craps-1/rounds", "limt=1", "query.limt"),
+    ("/players/alice/rounds", "limit=1&limit=10", "query.limit"),
+    ("/house/records", "after=0&after=5", "query.after"),
+    ("/house/records", "limit=1&size=2", "query.size"),
+    ("/web/offer", "game=roulette&game=craps&profile=nj-13-69f", "query.game"),
+])
+def test_a_query_parameter_twice_or_unknown_is_named(app: App, path: str, query: str,
+                                                     place: str) -> None:
+    r = app.get("admin", f"{path}?{query}")
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["reason"].startswith(place + ":"), r.text
+
+
+def test_every_route_reading_the_query_refuses_one_it_does_not_know(app: App) -> None:
+    """Each route with a query parameter checks its query as a whole (``known_query``): a
+    route added without it would take the last of two values and ignore a misspelt name."""
+    from fastapi.routing import APIRoute
+
+    def reads_query(dependant: Any) -> bool:
+        return bool(dependant.query_params) or any(reads_query(d)
+                                                   for d in dependant.dependencies)
+
+    unchecked = []
+    for route in app.client.app.routes:  # type: ignore[attr-defined]
+        if not isinstance(route, APIRoute) or not reads_query(route.dependant):
+            continue
+        checks = [d.dependency for d in route.dependencies]
+        if not any(getattr(c, "__qualname__", "").startswith("known_query.") for c in checks):
+            unchecked.append(route.path)
+    assert unchecked == []

@@ -59,8 +59,8 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
             "monitors": monitors}
 
 
-@router.get("/tables/{table_id}/rounds", response_model=None,
-            responses=answers(list[RoundListed]))
+@router.get("/tables/{table_id}/rounds", dependencies=[Depends(known_query("limit"))],
+            response_model=None, responses=answers(list[RoundListed]))
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
                  limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
     svc.tables.find(table_id)
@@ -87,8 +87,8 @@ def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
     return recall.for_player(record, user.username, user.role)
 
 
-@router.get("/players/{player}/rounds", response_model=None,
-            responses=answers(list[PlayerRound]))
+@router.get("/players/{player}/rounds", dependencies=[Depends(known_query("limit"))],
+            response_model=None, responses=answers(list[PlayerRound]))
 def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
                   limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
     """A player's last ten rounds, newest first."""
