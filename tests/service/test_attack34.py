@@ -6,7 +6,10 @@
 * a query parameter given twice, or one the route does not know, is refused (422 naming it) on
   every route that reads the query: ``GET /tables/{id}/rounds``, ``/players/{p}/rounds`` and
   ``/house/records`` (and the public ``/web/offer``) took the last of two values and ignored
-  a misspelt name."""
+  a misspelt name;
+* the free text an equipment approval (its authority and reference) and a die's set name
+  record is plain text, as every reason is: a reference of two zero-width spaces (which reads
+  as nothing), a right-to-left override, NUL and an escape sequence were recorded."""
 
 from __future__ import annotations
 
@@ -82,3 +85,26 @@ def test_every_route_reading_the_query_refuses_one_it_does_not_know(app: App) ->
         if not any(getattr(c, "__qualname__", "").startswith("known_query.") for c in checks):
             unchecked.append(route.path)
     assert unchecked == []
+
+
+@pytest.mark.parametrize(("path", "body", "place"), [
+    ("/equipment/items/{item}/approvals",
+     {"authority": "Casino \u202eControl Commission", "reference": "CCC-1"}, "body.authority"),
+    ("/equipment/items/{item}/approvals",
+     {"authority": "Casino Control Commission", "reference": "\u200b\u200b"}, "body.reference"),
+    ("/equipment/items/{item}/approvals",
+     {"authority": "Casino\x00 Control", "reference": "CCC-1"}, "body.authority"),
+    ("/equipment/dice", {"serial": "HID-1", "set_name": "set \x1b[31mA"}, "body.set_name"),
+])
+def test_recorded_equipment_text_is_plain(app: App, path: str, body: dict[str, str],
+                                          place: str) -> None:
+    item = "wheel-plain"
+    if app.get("auditor", f"/equipment/items/{item}").status_code == 404:
+        app.ok("supervisor", "/equipment/items", {"id": item, "type": "wheel",
+                                                  "description": "a wheel"}, key=None)
+    r = app.post("floor", path.format(item=item), body, key=None) if "items" in path else (
+        app.post("admin", path, body, key=None))
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["reason"].startswith(place), r.text
+    assert app.get("auditor", f"/equipment/items/{item}").json()["approvals"] == []
+    assert "HID-1" not in [d["serial"] for d in app.get("auditor", "/equipment/dice").json()]

@@ -188,7 +188,7 @@ class Serials(Body):
 
 class NewDie(Body):
     serial: str = Field(pattern=r"^[A-Za-z0-9-]{1,32}$")
-    set_name: str = Field(max_length=64)
+    set_name: PlainText = Field(max_length=64)
     table_id: str | None = Field(default=None, max_length=64)
 
 

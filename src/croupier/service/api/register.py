@@ -54,8 +54,9 @@ class NewItem(Body):
 
 
 class Approval(Body):
-    authority: str = Field(min_length=2, max_length=120, examples=["Casino Control Commission"])
-    reference: str = Field(min_length=1, max_length=120)
+    authority: PlainText = Field(min_length=2, max_length=120,
+                                 examples=["Casino Control Commission"])
+    reference: PlainText = Field(min_length=1, max_length=120)
 
 
 class ItemInspection(Body):
