@@ -108,3 +108,17 @@ def test_recorded_equipment_text_is_plain(app: App, path: str, body: dict[str, s
     assert r.json()["error"]["reason"].startswith(place), r.text
     assert app.get("auditor", f"/equipment/items/{item}").json()["approvals"] == []
     assert "HID-1" not in [d["serial"] for d in app.get("auditor", "/equipment/dice").json()]
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/tables/craps-1/bets", {"wager": "plase", "amount": "5"}),
+    ("/tables/roulette-1/bets", {"wager": "redd", "amount": "5"}),
+    ("/tables/craps-1/bets/take-down", {"wager": "plase"}),
+    ("/tables/craps-1/bets/call", {"wager": "plase", "on": False}),
+])
+def test_an_unknown_wager_is_named_at_the_field_that_holds_it(app: App, path: str,
+                                                              body: dict[str, Any]) -> None:
+    app.ok("alice", path.rsplit("/bets", 1)[0] + "/buy-in", {"amount": "10"})
+    r = app.post("alice", path, body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["reason"].startswith("body.wager: unknown "), r.text
