@@ -122,3 +122,20 @@ def test_an_unknown_wager_is_named_at_the_field_that_holds_it(app: App, path: st
     r = app.post("alice", path, body)
     assert r.status_code == 422, r.text
     assert r.json()["error"]["reason"].startswith("body.wager: unknown "), r.text
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_the_first_table_does_not_set_the_house_pay_table_alone(app: App) -> None:
+    rich = {"field:12": "999999 to 1", "field:2": "999999 to 1"}
+    r = app.post("admin", "/tables", {"id": "cn-rich", "game": "craps",
+                                      "profile": "nj-casino-night", "options": {"pays": rich}},
+                 key=None)
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error["clause"] == "N.J.A.C. 13:47-20.25(i)2" and "second person" in error["reason"]
+    assert "cn-rich" not in [t["id"] for t in app.get("auditor", "/tables").json()]
+    opened = app.ok("admin", "/tables", {"id": "cn-plain", "game": "craps",
+                                         "profile": "nj-casino-night"}, key=None)
+    assert opened["options"].get("pays", {}) == {}
+    house = {(h["game"], h["profile"]): h for h in app.get("auditor", "/paytables").json()}
+    assert house[("craps", "nj-casino-night")]["pays"] == {}
