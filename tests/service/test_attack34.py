@@ -139,3 +139,28 @@ def test_the_first_table_does_not_set_the_house_pay_table_alone(app: App) -> Non
     assert opened["options"].get("pays", {}) == {}
     house = {(h["game"], h["profile"]): h for h in app.get("auditor", "/paytables").json()}
     assert house[("craps", "nj-casino-night")]["pays"] == {}
+
+
+@pytest.mark.parametrize(("who", "request_line", "body", "status", "place"), [
+    (None, "POST /auth/login", {"username": "ad\x00min", "password": "x"}, 422,
+     "body.username"),
+    ("admin", "GET /wallets/al%00ice", None, 400, "path"),
+    ("admin", "POST /users/al%00ice/lock", None, 400, "path"),
+    ("supervisor", "GET /coupons?player=al%00ice", None, 422, "query.player"),
+    ("supervisor", "GET /coupons?after=MP-%00", None, 422, "query.after"),
+    ("supervisor", "POST /coupons", {"player": "al\x00ice", "face_value": "5"}, 422,
+     "body.player"),
+    ("supervisor", "POST /tables/craps-1/adjustments",
+     {"player": "bob", "amount": "5", "reason": "short \x00paid"}, 422, "body.reason"),
+    ("alice", "POST /tables/roulette-1/bets",
+     {"wager": "straight", "numbers": ["1\x00"], "amount": "1"}, 422, "body.numbers[0]"),
+])
+def test_a_nul_character_is_refused_naming_its_place(app: App, who: str | None,
+                                                      request_line: str, body: Any,
+                                                      status: int, place: str) -> None:
+    method, path = request_line.split(" ")
+    headers = app.headers(who, "nul-key") if who is not None else {}
+    r = app.client.request(method, path, json=body, headers=headers)
+    assert r.status_code == status, r.text
+    reason = r.json()["error"]["reason"]
+    assert reason.startswith(place + ": a NUL character"), reason

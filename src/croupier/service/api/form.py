@@ -21,11 +21,25 @@ True
 "path: the segment '..' is not in normal form (a path names each segment plainly)"
 >>> path_problem("/tables/a/b", b"/tables/a%2Fb")
 'path: a percent-encoded slash is not in normal form (%2F)'
+
+No name the server holds (of a user, a table, a coupon, a die) has a NUL character, and
+PostgreSQL takes none in a query's text (the request failed with 500 there): one in the path,
+a query parameter or a body's text is refused (400 for the path, 422 for the others) naming
+its place.
+
+>>> query_problem(b"player=alice&after=MP-%00")
+'query.after: a NUL character (U+0000) is in no name or text the server holds'
+>>> nul_place({"player": "al" + chr(0) + "ice"}, "body")
+'body.player'
+>>> nul_place({"numbers": [1, "a" + chr(0)]}, "body")
+'body.numbers[1]'
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
+from urllib.parse import parse_qsl
 
 SINGLE_VALUED = frozenset({
     b"authorization", b"idempotency-key", b"content-type", b"content-length", b"host",
@@ -35,6 +49,7 @@ SINGLE_VALUED = frozenset({
 _ENCODED = re.compile(rb"%(2e|2f|5c)", re.IGNORECASE)
 _NAMES = {b"2e": "dot", b"2f": "slash", b"5c": "backslash"}
 _CONTROL = re.compile(rb"[\x00-\x1f\x7f]")
+NUL = "a NUL character (U+0000) is in no name or text the server holds"
 
 
 def duplicate_header(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -99,6 +114,8 @@ def path_problem(path: str, raw_path: bytes | None) -> str | None:
             code = encoded.group(1)
             return (f"path: a percent-encoded {_NAMES[code.lower()]} is not in normal form "
                     f"(%{code.decode('ascii').upper()})")
+    if "\x00" in path:
+        return f"path: {NUL}"
     if "\\" in path:
         return "path: a backslash is not in normal form (a path separates segments with '/')"
     segments = path[1:].split("/")
@@ -108,4 +125,35 @@ def path_problem(path: str, raw_path: bytes | None) -> str | None:
                     "segment plainly)")
         if segment == "" and i < len(segments) - 1:
             return "path: an empty segment ('//') is not in normal form"
+    return None
+
+
+def query_problem(query: bytes) -> str | None:
+    """The place and why of a NUL character in the query's names or values, or None."""
+    if b"%00" not in query:
+        return None
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if "\x00" in name or "\x00" in value:
+            shown = name.replace("\x00", "%00")[:32]
+            return f"query.{shown}: {NUL}"
+    return None
+
+
+def nul_place(value: Any, where: str) -> str | None:
+    """The place (``where``, then ``.key`` and ``[i]`` steps) of the first string holding a
+    NUL character in a parsed JSON ``value``, a key included, or None. Walked without
+    recursion: a body nested as deeply as the parser allows is walked too."""
+    todo: list[tuple[Any, str]] = [(value, where)]
+    while todo:
+        item, place = todo.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return place
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                if "\x00" in key:
+                    return place
+                todo.append((inner, f"{place}.{key}"))
+        elif isinstance(item, list):
+            todo.extend((inner, f"{place}[{i}]") for i, inner in reversed(list(enumerate(item))))
     return None
