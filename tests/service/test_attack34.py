@@ -164,3 +164,18 @@ def test_a_nul_character_is_refused_naming_its_place(app: App, who: str | None,
     assert r.status_code == status, r.text
     reason = r.json()["error"]["reason"]
     assert reason.startswith(place + ": a NUL character"), reason
+
+
+@pytest.mark.parametrize(("who", "request_line", "place"), [
+    ("alice", "GET /tables/craps-1/rounds/2147483648", "path.round_no"),
+    ("admin", "GET /tables/craps-1/events?since=2147483648", "query.since"),
+    ("admin", "GET /house/records?after=2147483648", "query.after"),
+    ("supervisor", "POST /tables/craps-1/adjustments/2147483648/approve", "path.pending_id"),
+    ("supervisor", "POST /paytables/changes/2147483648/approve", "path.change_id"),
+])
+def test_a_number_past_what_the_ledger_holds_is_named(app: App, who: str, request_line: str,
+                                                      place: str) -> None:
+    method, path = request_line.split(" ")
+    r = app.client.request(method, path, headers=app.headers(who, "big-key"))
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["reason"].startswith(place + ":"), r.text

@@ -10,6 +10,7 @@ from croupier.service import codec, recall, store, visibility
 from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
+    MOST,
     AlertReader,
     PlayerOrOverseer,
     RecallReader,
@@ -30,7 +31,7 @@ router = APIRouter(tags=["recall"])
 @router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))],
             response_model=None, responses=answers(list[Recorded]))
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
-                 since: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                 since: Annotated[int, Query(ge=0, le=MOST)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
     """The table's events after ``since``, oldest first, as the caller's role may see them
     (:mod:`croupier.service.visibility`, as the stream and recall show them)."""

@@ -23,6 +23,7 @@ from croupier.service.acting import Asked
 from croupier.service.api import queries
 from croupier.service.api.act import act_at
 from croupier.service.api.deps import (
+    MOST,
     DiceReader,
     EquipmentStaff,
     Services,
@@ -242,7 +243,7 @@ def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
             responses=answers(list[HouseRecord]),
             dependencies=[Depends(known_query("after", "limit"))])
 def house_records(user: Verifier, svc: Svc,
-                  after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                  after: Annotated[int, Query(ge=0, le=MOST)] = 0,
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
     """The house's chain (equipment, custody, pay table changes) with each record's hash."""
     with svc.engine.connect() as conn:
