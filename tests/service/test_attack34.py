@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -179,3 +180,49 @@ def test_a_number_past_what_the_ledger_holds_is_named(app: App, who: str, reques
     r = app.client.request(method, path, headers=app.headers(who, "big-key"))
     assert r.status_code == 422, r.text
     assert r.json()["error"]["reason"].startswith(place + ":"), r.text
+
+
+def _raw(app: App, who: str, path: str, body: bytes) -> Any:
+    headers = {**app.headers(who, uuid.uuid4().hex), "Content-Type": "application/json"}
+    return app.client.post(path, content=body, headers=headers)
+
+
+@pytest.mark.parametrize(("who", "path", "body", "place"), [
+    ("floor", "/tables/craps-1/adjustments",
+     b'{"player": "bob", "amount": "1.00", "reason": "ab\\ud800c"}', "body.reason"),
+    ("alice", "/tables/roulette-1/bets",
+     b'{"wager": "straight", "numbers": ["\\uDFFF"], "amount": "1"}', "body.numbers[0]"),
+    ("admin", "/tables", b'{"id": "sur-1", "game": "craps", "profile": "nj-13-69f", '
+     b'"options": {"odds": "\\ud800"}}', "body.options.odds"),
+    ("supervisor", "/paytables/changes", b'{"game": "craps", "profile": "nj-13-69f", '
+     b'"pays": {"field:12": "3 to 1"}, "effective": "2099-01-01T00:00:00Z", '
+     b'"reason": "more \\udbff"}', "body.reason"),
+])
+def test_a_lone_surrogate_is_refused_naming_its_place(app: App, who: str, path: str,
+                                                      body: bytes, place: str) -> None:
+    app.ok("bob", "/tables/craps-1/buy-in", {"amount": "10"})
+    app.ok("alice", "/tables/roulette-1/buy-in", {"amount": "10"})
+    r = _raw(app, who, path, body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["reason"].startswith(place + ": half of a UTF-16"), r.text
+    for table in ("craps-1", "roulette-1"):
+        assert app.get("auditor", f"/tables/{table}/events").status_code == 200
+    assert app.get("auditor", "/reports/event").status_code == 200
+
+
+def test_a_surrogate_pair_is_one_character_and_taken(app: App) -> None:
+    app.ok("bob", "/tables/craps-1/buy-in", {"amount": "10"})
+    r = _raw(app, "floor", "/tables/craps-1/adjustments",
+             b'{"player": "bob", "amount": "1.00", "reason": "tip \\ud83d\\ude00 ok"}')
+    assert r.status_code == 200, r.text
+    assert app.get("auditor", "/tables/craps-1/events").status_code == 200
+
+
+def test_a_stream_token_holding_a_lone_surrogate_is_malformed(app: App) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with app.client.websocket_connect("/tables/craps-1/stream") as ws:
+        ws.send_text('{"token": "\\ud800"}')
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 4422

@@ -38,6 +38,7 @@ its place.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -50,6 +51,8 @@ _ENCODED = re.compile(rb"%(2e|2f|5c)", re.IGNORECASE)
 _NAMES = {b"2e": "dot", b"2f": "slash", b"5c": "backslash"}
 _CONTROL = re.compile(rb"[\x00-\x1f\x7f]")
 NUL = "a NUL character (U+0000) is in no name or text the server holds"
+SURROGATE = ("half of a UTF-16 surrogate pair alone (\\ud800 to \\udfff) is no character: no "
+             "text holds it")
 
 
 def duplicate_header(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -139,19 +142,30 @@ def query_problem(query: bytes) -> str | None:
     return None
 
 
-def nul_place(value: Any, where: str) -> str | None:
-    """The place (``where``, then ``.key`` and ``[i]`` steps) of the first string holding a
-    NUL character in a parsed JSON ``value``, a key included, or None. Walked without
-    recursion: a body nested as deeply as the parser allows is walked too."""
+def has_nul(text: str) -> bool:
+    return "\x00" in text
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds half of a UTF-16 pair alone (JSON's ``\\ud800``): no character,
+    and no UTF-8 text can hold it, so every reply, report and recall that showed it failed."""
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def nul_place(value: Any, where: str, bad: Callable[[str], bool] = has_nul) -> str | None:
+    """The place (``where``, then ``.key`` and ``[i]`` steps) of the first string of a parsed
+    JSON ``value`` (a key included) that is ``bad`` (by default: holds a NUL character), or
+    None. Walked without recursion: a body nested as deeply as the parser allows is walked
+    too."""
     todo: list[tuple[Any, str]] = [(value, where)]
     while todo:
         item, place = todo.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if bad(item):
                 return place
         elif isinstance(item, dict):
             for key, inner in reversed(item.items()):
-                if "\x00" in key:
+                if bad(key):
                     return place
                 todo.append((inner, f"{place}.{key}"))
         elif isinstance(item, list):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from typing import Any
 
@@ -41,8 +42,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.service.api.form import (
     NUL,
+    SURROGATE,
     charset_problem,
     duplicate_header,
+    has_lone_surrogate,
     key_problem,
     nul_place,
     path_problem,
@@ -250,11 +253,25 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
         return f"body: not valid JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})"
     except ValueError:  # the one other: an integer past Python's digit limit
         return f"body: a number of more than {sys.get_int_max_str_digits()} digits"
-    if b"\\u0000" in body:  # JSON writes a NUL only so: the walk is for the rare body that has it
+    return _text_problem(body, parsed)
+
+
+def _text_problem(body: bytes, parsed: Any) -> str | None:
+    """The place and why of a string of a parsed JSON body that no text holds: a NUL character
+    or a lone surrogate. JSON writes either only as an escape, so the body is walked only
+    when its bytes hold one (a surrogate pair is one character, and passes)."""
+    if b"\\u0000" in body:
         place = nul_place(parsed, "body")
         if place is not None:
             return f"{place}: {NUL}"
+    if _SURROGATE_ESCAPE.search(body) is not None:
+        place = nul_place(parsed, "body", has_lone_surrogate)
+        if place is not None:
+            return f"{place}: {SURROGATE}"
     return None
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def _form_problem(scope: Scope) -> str | None:

@@ -133,6 +133,8 @@ async def _hello(websocket: WebSocket) -> tuple[str, int | None, bool] | None:
         return None
     if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
         return None
+    if not hello["token"].isascii():  # a token is ASCII; a lone surrogate failed its hashing
+        return None
     if not set(hello) <= _HELLO_KEYS:
         return None
     since = hello.get("since")
