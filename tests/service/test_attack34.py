@@ -226,3 +226,10 @@ def test_a_stream_token_holding_a_lone_surrogate_is_malformed(app: App) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
     assert closed.value.code == 4422
+
+
+def test_a_reason_too_short_is_told_in_characters(app: App) -> None:
+    r = app.post("supervisor", "/tables/craps-1/void", {"reason": "ab"})
+    assert r.status_code == 422, r.text
+    reason = r.json()["error"]["reason"]
+    assert reason.startswith("body.reason: ") and "3 characters" in reason, reason
