@@ -233,3 +233,35 @@ def test_a_reason_too_short_is_told_in_characters(app: App) -> None:
     assert r.status_code == 422, r.text
     reason = r.json()["error"]["reason"]
     assert reason.startswith("body.reason: ") and "3 characters" in reason, reason
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(d)", "N.J.A.C. 13:69F-1.3(b)")
+def test_no_adjustment_or_coupon_for_a_player_of_ones_own_line(app: App) -> None:
+    for name, role in (("line-box", "supervisor"), ("line-desk", "cashier"),
+                       ("line-pal", "player")):
+        app.ok("admin", "/users", {"username": name, "password": PASSWORD, "role": role},
+               key=None)
+    app.ok("admin", "/wallets/line-pal/deposits", {"amount": "10"})
+    app.ok("line-pal", "/tables/craps-1/buy-in", {"amount": "10"})
+    before = app.get("auditor", "/tables/craps-1").json()["players"]["line-pal"]
+    error = app.refused("line-box", "/tables/craps-1/adjustments",
+                        {"player": "line-pal", "amount": "100.00", "reason": "short paid"})
+    assert "one person" in error["reason"] and error["clause"] == "N.J.A.C. 13:69F-1.1"
+    for who in ("line-desk", "line-box"):
+        error = app.refused(who, "/coupons", {"player": "line-pal", "face_value": "100.00"})
+        assert "one person" in error["reason"] and error["clause"] == "N.J.A.C. 13:69F-1.3(b)"
+    # Asked by an independent person, it is not approved by the player's own line either.
+    asked = app.post("supervisor", "/tables/craps-1/adjustments",
+                     {"player": "line-pal", "amount": "150.00", "reason": "short paid"})
+    assert asked.status_code == 202, asked.text
+    pending = asked.json()["pending_adjustment"]
+    app.refused("line-box", f"/tables/craps-1/adjustments/{pending}/approve")
+    coupon = app.post("supervisor", "/coupons", {"player": "line-pal", "face_value": "150.00"})
+    assert coupon.status_code == 202, coupon.text
+    app.refused("line-desk", f"/coupons/{coupon.json()['serial']}/approve", None)
+    assert app.get("auditor", "/tables/craps-1").json()["players"]["line-pal"] == before
+    assert [c["status"] for c in app.get("auditor", "/coupons?player=line-pal").json()] == [
+        "pending"]
+    # Independent people still adjust and approve for the player.
+    app.ok("floor", f"/tables/craps-1/adjustments/{pending}/approve")
+    assert app.audit()["ok"]
