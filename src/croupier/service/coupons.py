@@ -294,12 +294,14 @@ def approve(conn: Connection, approver: str, serial: str) -> dict[str, Any]:
     if current.status != "pending":
         raise Refusal(f"coupon {serial} is {current.status}: only a pending coupon is "
                       "approved", CLAUSE)
-    why = people.not_independent(conn, current.issued_by, approver) or people.own_account(
-        conn, approver, current.player)
+    why = people.not_independent(conn, current.issued_by, approver)
     if why is not None:
         raise Refusal(f"coupon {serial} of {fmt(store.dollars(current.face_cents))} is "
-                      f"issued only with a second person's approval, not {current.player}'s "
-                      f"own: {why}", CLAUSE)
+                      f"issued only with a second person's approval: {why}", CLAUSE)
+    why = people.own_account(conn, approver, current.player)
+    if why is not None:
+        raise Refusal(f"coupon {serial} is not approved for {current.player} by {approver}, "
+                      f"one person with them: {why}", CLAUSE)
     if current.expires_at <= store.now():
         raise Refusal(f"coupon {serial} has expired", CLAUSE)
     _log(conn, serial, "coupon_approved", approver, {}, {})
