@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from croupier.service import controls
+from croupier.service import controls, equipment_register
 from serverkit import PASSWORD
 
 from .appkit import App, demo_app
@@ -265,3 +265,22 @@ def test_no_adjustment_or_coupon_for_a_player_of_ones_own_line(app: App) -> None
     # Independent people still adjust and approve for the player.
     app.ok("floor", f"/tables/craps-1/adjustments/{pending}/approve")
     assert app.audit()["ok"]
+
+
+@pytest.mark.clause(equipment_register.CLAUSE)
+def test_the_equipment_registers_refusals_cite_its_control(app: App) -> None:
+    item = "ball-cited"
+    app.ok("supervisor", "/equipment/items", {"id": item, "type": "ball",
+                                              "description": "a ball"}, key=None)
+    approval = {"authority": "Casino Control Commission", "reference": "CCC-7"}
+    refusals = [app.post("supervisor", f"/equipment/items/{item}/approvals", approval,
+                         key=None)]
+    app.ok("floor", f"/equipment/items/{item}/approvals", approval, key=None)
+    refusals.append(app.post("floor", f"/equipment/items/{item}/approvals", approval, key=None))
+    app.ok("floor", f"/equipment/items/{item}/retirement", {"reason": "worn out"}, key=None)
+    refusals.append(app.post("admin", f"/equipment/items/{item}/approvals", approval, key=None))
+    refusals.append(app.post("supervisor", "/equipment/items",
+                             {"id": item, "type": "ball", "description": "a ball"}, key=None))
+    for r in refusals:
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["clause"] == equipment_register.CLAUSE, r.text
