@@ -150,13 +150,17 @@ def test_a_table_pays_what_the_house_pays_at_its_game_and_profile(sqlite_server:
     assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:69F-1.4(b)"
     assert "craps-2" not in [t["id"] for t in s.get("auditor", "/tables").json()]
     _open(s, "craps-3", "nj-13-69f")  # the same pay table: opened
-    # Under another profile the house's casino-night tables set their own uniform table.
-    _open(s, "cn-1", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
-    _open(s, "cn-2", "nj-casino-night", options={"pays": {"field:12": "3 to 1"}})
+    # Under another profile with no table yet, the first table does not set the house's pay
+    # table on one admin's word: pays above the profile's are refused (a change two people
+    # approve sets them); the profile's own pays, written out, open it.
+    r = s.post("admin", "/tables", {"id": "cn-1", "game": "craps", "profile": "nj-casino-night",
+                                    "options": {"pays": {"field:12": "3 to 1"}}}, key=None)
+    assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(i)2"
+    _open(s, "cn-1", "nj-casino-night", options={"pays": {"field:12": "2 to 1"}})
     # A table opened without pays takes the house's; one asking for other pays is refused.
     made = s.ok("admin", "/tables", {"id": "cn-3", "game": "craps",
                                      "profile": "nj-casino-night"}, key=None)
-    assert made["options"]["pays"] == {"field:12": "3 to 1"}
+    assert made["options"]["pays"] == {"field:12": "2 to 1"}
     r = s.post("admin", "/tables", {"id": "cn-4", "game": "craps", "profile": "nj-casino-night",
-                                    "options": {"pays": {"field:12": "2 to 1"}}}, key=None)
+                                    "options": {"pays": {"field:12": "3 to 1"}}}, key=None)
     assert r.status_code == 409 and r.json()["error"]["clause"] == "N.J.A.C. 13:47-20.25(i)2"

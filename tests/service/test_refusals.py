@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from croupier.service import equipment_register
+
 from .conftest import Server
 
 COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
@@ -36,7 +38,7 @@ def test_refusals_and_other_errors_answer_as_before(server: Server) -> None:
     s.ok("admin", "/equipment/items", item, key=None)
     assert _answer(s, "admin", "/equipment/items", item) == (
         409, {"code": "refused", "reason": "equipment wheel-9 is already registered",
-              "clause": ""})
+              "clause": equipment_register.CLAUSE})
     assert _answer(s, "admin", "/equipment/items", {**item, "id": "wheel-8",
                                                     "wagers": ["five_adjacent"]}) == (
         422, {"code": "malformed", "reason": "body.wagers: only a layout shows optional wagers",

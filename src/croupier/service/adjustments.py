@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.money import fmt
-from croupier.service import controls, store
+from croupier.service import controls, people, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
@@ -40,6 +40,16 @@ def _can_take(live: LiveTable, player: str, amount: Decimal) -> None:
                       f"{fmt(-amount)}", clause_at(live))
 
 
+def _not_their_own(conn: Connection, supervisor: str, player: str, live: LiveTable) -> None:
+    """Refuse an adjustment asked or approved by a supervisor who is one person with the
+    player (an account of their own line, docs/two-person-rules.md): the house's chips are
+    never moved to or from a player by the player's own hand."""
+    why = people.own_account(conn, supervisor, player)
+    if why is not None:
+        raise Refusal(f"{player}'s chips are not adjusted by {supervisor}, one person with "
+                      f"them: {why}", clause_at(live))
+
+
 def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Decimal,
            reason: str) -> PlanFn:
     """An adjustment made alone, or asked of a second supervisor (202) when it needs one."""
@@ -49,6 +59,7 @@ def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Dec
             raise ApiError(422, "malformed", "an adjustment moves a non-zero amount")
         moved = controls.moved_alone(conn, ledger.staged(conn), user.username, player,
                                      store.now())
+        _not_their_own(conn, user.username, player, live)  # after the player's lock, as there
         if controls.needs_second_person(amount, moved):
             asked = controls.request(conn, live.id, player, amount, reason, user.username)
             return Plan([asked], status=202, extra=controls.asked_reply(asked, live.id, moved))
@@ -68,6 +79,7 @@ def approve(user: User, live: LiveTable, pending_id: int, limits: Limits | None 
                 limits.check_adjustment(store.cents(asked.amount), clause_at(live))
             require_player_at(live, asked.player, clause_at(live))
             _can_take(live, asked.player, asked.amount)
+            _not_their_own(conn, user.username, asked.player, live)  # before anything written
         asked = controls.approve(conn, live.adjustments_asked, live.id, pending_id,
                                  user.username, clause_at(live))
         reason = f"{asked.reason} (asked by {asked.by}, approved by {user.username})"

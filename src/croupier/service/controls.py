@@ -114,19 +114,22 @@ def moved_alone(conn: Connection, staged: list[dict[str, Any]], supervisor: str,
     """The cents (either way) ``supervisor`` moved for ``player`` at any table in the last
     :data:`ADJUSTMENT_PERIOD` without a second person: their ``adjust`` events less those that
     followed an approval (an ``adjustment_approved`` by them), ``staged`` (this transaction's
-    rows not yet written) included. On PostgreSQL the pair is locked first, so two requests
-    at two tables at once are counted one after the other."""
+    rows not yet written) included. "Their": the supervisor's, and those of every account that
+    is one person with them (:func:`people.one_person`), so two accounts of one person share
+    one limit. On PostgreSQL the player is locked first, so two requests at two tables at
+    once (by any accounts) are counted one after the other."""
     if conn.dialect.name != "sqlite":
-        pair = hashlib.sha256(f"adjust\n{supervisor}\n{player}".encode()).digest()
+        pair = hashlib.sha256(f"adjust\n{player}".encode()).digest()
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
                      {"k": int.from_bytes(pair[:8], "big", signed=True)})
+    line = people.one_person(conn, supervisor)
     ev = store.events
     rows = [dict(r._mapping) for r in conn.execute(
         sa.select(ev.c.kind, ev.c.payload).where(
             ev.c.player == player, _ADJUSTMENT_ROWS, ev.c.at > now - ADJUSTMENT_PERIOD,
-            ev.c.actor == supervisor))]
+            ev.c.actor.in_(sorted(line))))]
     rows += [r for r in staged if r["kind"] in _ALONE_KINDS and r["player"] == player
-             and r["actor"] == supervisor]
+             and r["actor"] in line]
     total = 0
     for r in rows:
         amount = abs(store.cents(Decimal(json.loads(r["payload"])["f"]["amount"]["$d"])))
@@ -160,9 +163,10 @@ def request(conn: Connection, table_id: str, player: str, amount: Decimal, reaso
 def asked_reply(asked: sv.AdjustmentAsked, table_id: str, moved_cents: int) -> dict[str, Any]:
     """What the reply adds for an adjustment left pending."""
     alone = store.cents(abs(asked.amount)) <= store.cents(ADJUSTMENT_LIMIT)
-    why = (f"{asked.by} has moved {fmt(store.dollars(moved_cents))} for {asked.player} alone "
-           f"in the last {ADJUSTMENT_PERIOD // 3600} hours; past {fmt(ADJUSTMENT_LIMIT)} a "
-           "second supervisor approves" if alone else
+    why = (f"{asked.by} (with the accounts that are one person with them) has moved "
+           f"{fmt(store.dollars(moved_cents))} for {asked.player} alone in the last "
+           f"{ADJUSTMENT_PERIOD // 3600} hours; past {fmt(ADJUSTMENT_LIMIT)} a second "
+           "supervisor approves" if alone else
            f"an adjustment over {fmt(ADJUSTMENT_LIMIT)} needs a second supervisor's approval")
     return {"pending_adjustment": asked.pending, "table": table_id, "player": asked.player,
             "amount": fmt(asked.amount), "reason": asked.reason, "requested_by": asked.by,

@@ -250,6 +250,10 @@ def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None
     cents = store.cents(face)  # a whole number of cents, or refused before anything is written
     register.lock(conn)  # the day's coupons stay as read until this one is recorded
     people.take_lock(conn)  # and who is one person with whom
+    why = people.own_account(conn, actor, player)
+    if why is not None:
+        raise Refusal(f"a match play coupon is not issued to {player} by {actor}, one person "
+                      f"with them: {why}", CLAUSE)
     now = store.now()
     before = issued_in_day(conn, actor, now)
     if before + cents > limits.max_coupons_daily:
@@ -294,6 +298,10 @@ def approve(conn: Connection, approver: str, serial: str) -> dict[str, Any]:
     if why is not None:
         raise Refusal(f"coupon {serial} of {fmt(store.dollars(current.face_cents))} is "
                       f"issued only with a second person's approval: {why}", CLAUSE)
+    why = people.own_account(conn, approver, current.player)
+    if why is not None:
+        raise Refusal(f"coupon {serial} is not approved for {current.player} by {approver}, "
+                      f"one person with them: {why}", CLAUSE)
     if current.expires_at <= store.now():
         raise Refusal(f"coupon {serial} has expired", CLAUSE)
     _log(conn, serial, "coupon_approved", approver, {}, {})

@@ -61,6 +61,10 @@ NEXT: dict[str | None, tuple[str, ...]] = {
     "returned": ("stored", "issued", "cancelled"),
     "cancelled": (),
 }
+CLAUSE = "the house's equipment register (internal controls)"
+"""What a refusal of the register's own rules cites (a second person's approval, one approval
+each, nothing recorded of a retired item): the house's control over the equipment a table
+plays with, as the fairness monitors' acknowledgements cite theirs."""
 STEP_CLAUSES = {"issued": "N.J.A.C. 13:47-20.25(e)2", "returned": "N.J.A.C. 13:47-20.25(e)5"}
 
 
@@ -166,7 +170,7 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
     """Register a new item (refused if the id is taken, or a layout names no known wager)."""
     register.lock(conn)  # the checks below read the records: under the writer lock
     if item(conn, body["id"]) is not None:
-        raise Refusal(f"equipment {body['id']} is already registered")
+        raise Refusal(f"equipment {body['id']} is already registered", CLAUSE)
     if body.get("wagers") and body["type"] != "layout":
         raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
@@ -190,9 +194,9 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     if current is None:
         raise ApiError(404, "not_found", f"there is no equipment {item_id}")
     if current.retired is not None:
-        raise Refusal(f"equipment {item_id} was retired: nothing more is recorded")
+        raise Refusal(f"equipment {item_id} was retired: nothing more is recorded", CLAUSE)
     if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
-        raise Refusal(f"{actor} has already recorded an approval of {item_id}")
+        raise Refusal(f"{actor} has already recorded an approval of {item_id}", CLAUSE)
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
@@ -208,7 +212,7 @@ def _second_person(conn: Connection, actor: str, it: Item | None) -> None:
     why = people.not_independent(conn, it.registered_by, actor)
     if why is not None:
         raise Refusal(f"equipment is approved by a second person, independent of the one who "
-                      f"registered it ({it.registered_by}): {why}")
+                      f"registered it ({it.registered_by}): {why}", CLAUSE)
 
 
 def out_of_service_at(conn: Connection, table_id: str, kind: str) -> Item | None:

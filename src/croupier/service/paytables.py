@@ -3,9 +3,11 @@
 N.J.A.C. 13:69F-1.4(b), 19:47-1.4(b) and 13:47-20.25(i)2 let a house pay more than the listed
 odds only if what it pays is uniform within the casino (or the casino-night event). The house
 keeps one pay table per game and profile: the scheduled change in effect for them
-(``service/paytable_changes.py``), else the one its tables already pay, else the first
-table's. A new table takes it at creation (:func:`open_table`); a table whose own ``pays``
-would price any entry differently is refused, citing the profile's own clause. Creation is
+(``service/paytable_changes.py``), else the one its tables already pay, else the profile's
+own. A new table takes it at creation (:func:`open_table`); a table whose own ``pays``
+would price any entry differently is refused, citing the profile's own clause (the first
+table too: its pays would become the house's on one admin's word, where a change needs a
+second person). Creation is
 serialised (a lock in the process and, on PostgreSQL, an advisory lock held by the
 transaction that writes the table; SQLite's write transaction is already exclusive), and the
 house's table is read inside that transaction, so tables created at once, or while a change
@@ -62,6 +64,24 @@ def _differs(table_id: str, game: Game, profile: str, mine: dict[str, Any],
             rules = game.rules(load_profile(profile))
             raise Refusal(f"{key} would pay {new[key]} at table {table_id} but pays "
                           f"{kept[key]} {where}: the odds paid are uniform within the casino",
+                          rules.clause("pays_clause") if rules is not None else "")
+
+
+def _above_the_profile(table_id: str, game: Game, profile: str,
+                       options: dict[str, Any]) -> None:
+    """Refuse the first table of a game and profile whose own ``pays`` price an entry
+    otherwise than the profile: its pay table would become the house's on one admin's word,
+    where a change of it needs a second person (:mod:`.paytable_changes`). The house pays more
+    than the profile only by a change proposed and approved by two people."""
+    new = _pays(game, profile, options)
+    least = _pays(game, profile, {**options, "pays": {}})
+    for key in sorted(new.keys() & least.keys()):
+        if new[key].ratio != least[key].ratio:
+            rules = game.rules(load_profile(profile))
+            raise Refusal(f"{key} would pay {new[key]} at table {table_id}, where {profile} "
+                          f"pays {least[key]}: the house pays other odds than the profile's "
+                          "only by a pay table change a second person approves (POST "
+                          "/paytables/changes), never by opening a table",
                           rules.clause("pays_clause") if rules is not None else "")
 
 
@@ -127,6 +147,8 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
         return options  # roulette: 13:47-20.32 has no uniform pay rule
     house, where = house_pays(conn, game, profile)
     if house is None:
+        if "pays" in options:
+            _above_the_profile(table_id, played, profile, options)
         return options
     if "pays" in options:
         _differs(table_id, played, profile, options, {**options, "pays": house}, where)

@@ -224,6 +224,23 @@ def not_independent(conn: Connection, proposer: str, approver: str) -> str | Non
     return hands(records(conn)).why_one(proposer, approver)
 
 
+def own_account(conn: Connection, staff: str, player: str) -> str | None:
+    """Why ``player``'s account is ``staff``'s own, one person with them by :class:`Hands`
+    (None: it is not): the house's money handed to a player (an adjustment, a match play
+    coupon) is never handed by, or approved by, the player themselves under another name."""
+    take_lock(conn)
+    return hands(records(conn)).why_one(staff, player)
+
+
+def one_person(conn: Connection, name: str) -> set[str]:
+    """Every account that is one person with ``name`` by :class:`Hands` (``name`` included),
+    read from the users' chain under the users' lock: what a limit on one person counts."""
+    take_lock(conn)
+    chain = records(conn)
+    held = hands(chain)
+    return {name} | {other for other in fold(chain) if held.why_one(name, other) is not None}
+
+
 # --- the rows as they stand, and the audit's comparison -------------------------------------
 
 def rows(conn: Connection) -> list[dict[str, Any]]:

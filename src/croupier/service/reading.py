@@ -18,6 +18,8 @@ from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from croupier.errors import Malformed
+
 if TYPE_CHECKING:
     from croupier.service.live import LiveTable
 
@@ -35,7 +37,13 @@ def game_action(live: LiveTable, verb: str, body: Mapping[str, Any], player: str
     if amount is not None:
         raw["amount"] = amount
     seated = live.present() if players is None else players
-    return live.game.read_action(raw, "body", seated, live.table)
+    try:
+        return live.game.read_action(raw, "body", seated, live.table)
+    except Malformed as exc:
+        if exc.where != f"body.{verb}":
+            raise
+        # The reader names the transcript's key (the verb); the request's field is ``wager``.
+        raise Malformed("body.wager", exc.message) from None
 
 
 def outcome_action(live: LiveTable, raw: Mapping[str, Any]) -> Any:

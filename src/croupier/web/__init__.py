@@ -31,12 +31,13 @@ import json
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query
+from fastapi import Depends, FastAPI, Query
 from fastapi.responses import JSONResponse, Response
 
 from croupier.errors import Malformed
 from croupier.games import offered
 from croupier.service.api.account_replies import Offer
+from croupier.service.api.deps import known_query
 from croupier.service.api.replies import answers
 
 __all__ = ["ASSETS", "mount", "offered"]
@@ -94,7 +95,8 @@ def mount(app: FastAPI) -> None:
                                            "clause": ""}}, status_code=404)
         return Response(_asset(name), media_type=ASSETS[name], headers=_HEADERS)
 
-    @app.get("/web/offer", tags=["tables"], response_model=None, responses=answers(Offer))
+    @app.get("/web/offer", tags=["tables"], response_model=None, responses=answers(Offer),
+             dependencies=[Depends(known_query("game", "profile", "options"))])
     def offer(game: Annotated[str, Query(max_length=16)],
               profile: Annotated[str, Query(max_length=32)],
               options: Annotated[str, Query(max_length=4000)] = "{}") -> dict[str, Any]:

@@ -205,8 +205,11 @@ async def required_key(key: IdemKey = None) -> str:
 
 Key = Annotated[str, Depends(required_key)]
 
-LateId = Annotated[int, Path(ge=1, le=2**31)]
-RoundNo = Annotated[int, Path(ge=1, le=2**31)]
+MOST = 2**31 - 1
+"""The largest number a round, an event's place or a pending request is asked by: the most an
+integer column holds on PostgreSQL (one more failed there with 500, out of range)."""
+LateId = Annotated[int, Path(ge=1, le=MOST)]
+RoundNo = Annotated[int, Path(ge=1, le=MOST)]
 
 
 def known_query(*names: str) -> Callable[[Request], Awaitable[None]]:

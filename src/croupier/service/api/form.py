@@ -21,11 +21,26 @@ True
 "path: the segment '..' is not in normal form (a path names each segment plainly)"
 >>> path_problem("/tables/a/b", b"/tables/a%2Fb")
 'path: a percent-encoded slash is not in normal form (%2F)'
+
+No name the server holds (of a user, a table, a coupon, a die) has a NUL character, and
+PostgreSQL takes none in a query's text (the request failed with 500 there): one in the path,
+a query parameter or a body's text is refused (400 for the path, 422 for the others) naming
+its place.
+
+>>> query_problem(b"player=alice&after=MP-%00")
+'query.after: a NUL character (U+0000) is in no name or text the server holds'
+>>> nul_place({"player": "al" + chr(0) + "ice"}, "body")
+'body.player'
+>>> nul_place({"numbers": [1, "a" + chr(0)]}, "body")
+'body.numbers[1]'
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
 
 SINGLE_VALUED = frozenset({
     b"authorization", b"idempotency-key", b"content-type", b"content-length", b"host",
@@ -35,6 +50,9 @@ SINGLE_VALUED = frozenset({
 _ENCODED = re.compile(rb"%(2e|2f|5c)", re.IGNORECASE)
 _NAMES = {b"2e": "dot", b"2f": "slash", b"5c": "backslash"}
 _CONTROL = re.compile(rb"[\x00-\x1f\x7f]")
+NUL = "a NUL character (U+0000) is in no name or text the server holds"
+SURROGATE = ("half of a UTF-16 surrogate pair alone (\\ud800 to \\udfff) is no character: no "
+             "text holds it")
 
 
 def duplicate_header(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -99,6 +117,8 @@ def path_problem(path: str, raw_path: bytes | None) -> str | None:
             code = encoded.group(1)
             return (f"path: a percent-encoded {_NAMES[code.lower()]} is not in normal form "
                     f"(%{code.decode('ascii').upper()})")
+    if "\x00" in path:
+        return f"path: {NUL}"
     if "\\" in path:
         return "path: a backslash is not in normal form (a path separates segments with '/')"
     segments = path[1:].split("/")
@@ -108,4 +128,46 @@ def path_problem(path: str, raw_path: bytes | None) -> str | None:
                     "segment plainly)")
         if segment == "" and i < len(segments) - 1:
             return "path: an empty segment ('//') is not in normal form"
+    return None
+
+
+def query_problem(query: bytes) -> str | None:
+    """The place and why of a NUL character in the query's names or values, or None."""
+    if b"%00" not in query:
+        return None
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if "\x00" in name or "\x00" in value:
+            shown = name.replace("\x00", "%00")[:32]
+            return f"query.{shown}: {NUL}"
+    return None
+
+
+def has_nul(text: str) -> bool:
+    return "\x00" in text
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds half of a UTF-16 pair alone (JSON's ``\\ud800``): no character,
+    and no UTF-8 text can hold it, so every reply, report and recall that showed it failed."""
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def nul_place(value: Any, where: str, bad: Callable[[str], bool] = has_nul) -> str | None:
+    """The place (``where``, then ``.key`` and ``[i]`` steps) of the first string of a parsed
+    JSON ``value`` (a key included) that is ``bad`` (by default: holds a NUL character), or
+    None. Walked without recursion: a body nested as deeply as the parser allows is walked
+    too."""
+    todo: list[tuple[Any, str]] = [(value, where)]
+    while todo:
+        item, place = todo.pop()
+        if isinstance(item, str):
+            if bad(item):
+                return place
+        elif isinstance(item, dict):
+            for key, inner in reversed(item.items()):
+                if bad(key):
+                    return place
+                todo.append((inner, f"{place}.{key}"))
+        elif isinstance(item, list):
+            todo.extend((inner, f"{place}[{i}]") for i, inner in reversed(list(enumerate(item))))
     return None

@@ -34,16 +34,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.service.api.form import (
+    NUL,
+    SURROGATE,
     charset_problem,
     duplicate_header,
+    has_lone_surrogate,
     key_problem,
+    nul_place,
     path_problem,
+    query_problem,
 )
 
 MAX_BODY = 64 * 1024
@@ -88,6 +94,10 @@ class Guard:
         unread = _form_problem(scope)
         if unread is not None:
             await self._answer(send, 400, _malformed(unread))
+            return
+        bad_query = query_problem(scope.get("query_string", b""))
+        if bad_query is not None:
+            await self._answer(send, 422, _malformed(bad_query))
             return
         length = _content_length(scope)
         if length is not None and length > MAX_BODY:
@@ -231,7 +241,8 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
     if not body.strip() or (kind and b"json" not in kind.lower()):
         return None
     try:
-        scope[PARSED] = (body, json.loads(body, object_pairs_hook=_no_key_twice))
+        parsed = json.loads(body, object_pairs_hook=_no_key_twice)
+        scope[PARSED] = (body, parsed)
     except _Twice as twice:
         return f"body.{twice.key}: a key given twice in one object"
     except RecursionError:
@@ -242,7 +253,25 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
         return f"body: not valid JSON (line {bad.lineno}, column {bad.colno}: {bad.msg})"
     except ValueError:  # the one other: an integer past Python's digit limit
         return f"body: a number of more than {sys.get_int_max_str_digits()} digits"
+    return _text_problem(body, parsed)
+
+
+def _text_problem(body: bytes, parsed: Any) -> str | None:
+    """The place and why of a string of a parsed JSON body that no text holds: a NUL character
+    or a lone surrogate. JSON writes either only as an escape, so the body is walked only
+    when its bytes hold one (a surrogate pair is one character, and passes)."""
+    if b"\\u0000" in body:
+        place = nul_place(parsed, "body")
+        if place is not None:
+            return f"{place}: {NUL}"
+    if _SURROGATE_ESCAPE.search(body) is not None:
+        place = nul_place(parsed, "body", has_lone_surrogate)
+        if place is not None:
+            return f"{place}: {SURROGATE}"
     return None
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def _form_problem(scope: Scope) -> str | None:

@@ -54,8 +54,10 @@ def plain_text(value: str) -> str:
 
 
 PlainText = Annotated[str, AfterValidator(plain_text)]
-Reason = Annotated[PlainText, Field(min_length=3, max_length=500)]
-"""Why something was done, as the records keep it: 3 to 500 characters of plain text."""
+Reason = Annotated[str, Field(min_length=3, max_length=500), AfterValidator(plain_text)]
+"""Why something was done, as the records keep it: 3 to 500 characters of plain text (the
+lengths checked as a string's, in characters: on the text after :func:`plain_text` they were
+counted as "items")."""
 
 
 class Body(BaseModel):
@@ -188,7 +190,7 @@ class Serials(Body):
 
 class NewDie(Body):
     serial: str = Field(pattern=r"^[A-Za-z0-9-]{1,32}$")
-    set_name: str = Field(max_length=64)
+    set_name: PlainText = Field(max_length=64)
     table_id: str | None = Field(default=None, max_length=64)
 
 

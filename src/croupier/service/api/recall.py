@@ -10,6 +10,7 @@ from croupier.service import codec, recall, store, visibility
 from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
+    MOST,
     AlertReader,
     PlayerOrOverseer,
     RecallReader,
@@ -30,7 +31,7 @@ router = APIRouter(tags=["recall"])
 @router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))],
             response_model=None, responses=answers(list[Recorded]))
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
-                 since: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                 since: Annotated[int, Query(ge=0, le=MOST)] = 0,
                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
     """The table's events after ``since``, oldest first, as the caller's role may see them
     (:mod:`croupier.service.visibility`, as the stream and recall show them)."""
@@ -59,8 +60,8 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
             "monitors": monitors}
 
 
-@router.get("/tables/{table_id}/rounds", response_model=None,
-            responses=answers(list[RoundListed]))
+@router.get("/tables/{table_id}/rounds", dependencies=[Depends(known_query("limit"))],
+            response_model=None, responses=answers(list[RoundListed]))
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
                  limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
     svc.tables.find(table_id)
@@ -87,8 +88,8 @@ def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
     return recall.for_player(record, user.username, user.role)
 
 
-@router.get("/players/{player}/rounds", response_model=None,
-            responses=answers(list[PlayerRound]))
+@router.get("/players/{player}/rounds", dependencies=[Depends(known_query("limit"))],
+            response_model=None, responses=answers(list[PlayerRound]))
 def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
                   limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
     """A player's last ten rounds, newest first."""

@@ -11,7 +11,7 @@ import contextlib
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import Field
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
@@ -22,7 +22,15 @@ from croupier.service import layouts, register, store
 from croupier.service.acting import Asked
 from croupier.service.api import queries
 from croupier.service.api.act import act_at
-from croupier.service.api.deps import DiceReader, EquipmentStaff, Services, Svc, Verifier
+from croupier.service.api.deps import (
+    MOST,
+    DiceReader,
+    EquipmentStaff,
+    Services,
+    Svc,
+    Verifier,
+    known_query,
+)
 from croupier.service.api.models import NAME, Body, PlainText, Reason
 from croupier.service.api.record_replies import HouseRecord, Item
 from croupier.service.api.replies import answers
@@ -47,8 +55,9 @@ class NewItem(Body):
 
 
 class Approval(Body):
-    authority: str = Field(min_length=2, max_length=120, examples=["Casino Control Commission"])
-    reference: str = Field(min_length=1, max_length=120)
+    authority: PlainText = Field(min_length=2, max_length=120,
+                                 examples=["Casino Control Commission"])
+    reference: PlainText = Field(min_length=1, max_length=120)
 
 
 class ItemInspection(Body):
@@ -231,9 +240,10 @@ def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
 
 
 @router.get("/house/records", tags=["audit"], response_model=None,
-            responses=answers(list[HouseRecord]))
+            responses=answers(list[HouseRecord]),
+            dependencies=[Depends(known_query("after", "limit"))])
 def house_records(user: Verifier, svc: Svc,
-                  after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+                  after: Annotated[int, Query(ge=0, le=MOST)] = 0,
                   limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
     """The house's chain (equipment, custody, pay table changes) with each record's hash."""
     with svc.engine.connect() as conn:

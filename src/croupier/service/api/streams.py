@@ -31,7 +31,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from croupier.service import codec, streaming, visibility
 from croupier.service.api import queries
-from croupier.service.api.deps import Services
+from croupier.service.api.deps import MOST, Services
 from croupier.service.auth import User
 
 router = APIRouter()
@@ -44,7 +44,7 @@ TOO_MANY = 4429
 HELLO_SECONDS = 10.0
 RECHECK_SECONDS = 5.0
 MAX_HELLO = 1024
-MAX_SINCE = 2**31
+MAX_SINCE = MOST
 
 
 @router.websocket("/tables/{table_id}/stream")
@@ -84,7 +84,7 @@ def _query_since(query: list[tuple[str, str]]) -> int | str | None:
     >>> _query_since([]), _query_since([("since", "12")]), _query_since([("since", "-1")])
     (None, 12, -1)
     >>> _query_since([("since", "--5")])
-    "query.since: a whole number from -1 to 2147483648, not '--5'"
+    "query.since: a whole number from -1 to 2147483647, not '--5'"
     >>> _query_since([("since", "1"), ("since", "2")])
     'query.since: given twice'
     >>> _query_since([("token", "t")])
@@ -132,6 +132,8 @@ async def _hello(websocket: WebSocket) -> tuple[str, int | None, bool] | None:
             WebSocketDisconnect):
         return None
     if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+        return None
+    if not hello["token"].isascii():  # a token is ASCII; a lone surrogate failed its hashing
         return None
     if not set(hello) <= _HELLO_KEYS:
         return None
