@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import cashier, outcomes, reading, runner, store, wagers
+from croupier.errors import Refusal
+from croupier.service import cashier, controls, outcomes, reading, runner, store, wagers
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.plans import Job, Reply
 
@@ -193,3 +194,35 @@ def test_a_group_reads_its_keys_stored_replies_once(
     assert [(getattr(r, "status", r), getattr(r, "replayed", r)) for r in results] == [
         (200, False), (200, True), (200, False)]
     assert looked_up == []
+
+
+def _writes_then_refuses(conn: Any) -> Any:
+    """A plan that marks a row and then refuses (as an approval refused after its pending
+    adjustment was marked would)."""
+    conn.execute(controls.pending_adjustments.insert().values(
+        table_id="craps-1", player="alice", amount_cents=100, reason="written, then refused",
+        requested_by="dealer", requested_at=store.now(), status="pending"))
+    raise Refusal("refused after writing", "a clause")
+
+
+def test_a_refusal_after_the_plan_wrote_leaves_nothing_behind(kit: Kit) -> None:
+    """A refused action changes nothing, even when its plan wrote before refusing: the row it
+    wrote is rolled back with the group, the group's other actions are still done, and the
+    refusal is the answer, with its reason and clause."""
+    def count() -> int:
+        with kit.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(
+                controls.pending_adjustments)).scalar_one())
+
+    before, live = count(), kit.tables.all["craps-1"]
+    bad = Job(kit.users["dealer"], live, uuid.uuid4().hex, uuid.uuid4().hex,
+              _writes_then_refuses)
+    results = kit.runner.run_batch([_bet(kit, "alice", "field", "1"), bad,
+                                    _bet(kit, "bob", "field", "1")])
+    assert [type(r).__name__ for r in results] == ["Reply", "RefusedAfterWriting", "Reply"]
+    refused = results[1]
+    assert isinstance(refused, Refusal)
+    assert (refused.reason, refused.clause) == ("refused after writing", "a clause")
+    assert count() == before
+    assert _seats(kit) == _as_written(kit, ("alice", "bob"))
+    assert verify_ledger(kit.tables, checkpoint=False)["ok"]

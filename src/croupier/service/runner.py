@@ -65,6 +65,13 @@ def held_up(live: LiveTable, phase: str) -> None:
                       "it or a supervisor withdraws it", OUTCOME_CLAUSE)
 
 
+class RefusedAfterWriting(Refusal):
+    """A refusal raised by a plan that had already written to the database (a pending row
+    marked, a record appended): raised through the transaction, which is then rolled back
+    (and the group's other actions run again on their own), and answered as the refusal it
+    is. A refused action leaves nothing behind, whatever its plan wrote before refusing."""
+
+
 @dataclass
 class _Action:
     """One action's events as they are folded: what the ledger writes of them (``chained``),
@@ -293,6 +300,7 @@ class Runner:
         them (``request``, else the job's own), so the audit can compare the reply kept under
         the key with them."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
+        wrote = conn.info.get(store.WROTE, 0)
         try:
             stored = self.ledger.stored(conn, user, key, fp, job.request)
             if stored is not None:
@@ -300,6 +308,8 @@ class Runner:
             held_up(live, job.phase)
             plan = self._within_limits(job.plan_fn(conn), live)
         except Refusal as refusal:
+            if conn.info.get(store.WROTE, 0) != wrote:
+                raise RefusedAfterWriting(refusal.reason, refusal.clause) from refusal
             return Reply(409, refusal_body(refusal)), [], live
         except (ApiError, Malformed) as exc:
             return exc

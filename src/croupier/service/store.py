@@ -259,7 +259,25 @@ def reading(engine: Engine) -> Connection:
     return engine.connect().execution_options(**{READ_ONLY: True})
 
 
+WROTE = "croupier.wrote"
+"""How many statements other than a ``SELECT`` a connection has sent through SQLAlchemy (in
+``Connection.info``): the runner compares it before and after an action's plan, so a plan
+that writes and then refuses is known (:class:`croupier.service.runner.RefusedAfterWriting`)."""
+
+
+def _count_writes(conn: Connection, _cursor: Any, statement: str, *_: Any) -> None:
+    if statement.lstrip()[:6].upper() != "SELECT":
+        conn.info[WROTE] = conn.info.get(WROTE, 0) + 1
+
+
 def make_engine(url: str) -> Engine:
+    """An engine (:func:`_engine`) whose connections count the statements that may write."""
+    engine = _engine(url)
+    sa.event.listen(engine, "before_cursor_execute", _count_writes)
+    return engine
+
+
+def _engine(url: str) -> Engine:
     """An engine; SQLite gets WAL, a busy timeout and ``BEGIN IMMEDIATE`` transactions so that
     writers serialise at the start of a transaction rather than deadlock at its first write."""
     if url.startswith("sqlite"):
