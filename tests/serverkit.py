@@ -71,6 +71,13 @@ class Asks(Logins):
         report: dict[str, Any] = r.json()
         return report
 
+    def events(self, table: str = "craps-1") -> list[dict[str, Any]]:
+        """The auditor's list of a table's events (asserting it was answered)."""
+        r = self.get("auditor", f"/tables/{table}/events")
+        assert r.status_code == 200, r.text
+        events: list[dict[str, Any]] = r.json()
+        return events
+
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the dealer select two."""
         self.ok("dealer", f"/tables/{table}/dice/offer",

@@ -43,13 +43,6 @@ def _table(app: App, table_id: str, game: str, profile: str, entry: str) -> None
                                 "entry": entry}, key=None)
 
 
-def _events(app: App, table: str) -> list[dict[str, Any]]:
-    r = app.get("auditor", f"/tables/{table}/events")
-    assert r.status_code == 200, r.text
-    events: list[dict[str, Any]] = r.json()
-    return events
-
-
 def _wallet(app: App, player: str) -> str:
     balance: str = app.get("admin", f"/wallets/{player}").json()["balance"]
     return balance
@@ -76,15 +69,15 @@ def test_an_alert_about_a_dealers_entries_is_not_theirs_to_acknowledge(app: App)
     seq = _sixes_until_alert(app, "dan")
     path = f"/tables/craps-1/alert-records/{seq}/acknowledge"
     body = {"reason": "dice set aside for inspection"}
-    before = len(_events(app, "craps-1"))
+    before = len(app.events("craps-1"))
     own = app.refused("dan", path, body)
     assert own["clause"] == alert_acks.CLAUSE
     assert f"alert #{seq} is about acts of dan" in own["reason"]
     maker = app.refused("admin", path, body)
     assert "about acts of dan" in maker["reason"] and "one person, not two" in maker["reason"]
-    assert len(_events(app, "craps-1")) == before  # nothing recorded
+    assert len(app.events("craps-1")) == before  # nothing recorded
     app.ok("supervisor", path, body)
-    acks = [e for e in _events(app, "craps-1")
+    acks = [e for e in app.events("craps-1")
             if e.get("type") == "procedure" and e.get("name") == "alert_acknowledged"]
     assert [a["by"] for a in acks] == ["supervisor"]
 
@@ -120,13 +113,13 @@ def test_the_result_replacing_a_voided_entry_needs_a_second_person(app: App) -> 
     app.ok("dealer", base + "/no-more-bets")
     app.ok("dealer", base + "/spin", {"number": 5})
     app.ok("sam", base + "/void", {"reason": "the dealer read the wrong pocket"})
-    before = len(_events(app, "wheel-swap"))
+    before = len(app.events("wheel-swap"))
     for body in ({"number": 32}, {}):
         refused = app.refused("dan", base + "/spin", body)
         assert refused["clause"] == OUTCOME_CLAUSE
         assert "voided by sam" in refused["reason"]
         assert "one person, not two" in refused["reason"]
-    assert len(_events(app, "wheel-swap")) == before  # nothing drawn, nothing entered
+    assert len(app.events("wheel-swap")) == before  # nothing drawn, nothing entered
     replaced = app.ok("dealer", base + "/spin", {"number": 32})
     assert [e["number"] for e in replaced["events"] if e["type"] == "crown"] == [32]
     app.ok("dan", base + "/no-more-bets")
@@ -165,7 +158,7 @@ def test_an_rng_spin_takes_no_irregularity_of_a_ball(app: App) -> None:
     app.ok("bob", base + "/buy-in", {"amount": "20"})
     app.ok("bob", base + "/bets", {"wager": "red", "amount": "5"})
     app.ok("dealer", base + "/no-more-bets")
-    before = _events(app, "wheel-rng")
+    before = app.events("wheel-rng")
     chips = app.get("bob", base).json()["players"]["bob"]
     for body, clause in (({"revolutions": 0}, "N.J.A.C. 13:47-20.32(j)1"),
                          ({"revolutions": 3}, "N.J.A.C. 13:47-20.32(j)1"),
@@ -174,7 +167,7 @@ def test_an_rng_spin_takes_no_irregularity_of_a_ball(app: App) -> None:
         refused = app.refused("dealer", base + "/spin", body)
         assert refused["clause"] == clause, (body, refused)
         assert "the RNG's spin is a valid spin" in refused["reason"]
-    assert _events(app, "wheel-rng") == before
+    assert app.events("wheel-rng") == before
     assert app.get("bob", base).json()["players"]["bob"] == chips
     spun = app.ok("dealer", base + "/spin", {"revolutions": 5})
     assert [e["type"] for e in spun["events"] if e["type"] == "draw"] == ["draw"]

@@ -45,13 +45,6 @@ def _wheel(app: App, table: str) -> str:
     return base
 
 
-def _events(app: App, table: str) -> list[dict[str, Any]]:
-    r = app.get("auditor", f"/tables/{table}/events")
-    assert r.status_code == 200, r.text
-    found: list[dict[str, Any]] = r.json()
-    return found
-
-
 def _round_row(app: App, table: str) -> Any:
     with _engine(app).connect() as conn:
         return conn.execute(sa.select(store.rounds).where(store.rounds.c.table_id == table)
@@ -83,11 +76,11 @@ def test_an_rng_outcome_shown_as_entered_still_needs_a_second_supervisor(app: Ap
     asked = app.post("supervisor", base + "/void", {"reason": "the wheel was bumped"})
     assert asked.status_code == 202, asked.text
     assert asked.json()["void_asked"] == row.round
-    assert not [e for e in _events(app, "vc-source") if e["type"] == "void"]
+    assert not [e for e in app.events("vc-source") if e["type"] == "void"]
     assert app.get("alice", base).json()["players"]["alice"] == chips
     approved = app.ok("floor", base + "/void/approve")
     assert approved["voided_round"] == row.round
-    voids = [e for e in _events(app, "vc-source") if e["type"] == "void"]
+    voids = [e for e in app.events("vc-source") if e["type"] == "void"]
     assert [(v["by"], v["approved_by"]) for v in voids] == [("supervisor", "floor")]
 
 
@@ -110,7 +103,7 @@ def test_an_approved_void_takes_back_the_settlement_the_chain_gives_the_round(ap
     outcome = {**json.loads(row.outcome), "from_seq": 1}
     _rewrite_round(app, "vc-approve", row.round, outcome=json.dumps(outcome), first_seq=1)
     app.ok("floor", base + "/void/approve")
-    stored = _events(app, "vc-approve")
+    stored = app.events("vc-approve")
     draw = next(e for e in stored if e["type"] == "draw")
     void = next(e for e in stored if e["type"] == "void")
     settled = [e["seq"] for e in stored if e["type"] == "settle" and e["seq"] < void["seq"]]
@@ -131,13 +124,13 @@ def test_an_entered_result_s_void_takes_back_what_the_chain_says_it_settled(app:
     base = _wheel(app, "vc-from")
     app.ok("dealer", base + "/spin", {"number": 5})
     row = _round_row(app, "vc-from")
-    entered = [e for e in _events(app, "vc-from") if e["type"] == "entered"]
+    entered = [e for e in app.events("vc-from") if e["type"] == "entered"]
     assert [e["seq"] for e in entered] == [json.loads(row.outcome)["from_seq"]]
     outcome = {**json.loads(row.outcome), "from_seq": 1}
     _rewrite_round(app, "vc-from", row.round, outcome=json.dumps(outcome), first_seq=1)
     voided = app.ok("supervisor", base + "/void", {"reason": "the dealer read the wrong pocket"})
     assert voided["voided_round"] == row.round
-    void = [e for e in _events(app, "vc-from") if e["type"] == "void"]
+    void = [e for e in app.events("vc-from") if e["type"] == "void"]
     assert [v["seqs"] for v in void] == [list(range(entered[0]["seq"], row.last_seq + 1))]
     table = app.get("alice", base).json()
     assert table["players"]["alice"] == {"chips": "15.00", "on_table": "5.00"}
@@ -158,15 +151,15 @@ def test_a_round_row_stretched_over_later_play_does_not_let_a_void_take_it(app: 
     base = _wheel(app, "vc-last")
     app.ok("dealer", base + "/spin", {"number": 5})
     app.ok("alice", base + "/bets", {"wager": "black", "amount": "5"})
-    last = _events(app, "vc-last")[-1]
+    last = app.events("vc-last")[-1]
     row = _round_row(app, "vc-last")
     assert last["type"] == "bet" and row.last_seq < last["seq"]
     _rewrite_round(app, "vc-last", row.round, last_seq=last["seq"])
-    before = len(_events(app, "vc-last"))
+    before = len(app.events("vc-last"))
     refused = app.refused("supervisor", base + "/void", {"reason": "the dealer misread it"})
     assert "play has gone on" in refused["reason"], refused
     assert refused["clause"] == OUTCOME_CLAUSE
-    assert len(_events(app, "vc-last")) == before
+    assert len(app.events("vc-last")) == before
 
 
 @pytest.mark.clause("replay contract: Outcomes")
@@ -176,7 +169,7 @@ def test_a_round_whose_events_no_longer_link_is_not_voided(app: App) -> None:
     longer matches: nothing is decided from events the chain does not vouch for."""
     base = _wheel(app, "vc-link")
     app.ok("dealer", base + "/spin", {})
-    draw = next(e for e in _events(app, "vc-link") if e["type"] == "draw")
+    draw = next(e for e in app.events("vc-link") if e["type"] == "draw")
     payload = json.dumps({"type": "entered", "f": {"by": "dealer",
                                                    "outcome": {"$t": draw["outcome"]}}},
                          separators=(",", ":"))
@@ -184,9 +177,9 @@ def test_a_round_whose_events_no_longer_link_is_not_voided(app: App) -> None:
         conn.execute(store.events.update().where(
             store.events.c.table_id == "vc-link", store.events.c.seq == draw["seq"]).values(
             kind="entered", payload=payload))
-    before = len(_events(app, "vc-link"))
+    before = len(app.events("vc-link"))
     refused = app.refused("supervisor", base + "/void", {"reason": "the wheel was bumped"})
     assert f"event {draw['seq']}" in refused["reason"], refused
     assert "hash" in refused["reason"]
     assert refused["clause"] == OUTCOME_CLAUSE
-    assert len(_events(app, "vc-link")) == before
+    assert len(app.events("vc-link")) == before
