@@ -167,7 +167,9 @@ def test_a_roll_in_a_group_commit_runs_alone_in_its_place(
     results = kit.runner.run_batch(jobs)
     assert [getattr(r, "status", r) for r in results] == [200] * 5, results
     assert opened == [2, 1, 1, 2]
-    settled = [e for e in results[2].body["events"] if e["type"] == "settle"]
+    rolled = results[2]
+    assert isinstance(rolled, Reply)
+    settled = [e for e in rolled.body["events"] if e["type"] == "settle"]
     assert sorted((e["player"], e["wager"]) for e in settled) == [
         ("alice", "field"), ("bob", "field")]
     table = live.table
@@ -226,3 +228,20 @@ def test_a_refusal_after_the_plan_wrote_leaves_nothing_behind(kit: Kit) -> None:
     assert count() == before
     assert _seats(kit) == _as_written(kit, ("alice", "bob"))
     assert verify_ledger(kit.tables, checkpoint=False)["ok"]
+
+
+def test_sqlite_transactions_share_one_kept_connection(kit: Kit) -> None:
+    """On SQLite the runner's transactions run on one connection kept between them (no pool
+    checkout per batch); one that fails rolls back, and the next works on."""
+    live = kit.tables.all["craps-1"]
+    with kit.runner._locks([live]):
+        with kit.ledger.transaction([live], []) as first:
+            used = first.connection.dbapi_connection
+        with pytest.raises(RuntimeError), kit.ledger.transaction([live], []) as conn:
+            conn.execute(store.seats.delete())
+            raise RuntimeError("fails inside")
+        outside = kit.engine.pool.checkedout()  # type: ignore[attr-defined]
+        with kit.ledger.transaction([live], []) as again:
+            assert again.connection.dbapi_connection is used
+            assert kit.engine.pool.checkedout() == outside  # type: ignore[attr-defined]
+    assert _seats(kit) == _as_written(kit, ("alice", "bob"))

@@ -37,7 +37,7 @@ from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.plans import Job, Reply
 from croupier.service.statements import Seats, Statements, Writes
-from croupier.service.writers import WRITER, Writers
+from croupier.service.writers import WRITER, SqliteWriter, Writers
 
 log = logging.getLogger("croupier.service")
 
@@ -145,6 +145,7 @@ class Ledger:
         self._plain_lock = self.sqlite_lock or threading.Lock()
         # PostgreSQL: connections kept for the group commit's transactions (``writers``).
         self._writers = None if store.is_sqlite(db) else Writers(db)
+        self._sqlite_writer = SqliteWriter(db) if store.is_sqlite(db) else None
         # Cluster hook (croupier.service.cluster): checks this node's lease of the tables
         # inside every transaction that writes them, before anything is written (fencing).
         self.fence: Callable[[Connection, list[LiveTable]], None] | None = None
@@ -189,8 +190,8 @@ class Ledger:
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
         digests = [j.request for j in jobs if j.request is not None]
         reads = self.sql.known_reads(keys, digests) if keys else []
-        if self._writers is None:
-            with self.db.begin() as conn:
+        if self._sqlite_writer is not None:
+            with self._sqlite_writer.transaction() as conn:
                 conn.info.pop(_WRITES, None)  # nothing left from an earlier transaction
                 conn.info[_WRITTEN] = 0
                 if self.fence is not None:
@@ -205,6 +206,7 @@ class Ledger:
                     conn.info.pop(_KNOWN, None)
             self.committed(written)
             return
+        assert self._writers is not None
         with self._writers.transaction(reads) as (conn, rows):
             conn.info.pop(_WRITES, None)
             conn.info[_WRITTEN] = 0
