@@ -46,8 +46,10 @@ _REPLAY = "croupier.service.audit.replay"
 TABLES: dict[str, Kind] = {
     # --- hash chains ----------------------------------------------------------------------
     "events": Chain(_CHAINS, "each table's chain: every event by seq"),
-    "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain (its "
-                    "house_cents a projection compared by " + _REPLAY + ".check_seats)"),
+    "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain, opened by "
+                    "a table_entry record of the house's chain (a row none opened is named by "
+                    "croupier.service.controls.check_opened); its house_cents a projection "
+                    "compared by " + _REPLAY + ".check_seats"),
     "wallet_entries": Chain(_CHAINS, "each wallet's chain of entries (a move at the cage "
                             "records the digest of the request that made it)"),
     "wallets": Chain(_CHAINS, "a wallet's chain head; its balance a projection compared by "
