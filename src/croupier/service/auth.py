@@ -18,7 +18,15 @@ Log-in is built so that guessing can neither lock the casino out nor be raced:
 * an admin's lock, a deleted account, an unknown name and a wrong password answer alike
   (:class:`LoginFailed`);
 * a token is checked against the database on every request: locking, deleting or resetting
-  a user ends their sessions at once (their tokens are deleted), in this process or any other.
+  a user ends their sessions at once (their tokens are deleted), in this process or any other;
+* a log-in trusts the users' chain, not the ``users`` row alone: the row's password, role, lock
+  and deletion must be what the chain records (``people.chained``), so a password or role
+  written into the database, even for a moment, logs no one in;
+* a token names the account, the role and the expiry it was issued for, and is stored as its
+  HMAC under a key derived from the ledger's signing key (:func:`session_key`, kept outside the
+  database): whoever can write the database can neither make a session (a row they insert
+  matches no token) nor move one to another account or role (the row found must be the one
+  the token names). Rotating the key ends every session.
 
 >>> h = hash_password("correct horse")
 >>> verify_password(h, "correct horse"), verify_password(h, "wrong")
@@ -29,6 +37,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
+import logging
 import os
 import secrets
 import threading
@@ -73,6 +83,9 @@ class Role(StrEnum):
 
 ROLES = tuple(Role)
 TOKEN_SECONDS = 12 * 3600
+SESSIONS = "croupier-sessions-v1"
+"""The purpose the session key is derived for from the signing key (``Signer.derive``)."""
+log = logging.getLogger("croupier.service")
 
 # Interactive logins: argon2id with a modest memory cost so a login takes tens of milliseconds.
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -114,9 +127,55 @@ def _verify(password_hash: str, password: str) -> bool:
         return False
 
 
+_SESSION_KEY: list[Any] = [None, None]  # [the signer, the key derived from it]
+
+
+def session_key() -> bytes | None:
+    """The key tokens are sealed with: derived from the ledger's signing key this process holds
+    (``croupier serve`` always holds one), so it lives outside the database; None in a process
+    given no key (a tool, a test), which keeps plain SHA-256."""
+    from croupier.service.audit import verify  # late: the audit imports much of the service
+
+    signer = verify.TRUST.signer
+    if signer is None:
+        return None
+    if _SESSION_KEY[0] is not signer:
+        _SESSION_KEY[:] = [signer, signer.derive(SESSIONS)]
+    key: bytes = _SESSION_KEY[1]
+    return key
+
+
 def token_hash(token: str) -> str:
-    """Tokens are stored only as their SHA-256: a copy of the database logs nobody in."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    """What a token is stored as: its HMAC-SHA256 under :func:`session_key` (SHA-256 without
+    one). A copy of the database logs nobody in, and a row written into it matches no token
+    unless its writer also holds the key."""
+    key = session_key()
+    if key is None:
+        return hashlib.sha256(token.encode()).hexdigest()
+    return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
+
+
+def new_token(user_id: int, role: str, expires: int) -> str:
+    """A bearer token naming what it was issued for: ``ID.ROLE.EXPIRY.SECRET``."""
+    return f"{user_id}.{role}.{expires}.{secrets.token_urlsafe(32)}"
+
+
+def bound(token: str, found: tuple[Any, ...], now: float) -> bool:
+    """Whether ``found`` (the account's id, name and role), read under ``token``, is what the
+    token was issued for: that account, in that role, before that expiry. A row moved to
+    another account, an account given a role behind the chain's back, or a row made to
+    outlive its token is no session.
+
+    >>> bound("7.dealer.2000.x", (7, "dan", "dealer"), 1000.0)
+    True
+    >>> [bound(t, (7, "dan", "admin"), 1000.0) for t in ("7.dealer.2000.x", "8.admin.2000.x",
+    ...                                                   "7.admin.999.x", "opaque")]
+    [False, False, False, False]
+    """
+    parts = token.split(".", 3)
+    if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit():
+        return False
+    return int(parts[0]) == int(found[0]) and parts[1] == str(found[2]) and int(parts[2]) > now
 
 
 @dataclass(frozen=True)
@@ -178,48 +237,56 @@ class Auth:
     def login(self, username: str, password: str) -> tuple[str, User]:
         """A new bearer token, or :class:`LoginFailed` (the same for every reason). The caller
         throttles the guesses first (:class:`~croupier.service.throttle.LoginThrottle`)."""
-        row = self._account(username)
+        row, held = self._account(username)
         if row is None:
             verify_password(_DUMMY_HASH, password)  # the same time as a real check
             raise LoginFailed()
         if not verify_password(row.password_hash, password):
             raise LoginFailed()
-        token = secrets.token_urlsafe(32)
+        if not _as_chained(row, held):
+            log.error("log-in as %s refused: the users table's row (password, role, lock or "
+                      "deletion) is not what the users' chain records; run croupier audit "
+                      "verify", username)
+            raise LoginFailed()
+        expires = int(store.now()) + TOKEN_SECONDS
+        token = new_token(int(row.id), str(row.role), expires)
         with self.engine.begin() as conn:
             conn.execute(store.tokens.insert().values(
-                token_hash=token_hash(token), user_id=row.id,
-                expires_at=store.now() + TOKEN_SECONDS))
+                token_hash=token_hash(token), user_id=row.id, expires_at=float(expires)))
         return token, User(row.id, row.username, row.role)
 
-    def _account(self, username: str) -> Any:
-        """The account that may log in as ``username``: None if the name is unknown, deleted
-        or locked by an admin."""
+    def _account(self, username: str) -> tuple[Any, people.Person | None]:
+        """The account that may log in as ``username`` (None if the name is unknown, deleted
+        or locked by an admin), and the account as the users' chain leaves it."""
         with self.engine.connect() as conn:
-            return conn.execute(
+            row = conn.execute(
                 sa.select(store.users.c.id, store.users.c.username, store.users.c.role,
                           store.users.c.password_hash)
                 .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
                 .where(store.users.c.username == username, store.users.c.locked == sa.false(),
                        login_state.c.deleted_at.is_(None))).first()
+            return row, (people.chained(conn, username) if row is not None else None)
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
-        found = self._lookup.row(token_hash(token), time.time())
+        now = time.time()
+        found = self._lookup.row(token_hash(token), now)
         if found is None:  # that path is busy or failed: through the pool
             with self.engine.connect() as conn:
                 row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token),
-                                                    "now": store.now()}).first()
+                                                    "now": now}).first()
             found = tuple(row) if row is not None else False
-        return None if found is False else User(int(found[0]), str(found[1]), str(found[2]))
+        return _user(token, found, now)
 
     async def user_for_async(self, token: str) -> User | None:
         """:meth:`user_for` from the event loop: on PostgreSQL without blocking it."""
         if self._async_lookup is None:  # SQLite answers in microseconds
             return self.user_for(token)
-        found = await self._async_lookup.row(token_hash(token), time.time())
+        now = time.time()
+        found = await self._async_lookup.row(token_hash(token), now)
         if found is None:
             return await run_in_threadpool(self.user_for, token)
-        return None if found is False else User(int(found[0]), str(found[1]), str(found[2]))
+        return _user(token, found, now)
 
     def logout(self, token: str) -> None:
         with self.engine.begin() as conn:
@@ -284,6 +351,21 @@ class Auth:
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
+
+
+def _user(token: str, found: tokens.Found, now: float) -> User | None:
+    """The user a look-up found under ``token``, if it is the one the token names."""
+    if not found or not bound(token, found, now):
+        return None
+    return User(int(found[0]), str(found[1]), str(found[2]))
+
+
+def _as_chained(row: Any, held: people.Person | None) -> bool:
+    """Whether the account row a log-in read is what the users' chain records: its password,
+    its role, neither locked nor deleted."""
+    return (held is not None and not held.locked and not held.deleted
+            and held.role == row.role
+            and held.password == people.password_digest(row.password_hash))
 
 
 # --- recovery for whoever holds the server's data (``croupier users ...``) ------------------

@@ -79,6 +79,19 @@ def set_entry(conn: Connection, table_id: str, entry: EntryMode, actor: str) -> 
                     {"table": table_id, "entry": entry}, actor)
 
 
+def check_opened(tables: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[Finding]:
+    """Every table against the house's chain: a table is opened in the transaction that
+    records its entry mode (``table_entry``; the upgrade gave one to every older table), so a
+    table no such record names was added to the database by no one who opened it. Its chain
+    starts from its own row, so it links; its pays and limits, which decide what it pays,
+    are named here rather than trusted."""
+    opened = {r["subject"] for r in records if r["kind"] == ENTRY_KIND}
+    return [Finding(f"table {t['id']}", None, (
+        "no record of the house's chain opened it (table_entry): its row was added to the "
+        "database, and the pays and limits its chain starts from are no one's"))
+        for t in tables if entry_subject(t["id"]) not in opened]
+
+
 def entry(conn: Connection, table_id: str) -> EntryMode:
     """``rng`` or ``physical`` as the house's chain records it; ``rng`` (no entered result)
     where no record is found, or a record says neither, see the module's notes."""

@@ -254,6 +254,16 @@ def people(conn: Connection) -> dict[str, Person]:
     return {r["username"]: Person(**r) for r in rows(conn)}
 
 
+def chained(conn: Connection, username: str) -> Person | None:
+    """``username``'s account as the users' chain leaves it (the chain's first record and the
+    account's own), or None if the chain records no such account: what a log-in trusts, so an
+    account row edited in the database logs no one in (``auth.Auth.login``)."""
+    c = user_records.c
+    found = conn.execute(sa.select(user_records).where(
+        (c.subject == username) | (c.subject == "")).order_by(c.seq))
+    return fold(dict(r._mapping) for r in found).get(username)
+
+
 def records(conn: Connection) -> list[dict[str, Any]]:
     return [dict(r._mapping) for r in conn.execute(
         sa.select(user_records).order_by(user_records.c.seq))]

@@ -46,8 +46,10 @@ _REPLAY = "croupier.service.audit.replay"
 TABLES: dict[str, Kind] = {
     # --- hash chains ----------------------------------------------------------------------
     "events": Chain(_CHAINS, "each table's chain: every event by seq"),
-    "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain (its "
-                    "house_cents a projection compared by " + _REPLAY + ".check_seats)"),
+    "tables": Chain(_CHAINS, "a table's configuration, the genesis of its chain, opened by "
+                    "a table_entry record of the house's chain (a row none opened is named by "
+                    "croupier.service.controls.check_opened); its house_cents a projection "
+                    "compared by " + _REPLAY + ".check_seats"),
     "wallet_entries": Chain(_CHAINS, "each wallet's chain of entries (a move at the cage "
                             "records the digest of the request that made it)"),
     "wallets": Chain(_CHAINS, "a wallet's chain head; its balance a projection compared by "
@@ -84,9 +86,11 @@ TABLES: dict[str, Kind] = {
                               "their replies are rebuilt; refusals are never kept; a retry "
                               "whose reply is missing is refused, never done again"),
     # --- caches no decision trusts ---------------------------------------------------------
-    "tokens": Cache("bearer tokens (hashed): a lost row is a 401 and the user logs in again, "
-                    "never access; no money moves on one without the chained request it "
-                    "authorises"),
+    "tokens": Cache("bearer tokens, stored as their HMAC under a key derived from the "
+                    "signing key, outside the database (auth.session_key): a lost row is a "
+                    "401 and the user logs in again; a row written into the database matches "
+                    "no token, and one moved to another account, role or expiry is refused, "
+                    "for the token names the account, role and expiry it was issued for"),
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
                           "again under a new epoch, which fences the old owner's writes"),
     "alembic_version": Cache("the schema's migration number, read only by the upgrade"),
@@ -95,7 +99,8 @@ TABLES: dict[str, Kind] = {
                           "role changes (and whom through), locks, password resets, deletions "
                           "and restorations of accounts"),
     "users": Projection("croupier.service.people.check", "each account as the users' chain "
-                        "leaves it (a password as a digest of its hash)"),
+                        "leaves it (a password as a digest of its hash); a log-in refuses a "
+                        "row that differs from the chain (people.chained)"),
     "login_state": Projection("croupier.service.people.check", "an account's deletion mark, "
                               "from the users' chain (the log-in throttle keeps no row)"),
     "pending_adjustments": Projection("croupier.service.controls.check", "each adjustment "

@@ -22,6 +22,7 @@ PosixPath('/srv/casino/data-anchors/ledger.key')
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -109,6 +110,14 @@ class Signer:
 
     def sign(self, message: str) -> str:
         return self.private.sign(message.encode()).hex()
+
+    def derive(self, purpose: str) -> bytes:
+        """A secret for ``purpose`` derived from the private key (HMAC-SHA256 keyed by its raw
+        bytes): it lives where the key lives, outside the database, and changes with it."""
+        raw = self.private.private_bytes(serialization.Encoding.Raw,
+                                         serialization.PrivateFormat.Raw,
+                                         serialization.NoEncryption())
+        return hmac.new(raw, purpose.encode(), hashlib.sha256).digest()
 
 
 def write_private(path: Path, data: bytes) -> None:

@@ -108,11 +108,13 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
 
 def _projections(snap: Snapshot, report: Report) -> None:
     """The tables rebuilt from the chains and compared: the accounts from the users' chain,
-    the pending adjustments from the tables' chains (a bundle from before them has neither)."""
+    the pending adjustments from the tables' chains, each table's opening from the house's
+    chain (a bundle from before the users' chain has none of them)."""
     from croupier.service import controls, people
 
     if not snap.user_records:
         return
+    report.findings.extend(controls.check_opened(snap.tables, snap.records))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
     report.findings.extend(found)

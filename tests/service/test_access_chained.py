@@ -1,0 +1,116 @@
+"""Access decided from what is chained or sealed, never from a row anyone who can write the
+database could have written (docs/ledger.md, "What each table is to its trust").
+
+Three rows used to decide who may act on their own: the ``users`` row a log-in read (a password
+or role written into it, used, and written back before any audit, left no trace), the ``tokens``
+row every request reads (a row inserted for an admin's id was a session as the admin, every
+act of it chained under the admin's name and passing the audit), and the role the token's
+account row names at each request. Each is tampered here through SQL and must open nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import auth
+from serverkit import PASSWORD
+
+from .appkit import App, demo_app
+
+PLANTED = "a password planted in the row"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with demo_app(tmp_path_factory.mktemp("access-chained")) as made:
+        yield made
+
+
+def _engine(app: App) -> sa.Engine:
+    served: Any = app.client.app
+    engine: sa.Engine = served.state.services.engine
+    return engine
+
+
+def _sql(app: App, text: str, **params: Any) -> Any:
+    with _engine(app).begin() as conn:
+        result = conn.execute(sa.text(text), params)
+        return result.first() if result.returns_rows else None
+
+
+def _login(app: App, who: str, password: str) -> int:
+    return app.post_login({"username": who, "password": password}).status_code
+
+
+def _users_as(app: App, token: str) -> int:
+    """The status of ``GET /users`` (admins and auditors only) under ``token``."""
+    return app.client.get("/users", headers={"Authorization": f"Bearer {token}"}).status_code
+
+
+def test_a_password_written_into_the_users_row_logs_no_one_in(app: App) -> None:
+    real = _sql(app, "SELECT password_hash FROM users WHERE username = 'admin'").password_hash
+    _sql(app, "UPDATE users SET password_hash = :h WHERE username = 'admin'",
+         h=auth.hash_password(PLANTED))
+    try:
+        # The row says the planted password; the users' chain records the admin's own.
+        assert _login(app, "admin", PLANTED) == 401
+    finally:
+        _sql(app, "UPDATE users SET password_hash = :h WHERE username = 'admin'", h=real)
+    assert _login(app, "admin", PASSWORD) == 200  # put back: the chain's account again
+
+
+def test_a_role_written_into_the_users_row_widens_no_session_and_opens_none(app: App) -> None:
+    token = app.token("dealer")
+    assert _users_as(app, token) == 403
+    _sql(app, "UPDATE users SET role = 'admin' WHERE username = 'dealer'")
+    try:
+        assert _users_as(app, token) == 401  # the token was issued to a dealer
+        assert _login(app, "dealer", PASSWORD) == 401  # the chain says dealer
+    finally:
+        _sql(app, "UPDATE users SET role = 'dealer' WHERE username = 'dealer'")
+    assert _users_as(app, token) == 403  # a dealer's session again, a dealer's rights
+
+
+def test_a_token_row_written_into_the_database_is_no_session(app: App) -> None:
+    admin_id = _sql(app, "SELECT id FROM users WHERE username = 'admin'").id
+    expires = int(time.time()) + 3600
+    forged = [f"{admin_id}.admin.{expires}.forged", "forged"]
+    for token in forged:  # stored as the plain SHA-256 a token once was
+        _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (:h, :u, :e)",
+             h=hashlib.sha256(token.encode()).hexdigest(), u=admin_id, e=float(expires))
+    assert [_users_as(app, t) for t in forged] == [401, 401]
+
+
+def test_a_token_row_moved_to_another_account_is_no_session(app: App) -> None:
+    token = app.token("supervisor")
+    assert _users_as(app, token) == 403
+    admin_id = _sql(app, "SELECT id FROM users WHERE username = 'admin'").id
+    mine = _sql(app, "SELECT id FROM users WHERE username = 'supervisor'").id
+    moved = "UPDATE tokens SET user_id = :u WHERE token_hash = :h"
+    _sql(app, moved, u=admin_id, h=auth.token_hash(token))
+    try:
+        assert _users_as(app, token) == 401  # not the admin's: the token names the supervisor
+    finally:
+        _sql(app, moved, u=mine, h=auth.token_hash(token))
+    assert _users_as(app, token) == 403
+
+
+def test_a_token_row_made_to_outlive_its_token_ends_with_it(app: App) -> None:
+    token = app.token("auditor")
+    assert _users_as(app, token) == 200
+    _sql(app, "UPDATE tokens SET expires_at = :e WHERE token_hash = :h",
+         e=time.time() + 10 * 365 * 86400, h=auth.token_hash(token))
+    issued, past = token.split(".", 3), int(time.time()) - 1
+    stale = ".".join([issued[0], issued[1], str(past), issued[3]])
+    # A token naming an expiry already past is refused whatever its row says.
+    _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) "
+         "SELECT :h, user_id, expires_at FROM tokens WHERE token_hash = :t",
+         h=auth.token_hash(stale), t=auth.token_hash(token))
+    assert _users_as(app, stale) == 401
+    assert _users_as(app, token) == 200
