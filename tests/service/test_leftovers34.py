@@ -10,9 +10,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from croupier.service import void_watch
 from croupier.service.plans import OUTCOME_CLAUSE
 from serverkit import PASSWORD
 
@@ -52,3 +54,53 @@ def test_a_dealer_does_not_enter_the_dice_over_a_wager_of_their_own_line(app: Ap
     assert "entered" in [e["type"] for e in done["events"]]
     assert _chips(app)["kin-player"] == {"chips": "60.00", "on_table": "0.00"}
     assert app.audit()["ok"]
+
+
+def _rng_void(app: App, base: str, asker: str, approver: str) -> list[dict[str, Any]]:
+    """An RNG spin at a physical wheel, its void asked by ``asker`` and approved by
+    ``approver``; the alerts the approval raised."""
+    app.ok("dealer", base + "/no-more-bets")
+    app.ok("dealer", base + "/spin", {})
+    assert app.post(asker, base + "/void", {"reason": "the wheel jammed"}).status_code == 202
+    approved = app.ok(approver, base + "/void/approve")
+    return [e for e in approved["events"] if e["type"] == "integrity_alert"]
+
+
+def test_the_void_rate_alert_counts_a_persons_voids_across_their_accounts(app: App) -> None:
+    """void-a and void-b were both made through the API by admin: one person. Each asked for
+    one void (floor approving): the person took part in two, the limit, and the second void
+    names them (before: each account had one, and only floor was named)."""
+    assert void_watch.PERSON_LIMIT == 2
+    for name in ("void-a", "void-b"):
+        app.ok("admin", "/users", {"username": name, "password": PASSWORD,
+                                   "role": "supervisor"}, key=None)
+    app.ok("admin", "/tables", {"id": "wheel-line", "game": "roulette",
+                                "profile": "nj-casino-night", "entry": "physical"}, key=None)
+    base = "/tables/wheel-line"
+    assert _rng_void(app, base, "void-a", "floor") == []
+    alerts = _rng_void(app, base, "void-b", "floor")
+    assert sorted(a["set_id"] for a in alerts) == ["wheel-line:floor", "wheel-line:void-b"]
+    mine = next(a for a in alerts if a["set_id"] == "wheel-line:void-b")
+    assert "void-a" in mine["message"] and "2 voids" in mine["message"], mine
+    # The alert is about the person's voids: void-a's approver does not acknowledge it.
+    path = f"{base}/alert-records/{mine['seq']}/acknowledge"
+    refused = app.refused("floor", path, {"reason": "looked into, all in order"})
+    assert "about acts of floor" in refused["reason"], refused
+    app.ok("supervisor", path, {"reason": "both jams seen on camera"})
+    assert app.audit()["ok"]
+
+
+@pytest.mark.clause("replay contract: Table procedures", "N.J.A.C. 13:47-20.25(g)8")
+def test_a_dice_change_called_by_a_player_not_at_the_table_cites_the_dice_change(
+        app: App) -> None:
+    """alice has no chips at craps-1 (13:69F) or at a casino-night craps table: her call for a
+    change of dice is refused citing the profile's clause on a change of dice (its reading at
+    13:69F, 13:47-20.25(g)8 at a casino night), not the coupon clause, 13:69F-1.3(b), which
+    the chips check cited."""
+    app.ok("admin", "/tables", {"id": "night-dice", "game": "craps",
+                                "profile": "nj-casino-night", "entry": "physical"}, key=None)
+    for table, cited in (("craps-1", "replay contract: Table procedures"),
+                         ("night-dice", "N.J.A.C. 13:47-20.25(g)8")):
+        assert "alice" not in _chips(app, table)
+        error = app.refused("alice", f"/tables/{table}/dice/change")
+        assert error["clause"] == cited and "no chips" in error["reason"], error
