@@ -104,3 +104,23 @@ def test_a_dice_change_called_by_a_player_not_at_the_table_cites_the_dice_change
         assert "alice" not in _chips(app, table)
         error = app.refused("alice", f"/tables/{table}/dice/change")
         assert error["clause"] == cited and "no chips" in error["reason"], error
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.1")
+def test_chips_under_a_pending_negative_adjustment_are_held(app: App) -> None:
+    """supervisor asks to take 150.00 back from alice (over the limit: it waits for a second
+    supervisor). Before, alice cashed every chip out first and the approval found nothing to
+    take; now the 150.00 stay in hand until it is decided, and the rest can be cashed out."""
+    app.ok("alice", "/tables/craps-1/buy-in", {"amount": "200"})
+    asked = app.post("supervisor", "/tables/craps-1/adjustments",
+                     {"player": "alice", "amount": "-150.00", "reason": "paid twice"})
+    assert asked.status_code == 202, asked.text
+    for body in ({}, {"amount": "50.01"}):
+        error = app.refused("alice", "/tables/craps-1/cash-out", body)
+        assert error["clause"] == "N.J.A.C. 13:69F-1.1", error
+        assert "150.00" in error["reason"] and "at most 50.00" in error["reason"], error
+    assert _chips(app)["alice"]["chips"] == "200.00"
+    app.ok("alice", "/tables/craps-1/cash-out", {"amount": "50.00"})
+    app.ok("floor", f"/tables/craps-1/adjustments/{asked.json()['pending_adjustment']}/approve")
+    assert _chips(app)["alice"]["chips"] == "0.00"
+    assert app.audit()["ok"]
