@@ -31,7 +31,7 @@ def _chips(app: App, table: str = "craps-1") -> dict[str, dict[str, str]]:
     return dict(app.get("auditor", f"/tables/{table}").json()["players"])
 
 
-@pytest.mark.clause(OUTCOME_CLAUSE)
+@pytest.mark.clause("replay contract: Outcomes")
 def test_a_dealer_does_not_enter_the_dice_over_a_wager_of_their_own_line(app: App) -> None:
     for name, role in (("kin-dealer", "dealer"), ("kin-player", "player")):
         app.ok("admin", "/users", {"username": name, "password": PASSWORD, "role": role},
