@@ -100,10 +100,12 @@ def about(conn: Connection, live: LiveTable, seq: int) -> set[str]:
         voiders = [{e.by, e.approved_by or e.by} for _, e in decoded if isinstance(e, sv.Voided)]
         named = alert.set_id.removeprefix(f"{live.id}:")
         if named != alert.set_id:
-            # A person's alert counts the voids they took part in: it is about them and
-            # whoever asked for or approved those voids with them (else the two supervisors of
-            # the same voids would each answer for the other's alert).
-            voiders = [v for v in voiders if named in v]
+            # A person's alert counts the voids they took part in (with every account that
+            # is one person with them): it is about them and whoever asked for or approved
+            # those voids with them (else the two supervisors of the same voids would each
+            # answer for the other's alert).
+            line = people.one_person(conn, named)
+            voiders = [v for v in voiders if v & line]
             return set().union({named}, *voiders)
         # The table's is about everyone who took part.
         return set().union(*voiders) if voiders else set()

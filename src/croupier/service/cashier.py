@@ -55,6 +55,15 @@ def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> Plan
     return plan
 
 
+def held_chips(live: LiveTable, player: str) -> Decimal:
+    """The chips of ``player`` held at ``live``: what the adjustments asked there to take
+    chips back from them, still waiting for a second supervisor, would take. They stay in
+    hand (a player cannot dodge the adjustment by cashing them out first) until it is
+    decided."""
+    return sum((-asked.amount for asked in live.adjustments_asked.values()
+                if asked.player == player and asked.amount < 0), Decimal(0))
+
+
 def cash_out(user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
     def plan(conn: Connection) -> Plan:
         player = user.username
@@ -65,6 +74,12 @@ def cash_out(user: User, live: LiveTable, amount: Decimal | None) -> PlanFn:
             raise Refusal(f"{player} has {fmt(chips)} in chips at the table (wagers on the layout "
                           f"are not cashed out): cannot cash out {fmt(out)}",
                           cite(live.profile, "wallet"))
+        held = held_chips(live, player)
+        if held > 0 and chips - out < held:
+            raise Refusal(f"{fmt(held)} of {player}'s chips are held while an adjustment "
+                          "taking them back waits for a second supervisor: at most "
+                          f"{fmt(max(chips - held, Decimal(0)))} can be cashed out until it is "
+                          "decided", live.procedures.adjustment_clause())
         events: list[Event] = [sv.ChipsOut(player, out)] if out > 0 else []
         leaving = out == chips and live.on_table(player) == 0
         if leaving:

@@ -62,6 +62,23 @@ def check_replacement(conn: Connection, user: User, live: LiveTable) -> None:
                       f"the one who voided it ({why})", OUTCOME_CLAUSE)
 
 
+def check_no_own_wager(conn: Connection, user: User, live: LiveTable) -> None:
+    """Refuse a result ``user`` enters where a player who is one person with them
+    (:func:`people.one_person`: an account of their own line) has a wager on the layout
+    (docs/two-person-rules.md): the dealer who says what the dice or the wheel showed does not
+    decide their own wagers. Read only for an entered result (the bets pay nothing for it)."""
+    players = {player for player, _, _ in live.table.layout()}
+    if not players:
+        return
+    own = sorted(players & people.one_person(conn, user.username))
+    if own:
+        verb = "is" if len(own) == 1 else "are"
+        raise Refusal(f"{user.username} may not enter the result at {live.id}: "
+                      f"{', '.join(own)}, with a wager on the layout, {verb} one person with "
+                      f"{user.username} (accounts of one line); a dealer independent of every "
+                      "player with a wager enters it", OUTCOME_CLAUSE)
+
+
 def record(user: User, live: LiveTable, rng: Rng, entered: Any,
            declared: dict[str, Any] | None = None) -> PlanFn:
     """The outcome, recorded before anything is settled: the RNG's (drawn once, however
@@ -89,6 +106,7 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
             events = [*on_duty(user, live), *procedures.before_outcome(user, False, said),
                       drawn[0]]
         else:
+            check_no_own_wager(conn, user, live)
             outcome, said = procedures.entered(entered)
             events = [*on_duty(user, live), *procedures.before_outcome(user, True, said),
                       sv.Entered(user.username, outcome)]

@@ -157,7 +157,7 @@ def void(user: User, live: LiveTable, reason: str) -> PlanFn:
                            "supervisor approves (POST .../void/approve)"})
         seqs = tuple(range(last.from_seq, last.last_seq + 1))
         voided = sv.Voided(last.round, seqs, reason, user.username)
-        return Plan([voided, *void_alerts(live, voided)], rebuild=True,
+        return Plan([voided, *void_alerts(conn, live, voided)], rebuild=True,
                     extra={"voided_round": last.round})
     return plan
 
@@ -183,7 +183,7 @@ def approve(user: User, live: LiveTable) -> PlanFn:
                           OUTCOME_CLAUSE)
         seqs, touched = _settlement(live, last.rows)
         voided = sv.Voided(last.round, seqs, asked.reason, asked.by, approved_by=user.username)
-        return Plan([voided, *void_alerts(live, voided)], rebuild=True,
+        return Plan([voided, *void_alerts(conn, live, voided)], rebuild=True,
                     after_rebuild=lambda table: returned(table, touched),
                     extra={"voided_round": last.round})
     return plan

@@ -217,7 +217,7 @@ class DiceDesk:
         the dice in play go back after the next decision."""
         def plan(conn: Connection) -> Plan:
             if by_player:
-                require_player_at(self.live, user.username)
+                require_player_at(self.live, user.username, self._clause("dice_change"))
             if not self.in_play:
                 raise Refusal("no dice are in play", self._clause("dice_change"))
             if self.change_called:
