@@ -78,6 +78,15 @@ class Asks(Logins):
         events: list[dict[str, Any]] = r.json()
         return events
 
+    def rng_void(self, base: str, asker: str, approver: str) -> list[dict[str, Any]]:
+        """At the table ``base`` (``/tables/ID``) with a physical wheel: an RNG spin, its void
+        asked by ``asker`` and approved by ``approver``; the alerts the approval raised."""
+        self.ok("dealer", base + "/no-more-bets")
+        self.ok("dealer", base + "/spin", {})
+        assert self.post(asker, base + "/void", {"reason": "the wheel jammed"}).status_code == 202
+        approved = self.ok(approver, base + "/void/approve")
+        return [e for e in approved["events"] if e["type"] == "integrity_alert"]
+
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the dealer select two."""
         self.ok("dealer", f"/tables/{table}/dice/offer",

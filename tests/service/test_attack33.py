@@ -38,16 +38,6 @@ def test_a_player_who_left_is_told_no_chips_at_the_table(app: App, table: str) -
     assert app.audit()["ok"]
 
 
-def _rng_void(app: App, base: str, asker: str, approver: str) -> list[dict[str, Any]]:
-    """An RNG spin at a physical wheel, its void asked by ``asker`` and approved by
-    ``approver``; the alerts the approval raised."""
-    app.ok("dealer", base + "/no-more-bets")
-    app.ok("dealer", base + "/spin", {})
-    assert app.post(asker, base + "/void", {"reason": "the wheel jammed"}).status_code == 202
-    approved = app.ok(approver, base + "/void/approve")
-    return [e for e in approved["events"] if e["type"] == "integrity_alert"]
-
-
 @pytest.mark.clause(alert_acks.CLAUSE)
 def test_a_void_rate_alert_is_not_acknowledged_by_a_party_to_the_voids_it_counts(
         app: App) -> None:
@@ -59,8 +49,8 @@ def test_a_void_rate_alert_is_not_acknowledged_by_a_party_to_the_voids_it_counts
     app.ok("admin", "/tables", {"id": "wheel-pair", "game": "roulette",
                                 "profile": "nj-casino-night", "entry": "physical"}, key=None)
     base = "/tables/wheel-pair"
-    _rng_void(app, base, "supervisor", "floor")
-    alerts = _rng_void(app, base, "supervisor", "floor")
+    app.rng_void(base, "supervisor", "floor")
+    alerts = app.rng_void(base, "supervisor", "floor")
     named = {a["set_id"]: a["seq"] for a in alerts}
     assert set(named) == {"wheel-pair:floor", "wheel-pair:supervisor"}, alerts
     events = len(app.get("auditor", base + "/events").json())

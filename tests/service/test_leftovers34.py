@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -56,16 +55,6 @@ def test_a_dealer_does_not_enter_the_dice_over_a_wager_of_their_own_line(app: Ap
     assert app.audit()["ok"]
 
 
-def _rng_void(app: App, base: str, asker: str, approver: str) -> list[dict[str, Any]]:
-    """An RNG spin at a physical wheel, its void asked by ``asker`` and approved by
-    ``approver``; the alerts the approval raised."""
-    app.ok("dealer", base + "/no-more-bets")
-    app.ok("dealer", base + "/spin", {})
-    assert app.post(asker, base + "/void", {"reason": "the wheel jammed"}).status_code == 202
-    approved = app.ok(approver, base + "/void/approve")
-    return [e for e in approved["events"] if e["type"] == "integrity_alert"]
-
-
 def test_the_void_rate_alert_counts_a_persons_voids_across_their_accounts(app: App) -> None:
     """void-a and void-b were both made through the API by admin: one person. Each asked for
     one void (floor approving): the person took part in two, the limit, and the second void
@@ -77,8 +66,8 @@ def test_the_void_rate_alert_counts_a_persons_voids_across_their_accounts(app: A
     app.ok("admin", "/tables", {"id": "wheel-line", "game": "roulette",
                                 "profile": "nj-casino-night", "entry": "physical"}, key=None)
     base = "/tables/wheel-line"
-    assert _rng_void(app, base, "void-a", "floor") == []
-    alerts = _rng_void(app, base, "void-b", "floor")
+    assert app.rng_void(base, "void-a", "floor") == []
+    alerts = app.rng_void(base, "void-b", "floor")
     assert sorted(a["set_id"] for a in alerts) == ["wheel-line:floor", "wheel-line:void-b"]
     mine = next(a for a in alerts if a["set_id"] == "wheel-line:void-b")
     assert "void-a" in mine["message"] and "2 voids" in mine["message"], mine
