@@ -38,6 +38,13 @@ def _engine(app: App) -> sa.Engine:
     return engine
 
 
+def _stored(app: App, token: str) -> str:
+    """What the app stores ``token`` as (sealed under its session key)."""
+    served: Any = app.client.app
+    stored: str = served.state.services.auth.token_hash(token)
+    return stored
+
+
 def _sql(app: App, text: str, **params: Any) -> Any:
     with _engine(app).begin() as conn:
         result = conn.execute(sa.text(text), params)
@@ -93,11 +100,11 @@ def test_a_token_row_moved_to_another_account_is_no_session(app: App) -> None:
     admin_id = _sql(app, "SELECT id FROM users WHERE username = 'admin'").id
     mine = _sql(app, "SELECT id FROM users WHERE username = 'supervisor'").id
     moved = "UPDATE tokens SET user_id = :u WHERE token_hash = :h"
-    _sql(app, moved, u=admin_id, h=auth.token_hash(token))
+    _sql(app, moved, u=admin_id, h=_stored(app, token))
     try:
         assert _users_as(app, token) == 401  # not the admin's: the token names the supervisor
     finally:
-        _sql(app, moved, u=mine, h=auth.token_hash(token))
+        _sql(app, moved, u=mine, h=_stored(app, token))
     assert _users_as(app, token) == 403
 
 
@@ -105,12 +112,12 @@ def test_a_token_row_made_to_outlive_its_token_ends_with_it(app: App) -> None:
     token = app.token("auditor")
     assert _users_as(app, token) == 200
     _sql(app, "UPDATE tokens SET expires_at = :e WHERE token_hash = :h",
-         e=time.time() + 10 * 365 * 86400, h=auth.token_hash(token))
+         e=time.time() + 10 * 365 * 86400, h=_stored(app, token))
     issued, past = token.split(".", 3), int(time.time()) - 1
     stale = ".".join([issued[0], issued[1], str(past), issued[3]])
     # A token naming an expiry already past is refused whatever its row says.
     _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) "
          "SELECT :h, user_id, expires_at FROM tokens WHERE token_hash = :t",
-         h=auth.token_hash(stale), t=auth.token_hash(token))
+         h=_stored(app, stale), t=_stored(app, token))
     assert _users_as(app, stale) == 401
     assert _users_as(app, token) == 200

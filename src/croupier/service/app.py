@@ -19,8 +19,8 @@ from croupier.service import api, store
 from croupier.service.api import access, errors, express, guard
 from croupier.service.api.clients import Proxies
 from croupier.service.api.deps import Services
-from croupier.service.audit.verify import verify_ledger
-from croupier.service.auth import Auth
+from croupier.service.audit.verify import TRUST, verify_ledger
+from croupier.service.auth import Auth, session_key
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
 from croupier.service.rng import Rng
@@ -61,7 +61,7 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True,
     ledger.listeners.append(hub.publish)
     runner = Runner(ledger, tables)
     committer = Committer(runner, single_writer=store.is_sqlite(engine))
-    auth = Auth(engine)
+    auth = Auth(engine, session_key(TRUST.signer))
     auth.revoked.append(hub.end_user)  # a locked or deleted user's streams close at once
     policy = Policy.from_text(os.environ.get("CROUPIER_LOGIN_THROTTLE", ""))
     svc = Services(engine, ledger, auth, rng, hub, committer, LoginThrottle(policy), tables,

@@ -23,8 +23,8 @@ Log-in is built so that guessing can neither lock the casino out nor be raced:
   and deletion must be what the chain records (``people.chained``), so a password or role
   written into the database, even for a moment, logs no one in;
 * a token names the account, the role and the expiry it was issued for, and is stored as its
-  HMAC under a key derived from the ledger's signing key (:func:`session_key`, kept outside the
-  database): whoever can write the database can neither make a session (a row they insert
+  HMAC under a key derived from the ledger's signing key (:attr:`Auth.session_key`, kept outside
+  the database): whoever can write the database can neither make a session (a row they insert
   matches no token) nor move one to another account or role (the row found must be the one
   the token names). Rotating the key ends every session.
 
@@ -47,7 +47,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -58,6 +58,9 @@ from starlette.concurrency import run_in_threadpool
 from croupier.errors import Refusal
 from croupier.money import fmt
 from croupier.service import people, store, tokens
+
+if TYPE_CHECKING:
+    from croupier.service.audit.keys import Signer
 
 
 class Role(StrEnum):
@@ -127,32 +130,25 @@ def _verify(password_hash: str, password: str) -> bool:
         return False
 
 
-_SESSION_KEY: list[Any] = [None, None]  # [the signer, the key derived from it]
+def token_hash(token: str, key: bytes | None = None) -> str:
+    """What a token is stored as: its HMAC-SHA256 under the session ``key`` (derived from the
+    ledger's signing key, :data:`SESSIONS`), or its SHA-256 where there is none (a tool, a
+    test). A copy of the database logs nobody in, and a row written into it matches no token
+    unless its writer also holds the key.
 
-
-def session_key() -> bytes | None:
-    """The key tokens are sealed with: derived from the ledger's signing key this process holds
-    (``croupier serve`` always holds one), so it lives outside the database; None in a process
-    given no key (a tool, a test), which keeps plain SHA-256."""
-    from croupier.service.audit import verify  # late: the audit imports much of the service
-
-    signer = verify.TRUST.signer
-    if signer is None:
-        return None
-    if _SESSION_KEY[0] is not signer:
-        _SESSION_KEY[:] = [signer, signer.derive(SESSIONS)]
-    key: bytes = _SESSION_KEY[1]
-    return key
-
-
-def token_hash(token: str) -> str:
-    """What a token is stored as: its HMAC-SHA256 under :func:`session_key` (SHA-256 without
-    one). A copy of the database logs nobody in, and a row written into it matches no token
-    unless its writer also holds the key."""
-    key = session_key()
+    >>> token_hash("t") != token_hash("t", b"k") == token_hash("t", b"k")
+    True
+    """
     if key is None:
         return hashlib.sha256(token.encode()).hexdigest()
     return hmac.new(key, token.encode(), hashlib.sha256).hexdigest()
+
+
+def session_key(signer: Signer | None) -> bytes | None:
+    """The key a server seals its tokens with: derived from the ledger's signing key it holds
+    (``croupier serve`` always holds one), so it lives outside the database; None without one
+    (a tool, a test), which keeps plain SHA-256."""
+    return None if signer is None else signer.derive(SESSIONS)
 
 
 def new_token(user_id: int, role: str, expires: int) -> str:
@@ -205,14 +201,21 @@ _USER_BY_TOKEN = (
 class Auth:
     """Log-ins and token look-ups (always from the database: no cache outlives a revocation)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, session_key: bytes | None = None) -> None:
         self.engine = engine
+        self.session_key = session_key
+        """The key tokens are sealed with (:func:`token_hash`): the server's is derived from
+        the ledger's signing key, outside the database (``app.create_app``)."""
         self.revoked: list[Callable[[str], None]] = []
         """Called with a username whose sessions just ended (open streams close)."""
         # The look-up every request makes, on connections of its own (:mod:`.tokens`).
         self._lookup = tokens.TokenLookup(engine, _USER_BY_TOKEN)
         self._async_lookup = (None if store.is_sqlite(engine)
                               else tokens.AsyncTokenLookup(engine, _USER_BY_TOKEN))
+
+    def token_hash(self, token: str) -> str:
+        """What ``token`` is stored as at this server (:func:`token_hash` under its key)."""
+        return token_hash(token, self.session_key)
 
     def create_user(self, conn: Connection, username: str, password: str, role: str, *,
                     made_by: str | None = None, actor: str = people.COMMAND_LINE) -> User:
@@ -252,7 +255,7 @@ class Auth:
         token = new_token(int(row.id), str(row.role), expires)
         with self.engine.begin() as conn:
             conn.execute(store.tokens.insert().values(
-                token_hash=token_hash(token), user_id=row.id, expires_at=float(expires)))
+                token_hash=self.token_hash(token), user_id=row.id, expires_at=float(expires)))
         return token, User(row.id, row.username, row.role)
 
     def _account(self, username: str) -> tuple[Any, people.Person | None]:
@@ -270,10 +273,10 @@ class Auth:
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
         now = time.time()
-        found = self._lookup.row(token_hash(token), now)
+        found = self._lookup.row(self.token_hash(token), now)
         if found is None:  # that path is busy or failed: through the pool
             with self.engine.connect() as conn:
-                row = conn.execute(_USER_BY_TOKEN, {"h": token_hash(token),
+                row = conn.execute(_USER_BY_TOKEN, {"h": self.token_hash(token),
                                                     "now": now}).first()
             found = tuple(row) if row is not None else False
         return _user(token, found, now)
@@ -283,14 +286,14 @@ class Auth:
         if self._async_lookup is None:  # SQLite answers in microseconds
             return self.user_for(token)
         now = time.time()
-        found = await self._async_lookup.row(token_hash(token), now)
+        found = await self._async_lookup.row(self.token_hash(token), now)
         if found is None:
             return await run_in_threadpool(self.user_for, token)
         return _user(token, found, now)
 
     def logout(self, token: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == token_hash(token)))
+            conn.execute(store.tokens.delete().where(store.tokens.c.token_hash == self.token_hash(token)))
 
     def set_locked(self, username: str, locked: bool, actor: str | None = None) -> bool:
         """Lock (ending every session) or unlock (clearing guesses and any lock-out) an account,
@@ -363,9 +366,10 @@ def _user(token: str, found: tokens.Found, now: float) -> User | None:
 def _as_chained(row: Any, held: people.Person | None) -> bool:
     """Whether the account row a log-in read is what the users' chain records: its password,
     its role, neither locked nor deleted."""
-    return (held is not None and not held.locked and not held.deleted
-            and held.role == row.role
-            and held.password == people.password_digest(row.password_hash))
+    if held is None:
+        return False
+    recorded = (held.password, held.role, held.locked, held.deleted)
+    return recorded == (people.password_digest(row.password_hash), row.role, False, False)
 
 
 # --- recovery for whoever holds the server's data (``croupier users ...``) ------------------

@@ -87,7 +87,7 @@ TABLES: dict[str, Kind] = {
                               "whose reply is missing is refused, never done again"),
     # --- caches no decision trusts ---------------------------------------------------------
     "tokens": Cache("bearer tokens, stored as their HMAC under a key derived from the "
-                    "signing key, outside the database (auth.session_key): a lost row is a "
+                    "signing key, outside the database (Auth.session_key): a lost row is a "
                     "401 and the user logs in again; a row written into the database matches "
                     "no token, and one moved to another account, role or expiry is refused, "
                     "for the token names the account, role and expiry it was issued for"),
