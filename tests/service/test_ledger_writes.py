@@ -10,6 +10,7 @@ stand, and the audit (chains, wallets, seats, houses against the events) passes.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import sys
 import uuid
 from collections.abc import Callable, Iterator
@@ -245,3 +246,33 @@ def test_sqlite_transactions_share_one_kept_connection(kit: Kit) -> None:
             assert again.connection.dbapi_connection is used
             assert kit.engine.pool.checkedout() == outside  # type: ignore[attr-defined]
     assert _seats(kit) == _as_written(kit, ("alice", "bob"))
+
+
+def test_a_failed_commit_leaves_no_transaction_open_on_the_kept_connection(
+        kit: Kit, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A COMMIT that fails (a disk error) leaves SQLite's transaction open on the writer
+    connection: it is closed (rolled back), not kept holding the database's write lock, so the
+    next writer (a log-in, the table's reload, the next batch) is not locked out."""
+    dialect: Any = kit.engine.dialect
+    real = dialect.do_commit
+    failed: list[bool] = []
+
+    def failing_once(dbapi: Any) -> None:
+        if not failed:
+            failed.append(True)
+            raise sqlite3.OperationalError("disk I/O error")
+        real(dbapi)
+
+    monkeypatch.setattr(dialect, "do_commit", failing_once)
+    live = kit.tables.all["craps-1"]
+    with (kit.runner._locks([live]), pytest.raises(sa.exc.OperationalError),
+          kit.ledger.transaction([live], []) as conn):
+        conn.execute(store.seats.update().where(sa.false()).values(chips_cents=0))
+    other = sqlite3.connect(str(kit.engine.url.database), timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # 'database is locked' while the transaction is open
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    results = kit.runner.run_batch([_bet(kit, "alice", "field", "1")])
+    assert isinstance(results[0], Reply), results

@@ -162,7 +162,9 @@ class SqliteWriter:
             with conn.begin():
                 yield conn
         except BaseException:
-            if conn.invalidated or conn.in_transaction():
+            # A failed COMMIT leaves SQLite's transaction open (and its write lock held) while
+            # SQLAlchemy counts it ended: the connection is closed, which rolls it back.
+            if conn.invalidated or conn.in_transaction() or _open(conn):
                 self.close()
             raise
 
@@ -172,3 +174,11 @@ class SqliteWriter:
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.close()
+
+
+def _open(conn: Connection) -> bool:
+    """Whether SQLite still holds a transaction open on ``conn``'s connection."""
+    try:
+        return bool(getattr(conn.connection.dbapi_connection, "in_transaction", True))
+    except Exception:  # closed or unusable: not to be kept either
+        return True
