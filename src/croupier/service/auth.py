@@ -40,6 +40,7 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
 import threading
 import time
@@ -156,6 +157,10 @@ def new_token(user_id: int, role: str, expires: int) -> str:
     return f"{user_id}.{role}.{expires}.{secrets.token_urlsafe(32)}"
 
 
+_NUMBER = re.compile(r"[0-9]{1,19}")
+"""An id or an expiry as a token writes it: ASCII digits only, so ``int`` never fails on one."""
+
+
 def bound(token: str, found: tuple[Any, ...], now: float) -> bool:
     """Whether ``found`` (the account's id, name and role), read under ``token``, is what the
     token was issued for: that account, in that role, before that expiry. A row moved to
@@ -169,7 +174,7 @@ def bound(token: str, found: tuple[Any, ...], now: float) -> bool:
     [False, False, False, False]
     """
     parts = token.split(".", 3)
-    if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit():
+    if len(parts) != 4 or not (_NUMBER.fullmatch(parts[0]) and _NUMBER.fullmatch(parts[2])):
         return False
     return int(parts[0]) == int(found[0]) and parts[1] == str(found[2]) and int(parts[2]) > now
 

@@ -29,9 +29,9 @@ its place.
 
 >>> query_problem(b"player=alice&after=MP-%00")
 'query.after: a NUL character (U+0000) is in no name or text the server holds'
->>> nul_place({"player": "al" + chr(0) + "ice"}, "body")
+>>> text_place({"player": "al" + chr(0) + "ice"}, "body")
 'body.player'
->>> nul_place({"numbers": [1, "a" + chr(0)]}, "body")
+>>> text_place({"numbers": [1, "a" + chr(0)]}, "body")
 'body.numbers[1]'
 """
 
@@ -152,7 +152,7 @@ def has_lone_surrogate(text: str) -> bool:
     return any("\ud800" <= char <= "\udfff" for char in text)
 
 
-def nul_place(value: Any, where: str, bad: Callable[[str], bool] = has_nul) -> str | None:
+def text_place(value: Any, where: str, bad: Callable[[str], bool] = has_nul) -> str | None:
     """The place (``where``, then ``.key`` and ``[i]`` steps) of the first string of a parsed
     JSON ``value`` (a key included) that is ``bad`` (by default: holds a NUL character), or
     None. Walked without recursion: a body nested as deeply as the parser allows is walked

@@ -47,9 +47,9 @@ from croupier.service.api.form import (
     duplicate_header,
     has_lone_surrogate,
     key_problem,
-    nul_place,
     path_problem,
     query_problem,
+    text_place,
 )
 
 MAX_BODY = 64 * 1024
@@ -261,11 +261,11 @@ def _text_problem(body: bytes, parsed: Any) -> str | None:
     or a lone surrogate. JSON writes either only as an escape, so the body is walked only
     when its bytes hold one (a surrogate pair is one character, and passes)."""
     if b"\\u0000" in body:
-        place = nul_place(parsed, "body")
+        place = text_place(parsed, "body")
         if place is not None:
             return f"{place}: {NUL}"
     if _SURROGATE_ESCAPE.search(body) is not None:
-        place = nul_place(parsed, "body", has_lone_surrogate)
+        place = text_place(parsed, "body", has_lone_surrogate)
         if place is not None:
             return f"{place}: {SURROGATE}"
     return None
