@@ -90,12 +90,12 @@ class Kit:
             wager = "pass" if craps.table.state_json()["point"] is None and not any(
                 p == "alice" and label == "pass" for p, label, _ in craps.table.layout()) \
                 else "field"
-            self.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": wager},
-                                                     Decimal(1), False))
+            bet = {"wager": wager, "amount": "1"}
+            self.act("alice", "craps-1", wagers.bet(u["alice"], craps, bet, self.ledger.limits))
             dice = None if pick.random() < 0.5 else (pick.randint(1, 6), pick.randint(1, 6))
             self.roll("craps-1", dice)
         for _ in range(roulette_rounds):
-            self.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, {"wager": "red"},
-                                                      Decimal(1), False))
+            red = {"wager": "red", "amount": "1"}
+            self.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, red, self.ledger.limits))
             self.act("dealer", "roulette-1", outcomes.no_more_bets(u["dealer"], wheel))
             self.spin("roulette-1")

@@ -82,7 +82,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Kit:
 
 def _bet(kit: Kit, who: str, wager: str, amount: str) -> Job:
     live = kit.tables.all["craps-1"]
-    plan = wagers.bet(kit.users[who], live, {"wager": wager}, Decimal(amount), False)
+    plan = wagers.bet(kit.users[who], live, {"wager": wager, "amount": amount}, kit.ledger.limits)
     return Job(kit.users[who], live, uuid.uuid4().hex, uuid.uuid4().hex, plan)
 
 

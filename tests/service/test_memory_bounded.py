@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import weakref
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -38,11 +37,11 @@ def _rounds(kit: Kit, n: int) -> None:
     u = kit.users
     craps, wheel = kit.tables.all["craps-1"], kit.tables.all["roulette-1"]
     for _ in range(n):
-        kit.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": "field"},
-                                                Decimal(1), False))
+        kit.act("alice", "craps-1", wagers.bet(u["alice"], craps, {"wager": "field", "amount": "1"},
+                                                kit.ledger.limits))
         kit.roll("craps-1")
-        kit.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, {"wager": "red"}, Decimal(1),
-                                                 False))
+        kit.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, {"wager": "red", "amount": "1"},
+                                                 kit.ledger.limits))
         kit.act("dealer", "roulette-1", outcomes.no_more_bets(u["dealer"], wheel))
         kit.spin("roulette-1")
 

@@ -89,8 +89,8 @@ def test_nothing_happens_between_an_outcome_and_its_settlement(kit: Kit) -> None
     # The draw's event holds the plain string its record holds, as one read back does.
     assert type(live.pending.event.source) is str  # not a DrawSource member
     assert live.pending.event == stored(kit, live.id)[-1][1]
-    refused = run(kit, "alice", live, wagers.bet(kit.users["alice"], live, {"wager": "field"},
-                                                  Decimal(5), False))
+    field = {"wager": "field", "amount": "5"}
+    refused = run(kit, "alice", live, wagers.bet(kit.users["alice"], live, field, kit.ledger.limits))
     assert refused.status == 409
     assert refused.body["error"]["clause"] == "replay contract: Outcomes"
     assert "is being settled" in refused.body["error"]["reason"]
@@ -151,8 +151,8 @@ def test_every_draw_is_in_the_ledger_once_and_chips_are_conserved(kit: Kit,
         if step[0] == "bet":
             _, who, wager, units = step
             spec, amount = WAGERS[wager]
-            reply = run(kit, who, live, wagers.bet(kit.users[who], live, spec,
-                                                    Decimal(amount * units), False))
+            body = {**spec, "amount": str(amount * units)}
+            reply = run(kit, who, live, wagers.bet(kit.users[who], live, body, kit.ledger.limits))
         elif step[0] == "pays":
             reply = run(kit, "dealer", live, _pay_change(live, PAYS[step[1]]))
         else:

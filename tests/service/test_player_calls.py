@@ -68,8 +68,8 @@ def test_a_place_bet_called_down_on_the_win_comes_down_with_it(kit: Kit) -> None
     live = table_with_dice(kit, "calls-down", {"down_on_win": True})
     alice = kit.users["alice"]
     roll(kit, live, 2, 2)  # the point is 4
-    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 6},
-                                       Decimal(12), False))
+    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 6, "amount": "12"},
+                                       kit.ledger.limits))
     called = run(kit, "alice", live, wagers.call(alice, live, {"wager": "place_win",
                                                                "number": 6}, "down_on_win"))
     assert [e["type"] for e in called.body["events"]] == ["down_on_win"]
@@ -84,8 +84,8 @@ def test_a_place_bet_called_off_during_the_point_does_not_work(kit: Kit) -> None
     live = table_with_dice(kit, "calls-off", {"off_during_point": True})
     alice = kit.users["alice"]
     roll(kit, live, 2, 2)  # the point is 4
-    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 8},
-                                       Decimal(12), False))
+    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 8, "amount": "12"},
+                                       kit.ledger.limits))
     run(kit, "alice", live, wagers.call(alice, live, {"wager": "place_win", "number": 8},
                                         "off_during_point"))
     assert not [e for e in roll(kit, live, 4, 4) if e["type"] == "settle"]  # off: no win
@@ -96,8 +96,8 @@ def test_a_call_the_table_does_not_take_is_refused_citing_the_reading(kit: Kit) 
     live = table_with_dice(kit, "calls-none", {})
     alice = kit.users["alice"]
     roll(kit, live, 2, 2)
-    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 6},
-                                       Decimal(12), False))
+    run(kit, "alice", live, wagers.bet(alice, live, {"wager": "place_win", "number": 6, "amount": "12"},
+                                       kit.ledger.limits))
     refused = run(kit, "alice", live, wagers.call(alice, live, {"wager": "place_win",
                                                                 "number": 6}, "down_on_win"))
     assert refused.status == 409
@@ -113,8 +113,8 @@ def test_no_late_bet_at_automated_craps(kit: Kit) -> None:
     run(kit, "alice", live, cashier.buy_in(kit.ledger, alice, live, Decimal(50)))
     run(kit, "dealer", live, outcomes.no_more_bets(kit.users["dealer"], live))
     before = (live.chips("alice"), live.seq)
-    refused = run(kit, "alice", live, wagers.bet(alice, live, {"wager": "field"}, Decimal(5),
-                                                 False))
+    field = {"wager": "field", "amount": "5"}
+    refused = run(kit, "alice", live, wagers.bet(alice, live, field, kit.ledger.limits))
     assert refused.status == 409, refused.body
     error = refused.body["error"]
     assert error["clause"] == "N.J.A.C. 13:69F-1.3(a)"

@@ -23,6 +23,7 @@ from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
 from croupier.service.cashier import require_player_at
+from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, Reply
 from croupier.service.procedures import clauses
@@ -37,35 +38,38 @@ def _clause(live: LiveTable, name: str) -> str:
 
 
 async def place(desk: Desk, asked: Asked) -> Reply:
-    """A player's bet, asked over HTTP (``asked.body``: the bet's fields, as JSON): its amount
-    within the house's limit on a wager, then run at its table (:func:`acting.run`); with a
-    match play coupon (``coupon``: its serial) where the table's profile takes them."""
+    """A player's bet, asked over HTTP (``asked.body``: the bet's fields, as JSON), run at its
+    table (:func:`acting.run`); with a match play coupon (``coupon``: its serial) where the
+    table's profile takes them. Its amount is read once, with the rest of the wager, by the
+    game's reader, and held to the house's limit on a wager (:meth:`Limits.check_wager`)."""
     body, user = asked.body or {}, asked.user
-    amount = parse_amount(body.get("amount"), "amount")
-    desk.ledger.limits.check_wager(amount)
     serial = body.get("coupon")
+    limits = desk.ledger.limits
 
     def make(live: LiveTable) -> PlanFn:
         if serial is None:
-            return bet(user, live, body, amount, False)
+            return bet(user, live, body, limits)
         clauses.check_coupons(live.profile, live.game.name)
-        return coupons.redeeming(bet(user, live, body, amount, True),
+        amount = parse_amount(body.get("amount"), "amount")
+        limits.check_wager(amount)
+        return coupons.redeeming(bet(user, live, body, limits, coupon=True),
                                  coupons.Redemption(serial, user.username, body["wager"],
                                                     amount), live)
 
     return await acting.run(desk, asked, Steps(make))
 
 
-def bet(user: User, live: LiveTable, body: Mapping[str, Any], amount: Decimal,
-        coupon: bool) -> PlanFn:
-    """A wager (``coupon``: chips of ``amount`` put down with a match play coupon of the same
-    value, a stake of twice it)."""
+def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
+        coupon: bool = False) -> PlanFn:
+    """A wager (``coupon``: chips put down with a match play coupon of the same value, a
+    stake of twice the body's ``amount``)."""
     def plan(conn: Connection) -> Plan:
         player = user.username
         seated = live.table.seats()
         if player not in seated:
             require_player_at(live, player)
-        action = game_action(live, "bet", body, player, amount, players=seated)
+        action = game_action(live, "bet", body, player, body.get("amount"), players=seated)
+        limits.check_wager(action.amount)
         if coupon:
             return Plan(coupons.coupon_bet(live, action))
         if live.betting_open:
