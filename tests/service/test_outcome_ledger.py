@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from croupier.craps.events import PayTableApplied, Rolled
-from croupier.service import cashier, codec, outcomes, paytables, store, wagers
+from croupier.service import cashier, codec, halts, outcomes, paytables, store, wagers
 from croupier.service import events as sv
 from croupier.service.live import LiveTable
 from croupier.service.plans import Job, Plan
@@ -201,3 +201,34 @@ def test_a_retry_after_another_request_settled_its_outcome_draws_nothing(kit: Ki
         dealer, live, rng, None), "outcome", outcomes.settle(dealer, live)))
     assert first.status == second.status == 200 and second.replayed
     assert second.body["events"] == first.body["events"] and len(rng.draws) == 2
+
+
+@pytest.mark.clause("replay contract: Outcomes")
+def test_a_retry_refused_while_its_table_is_halted_keeps_no_refusal(kit: Kit) -> None:
+    """A roll whose settlement failed halts its table; its request retried with its key while
+    the halt stands is refused, and the refusal is not kept under the key (a refusal changes
+    nothing, and the audit names any kept): the key still holds the 202 naming the outcome that
+    waits, which is never drawn again, and is settled once a supervisor resolves the halt."""
+    live = new_table(kit)
+    rng = Recording(8)
+    dealer, supervisor = kit.users["dealer"], kit.users["supervisor"]
+    key, fp = uuid.uuid4().hex, uuid.uuid4().hex
+
+    def roll() -> Job:
+        return Job(dealer, live, key, fp, outcomes.record(dealer, live, rng, None), "outcome",
+                   outcomes.settle(dealer, live))
+
+    waiting = kit.runner._record(roll())
+    kit.runner._halt_after(dealer, live, RuntimeError("the settlement was lost"))
+    assert live.halted is not None and live.pending is not None
+    refused = kit.runner.run_outcome(roll())
+    assert refused.status == 409 and refused.body["error"]["code"] == "refused", refused.body
+    assert "is halted" in refused.body["error"]["reason"]
+    kept = kit.ledger.peek(dealer, key, fp)
+    assert kept is not None and (kept.status, kept.body) == (202, waiting.body)
+    kit.runner.run_outcome(Job(supervisor, live, uuid.uuid4().hex, uuid.uuid4().hex,
+                               halts.resolve(supervisor, live, "settlement retried"), "resolve",
+                               outcomes.settle(supervisor, live)))
+    assert live.halted is None and live.pending is None
+    again = kit.runner.run_outcome(roll())
+    assert again.status == 202 and again.replayed and len(rng.draws) == 1

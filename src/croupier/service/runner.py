@@ -249,7 +249,9 @@ class Runner:
 
     def _settle(self, job: Job, recorded: Reply) -> Reply:
         """The settlement of the outcome ``recorded``, with the whole reply kept under the key
-        in the same transaction."""
+        in the same transaction. Refused (the table halted since: a retry while its halt
+        stands), it is answered and not kept: the key keeps the 202 naming the outcome, which
+        a retry once the halt is resolved is answered."""
         assert job.settle is not None
         live, user = job.live, job.user
         settle = Job(user, live, None, job.fp, job.settle, "outcome")
@@ -259,6 +261,8 @@ class Runner:
                 if isinstance(attempt, Exception):
                     raise attempt
                 settled, published, _ = attempt
+                if settled.status == 409:
+                    return settled
                 body = {**recorded.body, **settled.body,
                         "events": recorded.body["events"] + settled.body["events"]}
                 body.pop("settling", None)
