@@ -56,7 +56,7 @@ _tables = itertools.count(1)
 
 def new_table(kit: Kit) -> LiveTable:
     table_id = f"auto-{next(_tables)}"
-    opening = paytables.Opening(table_id, "automated-craps", "nj-13-69f", {})
+    opening = paytables.Opening(table_id, "automated-craps", "nj-13-69f", {}, "admin")
     live = paytables.open_table(kit.tables, opening)
     kit.tables.add(live)
     for player in ("alice", "bob"):

@@ -35,7 +35,7 @@ def table_with_dice(kit: Kit, table_id: str, options: dict[str, Any]) -> LiveTab
     """A craps table (nj-13-69f) with ``options``, inspected dice in its cup, alice at it with
     two dice in play."""
     live = paytables.open_table(kit.tables,
-                                paytables.Opening(table_id, "craps", "nj-13-69f", options))
+                                paytables.Opening(table_id, "craps", "nj-13-69f", options, "admin"))
     kit.tables.add(live)
     serials = [f"{table_id}-{i}" for i in range(1, 6)]
     with kit.engine.begin() as conn:
@@ -107,7 +107,7 @@ def test_a_call_the_table_does_not_take_is_refused_citing_the_reading(kit: Kit) 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
 def test_no_late_bet_at_automated_craps(kit: Kit) -> None:
     live = paytables.open_table(kit.tables, paytables.Opening("auto-late", "automated-craps",
-                                                              "nj-13-69f", {}))
+                                                              "nj-13-69f", {}, "admin"))
     kit.tables.add(live)
     alice = kit.users["alice"]
     run(kit, "alice", live, cashier.buy_in(kit.ledger, alice, live, Decimal(50)))

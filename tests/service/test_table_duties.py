@@ -65,7 +65,7 @@ def test_the_dealer_on_duty_is_recorded_when_a_dealer_takes_the_table(kit: Kit) 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(g)6", "N.J.A.C. 13:47-20.25(g)7")
 def test_the_dice_pass_over_a_player_only_on_that_players_refusal(kit: Kit) -> None:
     table_id = "night-craps"
-    opening = paytables.Opening(table_id, "craps", "nj-casino-night", {})
+    opening = paytables.Opening(table_id, "craps", "nj-casino-night", {}, "admin")
     live = paytables.open_table(kit.tables, opening)
     kit.tables.add(live)
     for player in ("alice", "bob"):

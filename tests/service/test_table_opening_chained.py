@@ -2,7 +2,8 @@
 (``table_entry``); a ``tables`` row no such record names was added to the database, and the
 audit names it. Its own chain starts from its row, so it linked, and no checkpoint had signed
 a table that did not exist yet: before, a table written into the database, with whatever pays
-and limits its row gave, passed ``audit verify`` and was served after the next start.
+and limits its row gave, passed ``audit verify`` and was served after the next start. Now the
+audit names it and no node serves it, at start or when asked for it by name.
 In-process, on a demo ledger (docs/ledger.md, "Every table and the chain behind it")."""
 
 from __future__ import annotations
@@ -46,8 +47,25 @@ def test_a_table_row_no_one_opened_is_named_by_the_audit(kit: Kit) -> None:
             id="craps-9", game=model.game, profile=model.profile,
             options=json.dumps(options), capacity=model.capacity + 4, house_cents=0,
             created_at=store.now()))
-    report = verify_ledger(Runner.over(kit.engine).tables)
+    restarted = Runner.over(kit.engine).tables
+    report = verify_ledger(restarted)
     assert not report["ok"]
     named = [f for f in report["findings"] if f["where"] == "table craps-9"]
     assert len(named) == 1 and "no record of the house's chain opened it" in named[0]["what"]
     assert not [f for f in report["findings"] if f["where"] != "table craps-9"], report
+
+
+def test_a_table_row_no_one_opened_is_not_served(kit: Kit) -> None:
+    """A node starting over the ledger leaves the row out, and a node asked for it by name
+    (a cluster's node loading a table another opened) finds no such table; the tables a record
+    opened are served as before."""
+    with kit.engine.begin() as conn:
+        model = conn.execute(sa.select(store.tables).where(store.tables.c.id == "craps-1")
+                             ).one()
+        conn.execute(store.tables.insert().values(
+            id="craps-8", game=model.game, profile=model.profile, options=model.options,
+            capacity=model.capacity, house_cents=0, created_at=store.now()))
+    tables = Runner.over(kit.engine).tables
+    assert "craps-8" not in tables.all and "craps-1" in tables.all
+    assert tables.known("craps-8") is None
+    assert tables.known("craps-1") is tables.all["craps-1"]

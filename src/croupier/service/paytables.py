@@ -23,7 +23,6 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +38,7 @@ from croupier.service import paytable_changes as schedule
 from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.commit import Committer
+from croupier.service.controls import EntryMode, set_entry
 from croupier.service.live import LiveTable, empty_table
 from croupier.service.plans import Job, Plan
 from croupier.service.tables import Tables
@@ -103,20 +103,24 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
 @dataclass(frozen=True)
 class Opening:
     """A table to open: its id, game, rule profile, options (as given, before the house's pay
-    table is put in them) and capacity (None: the game's default)."""
+    table is put in them), who opens it (``by``), how its results come (``entry``) and its
+    capacity (None: the game's default)."""
 
     table_id: str
     game: str
     profile: str
     options: dict[str, Any]
+    by: str
+    entry: EntryMode = EntryMode.RNG
     capacity: int | None = None
 
 
-def open_table(tables: Tables, opening: Opening,
-               also: Callable[[Connection], None] | None = None) -> LiveTable:
-    """Create a table that takes the house's pay table (refused if its own ``pays`` differ);
-    ``also(conn)`` runs in the same transaction. A Refusal raised inside is re-raised outside
-    the transaction (so nothing is written)."""
+def open_table(tables: Tables, opening: Opening) -> LiveTable:
+    """Create a table that takes the house's pay table (refused if its own ``pays`` differ),
+    with the record of the house's chain that opens it (``table_entry``: who opened it, how
+    its results come) in the same transaction: the server serves no table without one
+    (:meth:`Tables.load`). A Refusal raised inside is re-raised outside the transaction (so
+    nothing is written)."""
     table_id, game, profile = opening.table_id, opening.game, opening.profile
     refused: Refusal | None = None
     db = tables.ledger.db
@@ -132,8 +136,7 @@ def open_table(tables: Tables, opening: Opening,
             refused = exc
         if refused is None:
             live = tables.create(conn, table_id, game, profile, options, opening.capacity)
-            if also is not None:
-                also(conn)
+            set_entry(conn, table_id, opening.entry, opening.by)
     if refused is not None:
         raise refused
     return live

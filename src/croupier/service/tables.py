@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from croupier.events import Event
-from croupier.service import codec, store
+from croupier.service import codec, controls, store
 from croupier.service import events as sv
 from croupier.service.errors import ApiError
 from croupier.service.ledger import Ledger
@@ -58,14 +58,15 @@ class Tables:
 
     def known(self, table_id: str) -> LiveTable | None:
         """The table ``table_id`` as this node has it, loaded from the ledger first when it was
-        opened by another node since this one started; None if the ledger has no such table."""
+        opened by another node since this one started; None if the ledger has no such table,
+        or no record of the house's chain opened it (:func:`opened`)."""
         live = self.all.get(table_id)
         if live is not None:
             return live
         with self.ledger.db.connect() as conn:
             row = conn.execute(sa.select(store.tables).where(store.tables.c.id == table_id)
                                ).first()
-            if row is None:
+            if row is None or not opened(conn, [table_id]):
                 return None
             if table_id not in self.all:
                 self.add(self.rebuilt(conn, row))
@@ -73,10 +74,17 @@ class Tables:
         return self.all[table_id]
 
     def load(self) -> None:
-        """Rebuild every table from its event log."""
+        """Rebuild every table a record of the house's chain opened from its event log."""
         with self.ledger.db.connect() as conn:
             rows = conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)).all()
+            served = opened(conn, [row.id for row in rows])
             for row in rows:
+                if row.id not in served:
+                    log.error("table %s is not served: no record of the house's chain opened "
+                              "it (table_entry), so its row, with the pays and limits its chain "
+                              "starts from, was added to the database by no one who opened it; "
+                              "the audit names it", row.id)
+                    continue
                 self.all[row.id] = self.rebuilt(conn, row)
                 self.ledger.heads[row.id] = self.ledger.head_of(conn, row)
 
@@ -170,6 +178,17 @@ Decoded = list[tuple[int, int, Event]]
 """A table's events as (seq, round, event), in order."""
 BeforeFold = Callable[[LiveTable, int, Decoded], None]
 """Called with the table, an event's position in the list and the list, before each fold."""
+
+
+def opened(conn: Connection, table_ids: list[str]) -> set[str]:
+    """Which of ``table_ids`` a record of the house's chain opened (``table_entry``, written
+    in the transaction that opens a table; the upgrade gave one to every older table): the
+    tables the server serves. A ``tables`` row alone is no one's act."""
+    subjects = {controls.entry_subject(t): t for t in table_ids}
+    found = conn.execute(sa.select(store.house_records.c.subject).where(
+        store.house_records.c.kind == controls.ENTRY_KIND,
+        store.house_records.c.subject.in_(list(subjects))))
+    return {subjects[str(subject)] for (subject,) in found}
 
 
 def rebuild_table(row: Any, stored: Iterable[tuple[int, int, str]],

@@ -60,10 +60,9 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
-        opening = paytables.Opening(body.id, body.game, body.profile, options, body.capacity)
-        live = paytables.open_table(svc.tables, opening,
-                                    lambda conn: controls.set_entry(conn, body.id, entry,
-                                                                      user.username))
+        opening = paytables.Opening(body.id, body.game, body.profile, options, user.username,
+                                    entry, body.capacity)
+        live = paytables.open_table(svc.tables, opening)
     except LookupError:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}") from None
     svc.tables.add(live)
