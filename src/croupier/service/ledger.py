@@ -28,6 +28,7 @@ from croupier.service import codec, limits, moves, register, store
 from croupier.service.audit.canonical import (
     entry_text,
     event_text,
+    genesis_of,
     link,
     table_genesis,
     wallet_genesis,
@@ -165,7 +166,7 @@ class Ledger:
             ).scalar()
         if last is not None:
             return str(last)
-        return table_genesis(row.id, row.game, row.profile, row.options, row.capacity)
+        return genesis_of(row._mapping)
 
     def write_table(self, conn: Connection, live: LiveTable) -> None:
         """A new table's row, and its chain begun."""

@@ -37,7 +37,7 @@ from croupier.errors import Refusal
 from croupier.events import Event, Settled
 from croupier.service import codec, coupons, people, store
 from croupier.service import events as sv
-from croupier.service.audit.canonical import event_text, link, table_genesis
+from croupier.service.audit.canonical import event_text, genesis_of, link
 from croupier.service.auth import User
 from croupier.service.live import LiveTable
 from croupier.service.plans import OUTCOME_CLAUSE, Plan
@@ -123,8 +123,7 @@ def _unlinked(conn: Connection, live: LiveTable, rows: Sequence[Any]) -> str | N
     first = int(rows[0].seq)
     if first == 1:
         table = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).one()
-        head = table_genesis(table.id, table.game, table.profile, table.options,
-                             table.capacity)
+        head = genesis_of(table._mapping)
     else:
         before = conn.execute(_HASH, {"t": live.id, "s": first - 1}).scalar()
         if before is None:

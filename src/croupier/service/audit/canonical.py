@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -61,6 +62,12 @@ def table_genesis(table_id: str, game: str, profile: str, options: str, capacity
     """Where a table's chain starts: its configuration (options as their stored JSON text)."""
     return link(FORMAT, canonical({"table": table_id, "game": game, "profile": profile,
                                    "options": options, "capacity": capacity}))
+
+
+def genesis_of(row: Mapping[Any, Any]) -> str:
+    """Where the chain of the table stored as ``row`` (a ``tables`` row's mapping) starts."""
+    return table_genesis(row["id"], row["game"], row["profile"], row["options"],
+                         row["capacity"])
 
 
 def wallet_genesis(player: str) -> str:

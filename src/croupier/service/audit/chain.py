@@ -32,8 +32,8 @@ from croupier.service.audit.canonical import (
     canonical,
     entry_text,
     event_text,
+    genesis_of,
     link,
-    table_genesis,
     wallet_genesis,
 )
 from croupier.service.audit.keys import Retired, Signer, check_signature
@@ -61,7 +61,7 @@ def recompute(snap: Snapshot) -> Chains:
     differs from the recomputed one, or whose place in the order is wrong, is named."""
     out = Chains()
     for t in snap.tables:
-        head = table_genesis(t["id"], t["game"], t["profile"], t["options"], t["capacity"])
+        head = genesis_of(t)
         hashes = out.tables[t["id"]] = {0: head}
         flagged = False
         for expected, e in enumerate(snap.events.get(t["id"], []), start=1):
@@ -182,7 +182,7 @@ def heads(conn: Connection) -> dict[str, Any]:
     for t in conn.execute(sa.select(store.tables)).all():
         row = conn.execute(last, {"t": t.id}).first()
         tables[t.id] = [row.seq, row.hash] if row is not None else [
-            0, table_genesis(t.id, t.game, t.profile, t.options, t.capacity)]
+            0, genesis_of(t._mapping)]
     wallets = {w.player: w.chain_head or wallet_genesis(w.player)
                for w in conn.execute(sa.select(store.wallets)).all()}
     out: dict[str, Any] = {"tables": tables, "wallets": wallets}
