@@ -22,9 +22,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.errors import Refusal
+from croupier.errors import Malformed, Refusal
 from croupier.service import cashier, controls, outcomes, reading, runner, store, wagers
 from croupier.service.audit.verify import verify_ledger
+from croupier.service.errors import ApiError
 from croupier.service.plans import Job, Reply
 
 from .ledgerkit import Kit
@@ -226,6 +227,45 @@ def test_a_refusal_after_the_plan_wrote_leaves_nothing_behind(kit: Kit) -> None:
     refused = results[1]
     assert isinstance(refused, Refusal)
     assert (refused.reason, refused.clause) == ("refused after writing", "a clause")
+    assert count() == before
+    assert _seats(kit) == _as_written(kit, ("alice", "bob"))
+    assert verify_ledger(kit.tables, checkpoint=False)["ok"]
+
+
+def _writes_then_fails(error: Exception) -> Callable[[Any], Any]:
+    """A plan that marks a row and then raises ``error`` (a 404 or a malformed field found
+    only once the plan has written)."""
+    def plan(conn: Any) -> Any:
+        conn.execute(controls.pending_adjustments.insert().values(
+            table_id="craps-1", player="alice", amount_cents=100, reason="written, then failed",
+            requested_by="dealer", requested_at=store.now(), status="pending"))
+        raise error
+    return plan
+
+
+@pytest.mark.parametrize("error", [ApiError(404, "not_found", "no such thing"),
+                                   Malformed("body.amount", "not an amount")])
+def test_an_error_after_the_plan_wrote_leaves_nothing_behind(kit: Kit, error: Exception
+                                                             ) -> None:
+    """As a refusal: an error a plan raises after it wrote is the answer, and what it wrote
+    is rolled back, alone or in a group (whose other actions are still done); before, the
+    group committed the row of an action answered with an error."""
+    def count() -> int:
+        with kit.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(
+                controls.pending_adjustments)).scalar_one())
+
+    before, live = count(), kit.tables.all["craps-1"]
+
+    def bad() -> Job:
+        return Job(kit.users["dealer"], live, uuid.uuid4().hex, uuid.uuid4().hex,
+                   _writes_then_fails(error))
+
+    results = kit.runner.run_batch([_bet(kit, "alice", "field", "1"), bad(),
+                                    _bet(kit, "bob", "field", "1")])
+    assert [type(r) for r in results] == [Reply, type(error), Reply]
+    assert results[1] is error
+    assert kit.runner.run_batch([bad()]) == [error]
     assert count() == before
     assert _seats(kit) == _as_written(kit, ("alice", "bob"))
     assert verify_ledger(kit.tables, checkpoint=False)["ok"]

@@ -297,12 +297,13 @@ class Runner:
     def _attempt(self, conn: Connection, job: Job, *, remember: bool,
                  request: str | None = None) -> Attempt:
         """One action: its stored reply, else its plan folded and written. An error its checks
-        raise (before it writes anything) is its answer; any other error fails the
-        transaction. ``remember``: the reply is kept under the job's key. A refusal is never
-        kept: it changes nothing and no chain records it, so a retry is decided again (and
-        the audit names any refusal found kept). Its events record the request that produced
-        them (``request``, else the job's own), so the audit can compare the reply kept under
-        the key with them."""
+        raise before it writes anything is its answer; raised after its plan wrote, or any other
+        error, it fails the transaction (rolled back; a group's other actions run again on their
+        own) and is then the answer. ``remember``: the reply is kept under the job's key. A
+        refusal is never kept: it changes nothing and no chain records it, so a retry is decided
+        again (and the audit names any refusal found kept). Its events record the request that
+        produced them (``request``, else the job's own), so the audit can compare the reply kept
+        under the key with them."""
         user, live, key, fp = job.user, job.live, job.key, job.fp
         wrote = conn.info.get(store.WROTE, 0)
         try:
@@ -316,6 +317,8 @@ class Runner:
                 raise RefusedAfterWriting(refusal.reason, refusal.clause) from refusal
             return Reply(409, refusal_body(refusal)), [], live
         except (ApiError, Malformed) as exc:
+            if conn.info.get(store.WROTE, 0) != wrote:
+                raise  # through the transaction, which takes back what the plan wrote
             return exc
         reply, published = self._write(conn, job, plan, request or job.request, remember)
         return reply, published, live
