@@ -1,0 +1,205 @@
+"""The whole API driven at random, in process, with the ledger's invariants checked after every
+request: the night's money adds up to the cent (deposits less cage cash-outs = wallets + chips
+at the tables + the house's win), a request answered with an error or a refusal changes no
+balance and writes no event or wallet entry, and at the end the audit passes and the tables
+rebuilt from the ledger are the tables in memory.
+
+The requests mix what each role may do (deposits, buy-ins, wagers of both games, take-downs,
+rolls, spins, cash-outs, adjustments with their second supervisor) with what it may not (a
+player rolling, a dealer depositing, a bet naming another player, an Idempotency-Key sent
+again with another body, amounts out of form or over the limit): the invariants hold for
+every one of them, whatever the order.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from croupier.service import store
+from croupier.service.api.night import cash
+from croupier.service.runner import Runner
+
+from .appkit import App, demo_app
+
+PLAYERS = ("alice", "bob")
+TABLES = ("craps-1", "roulette-1")
+CRAPS_WAGERS: tuple[dict[str, Any], ...] = (
+    {"wager": "pass"}, {"wager": "dont_pass"}, {"wager": "field"}, {"wager": "any_seven"},
+    {"wager": "place_win", "number": 6}, {"wager": "hop", "dice": [1, 2]},
+    {"wager": "hardway", "number": 8}, {"wager": "come"})
+ROULETTE_WAGERS: tuple[dict[str, Any], ...] = (
+    {"wager": "red"}, {"wager": "straight", "numbers": [17]}, {"wager": "dozen", "dozen": 2},
+    {"wager": "column", "column": 1}, {"wager": "even"})
+AMOUNTS = st.sampled_from(["1", "5", "2.50", "0.01", "25", "100", "999999", "0", "-5", "1e3",
+                           "5.001", ""])
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with demo_app(Path(tmp_path_factory.mktemp("invariants")), seed=5) as made:
+        for player in PLAYERS:
+            for table in TABLES:
+                made.ok(player, f"/tables/{table}/buy-in", {"amount": "200"})
+        made.ready_dice()
+        yield made
+
+
+def _snapshot(engine: sa.Engine) -> tuple[Any, ...]:
+    """Every balance the ledger holds, and how many events and wallet entries it has."""
+    with engine.connect() as conn:
+        wallets = sorted(conn.execute(sa.select(store.wallets.c.player,
+                                                store.wallets.c.balance_cents)).all())
+        seats = sorted(conn.execute(sa.select(store.seats.c.table_id, store.seats.c.player,
+                                              store.seats.c.chips_cents,
+                                              store.seats.c.on_table_cents)).all())
+        house = sorted(conn.execute(sa.select(store.tables.c.id,
+                                              store.tables.c.house_cents)).all())
+        events = conn.execute(sa.select(sa.func.count()).select_from(store.events)).scalar()
+        entries = conn.execute(sa.select(sa.func.count()).select_from(
+            store.wallet_entries)).scalar()
+    return (tuple(wallets), tuple(seats), tuple(house), events, entries)
+
+
+class Night(RuleBasedStateMachine):
+    """A night at the demo's two tables, asked over the API in any order."""
+
+    app: App
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine: sa.Engine = self.app.client.app.state.services.engine  # type: ignore[attr-defined]
+        self.answers: list[int] = []
+        self.last: dict[str, Any] = {}
+
+    def ask(self, who: str, path: str, body: Any = None, key: str | None = None) -> int:
+        """One request; if it is not done (an error, a refusal), nothing changed."""
+        before = _snapshot(self.engine)
+        response = self.app.post(who, path, body, key=key or uuid.uuid4().hex)
+        status = response.status_code
+        assert status < 500, f"{path} {body}: {status} {response.text}"
+        if status >= 300:
+            assert _snapshot(self.engine) == before, f"{path} {body}: {status} changed the ledger"
+            error = response.json()["error"]
+            assert error["code"], error
+            if status == 409:
+                assert error["clause"] and error["reason"], error
+        self.answers.append(status)
+        self.last = response.json() if status < 300 else {}
+        return status
+
+    @invariant()
+    def the_night_adds_up(self) -> None:
+        with self.engine.connect() as conn:
+            night = cash(conn)
+        assert night.adds_up, night
+
+    @rule(player=st.sampled_from(PLAYERS), amount=AMOUNTS,
+          by=st.sampled_from(("admin", "admin", "dealer", "alice")))
+    def deposit(self, player: str, amount: str, by: str) -> None:
+        status = self.ask(by, f"/wallets/{player}/deposits", {"amount": amount})
+        if by != "admin":
+            assert status == 403
+
+    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES), amount=AMOUNTS)
+    def buy_in(self, player: str, table: str, amount: str) -> None:
+        self.ask(player, f"/tables/{table}/buy-in", {"amount": amount})
+
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS), amount=AMOUNTS)
+    def craps_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
+        self.ask(player, "/tables/craps-1/bets", {**wager, "amount": amount})
+
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(ROULETTE_WAGERS),
+          amount=AMOUNTS)
+    def roulette_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
+        self.ask(player, "/tables/roulette-1/bets", {**wager, "amount": amount})
+
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS))
+    def take_down(self, player: str, wager: dict[str, Any]) -> None:
+        self.ask(player, "/tables/craps-1/bets/take-down", wager)
+
+    @rule(by=st.sampled_from(("dealer", "dealer", "dealer", "alice")))
+    def roll(self, by: str) -> None:
+        status = self.ask(by, "/tables/craps-1/roll", {})
+        if by == "alice":
+            assert status == 403
+
+    @rule()
+    def dice(self) -> None:
+        """The dice offered and two selected, where the shooter needs them (else refused)."""
+        if self.ask("dealer", "/tables/craps-1/dice/offer",
+                    {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]}) < 300:
+            self.ask("dealer", "/tables/craps-1/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})
+
+    @rule()
+    def spin(self) -> None:
+        self.ask("dealer", "/tables/roulette-1/no-more-bets", {})
+        self.ask("dealer", "/tables/roulette-1/spin", {})
+
+    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES),
+          amount=st.one_of(st.none(), AMOUNTS))
+    def cash_out(self, player: str, table: str, amount: str | None) -> None:
+        self.ask(player, f"/tables/{table}/cash-out", {} if amount is None else {"amount": amount})
+
+    @rule(player=st.sampled_from(PLAYERS), amount=st.sampled_from(["5", "-5", "150", "-0.01"]),
+          second=st.booleans())
+    def adjustment(self, player: str, amount: str, second: bool) -> None:
+        base = "/tables/craps-1/adjustments"
+        status = self.ask("supervisor", base, {"player": player, "amount": amount,
+                                                "reason": "a payout misread"})
+        if status == 202 and second:
+            self.ask("floor", f"{base}/{self.last['pending_adjustment']}/approve", {})
+
+    @rule(wager=st.sampled_from(CRAPS_WAGERS))
+    def a_bet_for_someone_else(self, wager: dict[str, Any]) -> None:
+        assert self.ask("alice", "/tables/craps-1/bets",
+                        {**wager, "amount": "5", "player": "bob"}) == 422
+
+    @rule(amount=st.sampled_from(["5", "6"]))
+    def a_key_sent_again_with_another_body(self, amount: str) -> None:
+        key = uuid.uuid4().hex
+        first = self.ask("alice", "/tables/roulette-1/bets", {"wager": "red", "amount": "5"},
+                         key=key)
+        again = self.ask("alice", "/tables/roulette-1/bets", {"wager": "red", "amount": amount},
+                         key=key)
+        if amount != "5" and first < 300:
+            assert again == 422
+
+    @precondition(lambda self: len(self.answers) > 0)
+    @rule()
+    def nothing_answered_a_server_error(self) -> None:
+        assert max(self.answers) < 500
+
+
+NIGHTS = settings(max_examples=6, stateful_step_count=30, deadline=None, database=None,
+                  derandomize=True, suppress_health_check=list(HealthCheck))
+
+
+def test_the_invariants_hold_over_a_random_night(app: App) -> None:
+    """Chips conserved, a refused action changes nothing, and replaying the ledger's events
+    rebuilds the tables in memory, over the API's requests in random order (hypothesis)."""
+    Night.app = app
+    run_state_machine_as_test(Night, settings=NIGHTS)
+    services: Any = app.client.app.state.services  # type: ignore[attr-defined]
+    rebuilt = Runner.over(services.engine).tables
+    for table_id in TABLES:
+        live = services.tables.find(table_id)
+        again = rebuilt.all[table_id]
+        assert (again.seq, again.balances(), again.house) == (live.seq, live.balances(),
+                                                               live.house)
+    verdict = app.get("auditor", "/audit/verify").json()
+    assert verdict["ok"], verdict
