@@ -85,6 +85,7 @@ class Night(RuleBasedStateMachine):
         self.engine: sa.Engine = self.app.client.app.state.services.engine  # type: ignore[attr-defined]
         self.answers: list[int] = []
         self.last: dict[str, Any] = {}
+        self.coupons: list[tuple[str, str, str]] = []
 
     def ask(self, who: str, path: str, body: Any = None, key: str | None = None) -> int:
         """One request; if it is not done (an error, a refusal), nothing changed."""
@@ -164,6 +165,32 @@ class Night(RuleBasedStateMachine):
         if status == 202 and second:
             self.ask("floor", f"{base}/{self.last['pending_adjustment']}/approve", {})
 
+    @rule(player=st.sampled_from(PLAYERS), face=st.sampled_from(["5", "10"]))
+    def coupon(self, player: str, face: str) -> None:
+        """A match play coupon issued for the craps table (13:69F-1.3(b)), kept to bet with."""
+        if self.ask("supervisor", "/coupons", {"player": player, "face_value": face,
+                                               "table": "craps-1"}) < 300:
+            self.coupons.append((player, self.last["serial"], face))
+
+    @precondition(lambda self: bool(self.coupons))
+    @rule(pick=st.integers(0, 50), wager=st.sampled_from(["pass", "pass", "dont_pass", "field"]),
+          stranger=st.sampled_from([False, False, True]))
+    def coupon_bet(self, pick: int, wager: str, stranger: bool) -> None:
+        owner, serial, face = self.coupons[pick % len(self.coupons)]
+        who = next(p for p in PLAYERS if p != owner) if stranger else owner
+        status = self.ask(who, "/tables/craps-1/bets", {"wager": wager, "amount": face,
+                                                        "coupon": serial})
+        if stranger or wager == "field":
+            assert status == 409  # not the player's coupon; not good for that wager
+
+    @rule(table=st.sampled_from(TABLES), then=st.sampled_from(["approve", "withdraw"]))
+    def void(self, table: str, then: str) -> None:
+        """The last decision voided: an entered result at once, an RNG outcome once a second
+        supervisor approves (or its asker withdraws it)."""
+        base = f"/tables/{table}/void"
+        if self.ask("supervisor", base, {"reason": "the dice left the table"}) == 202:
+            self.ask("floor" if then == "approve" else "supervisor", f"{base}/{then}", {})
+
     @rule(wager=st.sampled_from(CRAPS_WAGERS))
     def a_bet_for_someone_else(self, wager: dict[str, Any]) -> None:
         assert self.ask("alice", "/tables/craps-1/bets",
@@ -185,7 +212,7 @@ class Night(RuleBasedStateMachine):
         assert max(self.answers) < 500
 
 
-NIGHTS = settings(max_examples=6, stateful_step_count=30, deadline=None, database=None,
+NIGHTS = settings(max_examples=8, stateful_step_count=40, deadline=None, database=None,
                   derandomize=True, suppress_health_check=list(HealthCheck))
 
 
