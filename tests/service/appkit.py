@@ -54,15 +54,16 @@ class App(Asks):
 
 
 @contextmanager
-def demo_app(data: Path, seed: int = 1) -> Iterator[App]:
-    """The app over a fresh demo ledger in ``data``, its RNG seeded (tests only)."""
+def demo_app(data: Path, seed: int = 1, database: str | None = None) -> Iterator[App]:
+    """The app over a fresh demo ledger in ``data`` (or in ``database``, a PostgreSQL URL,
+    with its key in ``data``), its RNG seeded (tests only)."""
     from croupier.service import install, preflight
     from croupier.service.app import create_app
     from croupier.service.audit import keys, verify
     from croupier.service.rng import make_rng
 
-    install.init(data, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
-    engine = preflight.open_ledger(data, None)
+    install.init(data, database, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    engine = preflight.open_ledger(data, database)
     key_path = keys.key_path(data, None)
     verify.configure(keys.load_key(key_path), install.pin_path(key_path))
     try:

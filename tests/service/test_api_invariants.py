@@ -13,6 +13,7 @@ every one of them, whatever the order.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,7 @@ from hypothesis.stateful import (
 from croupier.service import store
 from croupier.service.api.night import cash
 from croupier.service.runner import Runner
+from serverkit import own_schema, postgres_url
 
 from .appkit import App, demo_app
 
@@ -49,9 +51,17 @@ AMOUNTS = st.sampled_from(["1", "5", "2.50", "0.01", "25", "100", "999999", "0",
                            "5.001", ""])
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    with demo_app(Path(tmp_path_factory.mktemp("invariants")), seed=5) as made:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> Iterator[App]:
+    with contextlib.ExitStack() as stack:
+        database = None
+        if request.param == "postgresql":
+            url = postgres_url(": the random night on PostgreSQL")
+            schema = f"croupier_invariants_{uuid.uuid4().hex[:8]}"
+            database = stack.enter_context(own_schema(url, schema))
+        data = Path(tmp_path_factory.mktemp("invariants"))
+        made = stack.enter_context(demo_app(data, seed=5, database=database))
         for player in PLAYERS:
             for table in TABLES:
                 made.ok(player, f"/tables/{table}/buy-in", {"amount": "200"})
