@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,12 @@ CRAPS_WAGERS: tuple[dict[str, Any], ...] = (
 ROULETTE_WAGERS: tuple[dict[str, Any], ...] = (
     {"wager": "red"}, {"wager": "straight", "numbers": [17]}, {"wager": "dozen", "dozen": 2},
     {"wager": "column", "column": 1}, {"wager": "even"})
+TOGETHER: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("/tables/craps-1/bets", {"wager": "field"}), ("/tables/craps-1/bets", {"wager": "pass"}),
+    ("/tables/roulette-1/bets", {"wager": "red"}), ("/tables/craps-1/buy-in", {}),
+    ("/tables/craps-1/bets/take-down", {"wager": "field"}), ("/tables/craps-1/cash-out", {}),
+    ("/tables/roulette-1/cash-out", {}))
+"""Requests a player sends at once: wagers, buy-ins and take-downs take an amount."""
 AMOUNTS = st.sampled_from(["1", "5", "2.50", "0.01", "25", "100", "999999", "0", "-5", "1e3",
                            "5.001", ""])
 
@@ -200,6 +207,29 @@ class Night(RuleBasedStateMachine):
         base = f"/tables/{table}/void"
         if self.ask("supervisor", base, {"reason": "the dice left the table"}) == 202:
             self.ask("floor" if then == "approve" else "supervisor", f"{base}/{then}", {})
+
+    @rule(asks=st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(TOGETHER),
+                                  st.sampled_from(["1", "5", "40"])), min_size=2, max_size=8),
+          retried=st.booleans())
+    def together(self, asks: list[tuple[str, tuple[str, dict[str, Any]], str]],
+                 retried: bool) -> None:
+        """Several requests at once (committed together, the group commit), the first one
+        sent twice at once with its Idempotency-Key when ``retried``: no server error, and the
+        two answers of the retried request are one answer (done once)."""
+        sent = [(who, path, {**body, "amount": amount} if path.endswith(("bets", "buy-in"))
+                 else body, uuid.uuid4().hex) for who, (path, body), amount in asks]
+        if retried:
+            sent.insert(1, sent[0])
+        with ThreadPoolExecutor(len(sent)) as pool:
+            answers = list(pool.map(lambda a: self.app.post(*a), sent))
+        for (_, path, body, _), answer in zip(sent, answers, strict=True):
+            assert answer.status_code < 500, f"{path} {body}: {answer.text}"
+            self.answers.append(answer.status_code)
+        if retried:
+            first, again = answers[0], answers[1]
+            assert first.status_code == again.status_code, (first.text, again.text)
+            if first.status_code < 300:
+                assert first.json().get("events") == again.json().get("events")
 
     @rule(wager=st.sampled_from(CRAPS_WAGERS))
     def a_bet_for_someone_else(self, wager: dict[str, Any]) -> None:
