@@ -231,6 +231,19 @@ class Night(RuleBasedStateMachine):
             if first.status_code < 300:
                 assert first.json().get("events") == again.json().get("events")
 
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS),
+          confirmers=st.lists(st.sampled_from(["dealer", "supervisor", "alice"]), max_size=3))
+    def late_bet(self, player: str, wager: dict[str, Any], confirmers: list[str]) -> None:
+        """"No more bets" called at craps, then a wager: a late bet waits (202) for those the
+        profile names to confirm it (13:69F-1.3), or is refused."""
+        self.ask("dealer", "/tables/craps-1/no-more-bets", {})
+        if self.ask(player, "/tables/craps-1/bets", {**wager, "amount": "5"}) == 202:
+            late = self.last["late_bet"]
+            for who in confirmers:
+                status = self.ask(who, f"/tables/craps-1/late-bets/{late}/confirm", {})
+                if who == "alice":
+                    assert status == 403
+
     @rule(wager=st.sampled_from(CRAPS_WAGERS))
     def a_bet_for_someone_else(self, wager: dict[str, Any]) -> None:
         assert self.ask("alice", "/tables/craps-1/bets",
