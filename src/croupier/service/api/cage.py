@@ -37,7 +37,7 @@ PlayerOrCage = Annotated[User, Depends(self_or(ADMIN, AUDITOR))]
 CageReader = Annotated[User, Depends(require(ADMIN, AUDITOR))]
 
 
-class CashOut(Documented):
+class CageCashOut(Documented):
     """A cash-out asked at the cage, and where it stands."""
 
     cash_out: int = Field(description="its number (the house record that asked it)")
@@ -51,7 +51,7 @@ class CashOut(Documented):
     reason_pending: str | None = Field(default=None, description="202: who may pay it")
 
 
-class Decided(Documented):
+class CashOutDecided(Documented):
     """A cash-out withdrawn or declined: nothing was paid."""
 
     cash_out: int
@@ -71,7 +71,7 @@ def _fp(request: Request, body: Any = None) -> str:
 
 
 @router.post("/wallets/{player}/cash-outs", response_model=None,
-             responses=answers(CashOut, 202))
+             responses=answers(CageCashOut, 202))
 def ask(request: Request, player: UserName, body: Amount, user: PlayerOrAdmin, key: Key,
         svc: Svc) -> Response:
     """A cash-out asked (the player on their own wallet, or an admin): 202, pending; the
@@ -92,7 +92,7 @@ def pay(request: Request, player: UserName, number: LateId, user: Admin, key: Ke
 
 
 @router.post("/wallets/{player}/cash-outs/{number}/withdraw", response_model=None,
-             responses=answers(Decided))
+             responses=answers(CashOutDecided))
 def withdraw(request: Request, player: UserName, number: LateId, user: PlayerOrAdmin,
              key: Key, svc: Svc) -> Response:
     """A pending cash-out withdrawn by the one who asked it: nothing is paid."""
@@ -101,7 +101,7 @@ def withdraw(request: Request, player: UserName, number: LateId, user: PlayerOrA
 
 
 @router.post("/wallets/{player}/cash-outs/{number}/decline", response_model=None,
-             responses=answers(Decided))
+             responses=answers(CashOutDecided))
 def decline(player: UserName, number: LateId, body: DeclineBody, user: Admin, key: Key,
             svc: Svc) -> Response:
     """A pending cash-out declined, with a reason, by an admin other than the one who asked:
@@ -113,14 +113,14 @@ def decline(player: UserName, number: LateId, body: DeclineBody, user: Admin, ke
                               body.reason))
 
 
-@router.get("/wallets/{player}/cash-outs", response_model=list[CashOut])
+@router.get("/wallets/{player}/cash-outs", response_model=list[CageCashOut])
 def listing(player: UserName, user: PlayerOrCage, svc: Svc) -> list[dict[str, Any]]:
     """A player's cash-outs at the cage, newest first (the player, an admin or an auditor)."""
     with svc.engine.connect() as conn:
         return cage.listing(conn, player)
 
 
-@router.get("/cage/cash-outs", response_model=list[CashOut])
+@router.get("/cage/cash-outs", response_model=list[CageCashOut])
 def waiting(user: CageReader, svc: Svc) -> list[dict[str, Any]]:
     """Every cash-out still pending, oldest first: the cage's queue (admin, auditor)."""
     with svc.engine.connect() as conn:
