@@ -16,13 +16,15 @@ In-process (the app over a demo ledger, no server process)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from croupier.service import cage
+from croupier.errors import Refusal
+from croupier.service import cage, cashier
 from serverkit import PASSWORD
 
 from .appkit import App, demo_app
@@ -160,6 +162,13 @@ def test_a_pending_adjustment_is_withdrawn_or_declined_and_its_chips_freed(app: 
     number = asked["pending_adjustment"]
     held = app.refused("bob", "/tables/craps-1/cash-out", {})
     assert held["clause"] == ADJUSTMENT_CLAUSE and "held" in held["reason"]
+    # The check a wager's plan makes of the hold (cashier.require_unheld_chips): 150.00 of
+    # bob's 300.00 are held, so 150.00 may be wagered and not a cent more.
+    live = app.client.app.state.services.tables.find("craps-1")  # type: ignore[attr-defined]
+    cashier.require_unheld_chips(live, "bob", Decimal("150.00"))
+    with pytest.raises(Refusal) as wager:
+        cashier.require_unheld_chips(live, "bob", Decimal("150.01"))
+    assert wager.value.clause == ADJUSTMENT_CLAUSE and "can be wagered" in str(wager.value)
     other = app.refused("floor", f"{base}/{number}/withdraw")
     assert other["clause"] == ADJUSTMENT_CLAUSE and "only they withdraw" in other["reason"]
     own = app.refused("supervisor", f"{base}/{number}/decline", {"reason": "changed my mind"})
