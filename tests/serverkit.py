@@ -87,6 +87,14 @@ class Asks(Logins):
         approved = self.ok(approver, base + "/void/approve")
         return [e for e in approved["events"] if e["type"] == "integrity_alert"]
 
+    def cage_cash_out(self, player: str, amount: str, payer: str = "admin",
+                      ) -> dict[str, Any]:
+        """A cash-out at the cage as two people make it: asked by ``player`` on their own
+        wallet (202, pending) and paid by ``payer``; the payment's reply."""
+        asked = self.post(player, f"/wallets/{player}/cash-outs", {"amount": amount})
+        assert asked.status_code == 202, asked.text
+        return self.ok(payer, f"/wallets/{player}/cash-outs/{asked.json()['cash_out']}/pay")
+
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the dealer select two."""
         self.ok("dealer", f"/tables/{table}/dice/offer",

@@ -1,6 +1,7 @@
 """The cage both ways and the night's money reconciled, over real HTTP on SQLite and
-PostgreSQL: a cash-out at the cage pays once per Idempotency-Key, never more than the wallet
-holds nor above the cage's limit; the end-of-night report accounts for every cent."""
+PostgreSQL: a cash-out at the cage, asked by the player and paid by an admin, pays once per
+Idempotency-Key, never more than the wallet holds nor above the cage's limit; the end-of-night
+report accounts for every cent."""
 
 from __future__ import annotations
 
@@ -15,18 +16,23 @@ from .conftest import Server
 def test_a_cage_cash_out_pays_once_within_the_wallet(server: Server) -> None:
     s = server
     key = uuid.uuid4().hex
-    first = s.post("admin", "/wallets/bob/cash-outs", {"amount": "250.00"}, key=key)
-    again = s.post("admin", "/wallets/bob/cash-outs", {"amount": "250.00"}, key=key)
+    asked = s.post("bob", "/wallets/bob/cash-outs", {"amount": "250.00"})
+    assert asked.status_code == 202, asked.text  # asked: paid only by a second person
+    pay = f"/wallets/bob/cash-outs/{asked.json()['cash_out']}/pay"
+    first = s.post("admin", pay, key=key)
+    again = s.post("admin", pay, key=key)
     assert first.status_code == again.status_code == 200, first.text
     assert first.json() == again.json() == {"player": "bob", "paid": "250.00",
-                                            "balance": "750.00"}
+                                            "balance": "750.00",
+                                            "cash_out": asked.json()["cash_out"]}
     assert s.get("admin", "/wallets/bob").json()["balance"] == "750.00"
     # More than the wallet holds: refused, nothing moves.
-    over = s.post("admin", "/wallets/bob/cash-outs", {"amount": "750.01"})
+    over = s.post("bob", "/wallets/bob/cash-outs", {"amount": "750.01"})
     assert over.status_code == 422 and "holds 750.00" in over.text
-    # Only the organiser pays out at the cage; a key is required.
-    assert s.post("bob", "/wallets/bob/cash-outs", {"amount": "1"}).status_code == 403
-    assert s.post("admin", "/wallets/bob/cash-outs", {"amount": "1"}, key=None).status_code == 428
+    # Only the organiser pays out at the cage (never the player); a key is required.
+    assert s.post("bob", pay).status_code == 403
+    assert s.post("alice", "/wallets/bob/cash-outs", {"amount": "1"}).status_code == 403
+    assert s.post("bob", "/wallets/bob/cash-outs", {"amount": "1"}, key=None).status_code == 428
     assert s.get("admin", "/wallets/bob").json()["balance"] == "750.00"
     # The audit's sum still closes: the cage's cash-out is money that left.
     report = s.get("auditor", "/audit/verify").json()
@@ -45,7 +51,7 @@ def _delete_only_once_nothing_is_held(s: Server) -> None:
     assert "50.00 in chips and 0.00 in wagers at table roulette-1" in reason, reason
     assert s.get("bob", "/auth/me").status_code == 200  # refused: nothing changed
     s.ok("bob", "/tables/roulette-1/cash-out", {})
-    s.ok("admin", "/wallets/bob/cash-outs", {"amount": "750.00"})
+    s.cage_cash_out("bob", "750.00")
     gone = httpx.delete(s.base + "/users/bob", headers=s.headers("admin"), timeout=30)
     assert gone.status_code == 200, gone.text
     assert s.get("bob", "/auth/me").status_code == 401
@@ -54,7 +60,7 @@ def _delete_only_once_nothing_is_held(s: Server) -> None:
 def test_the_night_reconciles_to_the_cent(server: Server) -> None:
     s = server
     s.ok("admin", "/wallets/alice/deposits", {"amount": "123.45"})
-    s.ok("admin", "/wallets/bob/cash-outs", {"amount": "99.99"})
+    s.cage_cash_out("bob", "99.99")
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "300"})
     s.ok("bob", "/tables/roulette-1/buy-in", {"amount": "40.50"})
     s.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "7"})

@@ -140,17 +140,18 @@ def _balance(s: Server, player: str) -> Decimal:
 
 
 def _cage_and_coupons(s: Server) -> None:
-    """A deposit, a cash-out and a coupon issued record their request's digest in the chained
-    record each writes (the wallet's entry, the house's record): a stored reply deleted does
+    """A deposit, a cash-out asked and a coupon issued record their request's digest in the
+    chained record each writes (the wallet's entry, the house's record): a stored reply deleted does
     not let the retry move money or issue a coupon again, and a stored reply edited is named
     by the audit; a refusal is never kept, so a forged one is named and a refused request is
     decided again. (Run by the test above, on its server, to keep the suite short.)"""
     ops = [("deposit", "/wallets/bob/deposits", {"amount": "200"}),
            ("cash-out", "/wallets/bob/cash-outs", {"amount": "50"}),
            ("coupon", "/coupons", {"player": "alice", "face_value": "5"})]
-    replies = {name: s.post("admin" if name != "coupon" else "supervisor", path, body,
-                            key=f"k-{name}") for name, path, body in ops}
-    assert [r.status_code for r in replies.values()] == [200, 200, 201]
+    who = {"deposit": "admin", "cash-out": "bob", "coupon": "supervisor"}
+    replies = {name: s.post(who[name], path, body, key=f"k-{name}") for name, path, body in ops}
+    assert [r.status_code for r in replies.values()] == [200, 202, 201]
+    s.ok("admin", f"/wallets/bob/cash-outs/{replies['cash-out'].json()['cash_out']}/pay")
     assert _balance(s, "bob") == Decimal("1150.00")
     forged = {**replies["deposit"].json(), "balance": "9999.00"}
     assert _sql(s, "UPDATE idempotency SET body = :b WHERE key = 'k-deposit'",
@@ -159,11 +160,11 @@ def _cage_and_coupons(s: Server) -> None:
     report = s.audit()
     assert "9999.00" in _named(report, "stored reply of user") and "deposit of entry" in \
         _named(report, "stored reply of user")
-    assert "cage_cash_out of entry" in _named(report, "wallet bob")
-    assert "stored reply is missing" in _named(report, "wallet bob")
+    assert "cash_out_asked of record" in _named(report, "house records")
+    assert "stored reply is missing" in _named(report, "house records")
     assert "coupon_issued of record" in _named(report, "house records")
     for name, path, body in ops:  # the retries: none acts again
-        r = s.post("admin" if name != "coupon" else "supervisor", path, body, key=f"k-{name}")
+        r = s.post(who[name], path, body, key=f"k-{name}")
         if name == "deposit":
             assert r.status_code == 200 and r.json()["balance"] == "9999.00"  # as kept: named
         else:

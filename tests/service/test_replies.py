@@ -122,7 +122,14 @@ def _by_route(c: Checked, who: str, table: str, body: dict[str, Any]) -> Any:
 def test_every_table_action_answers_as_its_model(server: Server) -> None:
     c = Checked(server)
     c.post("admin", "/wallets/{player}/deposits", {"amount": "50.00"}, player="alice")
-    c.post("admin", "/wallets/{player}/cash-outs", {"amount": "20.00"}, player="alice")
+    asked = c.post("alice", "/wallets/{player}/cash-outs", {"amount": "20.00"}, player="alice")
+    c.post("admin", "/wallets/{player}/cash-outs/{number}/pay", player="alice",
+           number=asked["cash_out"])
+    c.get("admin", "/cage/cash-outs")
+    c.get("alice", "/wallets/{player}/cash-outs", player="alice")
+    again = c.post("admin", "/wallets/{player}/cash-outs", {"amount": "1.00"}, player="alice")
+    c.post("admin", "/wallets/{player}/cash-outs/{number}/withdraw",
+           player="alice", number=again["cash_out"])
     serial = c.post("supervisor", "/coupons", {"player": "alice", "face_value": "5"})["serial"]
     bought = c.post("alice", T + "/buy-in", {"amount": "300"}, table_id="craps-1")
     assert bought["you"] == {"chips": "300.00", "on_table": "0.00"}

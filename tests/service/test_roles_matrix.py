@@ -59,6 +59,8 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/tables/{table_id}/halt/resolve"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/adjustments"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/adjustments/{pending_id}/approve"): frozenset({"supervisor"}),
+    ("POST", "/tables/{table_id}/adjustments/{pending_id}/withdraw"): frozenset({"supervisor"}),
+    ("POST", "/tables/{table_id}/adjustments/{pending_id}/decline"): frozenset({"supervisor"}),
     ("POST", "/tables/{table_id}/dice/offer"): frozenset({"dealer"}),
     ("POST", "/tables/{table_id}/dice/select"): frozenset({"player", "dealer"}),
     ("POST", "/tables/{table_id}/dice/refuse"): frozenset({"player"}),
@@ -88,7 +90,13 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
                                                            "auditor"}),
     ("POST", "/tables/{table_id}/alert-records/{seq}/acknowledge"): frozenset({
         "supervisor", "dealer", "admin"}),
-    ("POST", "/wallets/{player}/cash-outs"): frozenset({"admin"}),
+    # A cash-out is asked by the player (their own wallet) or an admin, and paid by an admin.
+    ("POST", "/wallets/{player}/cash-outs"): frozenset({"player", "admin"}),
+    ("GET", "/wallets/{player}/cash-outs"): frozenset({"player", "admin", "auditor"}),
+    ("POST", "/wallets/{player}/cash-outs/{number}/pay"): frozenset({"admin"}),
+    ("POST", "/wallets/{player}/cash-outs/{number}/withdraw"): frozenset({"player", "admin"}),
+    ("POST", "/wallets/{player}/cash-outs/{number}/decline"): frozenset({"admin"}),
+    ("GET", "/cage/cash-outs"): frozenset({"admin", "auditor"}),
     ("GET", "/tables/{table_id}/rounds"): STAFF_READ,
     # Players recall only rounds they took part in (checked against the ledger, so a player
     # may get 403 here for a round that is not theirs).
@@ -102,7 +110,7 @@ ALLOWED: dict[tuple[str, str], frozenset[str]] = {
 }
 PARAMS = {"table_id": "no-such-table", "player": "alice", "username": "nobody-x",
           "serial": "MP-000000000000", "round_no": "1", "late_id": "1", "pending_id": "1",
-          "item_id": "no-such-item", "change_id": "1", "seq": "1"}
+          "item_id": "no-such-item", "change_id": "1", "seq": "1", "number": "1"}
 
 
 def test_every_route_for_every_role(sqlite_server: Server) -> None:

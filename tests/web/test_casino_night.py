@@ -43,7 +43,8 @@ def test_the_console_opens_an_rng_table_by_choice(server: Server, login: Any) ->
 
 def test_the_console_report_reconciles_the_night(server: Server, login: Any) -> None:
     server.post("admin", "/wallets/alice/deposits", {"amount": "10.01"})
-    server.post("admin", "/wallets/alice/cash-outs", {"amount": "5.02"})
+    asked = server.post("alice", "/wallets/alice/cash-outs", {"amount": "5.02"})
+    server.post("admin", f"/wallets/alice/cash-outs/{asked['cash_out']}/pay")
     server.post("alice", "/tables/craps-1/buy-in", {"amount": "20"})
     admin = login("admin", "craps-1")
     admin.click("#report-show-btn")

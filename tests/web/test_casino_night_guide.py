@@ -59,17 +59,21 @@ def test_the_guide_step_by_step(server: Server, login: Any) -> None:
     _shot(dealer.locator("#dealer-console"), "5-dealer-enters")
     # Step 7: alerts: the panel the dealer, supervisor and organiser share.
     _shot(dealer.locator("#dealer-alerts"), "6-alerts")
-    # Step 8: closing: the player cashes out at the table, then at the cage.
+    # Step 8: closing: the player cashes out at the table, asks for cash at the cage, and the
+    # organiser (a second person) pays it.
     bob.reload()
     bob.wait_for_selector("#cashout-btn")
     bob.click("#cashout-btn")
     bob.wait_for_function("() => document.querySelector('#bankroll-chips').textContent.trim() === '0.00'")
+    bob.fill("#cage-ask-amount", "250")
+    bob.click("#cage-ask-btn")
+    bob.wait_for_selector("#player-msg.ok >> text=held in your wallet until the cage pays it")
     admin.reload()
     admin.wait_for_selector("#deposit-player option[value='bob']", state="attached")
     admin.select_option("#deposit-player", "bob")
-    admin.fill("#cage-out-amount", "250")
-    admin.click("#cage-out-btn")
+    admin.click("#cage-queue-table .pay-btn")
     admin.wait_for_selector("#cage-msg.ok >> text=paid out in cash to bob")
+    admin.wait_for_selector("#cage-queue-empty")
     _shot(admin.locator("#admin-cage"), "7-cash-out")
     # Step 9: the report, reconciled to the cent.
     admin.click("#report-show-btn")

@@ -38,11 +38,24 @@ def test_a_double_click_at_the_cage_moves_the_money_once(server: Server, login: 
     _settled(admin, "#deposit-btn")
     assert [e["amount"] for e in _entries(server, "bob", "deposit")].count("37.25") == 1
     assert _balance(server, "bob") == before + Decimal("37.25")
-    # The cage's other way: cash out of the wallet, double-clicked.
+    # The cage's other way: cash out of the wallet, asked (double-clicked: asked once), and
+    # paid (double-clicked: paid once) by a second person: the admin pays bob's own request,
+    # never the one the admin asked.
     admin.fill("#cage-out-amount", "12.50")
     admin.dblclick("#cage-out-btn")
-    admin.wait_for_selector("#cage-msg.ok >> text=12.50 paid out in cash to bob")
+    admin.wait_for_selector("#cage-msg.ok >> text=of 12.50 asked for bob")
     _settled(admin, "#cage-out-btn")
+    waiting = server.get("admin", "/cage/cash-outs")
+    assert [(c["amount"], c["requested_by"]) for c in waiting] == [("12.50", "admin")]
+    own = server.post("bob", "/wallets/bob/cash-outs", {"amount": "12.50"})["cash_out"]
+    admin.reload()
+    admin.wait_for_selector("#deposit-player option[value='bob']", state="attached")
+    admin.select_option("#deposit-player", "bob")
+    admin.click(f"#cage-queue-table tr[data-cash-out='{waiting[0]['cash_out']}'] .pay-btn")
+    admin.wait_for_selector("#cage-msg.error >> text=second person")
+    row = f"#cage-queue-table tr[data-cash-out='{own}'] .pay-btn"
+    admin.dblclick(row)
+    admin.wait_for_selector("#cage-msg.ok >> text=12.50 paid out in cash to bob")
     assert len(_entries(server, "bob", "cage_cash_out")) == 1
     assert _balance(server, "bob") == before + Decimal("37.25") - Decimal("12.50")
     # A new amount typed is a new intent: it moves again.

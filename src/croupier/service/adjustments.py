@@ -2,8 +2,9 @@
 a dealer's error (13:47-20.25(d): the boxperson answers the disputes). One over the limit, or
 past what the supervisor may move for the player alone in the period, is asked (an
 ``adjustment_asked`` event) and waits for a second, independent supervisor
-(:mod:`croupier.service.controls`); both go through the runner, so an Idempotency-Key sent
-twice makes one request, pending or not."""
+(:mod:`croupier.service.controls`), unless the one who asked withdraws it or another declines
+it; all go through the runner, so an Idempotency-Key sent twice makes one request, pending or
+not."""
 
 from __future__ import annotations
 
@@ -87,4 +88,29 @@ def approve(user: User, live: LiveTable, pending_id: int, limits: Limits | None 
                                            user.username),
                      sv.Adjusted(asked.player, asked.amount, reason, user.username)],
                     extra={"approved_adjustment": pending_id})
+    return plan
+
+
+def close(user: User, live: LiveTable, pending_id: int, reason: str | None) -> PlanFn:
+    """Pending adjustment ``pending_id`` closed unapproved: withdrawn by the supervisor who
+    asked it (``reason`` None), or declined with ``reason`` by another; no chips move, and the
+    chips it held are free again."""
+    def plan(conn: Connection) -> Plan:
+        withdrawn, by = reason is None, user.username
+        asked = live.adjustments_asked.get(pending_id)
+        if asked is None:
+            raise ApiError(404, "not_found", f"there is no adjustment {pending_id} pending at "
+                           f"table {live.id!r}")
+        if withdrawn and asked.by != by:
+            raise Refusal(f"adjustment {pending_id} was asked by {asked.by}: only they "
+                          "withdraw it (another supervisor declines or approves it)",
+                          clause_at(live))
+        if not withdrawn and asked.by == by:
+            raise Refusal(f"{by} asked adjustment {pending_id}: they withdraw it; a second "
+                          "supervisor declines it", clause_at(live))
+        status = "withdrawn" if withdrawn else "declined"
+        controls.close(conn, live.id, pending_id, by, status, clause_at(live))
+        kind = sv.AdjustmentWithdrawn if withdrawn else sv.AdjustmentDeclined
+        event = kind(pending_id, asked.player, asked.amount, by, reason or f"withdrawn by {by}")
+        return Plan([event], extra={f"{status}_adjustment": pending_id})
     return plan

@@ -17,8 +17,8 @@ from croupier.errors import Refusal
 from croupier.events import Event
 from croupier.money import fmt
 from croupier.rules.citations import cite
+from croupier.service import cage, store
 from croupier.service import events as sv
-from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.ledger import Ledger
 from croupier.service.live import LiveTable
@@ -50,9 +50,34 @@ def buy_in(ledger: Ledger, user: User, live: LiveTable, amount: Decimal) -> Plan
         if store.cents(amount) > balance:
             raise Refusal(f"{player}'s wallet holds {fmt(store.dollars(balance))}: it cannot "
                           f"buy {fmt(amount)} in chips", cite(live.profile, "wallet"))
+        require_unheld_wallet(conn, player, store.cents(amount), balance)
         events: list[Event] = [sv.ChipsIn(player, amount), *live.procedures.joined(player)]
         return Plan(events, wallet=[(player, -store.cents(amount), "buy_in")])
     return plan
+
+
+def require_unheld_wallet(conn: Connection, player: str, cents: int, balance: int) -> None:
+    """Refuse spending ``cents`` of ``player``'s wallet (of ``balance``) that a cash-out asked at
+    the cage and not yet decided holds: the money asked in cash is not also bought in chips
+    (a payment would then find it gone, or the request stand over money spent)."""
+    held = cage.held(conn, player)
+    if held > 0 and balance - cents < held:
+        raise Refusal(f"{fmt(store.dollars(held))} of {player}'s wallet is held by a cash-out "
+                      "asked at the cage and not yet paid: at most "
+                      f"{fmt(store.dollars(max(balance - held, 0)))} can be spent until it is "
+                      "paid, withdrawn or declined", cage.CLAUSE)
+
+
+def require_unheld_chips(live: LiveTable, player: str, amount: Decimal) -> None:
+    """Refuse a wager of ``amount`` that would put down chips an adjustment asked at ``live``
+    holds (:func:`held_chips`): a held chip is neither cashed out nor wagered until the
+    adjustment is decided, so a lost wager cannot dodge it. (For the wagers' plans.)"""
+    held = held_chips(live, player)
+    if held > 0 and live.chips(player) - amount < held:
+        raise Refusal(f"{fmt(held)} of {player}'s chips are held while an adjustment taking "
+                      "them back waits for a second supervisor: at most "
+                      f"{fmt(max(live.chips(player) - held, Decimal(0)))} can be wagered until "
+                      "it is decided", live.procedures.adjustment_clause())
 
 
 def held_chips(live: LiveTable, player: str) -> Decimal:

@@ -13,10 +13,12 @@ row they had, ``physical`` where they had none, as they behaved).
 
 An adjustment of more than :data:`ADJUSTMENT_LIMIT`, or one that would take what one
 supervisor moved for one player alone in :data:`ADJUSTMENT_PERIOD` past it, waits, pending,
-for a second supervisor independent of the one who asked (docs/two-person-rules.md). Asking
-and approving are events of the table's chain (``adjustment_asked``, ``adjustment_approved``
-before the ``adjust`` that moves the chips); ``pending_adjustments`` is their projection, which
-the audit rebuilds and compares (:func:`check`).
+for a second supervisor independent of the one who asked (docs/two-person-rules.md); the one
+who asked may withdraw it, another supervisor may decline it. Asking, approving, withdrawing
+and declining are events of the table's chain (``adjustment_asked``, ``adjustment_approved``
+before the ``adjust`` that moves the chips, ``adjustment_withdrawn``, ``adjustment_declined``);
+``pending_adjustments`` is their projection, which the audit rebuilds and compares
+(:func:`check`).
 """
 
 from __future__ import annotations
@@ -214,6 +216,27 @@ def approve(conn: Connection, live_asked: dict[int, sv.AdjustmentAsked], table_i
     return asked
 
 
+CLOSED = {"adjustment_withdrawn": "withdrawn", "adjustment_declined": "declined"}
+"""The status a pending adjustment's row takes on each event that closes it unapproved."""
+
+
+def close(conn: Connection, table_id: str, pending_id: int, by: str, status: str,
+          clause: str) -> None:
+    """Mark pending adjustment ``pending_id`` ``status`` (withdrawn or declined) by ``by``,
+    exactly once; the caller checked who may and records the event that says so in the
+    table's chain in the same transaction. A refusal cites ``clause`` (the table's clause for
+    adjustments)."""
+    row = pending(conn, table_id, pending_id, lock=True)
+    if row is not None and row.status != "pending":
+        raise Refusal(f"adjustment {pending_id} is already {row.status}", clause)
+    done = conn.execute(pending_adjustments.update().where(
+        pending_adjustments.c.id == pending_id, pending_adjustments.c.table_id == table_id,
+        pending_adjustments.c.status == "pending").values(
+        status=status, decided_by=by, decided_at=store.now()))
+    if done.rowcount != 1:
+        raise Refusal(f"adjustment {pending_id} is already decided", clause)
+
+
 def pending(conn: Connection, table_id: str, pending_id: int, lock: bool = False) -> Any:
     """A pending adjustment's row; ``lock``: held (PostgreSQL) to the end of the transaction,
     so its status is checked under the lock that guards its decision."""
@@ -227,7 +250,7 @@ def expected_rows(events: dict[str, list[dict[str, Any]]]) -> dict[int, dict[str
     out: dict[int, dict[str, Any]] = {}
     for table_id, rows in events.items():
         for e in rows:
-            if e["kind"] not in ("adjustment_asked", "adjustment_approved"):
+            if e["kind"] not in ("adjustment_asked", "adjustment_approved", *CLOSED):
                 continue
             f = json.loads(e["payload"])["f"]
             if e["kind"] == "adjustment_asked":
@@ -237,7 +260,8 @@ def expected_rows(events: dict[str, list[dict[str, Any]]]) -> dict[int, dict[str
                     "reason": f["reason"], "requested_by": f["by"], "status": "pending",
                     "decided_by": None}
             elif int(f["pending"]) in out:
-                out[int(f["pending"])].update(status="approved", decided_by=f["by"])
+                out[int(f["pending"])].update(status=CLOSED.get(e["kind"], "approved"),
+                                              decided_by=f["by"])
     return out
 
 

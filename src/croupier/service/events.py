@@ -250,9 +250,31 @@ class AdjustmentApproved(Event):
     by: str
 
 
+@dataclass(frozen=True)
+class AdjustmentWithdrawn(AdjustmentApproved):
+    """The supervisor who asked pending adjustment ``pending`` withdrew it: no chips move.
+
+    An :class:`AdjustmentApproved` by type only so that the table's fold, which drops an
+    adjustment from the pending ones when it is approved, drops it when it is withdrawn or
+    declined too; its kind says what it is, and nothing that counts approvals reads it."""
+
+    kind: ClassVar[str] = "adjustment_withdrawn"
+    reason: str
+
+
+@dataclass(frozen=True)
+class AdjustmentDeclined(AdjustmentApproved):
+    """A supervisor other than the one who asked declined pending adjustment ``pending``, with
+    a reason: no chips move (an :class:`AdjustmentApproved` by type only, as
+    :class:`AdjustmentWithdrawn` is)."""
+
+    kind: ClassVar[str] = "adjustment_declined"
+    reason: str
+
+
 SERVICE_EVENTS: tuple[type[Event], ...] = (
     BettingClosed, LateBetAsked, LateBetConfirmed, LateBetLapsed, Drawn, Entered, DiceOffered,
     DiceSelected, ShootRefused, DiceChangeCalled, DiceChanged, Voided, IntegrityAlert,
     Procedure, SpinDeclared, TableHalted, HaltResolved, VoidAsked, AdjustmentAsked,
-    AdjustmentApproved,
+    AdjustmentApproved, AdjustmentWithdrawn, AdjustmentDeclined,
 )

@@ -155,6 +155,25 @@ async def adjustment(request: Request, table_id: TableId, body: AdjustBody, user
                                                      amount, body.reason))
 
 
+@router.post("/adjustments/{pending_id}/withdraw", tags=["supervisor"],
+             response_model=TableReply)
+async def withdraw_adjustment(request: Request, table_id: TableId, pending_id: LateId,
+                              user: Supervisor, key: Key, svc: Svc) -> Response:
+    """The supervisor who asked a pending adjustment withdraws it: no chips move."""
+    return await act(request, None, user, table_id, key,
+                     lambda live: adjustments.close(user, live, pending_id, None))
+
+
+@router.post("/adjustments/{pending_id}/decline", tags=["supervisor"],
+             response_model=TableReply)
+async def decline_adjustment(request: Request, table_id: TableId, pending_id: LateId,
+                             body: VoidBody, user: Supervisor, key: Key) -> Response:
+    """A supervisor other than the one who asked declines a pending adjustment, with a
+    reason: no chips move."""
+    return await act(request, body, user, table_id, key,
+                     lambda live: adjustments.close(user, live, pending_id, body.reason))
+
+
 @router.post("/adjustments/{pending_id}/approve", tags=["supervisor"],
              response_model=TableReply)
 async def approve_adjustment(request: Request, table_id: TableId, pending_id: LateId,

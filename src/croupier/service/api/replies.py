@@ -65,6 +65,10 @@ class TableReply(Documented):
     voided_round: int | None = Field(default=None, description="the round voided")
     approved_adjustment: int | None = Field(default=None, description="the pending "
                                             "adjustment approved")
+    withdrawn_adjustment: int | None = Field(default=None, description="the pending "
+                                             "adjustment withdrawn by its asker")
+    declined_adjustment: int | None = Field(default=None, description="the pending "
+                                            "adjustment declined by another supervisor")
     pending_adjustment: int | None = Field(default=None, description="202: the adjustment "
                                            "asked, waiting for a second supervisor")
     player: str | None = Field(default=None, description="202 adjustment: whose chips")
@@ -88,6 +92,7 @@ class WalletMove(Documented):
     player: str
     balance: str = Field(examples=["250.00"], description="the wallet's balance after")
     paid: str | None = Field(default=None, description="a cash-out: the amount paid")
+    cash_out: int | None = Field(default=None, description="a cash-out: the request paid")
 
 
 def answers(model: Any, status: int = 200) -> dict[int | str, dict[str, Any]]:

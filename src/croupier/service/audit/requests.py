@@ -10,7 +10,8 @@ another request produced (a key or caller rewritten, a row moved) is named. Even
 release recorded carry no digest: their replies are not compared (that is not a finding).
 
 A request that writes no table's event records its digest in the chained record it writes
-instead: a deposit or a cash-out at the cage in its wallet entry, a coupon issued in its house
+instead: a deposit in its wallet entry (so did a cash-out at the cage of an earlier release), a
+cash-out asked, paid, withdrawn or declined at the cage and a coupon issued in its house
 record. Its reply is rebuilt from that record (``moves.reply_of``, ``coupons.reply_of``) and
 compared; a record whose reply is missing is named, as are events.
 
@@ -28,7 +29,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from croupier.service import codec, coupons, moves, register, store
+from croupier.service import cage, codec, coupons, moves, register, store
 from croupier.service.audit.snapshot import Finding, Snapshot
 from croupier.service.plans import event_json
 
@@ -97,9 +98,10 @@ def made_elsewhere(snap: Snapshot) -> tuple[dict[str, Made], list[Finding]]:
                 f"the record's request column holds {r.get('request')!r}, its chained "
                 f"payload records {digest!r}")))
         if isinstance(digest, str):
+            worded = cage if r["kind"] in cage.KINDS else coupons
             found[digest] = Made(register.WHERE, int(r["seq"]), f"{r['kind']} of record "
-                                 f"{r['seq']}", coupons.status_of(record),
-                                 coupons.reply_of(record))
+                                 f"{r['seq']}", worded.status_of(record),
+                                 worded.reply_of(record))
     return found, findings
 
 

@@ -109,14 +109,18 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
 def _projections(snap: Snapshot, report: Report) -> None:
     """The tables rebuilt from the chains and compared: the accounts from the users' chain,
     the pending adjustments from the tables' chains, each table's opening from the house's
-    chain (a bundle from before the users' chain has none of them)."""
-    from croupier.service import controls, people
+    chain, the cage's cash-outs from the house's chain against the wallets' (a bundle from
+    before the users' chain has none of them)."""
+    from croupier.service import cage, controls, people
 
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
+    report.findings.extend(found)
+    report.notes.extend(notes)
+    found, notes = cage.check(snap.records, snap.entries)
     report.findings.extend(found)
     report.notes.extend(notes)
 

@@ -77,6 +77,7 @@ function cageCard(ctx) {
   const { h, api } = ctx;
   const msg = h("p", { class: "console-msg", role: "status", id: "cage-msg" });
   const entries = h("div", { id: "wallet-view" });
+  const queue = h("div", { id: "cage-queue" });
   const show = async (player) => {
     try {
       const w = await api.get(`/wallets/${encodeURIComponent(player)}`);
@@ -86,6 +87,33 @@ function cageCard(ctx) {
             h("td", {}, money(e.amount)), h("td", {}, money(e.balance_after)))))));
     } catch (err) { entries.replaceChildren(h("p", { class: "error" }, explain(err))); }
   };
+  // A cash-out is asked (by the player from their page, or here) and paid by a second person:
+  // an admin who neither asked it nor is one person with the player (the server refuses
+  // otherwise, citing the cage's control). Each row's buttons keep one intent (api.js).
+  const decide = (c, verb, body, done) => {
+    const it = intent();
+    return async (e) => {
+      const path = `/wallets/${encodeURIComponent(c.player)}/cash-outs/${c.cash_out}/${verb}`;
+      await once(e.currentTarget, () => attempt(msg, () => api.post(path, body(), it.key), done));
+      await loadQueue();
+      await show(c.player);
+    };
+  };
+  const reason = h("input", { id: "cage-decline-reason", size: 18, minlength: 3, placeholder: "e.g. no ID shown" });
+  const loadQueue = async () => {
+    let waiting;
+    try { waiting = await api.get("/cage/cash-outs"); } catch (err) { queue.replaceChildren(h("p", { class: "error" }, explain(err))); return; }
+    queue.replaceChildren(h("h3", {}, "Cash-outs waiting at the cage"), waiting.length
+      ? h("table", { id: "cage-queue-table" }, h("thead", {}, h("tr", {}, ["No.", "Player", "Amount", "Asked by", ""].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, waiting.map((c) => h("tr", { "data-cash-out": String(c.cash_out) }, h("td", {}, String(c.cash_out)), h("td", {}, c.player),
+          h("td", {}, money(c.amount)), h("td", {}, c.requested_by),
+          h("td", {}, h("button", { type: "button", class: "pay-btn", onclick: decide(c, "pay", () => ({}),
+            (r) => `${money(r.paid)} paid out in cash to ${r.player} from their wallet (cash-out ${r.cash_out}); it holds ${money(r.balance)}`) }, "Pay in cash"),
+          " ", h("button", { type: "button", class: "decline-btn", onclick: decide(c, "decline", () => ({ reason: reason.value.trim() }),
+            (r) => `Cash-out ${r.cash_out} to ${r.player} declined: ${r.reason}; nothing was paid`) }, "Decline"))))))
+      : h("p", { class: "muted", id: "cage-queue-empty" }, "No cash-out waits at the cage."),
+    field(h, "Reason to decline ", reason));
+  };
   // One intent per form (api.js: intent): a double click, or a retry, moves the money once.
   const cageForm = (id, path, what, done) => {
     const form = h("form", { id: `${id}-form`, onsubmit: async (e) => {
@@ -94,11 +122,12 @@ function cageCard(ctx) {
       const checked = checkAmount($(`${id}-amount`).value, what);
       if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
       await once($(`${id}-btn`), () => attempt(msg, () => api.post(`/wallets/${encodeURIComponent(player)}/${path}`, { amount: checked.value }, moving.key),
-        () => done(money(checked.value), player)));
+        (r) => done(money(checked.value), player, r)));
       await show(player);
+      await loadQueue();
     } },
     field(h, "Amount", h("input", { id: `${id}-amount`, inputmode: "decimal", size: 7, value: "200" })),
-    h("button", { type: "submit", id: `${id}-btn` }, what === "deposit" ? "Deposit" : "Cash out"));
+    h("button", { type: "submit", id: `${id}-btn` }, what === "deposit" ? "Deposit" : "Ask cash-out"));
     const moving = intent(form);
     return [form, moving];
   };
@@ -106,12 +135,14 @@ function cageCard(ctx) {
   const [deposit, depositing] = cageForm("deposit", "deposits", "deposit",
     (amount, who) => `${amount} deposited to ${who}'s wallet: the player buys chips with it at a table`);
   const [cashOut, cashing] = cageForm("cage-out", "cash-outs", "cash-out",
-    (amount, who) => `${amount} paid out in cash to ${who} from their wallet`);
+    (amount, who, r) => `Cash-out ${r.cash_out} of ${amount} asked for ${who}: it is held in the wallet until a second admin pays it`);
   player.querySelector("select").addEventListener("change", () => { depositing.renew(); cashing.renew(); });
+  loadQueue();
   return card(h, "admin-cage", "Cage: deposits and cash-outs", player,
     h("div", { class: "row" }, h("span", {}, "Cash in (deposit): "), deposit),
-    h("div", { class: "row" }, h("span", {}, "Cash out (from the wallet): "), cashOut), msg, entries,
-    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page; here their wallet is paid out in cash."));
+    h("div", { class: "row" }, h("span", {}, "Cash out (ask, from the wallet): "), cashOut), msg, queue, entries,
+    h("p", { class: "hint" }, "Players buy chips at a table from their wallet, and cash their chips back into it, from their own page; there they also ask for their wallet in cash. "
+      + "A cash-out is paid here by an admin who is a second person: never the one who asked it, nor an account that is one person with the player."));
 }
 
 // The limits a table opened with, as its offer states them: a blank maximum is none at all.

@@ -538,6 +538,19 @@ function renderPlayer() {
     };
     app.cashing = intent();
     const cashOut = () => once($("cashout-btn"), () => act("/cash-out", {}, { key: app.cashing.key }).then(loadWallet));
+    // The wallet in cash: asked here, the player's own request, and paid at the cage by an
+    // admin (service/cage.py); the amount is held in the wallet until then.
+    const cageForm = h("form", { class: "inline", id: "cage-ask-form", onsubmit: (e) => { e.preventDefault(); askCash(); } },
+      h("label", {}, "Cash at the cage ", h("input", { id: "cage-ask-amount", inputmode: "decimal", value: "", size: 6 })),
+      h("button", { type: "submit", id: "cage-ask-btn" }, "Ask for cash"));
+    const asking = intent(cageForm);
+    const askCash = () => {
+      const checked = checkAmount($("cage-ask-amount").value, "cash-out");
+      if (checked.error) { msg.className = "console-msg error"; msg.textContent = checked.error; return; }
+      once($("cage-ask-btn"), () => api.post(`/wallets/${encodeURIComponent(app.me)}/cash-outs`, { amount: checked.value }, asking.key)
+        .then((r) => { msg.className = "console-msg ok"; msg.textContent = `Cash-out ${r.cash_out} of ${money(r.amount)} asked: it is held in your wallet until the cage pays it`; },
+          (err) => { msg.className = "console-msg error"; msg.textContent = explain(err); }).then(loadWallet));
+    };
     panel.replaceChildren(
       h("h2", { id: "player-title" }, "Your bankroll"),
       h("dl", { class: "bankroll" },
@@ -546,6 +559,7 @@ function renderPlayer() {
         h("dt", {}, "Wallet"), h("dd", { id: "bankroll-wallet" })),
       buyForm,
       h("button", { type: "button", id: "cashout-btn", onclick: cashOut }, "Cash out chips"),
+      cageForm,
       msg,
       h("p", { class: "hint" }, "Tap or press Enter on a spot to bet the chip picked below the felt. On a spot holding your wager you see its state and only the moves the rules allow now. Press ? for keyboard shortcuts."));
   }
