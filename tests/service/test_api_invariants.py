@@ -244,6 +244,25 @@ class Night(RuleBasedStateMachine):
                 if who == "alice":
                     assert status == 403
 
+    @rule(player=st.sampled_from(PLAYERS), amount=AMOUNTS,
+          asker=st.sampled_from(["self", "admin"]),
+          then=st.sampled_from(["pay", "pay", "withdraw", "decline", ""]))
+    def cage_cash_out(self, player: str, amount: str, asker: str, then: str) -> None:
+        """Cash asked at the cage (by the player or an admin) and paid, withdrawn or declined:
+        an admin's own request is paid only by a second admin (the demo has one: refused)."""
+        who = player if asker == "self" else "admin"
+        base = f"/wallets/{player}/cash-outs"
+        if self.ask(who, base, {"amount": amount}) != 202 or not then:
+            return
+        number = self.last["cash_out"]
+        if then == "pay":
+            status = self.ask("admin", f"{base}/{number}/pay", {})
+            assert (status == 409) == (who == "admin"), status
+        elif then == "withdraw":
+            self.ask(who, f"{base}/{number}/withdraw", {})
+        else:
+            self.ask("admin", f"{base}/{number}/decline", {"reason": "no ID shown"})
+
     @rule(wager=st.sampled_from(CRAPS_WAGERS))
     def a_bet_for_someone_else(self, wager: dict[str, Any]) -> None:
         assert self.ask("alice", "/tables/craps-1/bets",

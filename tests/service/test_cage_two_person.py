@@ -162,13 +162,16 @@ def test_a_pending_adjustment_is_withdrawn_or_declined_and_its_chips_freed(app: 
     number = asked["pending_adjustment"]
     held = app.refused("bob", "/tables/craps-1/cash-out", {})
     assert held["clause"] == ADJUSTMENT_CLAUSE and "held" in held["reason"]
-    # The check a wager's plan makes of the hold (cashier.require_unheld_chips): 150.00 of
-    # bob's 300.00 are held, so 150.00 may be wagered and not a cent more.
+    # 150.00 of bob's 300.00 are held: a wager may put down 150.00 and not a dollar more.
+    over = app.refused("bob", "/tables/craps-1/bets", {"wager": "field", "amount": "151"})
+    assert over["clause"] == ADJUSTMENT_CLAUSE and "can be wagered" in over["reason"]
+    assert _chips(app, "bob") == "300.00"
+    app.ok("bob", "/tables/craps-1/bets", {"wager": "field", "amount": "150"})
+    app.ok("bob", "/tables/craps-1/bets/take-down", {"wager": "field"})
     live = app.client.app.state.services.tables.find("craps-1")  # type: ignore[attr-defined]
-    cashier.require_unheld_chips(live, "bob", Decimal("150.00"))
     with pytest.raises(Refusal) as wager:
         cashier.require_unheld_chips(live, "bob", Decimal("150.01"))
-    assert wager.value.clause == ADJUSTMENT_CLAUSE and "can be wagered" in str(wager.value)
+    assert wager.value.clause == ADJUSTMENT_CLAUSE
     other = app.refused("floor", f"{base}/{number}/withdraw")
     assert other["clause"] == ADJUSTMENT_CLAUSE and "only they withdraw" in other["reason"]
     own = app.refused("supervisor", f"{base}/{number}/decline", {"reason": "changed my mind"})

@@ -251,25 +251,32 @@ class AdjustmentApproved(Event):
 
 
 @dataclass(frozen=True)
-class AdjustmentWithdrawn(AdjustmentApproved):
-    """The supervisor who asked pending adjustment ``pending`` withdrew it: no chips move.
-
-    An :class:`AdjustmentApproved` by type only so that the table's fold, which drops an
-    adjustment from the pending ones when it is approved, drops it when it is withdrawn or
-    declined too; its kind says what it is, and nothing that counts approvals reads it."""
+class AdjustmentWithdrawn(Event):
+    """The supervisor who asked pending adjustment ``pending`` withdrew it: no chips move."""
 
     kind: ClassVar[str] = "adjustment_withdrawn"
+    pending: int
+    player: str
+    amount: Decimal
+    by: str
     reason: str
 
 
 @dataclass(frozen=True)
-class AdjustmentDeclined(AdjustmentApproved):
+class AdjustmentDeclined(Event):
     """A supervisor other than the one who asked declined pending adjustment ``pending``, with
-    a reason: no chips move (an :class:`AdjustmentApproved` by type only, as
-    :class:`AdjustmentWithdrawn` is)."""
+    a reason: no chips move."""
 
     kind: ClassVar[str] = "adjustment_declined"
+    pending: int
+    player: str
+    amount: Decimal
+    by: str
     reason: str
+
+
+ADJUSTMENT_DECIDED = (AdjustmentApproved, AdjustmentWithdrawn, AdjustmentDeclined)
+"""The events that end a pending adjustment: approved, withdrawn by its asker, declined."""
 
 
 SERVICE_EVENTS: tuple[type[Event], ...] = (

@@ -195,7 +195,7 @@ class LiveTable:
             return
         if isinstance(event, sv.AdjustmentAsked):
             self.adjustments_asked[event.pending] = event
-        elif isinstance(event, sv.AdjustmentApproved):
+        elif isinstance(event, sv.ADJUSTMENT_DECIDED):
             self.adjustments_asked.pop(event.pending, None)
         elif isinstance(event, sv.Procedure) and event.name == DEALER_ON_DUTY:
             self.dealer = event.by

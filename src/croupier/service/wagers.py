@@ -22,7 +22,7 @@ from croupier.rules import load_profile
 from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
-from croupier.service.cashier import require_player_at
+from croupier.service.cashier import require_player_at, require_unheld_chips
 from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, Reply
@@ -70,6 +70,7 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
             require_player_at(live, player)
         action = game_action(live, "bet", body, player, body.get("amount"), players=seated)
         limits.check_wager(action.amount)
+        require_unheld_chips(live, player, action.amount)
         if coupon:
             return Plan(coupons.coupon_bet(live, action))
         if live.betting_open:
