@@ -100,7 +100,6 @@ class Night(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.engine: sa.Engine = self.app.client.app.state.services.engine  # type: ignore[attr-defined]
-        self.answers: list[int] = []
         self.last: dict[str, Any] = {}
         self.coupons: list[tuple[str, str, str]] = []
 
@@ -116,7 +115,6 @@ class Night(RuleBasedStateMachine):
             assert error["code"], error
             if status == 409:
                 assert error["clause"] and error["reason"], error
-        self.answers.append(status)
         self.last = response.json() if status < 300 else {}
         return status
 
@@ -219,12 +217,15 @@ class Night(RuleBasedStateMachine):
         sent = [(who, path, {**body, "amount": amount} if path.endswith(("bets", "buy-in"))
                  else body, uuid.uuid4().hex) for who, (path, body), amount in asks]
         if retried:
-            sent.insert(1, sent[0])
+            # A refusal is not kept under its key: the copy decided after another request of
+            # the same player (a take-down refused, then the bet it names made) is rightly
+            # answered otherwise. The others come from the other player, so both copies are
+            # decided alike, and two answers differing means the request was done twice.
+            sent = [sent[0], sent[0], *(a for a in sent[1:] if a[0] != sent[0][0])]
         with ThreadPoolExecutor(len(sent)) as pool:
             answers = list(pool.map(lambda a: self.app.post(*a), sent))
         for (_, path, body, _), answer in zip(sent, answers, strict=True):
             assert answer.status_code < 500, f"{path} {body}: {answer.text}"
-            self.answers.append(answer.status_code)
         if retried:
             first, again = answers[0], answers[1]
             assert first.status_code == again.status_code, (first.text, again.text)
@@ -258,11 +259,6 @@ class Night(RuleBasedStateMachine):
                          key=key)
         if amount != "5" and first < 300:
             assert again == 422
-
-    @precondition(lambda self: len(self.answers) > 0)
-    @rule()
-    def nothing_answered_a_server_error(self) -> None:
-        assert max(self.answers) < 500
 
 
 NIGHTS = settings(max_examples=8, stateful_step_count=40, deadline=None, database=None,
