@@ -56,6 +56,10 @@ TOGETHER: tuple[tuple[str, dict[str, Any]], ...] = (
 """Requests a player sends at once: wagers, buy-ins and take-downs take an amount."""
 AMOUNTS = st.sampled_from(["1", "5", "2.50", "0.01", "25", "100", "999999", "0", "-5", "1e3",
                            "5.001", ""])
+STAKES = st.one_of(st.sampled_from(["5", "10", "25"]), AMOUNTS)
+"""A wager's amount: half the time one the table takes, else any of :data:`AMOUNTS` (drawn
+from those alone, most wagers were malformed or found no chips, and few were ever settled)."""
+BUY_INS = st.one_of(st.sampled_from(["100", "200"]), AMOUNTS)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -124,23 +128,23 @@ class Night(RuleBasedStateMachine):
             night = cash(conn)
         assert night.adds_up, night
 
-    @rule(player=st.sampled_from(PLAYERS), amount=AMOUNTS,
+    @rule(player=st.sampled_from(PLAYERS), amount=BUY_INS,
           by=st.sampled_from(("admin", "admin", "dealer", "alice")))
     def deposit(self, player: str, amount: str, by: str) -> None:
         status = self.ask(by, f"/wallets/{player}/deposits", {"amount": amount})
         if by != "admin":
             assert status == 403
 
-    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES), amount=AMOUNTS)
+    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES), amount=BUY_INS)
     def buy_in(self, player: str, table: str, amount: str) -> None:
         self.ask(player, f"/tables/{table}/buy-in", {"amount": amount})
 
-    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS), amount=AMOUNTS)
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS), amount=STAKES)
     def craps_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
         self.ask(player, "/tables/craps-1/bets", {**wager, "amount": amount})
 
     @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(ROULETTE_WAGERS),
-          amount=AMOUNTS)
+          amount=STAKES)
     def roulette_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
         self.ask(player, "/tables/roulette-1/bets", {**wager, "amount": amount})
 
