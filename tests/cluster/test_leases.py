@@ -18,12 +18,22 @@ from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.cluster import leases
 from croupier.service.cluster.node import Node
+from croupier.service.controls import EntryMode
 from croupier.service.live import LiveTable
 from croupier.service.plans import Job, Plan
 from croupier.service.runner import Runner
+from croupier.service.tables import Opening, Tables
 from serverkit import own_schema
 
 from .conftest import postgres_url
+
+
+def open_table(tables: Tables, conn: sa.Connection, table_id: str) -> LiveTable:
+    """A roulette table opened as the API opens one: its row with the house chain's record
+    that opens it (``table_entry``), without which no node serves it."""
+    return tables.create(conn, Opening(table_id, "roulette", "nj-casino-night", {}, "admin",
+                                       EntryMode.RNG))
+
 
 SCHEMA = "croupier_cluster_leases"
 
@@ -117,7 +127,7 @@ def test_ledger_refuses_a_fenced_nodes_write(engine: sa.Engine) -> None:
     runner = Runner.over(engine)
     ledger = runner.ledger
     with engine.begin() as conn:
-        live = runner.tables.create(conn, "t-ledger", "roulette", "nj-casino-night", {}, None)
+        live = open_table(runner.tables, conn, "t-ledger")
     runner.tables.add(live)
     stale = Node(engine, runner.tables, "a", "http://a", ttl=30)
     ledger.fence = stale.fence
@@ -160,7 +170,7 @@ def test_a_node_stopping_hands_its_tables_over_at_once(engine: sa.Engine) -> Non
     takes its tables at once rather than after the lease would have expired (30 s here)."""
     tables = Runner.over(engine).tables
     with engine.begin() as conn:
-        live = tables.create(conn, "t-handover", "roulette", "nj-casino-night", {}, None)
+        live = open_table(tables, conn, "t-handover")
     tables.add(live)
     first = Node(engine, tables, "a", "http://a", ttl=30)
     assert first.claim("t-handover") is None and first.held() == {"t-handover": 1}
@@ -181,8 +191,7 @@ def test_a_table_taken_over_keeps_one_hash_chain(engine: sa.Engine) -> None:
 
     first_runner = Runner.over(engine)
     with engine.begin() as conn:
-        live = first_runner.tables.create(conn, "t-chain", "roulette", "nj-casino-night", {},
-                                          None)
+        live = open_table(first_runner.tables, conn, "t-chain")
     first_runner.tables.add(live)
     second_runner = Runner.over(engine)
     first = Node(engine, first_runner.tables, "a", "http://a", ttl=30)
@@ -221,7 +230,7 @@ def test_a_gone_owners_table_is_taken_at_once_and_its_writes_fenced(engine: sa.E
     owner still be running, its next write is refused and its renewal drops the lease."""
     runner = Runner.over(engine)
     with engine.begin() as conn:
-        live = runner.tables.create(conn, "t-gone", "roulette", "nj-casino-night", {}, None)
+        live = open_table(runner.tables, conn, "t-gone")
     runner.tables.add(live)
     first = Node(engine, runner.tables, "a", "http://a", ttl=30)
     second = Node(engine, Runner.over(engine).tables, "b", "http://b", ttl=30)
@@ -256,7 +265,7 @@ def test_an_owner_whose_liveness_connection_fails_drops_its_leases(engine: sa.En
     its next renewal rather than serving from memory until they would have expired."""
     tables = Runner.over(engine).tables
     with engine.begin() as conn:
-        tables.add(tables.create(conn, "t-lost", "roulette", "nj-casino-night", {}, None))
+        tables.add(open_table(tables, conn, "t-lost"))
     node = Node(engine, tables, "a", "http://a", ttl=30)
     assert node.claim("t-lost") is None and node.held() == {"t-lost": 1}
     node.renew_once()

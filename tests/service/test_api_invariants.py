@@ -56,6 +56,10 @@ TOGETHER: tuple[tuple[str, dict[str, Any]], ...] = (
 """Requests a player sends at once: wagers, buy-ins and take-downs take an amount."""
 AMOUNTS = st.sampled_from(["1", "5", "2.50", "0.01", "25", "100", "999999", "0", "-5", "1e3",
                            "5.001", ""])
+STAKES = st.one_of(st.sampled_from(["5", "10", "25"]), AMOUNTS)
+"""A wager's amount: half the time one the table takes, else any of :data:`AMOUNTS` (drawn
+from those alone, most wagers were malformed or found no chips, and few were ever settled)."""
+BUY_INS = st.one_of(st.sampled_from(["100", "200"]), AMOUNTS)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -100,7 +104,6 @@ class Night(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.engine: sa.Engine = self.app.client.app.state.services.engine  # type: ignore[attr-defined]
-        self.answers: list[int] = []
         self.last: dict[str, Any] = {}
         self.coupons: list[tuple[str, str, str]] = []
 
@@ -116,7 +119,6 @@ class Night(RuleBasedStateMachine):
             assert error["code"], error
             if status == 409:
                 assert error["clause"] and error["reason"], error
-        self.answers.append(status)
         self.last = response.json() if status < 300 else {}
         return status
 
@@ -126,23 +128,23 @@ class Night(RuleBasedStateMachine):
             night = cash(conn)
         assert night.adds_up, night
 
-    @rule(player=st.sampled_from(PLAYERS), amount=AMOUNTS,
+    @rule(player=st.sampled_from(PLAYERS), amount=BUY_INS,
           by=st.sampled_from(("admin", "admin", "dealer", "alice")))
     def deposit(self, player: str, amount: str, by: str) -> None:
         status = self.ask(by, f"/wallets/{player}/deposits", {"amount": amount})
         if by != "admin":
             assert status == 403
 
-    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES), amount=AMOUNTS)
+    @rule(player=st.sampled_from(PLAYERS), table=st.sampled_from(TABLES), amount=BUY_INS)
     def buy_in(self, player: str, table: str, amount: str) -> None:
         self.ask(player, f"/tables/{table}/buy-in", {"amount": amount})
 
-    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS), amount=AMOUNTS)
+    @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(CRAPS_WAGERS), amount=STAKES)
     def craps_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
         self.ask(player, "/tables/craps-1/bets", {**wager, "amount": amount})
 
     @rule(player=st.sampled_from(PLAYERS), wager=st.sampled_from(ROULETTE_WAGERS),
-          amount=AMOUNTS)
+          amount=STAKES)
     def roulette_bet(self, player: str, wager: dict[str, Any], amount: str) -> None:
         self.ask(player, "/tables/roulette-1/bets", {**wager, "amount": amount})
 
@@ -219,12 +221,15 @@ class Night(RuleBasedStateMachine):
         sent = [(who, path, {**body, "amount": amount} if path.endswith(("bets", "buy-in"))
                  else body, uuid.uuid4().hex) for who, (path, body), amount in asks]
         if retried:
-            sent.insert(1, sent[0])
+            # A refusal is not kept under its key: the copy decided after another request of
+            # the same player (a take-down refused, then the bet it names made) is rightly
+            # answered otherwise. The others come from the other player, so both copies are
+            # decided alike, and two answers differing means the request was done twice.
+            sent = [sent[0], sent[0], *(a for a in sent[1:] if a[0] != sent[0][0])]
         with ThreadPoolExecutor(len(sent)) as pool:
             answers = list(pool.map(lambda a: self.app.post(*a), sent))
         for (_, path, body, _), answer in zip(sent, answers, strict=True):
             assert answer.status_code < 500, f"{path} {body}: {answer.text}"
-            self.answers.append(answer.status_code)
         if retried:
             first, again = answers[0], answers[1]
             assert first.status_code == again.status_code, (first.text, again.text)
@@ -277,11 +282,6 @@ class Night(RuleBasedStateMachine):
                          key=key)
         if amount != "5" and first < 300:
             assert again == 422
-
-    @precondition(lambda self: len(self.answers) > 0)
-    @rule()
-    def nothing_answered_a_server_error(self) -> None:
-        assert max(self.answers) < 500
 
 
 NIGHTS = settings(max_examples=8, stateful_step_count=40, deadline=None, database=None,

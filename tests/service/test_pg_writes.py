@@ -20,10 +20,20 @@ import serverkit
 from croupier.service import events as sv
 from croupier.service import store, tokens
 from croupier.service.auth import _USER_BY_TOKEN, User
+from croupier.service.controls import EntryMode
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.plans import Job, Plan, Reply
 from croupier.service.runner import Runner
+from croupier.service.tables import Opening, Tables
+
+
+def open_table(tables: Tables, conn: sa.Connection, table_id: str) -> LiveTable:
+    """A roulette table opened as the API opens one: its row with the house chain's record
+    that opens it (``table_entry``), without which no node serves it."""
+    return tables.create(conn, Opening(table_id, "roulette", "nj-casino-night", {}, "admin",
+                                       EntryMode.RNG))
+
 
 SCHEMA = "croupier_pg_writes"
 ADMIN = User(1, "admin", "admin")
@@ -52,8 +62,7 @@ class At(NamedTuple):
 def at(engine: sa.Engine) -> Iterator[At]:
     made = Runner.over(engine)
     with engine.begin() as conn:
-        live = made.tables.create(conn, f"t-{uuid.uuid4().hex[:8]}", "roulette",
-                                  "nj-casino-night", {}, None)
+        live = open_table(made.tables, conn, f"t-{uuid.uuid4().hex[:8]}")
     made.tables.add(live)
     yield At(made, live)
     assert made.ledger._writers is not None

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from croupier.service import controls, equipment, equipment_register, store
 from croupier.service.auth import Auth, Role
 from croupier.service.ledger import Ledger, WalletMove, move_wallet
-from croupier.service.tables import Tables
+from croupier.service.tables import Opening, Tables
 
 DEMO_USERS = (("admin", "admin"), ("dealer", "dealer"), ("supervisor", "supervisor"),
               ("floor", "supervisor"), ("auditor", "auditor"), ("alice", "player"),
@@ -39,8 +39,8 @@ def seed(engine: sa.Engine, password: str | None = None) -> dict[str, str] | Non
             if role == Role.PLAYER:
                 move_wallet(conn, WalletMove(name, store.cents(DEMO_WALLET), "deposit", "demo"))
         for table_id, game, profile in DEMO_TABLES:
-            tables.create(conn, table_id, game, profile, {}, None)
-            controls.set_entry(conn, table_id, controls.EntryMode.PHYSICAL, "admin")
+            tables.create(conn, Opening(table_id, game, profile, {}, "admin",
+                                        controls.EntryMode.PHYSICAL))
         record = equipment.passing_record()
         for i in range(1, DEMO_DICE + 1):
             serial = f"NJ-{i:04d}"

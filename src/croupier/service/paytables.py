@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -38,9 +38,9 @@ from croupier.service import paytable_changes as schedule
 from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.commit import Committer
-from croupier.service.controls import EntryMode, set_entry
 from croupier.service.live import LiveTable, empty_table
 from croupier.service.plans import Job, Plan
+from croupier.service.tables import Opening as Opening  # what open_table takes, named here
 from croupier.service.tables import Tables
 
 log = logging.getLogger("croupier.service")
@@ -100,21 +100,6 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
     return (pays if isinstance(pays, dict) else {}), f"at table {row.id}"
 
 
-@dataclass(frozen=True)
-class Opening:
-    """A table to open: its id, game, rule profile, options (as given, before the house's pay
-    table is put in them), who opens it (``by``), how its results come (``entry``) and its
-    capacity (None: the game's default)."""
-
-    table_id: str
-    game: str
-    profile: str
-    options: dict[str, Any]
-    by: str
-    entry: EntryMode = EntryMode.RNG
-    capacity: int | None = None
-
-
 def open_table(tables: Tables, opening: Opening) -> LiveTable:
     """Create a table that takes the house's pay table (refused if its own ``pays`` differ),
     with the record of the house's chain that opens it (``table_entry``: who opened it, how
@@ -135,8 +120,7 @@ def open_table(tables: Tables, opening: Opening) -> LiveTable:
         except Refusal as exc:
             refused = exc
         if refused is None:
-            live = tables.create(conn, table_id, game, profile, options, opening.capacity)
-            set_entry(conn, table_id, opening.entry, opening.by)
+            live = tables.create(conn, replace(opening, options=options))
     if refused is not None:
         raise refused
     return live

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -34,6 +35,21 @@ _EVENTS_AFTER = sa.select(store.events.c.seq, store.events.c.round, store.events
 _HOUSE = sa.select(store.tables.c.house_cents).where(store.tables.c.id == sa.bindparam("t"))
 _SEATS = sa.select(store.seats.c.player, store.seats.c.chips_cents,
                    store.seats.c.on_table_cents).where(store.seats.c.table_id == sa.bindparam("t"))
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A table to open: its id, game, rule profile, options (as given, before the house's pay
+    table is put in them), who opens it (``by``), how its results come (``entry``) and its
+    capacity (None: the game's default)."""
+
+    table_id: str
+    game: str
+    profile: str
+    options: dict[str, Any]
+    by: str
+    entry: controls.EntryMode = controls.EntryMode.RNG
+    capacity: int | None = None
 
 
 class Tables:
@@ -88,12 +104,16 @@ class Tables:
                 self.all[row.id] = self.rebuilt(conn, row)
                 self.ledger.heads[row.id] = self.ledger.head_of(conn, row)
 
-    def create(self, conn: Connection, table_id: str, game: str, profile: str,
-               options: dict[str, Any], capacity: int | None) -> LiveTable:
+    def create(self, conn: Connection, opening: Opening) -> LiveTable:
         """A new table, written in ``conn``'s transaction (the options checked by the game's
-        table: Malformed if not); it is served once added (:meth:`add`)."""
-        live = LiveTable(table_id, game, profile, options, capacity)
+        table: Malformed if not) with the record of the house's chain that opens it
+        (``table_entry``: who opens it, how its results come), so that no caller writes a row
+        this node or another would not serve (:func:`opened`); it is served once added
+        (:meth:`add`)."""
+        live = LiveTable(opening.table_id, opening.game, opening.profile, opening.options,
+                         opening.capacity)
         self.ledger.write_table(conn, live)
+        controls.set_entry(conn, opening.table_id, opening.entry, opening.by)
         return live
 
     def add(self, live: LiveTable) -> None:

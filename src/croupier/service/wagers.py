@@ -50,7 +50,8 @@ async def place(desk: Desk, asked: Asked) -> Reply:
         if serial is None:
             return bet(user, live, body, limits)
         clauses.check_coupons(live.profile, live.game.name)
-        amount = parse_amount(body.get("amount"), "amount")
+        # Read before the plan, as the coupon is redeemed with it: named as the reader names it.
+        amount = parse_amount(body.get("amount"), "body.amount")
         limits.check_wager(amount)
         return coupons.redeeming(bet(user, live, body, limits, coupon=True),
                                  coupons.Redemption(serial, user.username, body["wager"],
