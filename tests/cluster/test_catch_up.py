@@ -5,7 +5,6 @@ stand for two nodes (no cluster, no PostgreSQL needed)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +31,8 @@ def test_catch_up_equals_a_full_rebuild(tmp_path: Path) -> None:
     kit.play(craps_rounds=6, roulette_rounds=3)
     # A bet left on the layout: the current round has a participant and no decision yet.
     craps = kit.tables.all["craps-1"]
-    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
-                                            Decimal(2), False))
+    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field", "amount": "2"},
+                                            kit.ledger.limits))
     for table in ("craps-1", "roulette-1"):
         live = other.all[table]
         assert live.seq < kit.tables.all[table].seq
@@ -48,8 +47,8 @@ def test_catch_up_over_a_void_rebuilds_without_the_voided_events(tmp_path: Path)
     kit.play(craps_rounds=2, roulette_rounds=0)
     other = Runner.over(kit.engine).tables
     craps = kit.tables.all["craps-1"]
-    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field"},
-                                            Decimal(1), False))
+    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps, {"wager": "field", "amount": "1"},
+                                            kit.ledger.limits))
     kit.roll("craps-1", (1, 1))
     kit.act("supervisor", "craps-1", voids.void(kit.users["supervisor"], craps, "dice left"))
     live = other.all["craps-1"]
