@@ -1,0 +1,80 @@
+"""Found by an attack on the live server (attack36; in process: the app over a demo ledger).
+
+* A late bet (13:69F-1.3(a)) was confirmed by a dealer or a boxperson who is one person with
+  the player who made it (accounts of one admin's line): the two confirmations then came from
+  one independent person, the other being the player's own hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from serverkit import PASSWORD
+
+from .appkit import App, demo_app
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with demo_app(tmp_path_factory.mktemp("attack36")) as made:
+        yield made
+
+
+def _make(app: App, *accounts: tuple[str, str]) -> None:
+    """Accounts made through the API by admin: one person with admin and with each other."""
+    for name, role in accounts:
+        app.ok("admin", "/users", {"username": name, "password": PASSWORD, "role": role},
+               key=None)
+
+
+def _chips(app: App, table: str = "craps-1") -> dict[str, Any]:
+    return dict(app.get("auditor", f"/tables/{table}").json()["players"])
+
+
+def test_a_late_bet_is_not_confirmed_by_one_person_with_its_player(app: App) -> None:
+    """late-dealer, late-box and late-player were made by admin (one line): neither the dealer
+    nor the boxperson of that line confirms late-player's late bet; the independent demo dealer
+    and supervisor do."""
+    _make(app, ("late-dealer", "dealer"), ("late-box", "supervisor"), ("late-player", "player"))
+    app.ok("admin", "/wallets/late-player/deposits", {"amount": "50"})
+    app.ok("late-player", "/tables/craps-1/buy-in", {"amount": "50"})
+    app.ready_dice()
+    app.ok("dealer", "/tables/craps-1/no-more-bets")
+    late = app.post("late-player", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+    assert late.status_code == 202, late.text
+    late_id = late.json()["late_bet"]
+    path = f"/tables/craps-1/late-bets/{late_id}/confirm"
+    for staff in ("late-dealer", "late-box"):
+        before, events = _chips(app), len(app.events())
+        error = app.refused(staff, path)
+        assert "late-player" in error["reason"] and "one person" in error["reason"], error
+        assert error["clause"] == "N.J.A.C. 13:69F-1.3(a)1", error
+        assert _chips(app) == before and len(app.events()) == events
+    app.ok("dealer", path)
+    # The boxperson of the player's line is refused after an independent dealer confirmed too.
+    assert app.refused("late-box", path)["clause"] == "N.J.A.C. 13:69F-1.3(a)1"
+    app.ok("supervisor", path)
+    assert _chips(app)["late-player"] == {"chips": "45.00", "on_table": "5.00"}
+    app.ok("dealer", "/tables/craps-1/roll", {"dice": [1, 2]})
+    assert app.audit()["ok"]
+
+
+def test_no_roulette_table_pays_above_the_profile_on_one_admins_word(app: App) -> None:
+    """admin alone opened a roulette table paying a straight at 3500 to 1, and bob's 1.00 on
+    17 won 3500.00: a pay table no second person approved (craps needs a change two people
+    approve; roulette has no change at all)."""
+    opening = {"id": "r-3500", "game": "roulette", "profile": "nj-casino-night",
+               "options": {"pays": {"straight": "3500 to 1"}}, "entry": "physical"}
+    r = app.post("admin", "/tables", opening, key=None)
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error["clause"] == "N.J.A.C. 13:47-20.32(f)", error
+    assert "3500 to 1" in error["reason"] and "35 to 1" in error["reason"], error
+    assert "r-3500" not in [t["id"] for t in app.get("admin", "/tables").json()]
+    assert app.audit()["ok"]
+    # The profile's own odds, written out, are no change: that table opens.
+    opening.update(id="r-35", options={"pays": {"straight": "35 to 1"}})
+    made = app.post("admin", "/tables", opening, key=None)
+    assert made.status_code == 201, made.text
