@@ -2,7 +2,11 @@
 
 * A late bet (13:69F-1.3(a)) was confirmed by a dealer or a boxperson who is one person with
   the player who made it (accounts of one admin's line): the two confirmations then came from
-  one independent person, the other being the player's own hand."""
+  one independent person, the other being the player's own hand;
+* a roulette table opened by one admin paid what its opener wrote (a straight at 3500 to 1);
+* after the void of an entered result betting was open again with the dice at rest: a player
+  took down (or made) wagers knowing what the dice showed before it was entered. (The late
+  bets of a table rebuilt by a void read the discarded copy's state, too.)"""
 
 from __future__ import annotations
 
@@ -78,3 +82,39 @@ def test_no_roulette_table_pays_above_the_profile_on_one_admins_word(app: App) -
     opening.update(id="r-35", options={"pays": {"straight": "35 to 1"}})
     made = app.post("admin", "/tables", opening, key=None)
     assert made.status_code == 201, made.text
+
+
+def _ready(app: App) -> None:
+    """craps-1 with its dice in play (selected once; they stay in play)."""
+    if not app.get("auditor", "/tables/craps-1").json()["dice_in_play"]:
+        app.ready_dice()
+
+
+def test_no_wager_is_made_or_taken_down_between_a_correction_and_what_showed(app: App) -> None:
+    """The dealer entered 1-1 without calling "no more bets" first, and the supervisor voided
+    it as misread: betting was open again with the dice at rest, so bob took down the Pass
+    line and Any Craps the dice had decided, or could have put a wager on what the dice showed
+    before the dealer entered it (past-posting). After the void the wagers stand as they were
+    when the dice were thrown until the result that showed is entered."""
+    _ready(app)
+    app.ok("bob", "/tables/craps-1/buy-in", {"amount": "30"})
+    app.ok("bob", "/tables/craps-1/bets", {"wager": "pass", "amount": "10"})
+    app.ok("bob", "/tables/craps-1/bets", {"wager": "any_craps", "amount": "10"})
+    app.ok("dealer", "/tables/craps-1/roll", {"dice": [1, 1]})
+    app.ok("supervisor", "/tables/craps-1/void", {"reason": "the dice were misread"})
+    state = app.get("auditor", "/tables/craps-1").json()
+    assert state["betting_open"] is False, state
+    before, events = _chips(app), len(app.events())
+    for path, body in (("/bets/take-down", {"wager": "pass"}),
+                       ("/bets/take-down", {"wager": "any_craps"}),
+                       ("/bets", {"wager": "any_craps", "amount": "5"}),
+                       ("/bets", {"wager": "field", "amount": "5"})):
+        r = app.post("bob", "/tables/craps-1" + path, body)
+        assert r.status_code == 409, f"{path} {body}: {r.status_code} {r.text}"
+        assert r.json()["error"]["clause"], r.text
+        assert _chips(app) == before and len(app.events()) == events
+    # What showed is entered by a dealer independent of the supervisor: the wagers decided.
+    app.ok("dealer", "/tables/craps-1/roll", {"dice": [1, 1]})
+    assert _chips(app)["bob"] == {"chips": "90.00", "on_table": "0.00"}  # 10 + 10 + 70
+    assert app.get("auditor", "/tables/craps-1").json()["betting_open"] is True
+    assert app.audit()["ok"]

@@ -94,6 +94,12 @@ class LateBets:
         """A wager made while the dice are in the air: it waits for two confirmations (the
         table checks it now, and again when it is confirmed)."""
         confirmation = self.confirmation()
+        if self.live.replacing is not None:
+            # The dice are at rest, showing the result that replaces a voided entry: a wager
+            # made now is made knowing it, which no confirmation makes a late bet.
+            raise Refusal(f"round {self.live.replacing.decision}'s entered result was voided "
+                          "and the dice are at rest: no wager is taken until the dealer enters "
+                          "what they showed", confirmation.clause)
         self.live.table.check(action)
         asked = sv.LateBetAsked(self.next_id, action.player, action.wager, action.qualifier,
                                 action.amount, confirmation.clause)
