@@ -6,15 +6,22 @@
 * a roulette table opened by one admin paid what its opener wrote (a straight at 3500 to 1);
 * after the void of an entered result betting was open again with the dice at rest: a player
   took down (or made) wagers knowing what the dice showed before it was entered. (The late
-  bets of a table rebuilt by a void read the discarded copy's state, too.)"""
+  bets of a table rebuilt by a void read the discarded copy's state, too.)
+* log-ins held the threadpool every sync route shares while their password checks queued on
+  the one argon2 thread: 300 log-ins under unknown names, sent by anyone, stalled a buy-in
+  21 s."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
+from croupier.service import auth
+from croupier.service.api import auth as auth_routes
 from serverkit import PASSWORD
 
 from .appkit import App, demo_app
@@ -118,3 +125,48 @@ def test_no_wager_is_made_or_taken_down_between_a_correction_and_what_showed(app
     assert _chips(app)["bob"] == {"chips": "90.00", "on_table": "0.00"}  # 10 + 10 + 70
     assert app.get("auditor", "/tables/craps-1").json()["betting_open"] is True
     assert app.audit()["ok"]
+
+
+def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every password check is held until the end: the log-ins take at most
+    auth_routes.CHECKING threads, the rest wait without one (past auth_routes.WAITING, made 8
+    here, they are answered 503 at once), and the table's state, a sync route, is answered
+    meanwhile."""
+    app.token("auditor")  # logged in before every check is held
+    gate = threading.Event()
+
+    def held(password_hash: str, password: str) -> bool:
+        gate.wait(30)
+        return False
+
+    monkeypatch.setattr(auth, "verify_password", held)
+    monkeypatch.setattr(auth_routes, "WAITING", 8)
+    crowd = 45  # more than the 40 threads of the pool every sync route shares
+    answers: list[int] = []
+
+    def log_in(n: int) -> None:
+        r = app.client.post("/auth/login", json={"username": f"nobody{n}", "password": "x" * 12})
+        answers.append(r.status_code)
+
+    threads = [threading.Thread(target=log_in, args=(n,)) for n in range(crowd)]
+    try:
+        for t in threads:
+            t.start()
+        # More log-ins than the shared threadpool has threads (40) now wait for their check.
+        for _ in range(100):
+            if len(answers) >= crowd - auth_routes.CHECKING - auth_routes.WAITING:
+                break
+            threading.Event().wait(0.05)
+        seen: list[httpx.Response] = []
+        reader = threading.Thread(target=lambda: seen.append(
+            app.get("auditor", "/tables/craps-1")))
+        reader.start()
+        reader.join(5)
+        assert seen and seen[0].status_code == 200, "the table's state waited for the log-ins"
+    finally:
+        gate.set()
+        for t in threads:
+            t.join(30)
+    assert sorted(set(answers)) == [401, 503], answers
+    assert answers.count(503) >= crowd - auth_routes.CHECKING - auth_routes.WAITING
