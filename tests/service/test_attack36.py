@@ -9,7 +9,8 @@
   bets of a table rebuilt by a void read the discarded copy's state, too.)
 * log-ins held the threadpool every sync route shares while their password checks queued on
   the one argon2 thread: 300 log-ins under unknown names, sent by anyone, stalled a buy-in
-  21 s."""
+  21 s; so did audits and reports, each replaying the ledger in a thread of that pool (45
+  audits at once by one auditor: a buy-in waited 53 s)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ import httpx
 import pytest
 
 from croupier.service import auth
+from croupier.service.api import audit as audit_routes
 from croupier.service.api import auth as auth_routes
+from croupier.service.api import lanes
+from croupier.service.api import reports as report_routes
 from serverkit import PASSWORD
 
 from .appkit import App, demo_app
@@ -170,6 +174,54 @@ def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
             t.join(30)
     assert sorted(set(answers)) == [401, 503], answers
     assert answers.count(503) >= crowd - auth_routes.CHECKING - auth_routes.WAITING
+
+
+def _crowd(app: App, path: str, crowd: int) -> tuple[list[int], list[httpx.Response]]:
+    """``crowd`` GETs of ``path`` by the auditor from threads of their own (started, not
+    joined), and a read of the table's state (a sync route) made while they are held."""
+    answers: list[int] = []
+    threads = [threading.Thread(target=lambda: answers.append(
+        app.get("auditor", path).status_code)) for _ in range(crowd)]
+    for t in threads:
+        t.start()
+    threading.Event().wait(1.0)
+    seen: list[httpx.Response] = []
+    reader = threading.Thread(target=lambda: seen.append(app.get("auditor", "/tables/craps-1")))
+    reader.start()
+    reader.join(5)
+    return answers, seen
+
+
+@pytest.mark.parametrize(("path", "module", "name", "lane"), [
+    ("/audit/verify", audit_routes, "verify_ledger", lanes.AUDITS),
+    ("/reports/event", report_routes, "_report", lanes.REPORTS),
+    ("/reports/tables/craps-1", report_routes, "_report", lanes.REPORTS)])
+def test_reads_of_the_whole_ledger_hold_no_other_route(
+        app: App, monkeypatch: pytest.MonkeyPatch, path: str, module: Any, name: str,
+        lane: lanes.Lane) -> None:
+    """45 audits (or reports) at once, each held until the end: the table's state is answered
+    meanwhile, and those past the lane's threads and waiting places are answered 503."""
+    app.token("auditor")
+    gate = threading.Event()
+    original = getattr(module, name)
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        gate.wait(30)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, held)
+    crowd = 45  # more than the 40 threads of the pool every sync route shares
+    try:
+        answers, seen = _crowd(app, path, crowd)
+        assert seen and seen[0].status_code == 200, "the table's state waited for them"
+    finally:
+        gate.set()
+    for _ in range(200):
+        if len(answers) == crowd:
+            break
+        threading.Event().wait(0.1)
+    assert sorted(set(answers)) == [200, 503], answers
+    assert answers.count(200) == lane.threads + lane.waiting, answers
 
 
 @pytest.mark.xfail(strict=True, reason="auth.Auth.change_own_password checks the current "
