@@ -3,7 +3,8 @@
 * A late bet (13:69F-1.3(a)) was confirmed by a dealer or a boxperson who is one person with
   the player who made it (accounts of one admin's line): the two confirmations then came from
   one independent person, the other being the player's own hand;
-* a roulette table opened by one admin paid what its opener wrote (a straight at 3500 to 1);
+* a roulette table opened by one admin paid what its opener wrote (a straight at 3500 to 1),
+  and a craps table the other fire bet pay table (B) than the house's other tables (A);
 * after the void of an entered result betting was open again with the dice at rest: a player
   took down (or made) wagers knowing what the dice showed before it was entered. (The late
   bets of a table rebuilt by a void read the discarded copy's state, too.)
@@ -258,3 +259,20 @@ def test_a_change_of_ones_own_password_holds_no_write_lock_while_checking(
                  {"current": "not the password", "new": "a-new-password-1"}, key=None)
     assert r.status_code == 403, r.text
     assert locked == [False], "the write lock was held while the password was checked"
+
+
+def test_a_craps_table_takes_the_houses_fire_pay_table(app: App) -> None:
+    """craps-1 pays the fire bet by table A (13:69F-1.4(e)); admin alone opened craps-fireb
+    choosing table B, and the house's craps tables paid a fire bet of four points 24 to 1 at
+    one and 39 to 1 at the other (uniform pays, 13:69F-1.4(b))."""
+    r = app.post("admin", "/tables", {"id": "craps-fireb", "game": "craps",
+                                      "profile": "nj-13-69f",
+                                      "options": {"fire_pay_table": "B"}}, key=None)
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error["clause"] == "N.J.A.C. 13:69F-1.4(b)", error
+    assert "fire:4" in error["reason"] and "39 to 1" in error["reason"], error
+    made = app.post("admin", "/tables", {"id": "craps-firea", "game": "craps",
+                                         "profile": "nj-13-69f",
+                                         "options": {"fire_pay_table": "A"}}, key=None)
+    assert made.status_code == 201, made.text

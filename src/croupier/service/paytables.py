@@ -161,7 +161,25 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
         return options
     if "pays" in options:
         _differs(table_id, played, profile, options, {**options, "pays": house}, where)
+    first = _first_options(conn, game, profile)
+    if first is not None:
+        # An option choosing among the profile's pay tables (the fire bet's table A or B,
+        # 13:69F-1.4(e)) is the house's choice too: a table opened choosing the other paid
+        # other odds than every table before it, on one admin's word.
+        _differs(table_id, played, profile, {**options, "pays": house},
+                 {**first, "pays": house}, "at the house's tables (its first table's choice)")
     return {**options, "pays": house}
+
+
+def _first_options(conn: Connection, game: str, profile: str) -> dict[str, Any] | None:
+    """The options of the house's first table of ``game`` and ``profile`` (None: none yet)."""
+    row = conn.execute(sa.select(store.tables.c.options).where(
+        store.tables.c.game == game, store.tables.c.profile == profile)
+        .order_by(store.tables.c.created_at, store.tables.c.id).limit(1)).first()
+    if row is None:
+        return None
+    options = json.loads(row.options)
+    return options if isinstance(options, dict) else None
 
 
 _refreshing: dict[int, asyncio.Future[Any]] = {}
