@@ -174,10 +174,13 @@ def test_void_late_bets_and_restart(server: Server) -> None:
     assert rec["voided"] == {"reason": "dice left the table", "by": "supervisor"}
     assert any(e["type"] == "settle" for e in rec["events"])  # history is not edited
     assert s.post("supervisor", "/tables/craps-1/void", {"reason": "again"}).status_code == 409
+    # The dice are at rest: betting stays closed until what they showed is entered (a 6).
+    assert s.get("auditor", "/tables/craps-1").json()["betting_open"] is False
+    s.ok("dealer", "/tables/craps-1/roll", {"dice": [3, 3]})
     # Late bets: while the dice are in the air, a wager waits for dealer and boxperson.
     s.ok("dealer", "/tables/craps-1/no-more-bets")
     late = s.post("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
-    assert late.status_code == 202
+    assert late.status_code == 202, late.text
     late_id = late.json()["late_bet"]
     # A late bet waiting is its player's wager: the staff see it, another player does not.
     assert [b["id"] for b in s.get("dealer", "/tables/craps-1").json()["late_bets"]] == [late_id]

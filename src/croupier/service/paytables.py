@@ -7,8 +7,9 @@ keeps one pay table per game and profile: the scheduled change in effect for the
 own. A new table takes it at creation (:func:`open_table`); a table whose own ``pays``
 would price any entry differently is refused, citing the profile's own clause (the first
 table too: its pays would become the house's on one admin's word, where a change needs a
-second person). Creation is
-serialised (a lock in the process and, on PostgreSQL, an advisory lock held by the
+second person). A roulette table, under a text with no uniform pay rule and with no change
+of its pays, pays the profile's odds (an admin alone opened one paying a straight at 3500 to
+1). Creation is serialised (a lock in the process and, on PostgreSQL, an advisory lock held by the
 transaction that writes the table; SQLite's write transaction is already exclusive), and the
 house's table is read inside that transaction, so tables created at once, or while a change
 takes effect, each get exactly one pay table. A table open when a change takes effect takes
@@ -69,20 +70,23 @@ def _differs(table_id: str, game: Game, profile: str, mine: dict[str, Any],
 
 def _above_the_profile(table_id: str, game: Game, profile: str,
                        options: dict[str, Any]) -> None:
-    """Refuse the first table of a game and profile whose own ``pays`` price an entry
-    otherwise than the profile: its pay table would become the house's on one admin's word,
-    where a change of it needs a second person (:mod:`.paytable_changes`). The house pays more
-    than the profile only by a change proposed and approved by two people."""
+    """Refuse the first table of a game and profile (any table of a game without a house pay
+    table, roulette) whose own ``pays`` price an entry otherwise than the profile: its pay
+    table would be paid on one admin's word, where a change of it needs a second person
+    (:mod:`.paytable_changes`). The house pays more than the profile only by a change
+    proposed and approved by two people."""
     new = _pays(game, profile, options)
     least = _pays(game, profile, {**options, "pays": {}})
     for key in sorted(new.keys() & least.keys()):
         if new[key].ratio != least[key].ratio:
             rules = game.rules(load_profile(profile))
+            how = ("only by a pay table change a second person approves (POST "
+                   "/paytables/changes), never by opening a table" if game.house_pay_table
+                   else f"at a {game.name} table never: each pays the profile's odds, as no "
+                   "change of them has a second person's approval")
             raise Refusal(f"{key} would pay {new[key]} at table {table_id}, where {profile} "
                           f"pays {least[key]}: the house pays other odds than the profile's "
-                          "only by a pay table change a second person approves (POST "
-                          "/paytables/changes), never by opening a table",
-                          rules.clause("pays_clause") if rules is not None else "")
+                          f"{how}", rules.clause("pays_clause") if rules is not None else "")
 
 
 def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any] | None, str]:
@@ -131,7 +135,12 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
     played = GAMES[game]
     empty_table(played, profile, options)  # the options checked as the table's (Malformed)
     if not played.house_pay_table:
-        return options  # roulette: 13:47-20.32 has no uniform pay rule
+        # Roulette: 13:47-20.32 has no uniform pay rule, and no change of a table's pays has
+        # a second person's approval, so a table opened by one admin pays the profile's odds
+        # (it paid whatever its opener wrote: a straight at 3500 to 1).
+        if "pays" in options:
+            _above_the_profile(table_id, played, profile, options)
+        return options
     house, where = house_pays(conn, game, profile)
     if house is None:
         if "pays" in options:
@@ -139,7 +148,25 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
         return options
     if "pays" in options:
         _differs(table_id, played, profile, options, {**options, "pays": house}, where)
+    first = _first_options(conn, game, profile)
+    if first is not None:
+        # An option choosing among the profile's pay tables (the fire bet's table A or B,
+        # 13:69F-1.4(e)) is the house's choice too: a table opened choosing the other paid
+        # other odds than every table before it, on one admin's word.
+        _differs(table_id, played, profile, {**options, "pays": house},
+                 {**first, "pays": house}, "at the house's tables (its first table's choice)")
     return {**options, "pays": house}
+
+
+def _first_options(conn: Connection, game: str, profile: str) -> dict[str, Any] | None:
+    """The options of the house's first table of ``game`` and ``profile`` (None: none yet)."""
+    row = conn.execute(sa.select(store.tables.c.options).where(
+        store.tables.c.game == game, store.tables.c.profile == profile)
+        .order_by(store.tables.c.created_at, store.tables.c.id).limit(1)).first()
+    if row is None:
+        return None
+    options = json.loads(row.options)
+    return options if isinstance(options, dict) else None
 
 
 _refreshing: dict[int, asyncio.Future[Any]] = {}

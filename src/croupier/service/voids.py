@@ -5,7 +5,8 @@ What a void may do depends on where the outcome came from:
 * **Entered** by the dealer (physical dice or a wheel): a void corrects a result entered
   wrongly. The entry and everything it settled no longer count (the events stay, listed in the
   ``void`` event), the table stands as before the entry, and the dealer enters the result
-  the dice or the ball showed. One supervisor, with a reason.
+  the dice or the ball showed. One supervisor, with a reason. Until then betting is closed
+  (the result is at rest for all to see) and no late bet is taken.
 * **Drawn** by the RNG: the outcome stands in the ledger (it is never drawn again), and so do
   the roll or spin itself and what it did to the table (the point, the shooter). A void returns
   every stake the outcome decided or moved to its player (its winnings are not paid, its loss
@@ -69,6 +70,8 @@ class LastDecision:
     """The round's last event."""
     rows: Sequence[Any]
     """The round's event rows from ``from_seq`` to ``last_seq``."""
+    closed: bool = False
+    """Whether betting was closed in the round before its outcome ("no more bets" called)."""
 
 
 _ROUND = sa.select(store.events).where(
@@ -112,8 +115,9 @@ def last_decision(conn: Connection, live: LiveTable) -> LastDecision:
         raise Refusal(f"round {last}'s events record no outcome drawn or entered: there is "
                       "no outcome to void", OUTCOME_CLAUSE)
     first, outcome = found
+    closed = any(r.kind == sv.BettingClosed.kind and r.seq < first for r in rows)
     return LastDecision(last, outcome, first, int(rows[-1].seq),
-                        [r for r in rows if r.seq >= first])
+                        [r for r in rows if r.seq >= first], closed)
 
 
 def _unlinked(conn: Connection, live: LiveTable, rows: Sequence[Any]) -> str | None:
@@ -156,9 +160,20 @@ def void(user: User, live: LiveTable, reason: str) -> PlanFn:
                            "supervisor approves (POST .../void/approve)"})
         seqs = tuple(range(last.from_seq, last.last_seq + 1))
         voided = sv.Voided(last.round, seqs, reason, user.username)
-        return Plan([voided, *void_alerts(conn, live, voided)], rebuild=True,
-                    extra={"voided_round": last.round})
+        return Plan([voided, *void_alerts(conn, live, voided), *_held(user, live, last)],
+                    rebuild=True, extra={"voided_round": last.round})
     return plan
+
+
+def _held(user: User, live: LiveTable, last: LastDecision) -> list[Event]:
+    """Betting closed by the void of an entered result, unless it was closed before the
+    outcome: the dice (or the ball) are at rest showing the result the dealer is about to
+    enter, so a wager made, taken down or called on or off now would be made knowing it
+    (past-posting). The layout stands as it was when they were thrown until what showed is
+    entered (the next outcome opens betting again)."""
+    if last.closed:
+        return []
+    return [sv.BettingClosed(user.username, live.procedures.closed_clause())]
 
 
 def approve(user: User, live: LiveTable) -> PlanFn:

@@ -14,12 +14,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from croupier.money import parse_amount
 from croupier.service import codec, store
-from croupier.service.api import queries
+from croupier.service.api import lanes, queries
 from croupier.service.api.deps import ReportReader, Svc, TableId, known_query
 from croupier.service.api.night import night_sections
 from croupier.service.api.report_replies import NightReport
@@ -102,23 +102,34 @@ def _answer(svc: Any, tables: list[Report], fmt: str, title: str) -> Any:
 
 @router.get("/tables/{table_id}", response_model=None, responses=FORMATS,
             dependencies=[Depends(known_query("format", "big_win"))])
-def table(table_id: TableId, user: ReportReader, svc: Svc,
-          format: Format = "json",
-          big_win: BigWin = "500.00") -> Any:
+async def table(request: Request, table_id: TableId, user: ReportReader, svc: Svc,
+                format: Format = "json",
+                big_win: BigWin = "500.00") -> Any:
     """One table's night: drop, win, hold, handle, theoretical against actual win, big wins,
     voids and adjustments."""
     live = svc.tables.find(table_id)
-    report = _report(svc, live, parse_amount(big_win, "big_win"))
-    return _answer(svc, [report], format, f"End-of-night report: table {table_id}")
+    limit = parse_amount(big_win, "big_win")
+
+    def read() -> Any:
+        report = _report(svc, live, limit)
+        return _answer(svc, [report], format, f"End-of-night report: table {table_id}")
+
+    with lanes.REPORTS.of(request).turn() as lane:
+        return await lane.run(read)
 
 
 @router.get("/event", response_model=None, responses=FORMATS,
             dependencies=[Depends(known_query("format", "big_win"))])
-def event(user: ReportReader, svc: Svc,
-          format: Format = "json",
-          big_win: BigWin = "500.00") -> Any:
+async def event(request: Request, user: ReportReader, svc: Svc,
+                format: Format = "json",
+                big_win: BigWin = "500.00") -> Any:
     """Every table's night and the event's total."""
     limit = parse_amount(big_win, "big_win")
-    reports = [_report(svc, live, limit) for live in sorted(svc.tables,
-                                                             key=lambda t: t.id)]
-    return _answer(svc, reports, format, "End-of-night report: the event")
+
+    def read() -> Any:
+        reports = [_report(svc, live, limit) for live in sorted(svc.tables,
+                                                                 key=lambda t: t.id)]
+        return _answer(svc, reports, format, "End-of-night report: the event")
+
+    with lanes.REPORTS.of(request).turn() as lane:
+        return await lane.run(read)

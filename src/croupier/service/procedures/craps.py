@@ -47,10 +47,26 @@ class CrapsProcedures:
     """The procedures around one craps, mini-craps or automated craps table."""
 
     def __init__(self, live: LiveTable) -> None:
-        self.live = live
+        self._live = live
         game = live.game
         self.dice: DiceDesk | None = DiceDesk(live) if game.uses_dice else None
         self.late: LateBets | None = LateBets(live)
+
+    @property
+    def live(self) -> LiveTable:
+        """The table these procedures serve."""
+        return self._live
+
+    @live.setter
+    def live(self, live: LiveTable) -> None:
+        # A rebuilt table (a void) hands its procedures to the table it replaces: the dice
+        # desk and the late bets follow, or they read the discarded copy's state (whether a
+        # voided entry waits for its replacement, the round) frozen at the rebuild.
+        self._live = live
+        if self.dice is not None:
+            self.dice.live = live
+        if self.late is not None:
+            self.late.live = live
 
     def _rules_clause(self, name: str) -> str:
         rules = self.live.game.rules(load_profile(self.live.profile))

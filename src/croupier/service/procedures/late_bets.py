@@ -94,6 +94,12 @@ class LateBets:
         """A wager made while the dice are in the air: it waits for two confirmations (the
         table checks it now, and again when it is confirmed)."""
         confirmation = self.confirmation()
+        if self.live.replacing is not None:
+            # The dice are at rest, showing the result that replaces a voided entry: a wager
+            # made now is made knowing it, which no confirmation makes a late bet.
+            raise Refusal(f"round {self.live.replacing.decision}'s entered result was voided "
+                          "and the dice are at rest: no wager is taken until the dealer enters "
+                          "what they showed", confirmation.clause)
         self.live.table.check(action)
         asked = sv.LateBetAsked(self.next_id, action.player, action.wager, action.qualifier,
                                 action.amount, confirmation.clause)
@@ -109,7 +115,8 @@ class LateBets:
 
     def confirm(self, user: User, late_id: int, as_dealer: bool) -> PlanFn:
         """A confirmation by the dealer (``as_dealer``) or the supervisor, recorded under the
-        role the clause names (boxperson, floorperson)."""
+        role the clause names (boxperson, floorperson): by neither the player nor one person
+        with them (docs/two-person-rules.md), nor by one person with the other confirmer."""
         def plan(conn: Connection) -> Plan:
             bet = self.waiting.get(late_id)
             if bet is None:
@@ -119,6 +126,13 @@ class LateBets:
             if role in bet.confirmed:
                 raise Refusal(f"the {role} has already confirmed late bet {late_id}; the "
                               "other confirmation is still needed", confirmation.clause)
+            own = people.own_account(conn, user.username, bet.player)
+            if own is not None:
+                # A confirmation by the player's own hand under another name leaves one
+                # person, not two, between the late wager and the house.
+                raise Refusal(f"late bet {late_id} of {bet.player} is not confirmed by "
+                              f"{user.username}, one person with them: {own}",
+                              confirmation.clause)
             for other in bet.confirmed.values():
                 why = people.not_independent(conn, other, user.username)
                 if why is not None:
