@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import preflight, register, store
@@ -152,6 +153,8 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
             done.problems = _check_copy(snap, now_heads, head_path(src), signer)
             if not done.problems:
                 done.problems, done.gap = _against_anchor(snap, now_heads, pin_path, recovery)
+            if not done.problems:
+                done.problems = _against_current(target, snap, now_heads, recovery, done.gap)
             if done.problems:
                 return done
             if recovery is not None:
@@ -217,6 +220,76 @@ def _against_anchor(snap: Snapshot, now_heads: dict[str, Any], pin_path: Path,
                 f"the data folder): restoring it would lose {_summary(gap)}; if that loss is "
                 "known and accepted, declare it: --declare-recovery REASON"], gap
     return [], gap
+
+
+def _against_current(target: Path, snap: Snapshot, now_heads: dict[str, Any],
+                     recovery: str | None, gap: dict[str, Any]) -> list[str]:
+    """Whether the copy holds everything the ledger it would replace holds. The pin is only as
+    new as the last checkpoint: the events of the last seconds before a crash (or every event
+    of a ledger whose checkpoints stopped) are acknowledged and unsigned, and a copy that
+    reaches the pin but not them would drop them without a word. So each chain's head in the
+    current ledger must be in the copy's chain at the same place with the same hash; what is
+    not is a loss, refused unless a recovery is declared (then recorded in ``gap``)."""
+    current = _current_heads(target)
+    if current is None:
+        return []
+    lost = _lost(current, chain.recompute(snap), now_heads)
+    if not lost:
+        return []
+    gap["current"] = lost
+    if recovery is not None:
+        return []
+    return [f"the ledger this copy would replace holds what the copy does not: restoring it "
+            f"would lose {_summary({'chains': lost})} (acknowledged, and not yet signed when "
+            "the anchor was pinned); if that loss is known and accepted, declare it: "
+            "--declare-recovery REASON"]
+
+
+def _current_heads(target: Path) -> dict[str, Any] | None:
+    """The chains' heads of the ledger at ``target``, read without writing to it; None when
+    there is none, or it cannot be read (a damaged ledger: the pin alone then decides)."""
+    if not target.exists():
+        return None
+    uri = f"file:{target.resolve()}?mode=ro"
+    engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True),
+                              poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return chain.heads(conn)
+    except sa.exc.SQLAlchemyError:
+        return None
+    finally:
+        engine.dispose()
+
+
+def _lost(current: dict[str, Any], copy: chain.Chains, copy_heads: dict[str, Any],
+          ) -> dict[str, Any]:
+    """Per chain, the current ledger's head the copy's recomputed chain does not hold."""
+    lost: dict[str, Any] = {}
+    for table_id, (seq, digest) in sorted(current.get("tables", {}).items()):
+        if copy.tables.get(table_id, {}).get(int(seq)) != digest:
+            lost[f"table {table_id}"] = _span(copy_heads.get("tables", {}).get(table_id),
+                                              [seq, digest])
+    for player, digest in sorted(current.get("wallets", {}).items()):
+        if digest not in copy.wallets.get(player, set()):
+            lost[f"wallet {player}"] = {"copy": copy_heads.get("wallets", {}).get(player),
+                                        "current": digest}
+    for name, mine in (("records", copy.records), ("users", copy.users)):
+        head = current.get(name)
+        if head is not None and mine.get(int(head[0])) != head[1]:
+            where = "house records" if name == "records" else "user records"
+            lost[where] = _span(copy_heads.get(name), head)
+    return lost
+
+
+def _span(have: list[Any] | None, current: list[Any]) -> dict[str, Any]:
+    """A chain's loss: the copy's head, the current one, and the sequence numbers missing
+    when the copy ends before it (a copy that went another way has none to name)."""
+    out: dict[str, Any] = {"copy": have, "current": current}
+    start = (have or [0])[0] + 1
+    if start <= current[0]:
+        out["missing_seq"] = [start, current[0]]
+    return out
 
 
 def _gap(copy: dict[str, Any], pin: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,109 @@
+"""Found by an attack on backups, the audit and the bundle (in process: a demo ledger built by
+``ledgerkit``, the restore and the audit called as the command line calls them).
+
+* ``croupier restore`` compared the copy only with the pin, which is as new as the last signed
+  checkpoint: a copy taken before a deposit that was acknowledged but not yet signed (the
+  seconds before a crash, or a ledger whose checkpoints stopped) was installed over the ledger
+  holding it, without a word, and the deposit was gone. Now every chain's head of the ledger
+  a restore replaces must be in the copy, or the loss is named and refused unless a recovery
+  is declared (then recorded with the rest of the gap)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import backup, install, register, store
+from croupier.service.audit import keys
+from croupier.service.audit.keys import Signer
+
+from .ledgerkit import Kit
+
+
+@dataclass
+class Ledger:
+    """A demo ledger with a backup taken, then a deposit the backup does not hold."""
+
+    kit: Kit
+    signer: Signer
+    pin: Path
+    copy: Path
+
+
+def _balance(engine: sa.Engine, player: str) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(sa.select(store.wallets.c.balance_cents).where(
+            store.wallets.c.player == player)).scalar_one())
+
+
+@pytest.fixture
+def newer(tmp_path: Path) -> Iterator[Ledger]:
+    """The ledger after the copy: alice's deposit of 77.00 acknowledged, no checkpoint since
+    (the engine stays open, as a killed server leaves its write-ahead log)."""
+    data = tmp_path / "data"
+    kit = Kit(data)
+    path = keys.key_path(data, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    copy = tmp_path / "copy.db"
+    backup.backup(kit.engine, signer, pin, copy)
+    before = _balance(kit.engine, "alice")
+    kit.deposit("alice", "77")
+    assert _balance(kit.engine, "alice") == before + 7700
+    try:
+        yield Ledger(kit, signer, pin, copy)
+    finally:
+        kit.engine.dispose()
+
+
+def test_a_copy_is_not_restored_over_a_ledger_holding_more(newer: Ledger) -> None:
+    """The copy holds the pinned checkpoint (nothing was signed after the backup), so the pin
+    alone let it in; alice's acknowledged deposit would have gone. Refused, the wallet named,
+    and the ledger left as it was."""
+    data = newer.kit.data_dir
+    before = (data / "croupier.db").read_bytes()
+    done = backup.restore(newer.copy, data, newer.signer, newer.pin, None)
+    assert not done.installed
+    assert len(done.problems) == 1 and "would lose wallet alice" in done.problems[0], done
+    assert "--declare-recovery" in done.problems[0]
+    assert (data / "croupier.db").read_bytes() == before
+    assert not list(data.glob("croupier.db.before-restore-*"))
+    assert _balance(newer.kit.engine, "alice") == 107700
+
+
+def test_a_declared_recovery_records_what_the_replaced_ledger_held(newer: Ledger) -> None:
+    """Declared, the copy is installed and the house's chain records the loss against the
+    ledger replaced, beside the anchor's."""
+    data = newer.kit.data_dir
+    newer.kit.engine.dispose()
+    done = backup.restore(newer.copy, data, newer.signer, newer.pin, "test: the deposit is lost")
+    assert done.installed, done.problems
+    engine = store.make_engine(f"sqlite:///{data / 'croupier.db'}")
+    try:
+        with engine.connect() as conn:
+            records = register.rows(conn, kinds=["recovery_declared"])
+        assert _balance(engine, "alice") == 100000
+    finally:
+        engine.dispose()
+    assert len(records) == 1
+    lost = records[0]["payload"]["gap"]["current"]
+    assert set(lost) == {"wallet alice"} and lost["wallet alice"]["copy"] != \
+        lost["wallet alice"]["current"]
+
+
+def test_a_copy_of_the_ledger_as_it_stands_is_restored(tmp_path: Path) -> None:
+    """The check costs an honest restore nothing: a copy of the ledger as it stands (its
+    chains' heads all in the copy) is installed without a declaration."""
+    data = tmp_path / "data"
+    kit = Kit(data)
+    path = keys.key_path(data, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    kit.deposit("bob", "5")
+    copy = tmp_path / "copy.db"
+    backup.backup(kit.engine, signer, pin, copy)
+    kit.engine.dispose()
+    done = backup.restore(copy, data, signer, pin, None)
+    assert done.installed and not done.problems and not done.gap, done
