@@ -6,10 +6,16 @@
   seconds before a crash, or a ledger whose checkpoints stopped) was installed over the ledger
   holding it, without a word, and the deposit was gone. Now every chain's head of the ledger
   a restore replaces must be in the copy, or the loss is named and refused unless a recovery
-  is declared (then recorded with the rest of the gap)."""
+  is declared (then recorded with the rest of the gap);
+* a backup's signed head covers the chains' rows, not the schema around them: a copy with a
+  trigger added (one taking a cent from alice's wallet row at each of her entries) verified
+  and was installed, and the trigger then acted on every write with no record in any chain.
+  The audit (so the start-up audit too, on SQLite and PostgreSQL) now names any trigger, view
+  or rule, croupier's migrations making none, and a restore refuses a copy holding one."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +24,14 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.service import backup, install, register, store
-from croupier.service.audit import keys
+from croupier.service.audit import keys, verify
 from croupier.service.audit.keys import Signer
+from serverkit import own_schema, postgres_url
 
 from .ledgerkit import Kit
+
+SKIM = ("CREATE TRIGGER skim AFTER INSERT ON wallet_entries WHEN NEW.player = 'alice' BEGIN "
+        "UPDATE wallets SET balance_cents = balance_cents - 1 WHERE player = 'alice'; END")
 
 
 @dataclass
@@ -107,3 +117,67 @@ def test_a_copy_of_the_ledger_as_it_stands_is_restored(tmp_path: Path) -> None:
     kit.engine.dispose()
     done = backup.restore(copy, data, signer, pin, None)
     assert done.installed and not done.problems and not done.gap, done
+
+
+def test_a_copy_with_a_trigger_added_is_never_restored(tmp_path: Path) -> None:
+    """The trigger changes no row the head signs, so the copy verified and was installed."""
+    data = tmp_path / "data"
+    kit = Kit(data)
+    path = keys.key_path(data, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    copy = tmp_path / "copy.db"
+    backup.backup(kit.engine, signer, pin, copy)
+    kit.engine.dispose()
+    with sqlite3.connect(copy) as conn:
+        conn.execute(SKIM)
+    conn.close()
+    before = (data / "croupier.db").read_bytes()
+    done = backup.restore(copy, data, signer, pin, None)
+    assert not done.installed
+    assert any("the copy: database: trigger 'skim' on 'wallet_entries'" in p
+               for p in done.problems), done.problems
+    assert (data / "croupier.db").read_bytes() == before
+
+
+def _audited(kit: Kit, trigger: str) -> list[str]:
+    """The audit's problems with ``trigger`` written into the ledger's database."""
+    with kit.engine.begin() as conn:
+        conn.exec_driver_sql(trigger)
+    verify.configure(None, None)
+    report = verify.verify_ledger(kit.tables, checkpoint=False)
+    return [p for p in report["problems"] if p.startswith("database: ")]
+
+
+def test_the_audit_names_a_trigger_in_the_ledger(tmp_path: Path) -> None:
+    kit = Kit(tmp_path / "data")
+    try:
+        verify.configure(None, None)
+        assert verify.verify_ledger(kit.tables, checkpoint=False)["ok"]
+        found = _audited(kit, SKIM)
+    finally:
+        kit.engine.dispose()
+    assert len(found) == 1 and "trigger 'skim' on 'wallet_entries'" in found[0], found
+
+
+def test_the_audit_names_a_trigger_in_a_postgres_ledger(tmp_path: Path) -> None:
+    base = postgres_url(" (a trigger in a PostgreSQL ledger)")
+    with own_schema(base, "attack37_trigger") as url:
+        kit = Kit(tmp_path / "data", url)
+        try:
+            verify.configure(None, None)
+            assert verify.verify_ledger(kit.tables, checkpoint=False)["ok"]
+            with kit.engine.begin() as conn:
+                conn.exec_driver_sql(
+                    "CREATE FUNCTION skim() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                    "UPDATE wallets SET balance_cents = balance_cents - 1 "
+                    "WHERE player = NEW.player; RETURN NEW; END $$")
+            found = _audited(kit, "CREATE TRIGGER skim AFTER INSERT ON wallet_entries "
+                                  "FOR EACH ROW EXECUTE FUNCTION skim()")
+            with kit.engine.begin() as conn:
+                conn.exec_driver_sql("CREATE VIEW ledger_view AS SELECT * FROM wallets")
+            found_view = [p for p in verify.verify_ledger(kit.tables, checkpoint=False)[
+                "problems"] if p.startswith("database: view")]
+        finally:
+            kit.engine.dispose()
+    assert len(found) == 1 and "trigger 'skim' on 'wallet_entries'" in found[0], found
+    assert len(found_view) == 1 and "view 'ledger_view'" in found_view[0], found_view

@@ -35,7 +35,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import preflight, register, store
-from croupier.service.audit import chain
+from croupier.service.audit import chain, objects
 from croupier.service.audit.canonical import canonical
 from croupier.service.audit.keys import Signer, check_signature
 from croupier.service.audit.snapshot import Snapshot, read
@@ -150,7 +150,10 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
             with engine.connect() as conn:
                 snap = read(conn)
                 now_heads = chain.heads(conn)
+                schema = objects.check(conn)
             done.problems = _check_copy(snap, now_heads, head_path(src), signer)
+            # The signed head covers the chains' rows, not the schema around them.
+            done.problems.extend(f"the copy: {f}" for f in schema)
             if not done.problems:
                 done.problems, done.gap = _against_anchor(snap, now_heads, pin_path, recovery)
             if not done.problems:
