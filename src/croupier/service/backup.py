@@ -140,7 +140,17 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
     if not src.exists() or not head_path(src).exists():
         raise BackupError(f"{src} and its signed head {head_path(src).name} are both needed")
     target = data_dir / preflight.DB_NAME
-    stage = data_dir / (preflight.DB_NAME + ".restoring")
+    try:
+        with preflight.held(target):
+            return _restore(src, target, signer, pin_path, recovery)
+    except preflight.NotReady as exc:
+        raise BackupError(f"{exc}: stop the server first") from None
+
+
+def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
+             recovery: str | None) -> Restored:
+    """``restore``, the ledger held by this process."""
+    stage = target.with_name(preflight.DB_NAME + ".restoring")
     stage.unlink(missing_ok=True)
     _copy(src, stage)
     done = Restored()
