@@ -11,11 +11,24 @@
   trigger added (one taking a cent from alice's wallet row at each of her entries) verified
   and was installed, and the trigger then acted on every write with no record in any chain.
   The audit (so the start-up audit too, on SQLite and PostgreSQL) now names any trigger, view
-  or rule, croupier's migrations making none, and a restore refuses a copy holding one."""
+  or rule, croupier's migrations making none, and a restore refuses a copy holding one;
+* two ``croupier serve`` on one SQLite ledger both started and served: each keeps the tables
+  and their chains' heads in memory, so every action at a table through one made the other's
+  next action there fail with a 500; and ``croupier restore`` ran under a live server,
+  renaming the file its open connections went on writing (and acknowledging) into. A server
+  now holds its SQLite ledger alone (a lock beside the file) and a restore takes the same
+  lock: the second server, and a restore under a server, are refused;
+* the audit compared each round recall shows with the replay, but skipped a row marked voided
+  and never compared the mark with the chain: a void mark written into a round that stands
+  made recall show it voided (by anyone, for any reason), and hid that round's outcome and
+  balances, rewritten too, from the audit. Each row's mark is now rebuilt from the chain's
+  void event and compared (a mark removed from a voided round is named as well)."""
 
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +36,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import backup, install, register, store
+from croupier.service import backup, install, preflight, register, store, voids, wagers
 from croupier.service.audit import keys, verify
 from croupier.service.audit.keys import Signer
 from serverkit import own_schema, postgres_url
 
+from .conftest import Server, free_port
 from .ledgerkit import Kit
 
 SKIM = ("CREATE TRIGGER skim AFTER INSERT ON wallet_entries WHEN NEW.player = 'alice' BEGIN "
@@ -181,3 +195,99 @@ def test_the_audit_names_a_trigger_in_a_postgres_ledger(tmp_path: Path) -> None:
             kit.engine.dispose()
     assert len(found) == 1 and "trigger 'skim' on 'wallet_entries'" in found[0], found
     assert len(found_view) == 1 and "view 'ledger_view'" in found_view[0], found_view
+
+
+def test_a_restore_is_refused_while_the_ledger_is_held(tmp_path: Path) -> None:
+    """In process: the lock a server holds for as long as it serves."""
+    data = tmp_path / "data"
+    kit = Kit(data)
+    path = keys.key_path(data, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    copy = tmp_path / "copy.db"
+    backup.backup(kit.engine, signer, pin, copy)
+    kit.engine.dispose()
+    before = (data / "croupier.db").read_bytes()
+    with preflight.held(data / "croupier.db"), pytest.raises(backup.BackupError) as refused:
+        backup.restore(copy, data, signer, pin, None)
+    assert "another process holds the ledger" in str(refused.value)
+    assert "stop the server first" in str(refused.value)
+    assert (data / "croupier.db").read_bytes() == before
+    assert not list(data.glob("croupier.db.before-restore-*"))
+    done = backup.restore(copy, data, signer, pin, None)  # released: restored
+    assert done.installed, done.problems
+
+
+def test_one_server_per_sqlite_ledger_and_no_restore_under_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    first = Server(data, None)
+    first.start()
+    copy = tmp_path / "copy.db"
+    try:
+        first.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+        run = [sys.executable, "-m", "croupier"]
+        made = subprocess.run([*run, "backup", str(copy), "--data-dir", str(data)],
+                              capture_output=True, text=True, timeout=300)
+        assert made.returncode == 0, made.stderr
+        second = subprocess.run([*run, "serve", "--data-dir", str(data), "--port",
+                                 str(free_port())], capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2, second.stdout + second.stderr
+        assert "another process holds the ledger" in second.stderr
+        restored = subprocess.run([*run, "restore", str(copy), "--data-dir", str(data)],
+                                  capture_output=True, text=True, timeout=300)
+        assert restored.returncode == 2 and "stop the server first" in restored.stderr, \
+            restored.stdout + restored.stderr
+        assert not list(data.glob("croupier.db.before-restore-*"))
+        first.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})  # the first serves on
+    finally:
+        first.stop()
+    assert first.proc is not None and first.proc.returncode == 0
+
+
+def _round_audit(kit: Kit, sql: str) -> list[str]:
+    """The audit's findings about rounds once ``sql`` has changed the ledger's rows."""
+    with kit.engine.begin() as conn:
+        conn.exec_driver_sql(sql)
+    verify.configure(None, None)
+    report = verify.verify_ledger(kit.tables, checkpoint=False)
+    return [p for p in report["problems"] if ": round " in p]
+
+
+@pytest.fixture
+def decided(tmp_path: Path) -> Iterator[Kit]:
+    """Rounds decided at craps-1 (alice betting), the last one's dice entered (7: it stands)."""
+    kit = Kit(tmp_path / "data")
+    kit.play(3, 0)
+    craps = kit.tables.all["craps-1"]
+    kit.act("alice", "craps-1", wagers.bet(kit.users["alice"], craps,
+                                           {"wager": "field", "amount": "1"}, kit.ledger.limits))
+    kit.roll("craps-1", (3, 4))
+    verify.configure(None, None)
+    assert verify.verify_ledger(kit.tables, checkpoint=False)["ok"]
+    try:
+        yield kit
+    finally:
+        kit.engine.dispose()
+
+
+def test_a_void_mark_written_into_a_standing_round_is_named(decided: Kit) -> None:
+    """Before: marked voided, its outcome rewritten too (a 7 shown as 2), the audit passed."""
+    last = decided.tables.all["craps-1"].round - 1
+    found = _round_audit(decided, (
+        "UPDATE rounds SET voided = '{\"reason\": \"misread\", \"by\": \"supervisor\"}', "
+        "outcome = replace(replace(outcome, '[3, 4]', '[1, 1]'), '\"total\": 7', "
+        f"'\"total\": 2') WHERE table_id = 'craps-1' AND round = {last}"))
+    assert found == [f"table craps-1: round {last}: recall shows it voided {{'reason': "
+                     "'misread', 'by': 'supervisor'}, but no event voids it"], found
+
+
+def test_a_real_void_passes_and_its_mark_removed_is_named(decided: Kit) -> None:
+    live = decided.tables.all["craps-1"]
+    last = live.round - 1
+    decided.act("supervisor", "craps-1", voids.void(decided.users["supervisor"], live,
+                                                    "the dice were misread"))
+    assert _round_audit(decided, "SELECT 1") == []
+    found = _round_audit(decided, f"UPDATE rounds SET voided = NULL WHERE table_id = "
+                                  f"'craps-1' AND round = {last}")
+    assert len(found) == 1 and f"round {last}: its events void it" in found[0], found
+    assert "recall does not show it voided" in found[0]
