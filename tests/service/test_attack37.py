@@ -22,7 +22,12 @@
   and never compared the mark with the chain: a void mark written into a round that stands
   made recall show it voided (by anyone, for any reason), and hid that round's outcome and
   balances, rewritten too, from the audit. Each row's mark is now rebuilt from the chain's
-  void event and compared (a mark removed from a voided round is named as well)."""
+  void event and compared (a mark removed from a voided round is named as well);
+* a bundle's equipment section (the dice and their inspections, as a regulator reads them) was
+  exported from the ``dice`` and ``inspections`` rows, projections the export does not check,
+  and ``verify-bundle`` did not compare it with the house's chain the bundle carries: a failed
+  inspection taken out of the rows before an export was signed into the bundle, which
+  verified. It is now compared."""
 
 from __future__ import annotations
 
@@ -37,7 +42,7 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.service import backup, install, preflight, register, store, voids, wagers
-from croupier.service.audit import keys, verify
+from croupier.service.audit import bundle, keys, verify
 from croupier.service.audit.keys import Signer
 from serverkit import own_schema, postgres_url
 
@@ -291,3 +296,23 @@ def test_a_real_void_passes_and_its_mark_removed_is_named(decided: Kit) -> None:
                                   f"'craps-1' AND round = {last}")
     assert len(found) == 1 and f"round {last}: its events void it" in found[0], found
     assert "recall does not show it voided" in found[0]
+
+
+def test_a_bundle_whose_equipment_differs_from_the_house_chain_fails(tmp_path: Path) -> None:
+    kit = Kit(tmp_path / "data")
+    path = keys.key_path(kit.data_dir, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    honest = tmp_path / "honest.json"
+    bundle.export(kit.engine, signer, pin, honest)
+    report, _ = bundle.verify_bundle(honest)
+    assert not report.findings, report.findings
+    with kit.engine.begin() as conn:  # the latest inspection of NJ-0001 taken out of the rows
+        conn.exec_driver_sql("DELETE FROM inspections WHERE id = (SELECT max(id) FROM "
+                             "inspections WHERE serial = 'NJ-0001')")
+    edited = tmp_path / "edited.json"
+    bundle.export(kit.engine, signer, pin, edited)
+    kit.engine.dispose()
+    report, _ = bundle.verify_bundle(edited)
+    found = [str(f) for f in report.findings]
+    assert len(found) == 1 and found[0].startswith("die NJ-0001: the bundle's equipment: the "
+                                                   "inspections table holds"), found
