@@ -27,7 +27,14 @@
   exported from the ``dice`` and ``inspections`` rows, projections the export does not check,
   and ``verify-bundle`` did not compare it with the house's chain the bundle carries: a failed
   inspection taken out of the rows before an export was signed into the bundle, which
-  verified. It is now compared."""
+  verified. It is now compared;
+* a restore verified the copy's chains, checkpoints and replay but not what the audit reads
+  beside them: a copy whose stored reply was edited (a deposit's reply showing another
+  balance) was installed as verified, over the ledger, and the server then refused to start on
+  it. The stored replies and the house chain's projections are checked before installing;
+* a declared recovery's reason, kept in the house's chain, took any text (a right-to-left
+  override, an escape sequence, nothing at all), where every reason the server records is 3
+  to 500 characters of plain text."""
 
 from __future__ import annotations
 
@@ -121,6 +128,22 @@ def test_a_declared_recovery_records_what_the_replaced_ledger_held(newer: Ledger
     lost = records[0]["payload"]["gap"]["current"]
     assert set(lost) == {"wallet alice"} and lost["wallet alice"]["copy"] != \
         lost["wallet alice"]["current"]
+
+
+def test_a_copy_over_a_ledger_that_cannot_be_read_is_a_recovery(newer: Ledger) -> None:
+    """What a damaged ledger held after the pin cannot be compared: refused until declared
+    (before, a ledger that could not be read was not compared at all)."""
+    data = newer.kit.data_dir
+    newer.kit.engine.dispose()
+    for extra in ("-wal", "-shm"):
+        Path(f"{data / 'croupier.db'}{extra}").unlink(missing_ok=True)
+    (data / "croupier.db").write_bytes(b"not a database, not any more" * 100)
+    done = backup.restore(newer.copy, data, newer.signer, newer.pin, None)
+    assert not done.installed
+    assert len(done.problems) == 1 and "cannot be read" in done.problems[0], done.problems
+    done = backup.restore(newer.copy, data, newer.signer, newer.pin, "the disk failed")
+    assert done.installed, done.problems
+    assert done.gap["current"].startswith("unreadable: ")
 
 
 def test_a_copy_of_the_ledger_as_it_stands_is_restored(tmp_path: Path) -> None:
@@ -316,3 +339,32 @@ def test_a_bundle_whose_equipment_differs_from_the_house_chain_fails(tmp_path: P
     found = [str(f) for f in report.findings]
     assert len(found) == 1 and found[0].startswith("die NJ-0001: the bundle's equipment: the "
                                                    "inspections table holds"), found
+
+
+def test_a_copy_with_a_stored_reply_edited_is_never_restored(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    kit = Kit(data)
+    path = keys.key_path(data, None)
+    signer, pin = keys.load_key(path), install.pin_path(path)
+    kit.deposit("bob", "5")
+    copy = tmp_path / "copy.db"
+    backup.backup(kit.engine, signer, pin, copy)
+    kit.engine.dispose()
+    with sqlite3.connect(copy) as conn:
+        edited = conn.execute("UPDATE idempotency SET body = replace(body, '\"balance\":', "
+                              "'\"balance\":\"9\",\"was\":') WHERE body LIKE "
+                              "'%\"player\":\"bob\"%'").rowcount
+    conn.close()
+    assert edited == 1
+    before = (data / "croupier.db").read_bytes()
+    done = backup.restore(copy, data, signer, pin, None)
+    assert not done.installed
+    assert any(p.startswith("the copy: stored reply of user") for p in done.problems), done
+    assert (data / "croupier.db").read_bytes() == before
+
+
+@pytest.mark.parametrize("reason", ["", "no", "disk lost \u202e7 days", "lost\x1b[2J"])
+def test_a_declared_recoverys_reason_is_plain_text(newer: Ledger, reason: str) -> None:
+    with pytest.raises(backup.BackupError, match="--declare-recovery"):
+        backup.restore(newer.copy, newer.kit.data_dir, newer.signer, newer.pin, reason)
+    assert _balance(newer.kit.engine, "alice") == 107700

@@ -35,7 +35,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import preflight, register, store
-from croupier.service.audit import chain, objects
+from croupier.service.audit import chain, objects, projections, requests
 from croupier.service.audit.canonical import canonical
 from croupier.service.audit.keys import Signer, check_signature
 from croupier.service.audit.snapshot import Snapshot, read
@@ -139,12 +139,28 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
     The server must be stopped."""
     if not src.exists() or not head_path(src).exists():
         raise BackupError(f"{src} and its signed head {head_path(src).name} are both needed")
+    if recovery is not None:
+        _reason(recovery)
     target = data_dir / preflight.DB_NAME
     try:
         with preflight.held(target):
             return _restore(src, target, signer, pin_path, recovery)
     except preflight.NotReady as exc:
         raise BackupError(f"{exc}: stop the server first") from None
+
+
+def _reason(text: str) -> None:
+    """A declared recovery's reason is kept in the house's chain and shown in every report of
+    it: held to what any reason the server records is held to (3 to 500 characters of plain
+    text; a right-to-left override would show it reversed), as the server's own."""
+    from croupier.service.api.models import plain_text
+
+    if not 3 <= len(text) <= 500:
+        raise BackupError("--declare-recovery: the reason is 3 to 500 characters")
+    try:
+        plain_text(text)
+    except ValueError as exc:
+        raise BackupError(f"--declare-recovery: {exc}") from None
 
 
 def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
@@ -160,10 +176,14 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
             with engine.connect() as conn:
                 snap = read(conn)
                 now_heads = chain.heads(conn)
-                schema = objects.check(conn)
+                # What the audit reads beside the snapshot, as verify_ledger does (the
+                # start-up audit would refuse the installed copy over any of them): the
+                # projections of the house's chain, the stored replies, and the schema, which
+                # the signed head (the chains' rows) does not cover.
+                beside = [*projections.check(conn, snap.records), *requests.check(conn, snap),
+                          *objects.check(conn)]
             done.problems = _check_copy(snap, now_heads, head_path(src), signer)
-            # The signed head covers the chains' rows, not the schema around them.
-            done.problems.extend(f"the copy: {f}" for f in schema)
+            done.problems.extend(f"the copy: {f}" for f in beside)
             if not done.problems:
                 done.problems, done.gap = _against_anchor(snap, now_heads, pin_path, recovery)
             if not done.problems:
@@ -243,9 +263,20 @@ def _against_current(target: Path, snap: Snapshot, now_heads: dict[str, Any],
     reaches the pin but not them would drop them without a word. So each chain's head in the
     current ledger must be in the copy's chain at the same place with the same hash; what is
     not is a loss, refused unless a recovery is declared (then recorded in ``gap``)."""
-    current = _current_heads(target)
-    if current is None:
+    if not target.exists():
         return []
+    try:
+        current = _current_heads(target)
+    except sa.exc.SQLAlchemyError as exc:
+        # A damaged ledger is what a restore is for, but what it held after the pin cannot
+        # be told: a loss nobody can name, so a recovery to declare.
+        why = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        gap["current"] = f"unreadable: {why}"
+        if recovery is not None:
+            return []
+        return [f"the ledger this copy would replace cannot be read ({why}): "
+                "what it held after the anchor cannot be compared with the copy; if that loss "
+                "is accepted, declare it: --declare-recovery REASON"]
     lost = _lost(current, chain.recompute(snap), now_heads)
     if not lost:
         return []
@@ -258,19 +289,15 @@ def _against_current(target: Path, snap: Snapshot, now_heads: dict[str, Any],
             "--declare-recovery REASON"]
 
 
-def _current_heads(target: Path) -> dict[str, Any] | None:
-    """The chains' heads of the ledger at ``target``, read without writing to it; None when
-    there is none, or it cannot be read (a damaged ledger: the pin alone then decides)."""
-    if not target.exists():
-        return None
+def _current_heads(target: Path) -> dict[str, Any]:
+    """The chains' heads of the ledger at ``target``, read without writing to it (the file is
+    kept beside the restored one as it was); SQLAlchemyError when it cannot be read."""
     uri = f"file:{target.resolve()}?mode=ro"
     engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True),
                               poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as conn:
             return chain.heads(conn)
-    except sa.exc.SQLAlchemyError:
-        return None
     finally:
         engine.dispose()
 
