@@ -219,10 +219,20 @@ def test_the_audit_names_a_trigger_in_a_postgres_ledger(tmp_path: Path) -> None:
                 conn.exec_driver_sql("CREATE VIEW ledger_view AS SELECT * FROM wallets")
             found_view = [p for p in verify.verify_ledger(kit.tables, checkpoint=False)[
                 "problems"] if p.startswith("database: view")]
+            with kit.engine.begin() as conn:  # alice's entries hidden from every read
+                conn.exec_driver_sql("ALTER TABLE wallet_entries FORCE ROW LEVEL SECURITY")
+                conn.exec_driver_sql("CREATE POLICY hide ON wallet_entries USING "
+                                     "(player <> 'alice')")
+            found_rls = [p for p in verify.verify_ledger(kit.tables, checkpoint=False)[
+                "problems"] if p.startswith(("database: policy", "database: row security"))]
         finally:
             kit.engine.dispose()
     assert len(found) == 1 and "trigger 'skim' on 'wallet_entries'" in found[0], found
     assert len(found_view) == 1 and "view 'ledger_view'" in found_view[0], found_view
+    assert found_rls == [
+        "database: policy 'hide' on 'wallet_entries': " + found_rls[0].split(": ", 2)[2],
+        "database: row security 'wallet_entries' on 'wallet_entries': "
+        + found_rls[1].split(": ", 2)[2]], found_rls
 
 
 def test_a_restore_is_refused_while_the_ledger_is_held(tmp_path: Path) -> None:
