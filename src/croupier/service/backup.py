@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import preflight, register, store
-from croupier.service.audit import chain
+from croupier.service.audit import chain, objects, projections, requests
 from croupier.service.audit.canonical import canonical
 from croupier.service.audit.keys import Signer, check_signature
 from croupier.service.audit.snapshot import Snapshot, read
@@ -138,8 +139,34 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
     The server must be stopped."""
     if not src.exists() or not head_path(src).exists():
         raise BackupError(f"{src} and its signed head {head_path(src).name} are both needed")
+    if recovery is not None:
+        _reason(recovery)
     target = data_dir / preflight.DB_NAME
-    stage = data_dir / (preflight.DB_NAME + ".restoring")
+    try:
+        with preflight.held(target):
+            return _restore(src, target, signer, pin_path, recovery)
+    except preflight.NotReady as exc:
+        raise BackupError(f"{exc}: stop the server first") from None
+
+
+def _reason(text: str) -> None:
+    """A declared recovery's reason is kept in the house's chain and shown in every report of
+    it: held to what any reason the server records is held to (3 to 500 characters of plain
+    text; a right-to-left override would show it reversed), as the server's own."""
+    from croupier.service.api.models import plain_text
+
+    if not 3 <= len(text) <= 500:
+        raise BackupError("--declare-recovery: the reason is 3 to 500 characters")
+    try:
+        plain_text(text)
+    except ValueError as exc:
+        raise BackupError(f"--declare-recovery: {exc}") from None
+
+
+def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
+             recovery: str | None) -> Restored:
+    """``restore``, the ledger held by this process."""
+    stage = target.with_name(preflight.DB_NAME + ".restoring")
     stage.unlink(missing_ok=True)
     _copy(src, stage)
     done = Restored()
@@ -149,9 +176,18 @@ def restore(src: Path, data_dir: Path, signer: Signer, pin_path: Path,
             with engine.connect() as conn:
                 snap = read(conn)
                 now_heads = chain.heads(conn)
+                # What the audit reads beside the snapshot, as verify_ledger does (the
+                # start-up audit would refuse the installed copy over any of them): the
+                # projections of the house's chain, the stored replies, and the schema, which
+                # the signed head (the chains' rows) does not cover.
+                beside = [*projections.check(conn, snap.records), *requests.check(conn, snap),
+                          *objects.check(conn)]
             done.problems = _check_copy(snap, now_heads, head_path(src), signer)
+            done.problems.extend(f"the copy: {f}" for f in beside)
             if not done.problems:
                 done.problems, done.gap = _against_anchor(snap, now_heads, pin_path, recovery)
+            if not done.problems:
+                done.problems = _against_current(target, snap, now_heads, recovery, done.gap)
             if done.problems:
                 return done
             if recovery is not None:
@@ -217,6 +253,83 @@ def _against_anchor(snap: Snapshot, now_heads: dict[str, Any], pin_path: Path,
                 f"the data folder): restoring it would lose {_summary(gap)}; if that loss is "
                 "known and accepted, declare it: --declare-recovery REASON"], gap
     return [], gap
+
+
+def _against_current(target: Path, snap: Snapshot, now_heads: dict[str, Any],
+                     recovery: str | None, gap: dict[str, Any]) -> list[str]:
+    """Whether the copy holds everything the ledger it would replace holds. The pin is only as
+    new as the last checkpoint: the events of the last seconds before a crash (or every event
+    of a ledger whose checkpoints stopped) are acknowledged and unsigned, and a copy that
+    reaches the pin but not them would drop them without a word. So each chain's head in the
+    current ledger must be in the copy's chain at the same place with the same hash; what is
+    not is a loss, refused unless a recovery is declared (then recorded in ``gap``)."""
+    if not target.exists():
+        return []
+    try:
+        current = _current_heads(target)
+    except sa.exc.SQLAlchemyError as exc:
+        # A damaged ledger is what a restore is for, but what it held after the pin cannot
+        # be told: a loss nobody can name, so a recovery to declare.
+        why = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        gap["current"] = f"unreadable: {why}"
+        if recovery is not None:
+            return []
+        return [f"the ledger this copy would replace cannot be read ({why}): "
+                "what it held after the anchor cannot be compared with the copy; if that loss "
+                "is accepted, declare it: --declare-recovery REASON"]
+    lost = _lost(current, chain.recompute(snap), now_heads)
+    if not lost:
+        return []
+    gap["current"] = lost
+    if recovery is not None:
+        return []
+    return [f"the ledger this copy would replace holds what the copy does not: restoring it "
+            f"would lose {_summary({'chains': lost})} (acknowledged, and not yet signed when "
+            "the anchor was pinned); if that loss is known and accepted, declare it: "
+            "--declare-recovery REASON"]
+
+
+def _current_heads(target: Path) -> dict[str, Any]:
+    """The chains' heads of the ledger at ``target``, read without writing to it (the file is
+    kept beside the restored one as it was); SQLAlchemyError when it cannot be read."""
+    uri = f"file:{target.resolve()}?mode=ro"
+    engine = sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True),
+                              poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            return chain.heads(conn)
+    finally:
+        engine.dispose()
+
+
+def _lost(current: dict[str, Any], copy: chain.Chains, copy_heads: dict[str, Any],
+          ) -> dict[str, Any]:
+    """Per chain, the current ledger's head the copy's recomputed chain does not hold."""
+    lost: dict[str, Any] = {}
+    for table_id, (seq, digest) in sorted(current.get("tables", {}).items()):
+        if copy.tables.get(table_id, {}).get(int(seq)) != digest:
+            lost[f"table {table_id}"] = _span(copy_heads.get("tables", {}).get(table_id),
+                                              [seq, digest])
+    for player, digest in sorted(current.get("wallets", {}).items()):
+        if digest not in copy.wallets.get(player, set()):
+            lost[f"wallet {player}"] = {"copy": copy_heads.get("wallets", {}).get(player),
+                                        "current": digest}
+    for name, mine in (("records", copy.records), ("users", copy.users)):
+        head = current.get(name)
+        if head is not None and mine.get(int(head[0])) != head[1]:
+            where = "house records" if name == "records" else "user records"
+            lost[where] = _span(copy_heads.get(name), head)
+    return lost
+
+
+def _span(have: list[Any] | None, current: list[Any]) -> dict[str, Any]:
+    """A chain's loss: the copy's head, the current one, and the sequence numbers missing
+    when the copy ends before it (a copy that went another way has none to name)."""
+    out: dict[str, Any] = {"copy": have, "current": current}
+    start = (have or [0])[0] + 1
+    if start <= current[0]:
+        out["missing_seq"] = [start, current[0]]
+    return out
 
 
 def _gap(copy: dict[str, Any], pin: dict[str, Any]) -> dict[str, Any]:

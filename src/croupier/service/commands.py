@@ -264,6 +264,23 @@ def _serve(args: argparse.Namespace) -> int:
             signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
         except (ValueError, preflight.NotReady, keys.KeyError_, install.InitError) as exc:
             return _fail("serve", exc)
+        return _serve_alone(args, engine, signer, rng, sock)
+
+
+def _serve_alone(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
+                 sock: Any) -> int:
+    """Serve, holding a SQLite ledger for this process alone (preflight.held): a second
+    server, or a restore, on the same file is refused while it runs."""
+    from croupier.service import preflight
+
+    served = preflight.served_file(engine)
+    with contextlib.ExitStack() as alone:
+        if served is not None:
+            try:
+                alone.enter_context(preflight.held(served))
+            except preflight.NotReady as exc:
+                engine.dispose()
+                return _fail("serve", exc)
         return _run_server(args, engine, signer, rng, sock)
 
 

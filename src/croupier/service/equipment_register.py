@@ -404,6 +404,16 @@ def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> li
     """The ``dice`` and ``inspections`` rows against the house's chain (``records``, by
     ``seq``): a die's cup and retirement are its custody's, each inspection row a chained
     inspection's, in order."""
+    dice = [dict(r._mapping) for r in conn.execute(sa.select(store.dice))]
+    inspections = [dict(r._mapping) for r in conn.execute(
+        sa.select(store.inspections).order_by(store.inspections.c.id))]
+    return check_dice_rows(records, dice, inspections)
+
+
+def check_dice_rows(records: list[dict[str, Any]], dice_rows: list[dict[str, Any]],
+                    inspection_rows: list[dict[str, Any]]) -> list[Finding]:
+    """:func:`check_dice_projection` on rows (the database's, or a bundle's equipment
+    section, which a regulator reads as the dice's records), inspections in ``id`` order."""
     steps: dict[str, list[dict[str, Any]]] = {}
     checks: dict[str, list[tuple[Any, ...]]] = {}
     for r in records:
@@ -414,7 +424,7 @@ def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> li
             checks.setdefault(r["subject"][4:], []).append(
                 (r["actor"], bool(p["passed"]), list(p["failures"]), p.get("record")))
     findings: list[Finding] = []
-    dice = {d.serial: d for d in conn.execute(sa.select(store.dice))}
+    dice = {d["serial"]: d for d in dice_rows}
     for serial in sorted(set(dice) | set(steps)):
         where, die, past = f"die {serial}", dice.get(serial), steps.get(serial, [])
         if die is None or not past:
@@ -425,15 +435,16 @@ def check_dice_projection(conn: Connection, records: list[dict[str, Any]]) -> li
             continue
         last = past[-1]
         cup = last["table"] if last["step"] == "issued" else None
-        if die.table_id != cup or bool(die.retired) != (last["step"] == "cancelled"):
+        if die["table_id"] != cup or bool(die["retired"]) != (last["step"] == "cancelled"):
             findings.append(Finding(where, None, (
-                f"the dice table puts it in cup {die.table_id!r} (retired {bool(die.retired)}); "
+                f"the dice table puts it in cup {die['table_id']!r} (retired "
+                f"{bool(die['retired'])}); "
                 f"its custody says {last['step']}" + (f" to {cup}" if cup else ""))))
     rows: dict[str, list[tuple[Any, ...]]] = {}
-    for row in conn.execute(sa.select(store.inspections).order_by(store.inspections.c.id)):
-        rows.setdefault(row.serial, []).append((row.inspector, bool(row.passed),
-                                                json.loads(row.failures),
-                                                json.loads(row.record)))
+    for row in inspection_rows:
+        rows.setdefault(row["serial"], []).append((row["inspector"], bool(row["passed"]),
+                                                   json.loads(row["failures"]),
+                                                   json.loads(row["record"])))
     for serial in sorted(set(rows) | set(checks)):
         held, chained = rows.get(serial, []), checks.get(serial, [])
         if held != chained:

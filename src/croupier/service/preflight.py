@@ -10,9 +10,11 @@ migrations (never created).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import sqlite3
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -131,3 +133,36 @@ def open_ledger(data_dir: Path, database: str | None) -> Engine:
         raise NotReady(f"the database is not initialised: run `croupier init {where}`")
     store.upgrade(engine)
     return engine
+
+
+@contextlib.contextmanager
+def held(database: Path) -> Iterator[None]:
+    """Hold the SQLite ledger ``database`` for this process alone: ``croupier serve`` for as
+    long as it serves, ``croupier restore`` while it replaces the file. NotReady if another
+    process holds it.
+
+    Two servers over one SQLite file each keep the tables and their chains' heads in memory:
+    every action one took made the other's next action at that table fail (500), and a restore
+    that renamed the file under a running server left its open connections writing, and
+    acknowledging, into the file set aside. The lock is an exclusive ``flock`` on a file
+    beside the ledger, released by the kernel when the process ends, however it ends."""
+    lock = database.with_name(database.name + ".serving")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise NotReady(f"another process holds the ledger {database} (croupier serve, or "
+                       "croupier restore): one process serves a SQLite ledger, and a restore "
+                       "waits for the server to stop") from None
+    try:
+        yield
+    finally:
+        os.close(fd)  # closing the file releases its lock
+
+
+def served_file(engine: Engine) -> Path | None:
+    """The SQLite file ``engine`` serves (None on PostgreSQL, whose nodes lease tables)."""
+    if not store.is_sqlite(engine) or not engine.url.database:
+        return None
+    return Path(engine.url.database)

@@ -74,11 +74,17 @@ def draw_of(pending: PendingOutcome | None) -> dict[str, Any]:
     return {}
 
 
-def mark_voided(conn: Connection, table_id: str, round_no: int, voided: sv.Voided) -> None:
-    """Mark round ``round_no``'s row voided, by whom and why."""
+def void_mark(voided: sv.Voided) -> dict[str, Any]:
+    """What a round's row shows of the void of its decision (the audit rebuilds it from the
+    chained event and compares)."""
     mark: dict[str, Any] = {"reason": voided.reason, "by": voided.by}
     if voided.approved_by:
         mark["approved_by"] = voided.approved_by
+    return mark
+
+
+def mark_voided(conn: Connection, table_id: str, round_no: int, voided: sv.Voided) -> None:
+    """Mark round ``round_no``'s row voided, by whom and why."""
     conn.execute(store.rounds.update().where(
         store.rounds.c.table_id == table_id, store.rounds.c.round == round_no).values(
-        voided=json.dumps(mark)))
+        voided=json.dumps(void_mark(voided))))

@@ -92,7 +92,9 @@ TABLES: dict[str, Kind] = {
                     "no token, and one moved to another account, role or expiry is refused, "
                     "for the token names the account, role and expiry it was issued for"),
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
-                          "again under a new epoch, which fences the old owner's writes"),
+                          "again under a new epoch, which fences the old owner's writes; the "
+                          "owner's address is forwarded to only when its MAC under the key "
+                          "vouches for it (cluster.leases.address_mac)"),
     "alembic_version": Cache("the schema's migration number, read only by the upgrade"),
     # --- the users' chain and its projections ---------------------------------------------
     "user_records": Chain("croupier.service.people.recompute", "the users' chain: creating, "

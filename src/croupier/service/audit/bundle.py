@@ -113,11 +113,30 @@ def verify_bundle(path: Path, public_hex: str | None = None,
         report.findings.append(Finding("bundle", None, f"the ledger section is malformed: {exc!r}"))
         return report, body
     report.findings.extend(inner.findings)
+    report.findings.extend(_equipment(snap, body.get("equipment")))
     report.notes.extend(inner.notes)
     report.deposits, report.wallets, report.tables = inner.deposits, inner.wallets, inner.tables
     report.events = inner.events
     report.notes.extend(_pay_table_notes(body.get("pay_tables", {})))
     return report, body
+
+
+def _equipment(snap: Snapshot, equipment: Any) -> list[Finding]:
+    """The bundle's equipment section (the dice and their inspections, as the regulator reads
+    them) against the house's chain it carries: it was exported from the ``dice`` and
+    ``inspections`` rows, projections the live audit compares but the export does not, so a
+    row edited before an export (a failed inspection taken out) was signed into the bundle
+    and passed here. A bundle from before the house's chain has nothing to compare."""
+    from croupier.service import equipment_register
+
+    if not snap.records:
+        return []
+    try:
+        found = equipment_register.check_dice_rows(snap.records, equipment["dice"],
+                                                   equipment["inspections"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [Finding("bundle", None, f"the equipment section is malformed: {exc!r}")]
+    return [Finding(f.where, f.seq, f"the bundle's equipment: {f.what}") for f in found]
 
 
 def _safe_id(public_hex: str) -> str:

@@ -140,6 +140,8 @@ class RoundCheck:
         self.findings: list[Finding] = []
         self.decided_rounds: set[int] = set()
         """The rounds the chain decides."""
+        self.voids: dict[int, dict[str, Any]] = {}
+        """Each round the chain voids, and what its row must show of the void."""
 
     def see(self, live: LiveTable, round_no: int, event: Event) -> None:
         """Before ``event`` (of round ``round_no``) is folded into ``live``."""
@@ -148,6 +150,7 @@ class RoundCheck:
             self.round, self.decided, self.before = round_no, [], None
         if isinstance(event, sv.Voided):
             self.decided_rounds.add(event.decision)
+            self.voids[event.decision] = rounds.void_mark(event)
         settles = live.procedures.settles(event) is not None
         if self.before is None and settles:
             # The decision itself: the table as it finds it, as the round's row was written
@@ -188,7 +191,27 @@ class RoundCheck:
             f"round {r}: its events decide it, but recall has no row of it"
             if r in self.decided_rounds else
             f"round {r}: recall shows a row of it, but its events decide no such round"))
-            for r in sorted(self.decided_rounds ^ set(self.rows))]
+            for r in sorted(self.decided_rounds ^ set(self.rows))] + self._void_marks()
+
+    def _void_marks(self) -> list[Finding]:
+        """Each row's void mark against the chain's voids. A row marked voided is not compared
+        with its decision (the chain no longer counts it), so a mark written into a row whose
+        round stands hid that round's outcome and balances, rewritten or not, from the audit,
+        while recall showed it voided."""
+        findings = []
+        for r, row in sorted(self.rows.items()):
+            shown = json.loads(row["voided"]) if row["voided"] is not None else None
+            given = self.voids.get(r)
+            if shown == given:
+                continue
+            if given is None:
+                what = f"recall shows it voided {shown}, but no event voids it"
+            elif shown is None:
+                what = f"its events void it {given}, but recall does not show it voided"
+            else:
+                what = f"recall shows it voided {shown}, but its events void it {given}"
+            findings.append(Finding(self.where, None, f"round {r}: {what}"))
+        return findings
 
 
 class PlayersCheck:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 from croupier.service import store
-from croupier.service.audit import chain, projections, replay, requests
+from croupier.service.audit import chain, objects, projections, replay, requests
 from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
 
@@ -165,6 +165,7 @@ def verify_ledger(tables: Tables, checkpoint: bool = True,
         snap = read(conn)
         projected = projections.check(conn, snap.records)
         projected.extend(requests.check(conn, snap))
+        projected.extend(objects.check(conn))
     signer = TRUST.signer
     pin, pin_problems = chain.pin_findings(pinned, snap)
     report = verify_snapshot(snap, signer.public_hex if signer else None, pin, tables.all,

@@ -63,7 +63,7 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     """Make the app one node of a cluster: leases, fencing, forwarding and the shared feed."""
     svc = app.state.services
     ledger = svc.ledger
-    node = Node(svc.engine, svc.tables, node_id, url, ttl)
+    node = Node(svc.engine, svc.tables, node_id, url, ttl, _address_secret())
     ledger.fence = node.fence
     hub = ClusterHub(svc.engine)
     if svc.hub.publish in ledger.listeners:  # the writer no longer feeds watchers directly
@@ -86,6 +86,14 @@ def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:
     announcer.start()
     feed.start()
     return node
+
+
+def _address_secret() -> bytes | None:
+    """The secret that vouches for the nodes' addresses, from the key every node holds
+    (``croupier serve`` always holds one; without it nothing is forwarded)."""
+    from croupier.service.audit.verify import TRUST
+
+    return None if TRUST.signer is None else TRUST.signer.derive(leases.ADDRESS)
 
 
 def _view(node: Node) -> Callable[[Staff], dict[str, Any]]:

@@ -30,6 +30,9 @@ a busy table would otherwise starve its renewal, as share locks keep arriving.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -52,6 +55,13 @@ CREATE TABLE IF NOT EXISTS table_leases (
 # Where the table predates the liveness lock (NULL: an owner without one, taken at expiry only).
 _LIVE_KEY = "ALTER TABLE table_leases ADD COLUMN IF NOT EXISTS live_key bigint"
 
+# The owner's address vouched for with the ledger's key (:func:`address_mac`; NULL: an owner of
+# an earlier release, which no node forwards to).
+_URL_MAC = "ALTER TABLE table_leases ADD COLUMN IF NOT EXISTS url_mac text"
+
+ADDRESS = "croupier-cluster-node-address"
+"""The purpose the secret that vouches for a node's address is derived for (``Signer.derive``)."""
+
 _CREATE = sa.text("""
 INSERT INTO table_leases (table_id, owner, owner_url, epoch, expires_at)
 VALUES (:t, '', '', 0, '-infinity') ON CONFLICT (table_id) DO NOTHING""")
@@ -68,7 +78,8 @@ _GONE = sa.text("SELECT pg_try_advisory_xact_lock(:k)")
 
 _TAKE = sa.text("""
 UPDATE table_leases SET owner = :node, owner_url = :url, epoch = epoch + 1,
-       expires_at = clock_timestamp() + make_interval(secs => :ttl), live_key = :live_key
+       expires_at = clock_timestamp() + make_interval(secs => :ttl), live_key = :live_key,
+       url_mac = :url_mac
  WHERE table_id = :t
 RETURNING epoch""")
 
@@ -83,7 +94,7 @@ UPDATE table_leases SET expires_at = clock_timestamp() - interval '1 second'
 
 _LOOKUP = sa.text("""
 SELECT owner, owner_url, epoch, expires_at < clock_timestamp() AS expired,
-       EXTRACT(EPOCH FROM expires_at - clock_timestamp()) AS left_s, live_key
+       EXTRACT(EPOCH FROM expires_at - clock_timestamp()) AS left_s, live_key, url_mac
   FROM table_leases WHERE table_id = :t""")
 
 STALL_TIMEOUT_MS = 2000
@@ -122,6 +133,8 @@ class Holder:
     expired: bool
     seconds_left: float
     live_key: int | None = None
+    url_mac: str | None = None
+    """The owner's vouching for ``url`` (:func:`address_mac`)."""
 
 
 def create(conn: Connection) -> None:
@@ -129,6 +142,28 @@ def create(conn: Connection) -> None:
     once: the caller holds the start-up advisory lock."""
     conn.exec_driver_sql(DDL)
     conn.exec_driver_sql(_LIVE_KEY)
+    conn.exec_driver_sql(_URL_MAC)
+
+
+def address_mac(secret: bytes, node: str, url: str) -> str:
+    """A node's vouching for its own address, under a secret derived from the ledger's key.
+
+    A node forwards a request for another node's table, bearer token and all, to the address
+    the lease row names; a row is something whoever writes the database can change. With the
+    address alone, a row pointed at a listener of theirs handed them every forwarded token,
+    an admin's included (a session as the admin, which nothing written into the database can
+    otherwise make). The row now carries this MAC of the owner and its address, which only a
+    holder of the key can compute; a forwarder sends nothing to an address it does not
+    vouch for. A row moved to another node's (owner, address, MAC) only sends requests to a
+    node of the cluster that does not hold the table, which refuses them."""
+    message = json.dumps([node, url], separators=(",", ":")).encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+def vouched(secret: bytes, holder: Holder) -> bool:
+    """Whether ``holder``'s address is its owner's, vouched for with the key."""
+    return holder.url_mac is not None and hmac.compare_digest(
+        holder.url_mac, address_mac(secret, holder.owner, holder.url))
 
 
 def hold_liveness(conn: Connection, key: int) -> bool:
@@ -144,8 +179,17 @@ def owner_gone(conn: Connection, holder: Holder) -> bool:
                                                 .scalar())
 
 
+@dataclass(frozen=True)
+class Taker:
+    """What a taking node names in the lease besides itself: its liveness lock's key and its
+    vouching for its address (:func:`address_mac`)."""
+
+    live_key: int | None = None
+    url_mac: str | None = None
+
+
 def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float,
-            live_key: int | None = None) -> int | None:
+            taker: Taker | None = None) -> int | None:
     """Take the lease if nobody holds it or it has expired; the new epoch, or None. A taker
     with a liveness lock of its own (``live_key``, named in the lease it takes) also takes a
     lease whose owner is gone (its liveness lock free: :func:`owner_gone`).
@@ -153,6 +197,8 @@ def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float,
     Waits at most a second for an in-flight write of the old owner (which holds the row
     ``FOR KEY SHARE``); a longer wait means the table is busy with a live owner: try again
     later."""
+    taker = taker or Taker()
+    live_key = taker.live_key
     conn.execute(_CREATE, {"t": table_id})
     conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
     try:
@@ -164,7 +210,7 @@ def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float,
             conn.execute(_GONE, {"k": row.live_key}).scalar())):
         return None
     return int(conn.execute(_TAKE, {"t": table_id, "node": node, "url": url, "ttl": ttl,
-                                    "live_key": live_key}).scalar_one())
+                                    "live_key": live_key, "url_mac": taker.url_mac}).scalar_one())
 
 
 def renew(conn: Connection, node: str, tables: list[str], ttl: float) -> dict[str, int]:
@@ -186,7 +232,8 @@ def lookup(conn: Connection, table_id: str) -> Holder | None:
     if row is None:
         return None
     return Holder(str(row.owner), str(row.owner_url), int(row.epoch), bool(row.expired),
-                  float(row.left_s), None if row.live_key is None else int(row.live_key))
+                  float(row.left_s), None if row.live_key is None else int(row.live_key),
+                  None if row.url_mac is None else str(row.url_mac))
 
 
 def fence(conn: Connection, table_id: str, node: str, epoch: int) -> None:

@@ -51,8 +51,13 @@ class Node:
     """The leases of this node (``node_id``, reachable by other nodes at ``url``)."""
 
     def __init__(self, engine: Engine, tables: Tables, node_id: str, url: str,
-                 ttl: float = 3.0) -> None:
+                 ttl: float = 3.0, secret: bytes | None = None) -> None:
         self.engine = engine
+        self.secret = secret
+        """Vouches for the nodes' addresses (:func:`~.leases.address_mac`); derived from the
+        ledger's key, which every node holds. None only where nothing is forwarded (the
+        leases' own tests)."""
+        self.url_mac = None if secret is None else leases.address_mac(secret, node_id, url)
         self.tables = tables
         self.node_id = node_id
         self.url = url
@@ -107,8 +112,9 @@ class Node:
                 # Free, expired, or its owner's process gone (this one's own lock reads as
                 # held): take it. Without a liveness lock of its own, a node takes nothing.
                 free = holder is None or holder.expired or leases.owner_gone(conn, holder)
+                taker = leases.Taker(live_key, self.url_mac)
                 epoch = leases.acquire(conn, table_id, self.node_id, self.url, self.ttl,
-                                       live_key) if free and live_key is not None else None
+                                       taker) if free and live_key is not None else None
             if epoch is not None:
                 self._take(table_id, epoch, started)
                 return None
@@ -121,6 +127,11 @@ class Node:
             self._holders[table_id] = (holder, time.monotonic() + min(HOLDER_CACHE,
                                                                        holder.seconds_left))
             return holder
+
+    def vouched(self, holder: leases.Holder) -> bool:
+        """Whether requests may be forwarded to ``holder``'s address: its owner vouched for
+        it with the key (never, on a node that holds no key)."""
+        return self.secret is not None and leases.vouched(self.secret, holder)
 
     def forget_holder(self, table_id: str) -> None:
         """Another node did not answer: read its lease again next time."""

@@ -21,6 +21,7 @@ by whichever node they reach, from the shared database.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -33,6 +34,8 @@ from croupier.service.api.guard import DEADLINES, ClientGone, Guard, TooSlow
 from croupier.service.auth import Auth
 from croupier.service.cluster.node import Node
 from croupier.service.tables import Tables
+
+log = logging.getLogger("croupier.cluster")
 
 FORWARDED = "x-croupier-forwarded-by"
 FORWARD_TIMEOUT = httpx.Timeout(5.0, connect=1.0)
@@ -80,6 +83,15 @@ class Router:
         forwarded = any(name == FORWARDED.encode() for name, _ in scope["headers"])
         if holder is None or holder.owner == self.node.node_id or forwarded:
             await _retry_later(send, table_id, "is changing hands")
+            return
+        if not self.node.vouched(holder):
+            # The bearer token goes with a forwarded request: never to an address the key
+            # does not vouch for (a lease row rewritten in the database).
+            log.error("table %s: its lease names the address %r for node %s, which the "
+                      "ledger's key does not vouch for: nothing is forwarded there (run "
+                      "croupier audit verify; check who writes the database)",
+                      table_id, holder.url, holder.owner)
+            await _retry_later(send, table_id, "has a holder whose address is not vouched for")
             return
         await self._forward(scope, receive, send, holder.url, table_id)
 
