@@ -77,9 +77,17 @@ export const api = {
     return data;
   },
 
+  // The tab forgets the token at once, before the server answers: on a slow network the log-in
+  // form showed while the tab still held it, and a reload then logged straight back in. The
+  // request is kept alive past a reload or a closed tab, so the server still ends the session.
   async logout() {
-    try { await this.call("POST", "/auth/logout", undefined, { idempotent: false }); } catch { /* gone */ }
+    const token = this.token;
     this.setToken(null);
+    if (!token) return;
+    try {
+      await fetch("/auth/logout", { method: "POST", keepalive: true,
+        headers: { Accept: "application/json", Authorization: `Bearer ${token}` } });
+    } catch { /* out of reach: the token ends at its expiry, or when the password changes */ }
   },
 
   // The table's events as they are committed; reconnects until closed.

@@ -1,0 +1,40 @@
+"""Log out in Chromium: the tab forgets the token the moment Log out is pressed, and the
+server ends it.
+
+The page used to forget its token only once the server had answered the log-out. On a slow
+network the log-in form was already showing while the tab still held the token: a reload then
+(the next person at the terminal pressing F5) logged straight back in as the player, and a tab
+closed meanwhile left the session alive at the server for its twelve hours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from .conftest import Server
+
+TOKEN = "() => sessionStorage.getItem('croupier.token')"
+
+
+def test_the_tab_forgets_the_token_before_the_server_answers(login: Any) -> None:
+    page = login("alice", "craps-1")
+    held: list[Any] = []
+    page.route("**/auth/logout", lambda route: held.append(route))  # a slow answer
+    page.click("#logout-btn")
+    page.wait_for_selector("#login-form", state="visible")
+    assert held, "the log-out was sent"
+    assert page.evaluate(TOKEN) is None
+    page.reload()
+    page.wait_for_selector("#login-form", state="visible")
+    assert page.locator("#whoami").count() == 0  # not logged back in as alice
+
+
+def test_the_server_ends_the_token_on_log_out(server: Server, login: Any) -> None:
+    page = login("bob", "craps-1")
+    token = page.evaluate(TOKEN)
+    me = f"{server.url}/auth/me"
+    assert httpx.get(me, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    with page.expect_response("**/auth/logout"):
+        page.click("#logout-btn")
+    assert httpx.get(me, headers={"Authorization": f"Bearer {token}"}).status_code == 401
