@@ -38,3 +38,23 @@ def test_the_server_ends_the_token_on_log_out(server: Server, login: Any) -> Non
     with page.expect_response("**/auth/logout"):
         page.click("#logout-btn")
     assert httpx.get(me, headers={"Authorization": f"Bearer {token}"}).status_code == 401
+
+
+def test_a_session_the_server_ends_leaves_nothing_on_the_screen(server: Server,
+                                                                 login: Any) -> None:
+    """The organiser locks the dealer while their console shows the table: the page goes back
+    to the log-in form, saying why, without waiting for the dealer to press anything (it used
+    to keep the console, the payouts and the players' names on the screen, and the dead token
+    in the tab, only marked "offline")."""
+    page = login("dealer", "craps-1")
+    page.wait_for_selector("#dealer-console", state="visible")
+    server.post("admin", "/users/dealer/lock")
+    try:
+        page.wait_for_selector("#login-form", state="visible", timeout=10000)
+        assert page.locator("#dealer-console").is_hidden()
+        assert page.locator("#table").is_hidden()
+        assert "session" in page.text_content("#login-note")
+        assert page.evaluate(TOKEN) is None
+    finally:
+        server.post("admin", "/users/dealer/unlock")
+        server.tokens.pop("dealer", None)  # its sessions ended with the lock

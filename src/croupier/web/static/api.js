@@ -90,8 +90,9 @@ export const api = {
     } catch { /* out of reach: the token ends at its expiry, or when the password changes */ }
   },
 
-  // The table's events as they are committed; reconnects until closed.
-  stream(tableId, since, onEvent, onStatus) {
+  // The table's events as they are committed; reconnects until closed. ``onEnded``: the
+  // server has ended the session (locked, deleted, another role, logged out elsewhere).
+  stream(tableId, since, onEvent, onStatus, onEnded = () => {}) {
     let socket = null;
     let closed = false;
     let last = since;
@@ -116,6 +117,7 @@ export const api = {
       };
       socket.onclose = (ev) => {
         onStatus(false);
+        if (!closed && ev.code === 4401) onEnded();
         if (closed || ev.code === 4401 || ev.code === 4404 || ev.code === 4422) return;
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 8000);

@@ -595,7 +595,8 @@ async function openTable(id) {
   const decidedAt = app.table.decision ? app.table.decision.seq - 1 : Infinity;
   app.replayedTo = -1;
   app.stream = api.stream(id, Math.max(0, Math.min(app.table.seq - 1000, decidedAt)), (e) => (e.type === "replayed" ? replayDone(e) : handleEvents([e])),
-    (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
+    (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); },
+    sessionEnded);
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
 }
 
@@ -667,6 +668,13 @@ function leave(note = "", username = "") {
   $("login-note").hidden = !note;
   $("login-pass").value = "";
   if (username) { $("login-user").value = username; $("login-pass").focus(); }
+}
+
+// The server ended the session while the page shows the table (the account locked, deleted
+// or given another role): nothing of it stays on the screen, nor the dead token in the tab.
+function sessionEnded() {
+  api.setToken(null);
+  leave("Your session has ended: log in again to go on.", app.me || "");
 }
 
 // The server has ended every session of the account: the token is no longer any good.
