@@ -1,5 +1,10 @@
-"""Log out in Chromium: the tab forgets the token the moment Log out is pressed, and the
-server ends it.
+"""Log in and out in Chromium: the page keeps no password once logged in; the tab forgets the
+token the moment Log out is pressed, and the server ends it; a session the server ends leaves
+nothing on the screen.
+
+The log-in form, hidden once logged in, kept the password typed into it for the whole session:
+anyone at the terminal (the browser's developer tools) read the password itself, not only a
+session, and could change it and keep the account.
 
 The page used to forget its token only once the server had answered the log-out. On a slow
 network the log-in form was already showing while the tab still held the token: a reload then
@@ -15,6 +20,13 @@ import httpx
 from .conftest import Server
 
 TOKEN = "() => sessionStorage.getItem('croupier.token')"
+
+
+def test_no_password_stays_in_the_page_once_logged_in(login: Any) -> None:
+    page = login("alice", "craps-1")
+    assert page.locator("#login").is_hidden()
+    assert page.input_value("#login-pass") == ""
+    assert page.input_value("#login-user") == "alice"  # the name is no secret
 
 
 def test_the_tab_forgets_the_token_before_the_server_answers(login: Any) -> None:

@@ -690,6 +690,9 @@ $("login-form").addEventListener("submit", async (e) => {
   $("login-note").hidden = true;
   try {
     const user = await api.login($("login-user").value.trim(), $("login-pass").value);
+    // The form stays in the page, hidden, for the whole session: the password goes now, or
+    // anyone at the terminal could read it (and keep the account, not only the session).
+    $("login-pass").value = "";
     await onLogin(user);
   } catch (ex) {
     err.textContent = explain(ex);
