@@ -1,6 +1,6 @@
 """What every HTTP request passes through before a route: a body size limit, a JSON body read
-strictly, and the headers that keep the browser table from being framed, sniffed or fed
-foreign scripts.
+strictly, and the headers that keep the browser table from being framed, sniffed, fed
+foreign scripts, held by another site's window, or its answers kept in the browser's cache.
 
 The size limit is enforced before the body is read whole: a ``Content-Length`` over
 :data:`MAX_BODY` is answered 413 at once, and a body without one (chunked) is counted as it
@@ -63,6 +63,14 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"content-security-policy", CSP.encode()),
     (b"referrer-policy", b"no-referrer"),
+    # A window of the table opened by another site's page is cut off from it: that page could
+    # otherwise send the logged-in window elsewhere (a look-alike log-in form) at any time.
+    (b"cross-origin-opener-policy", b"same-origin"),
+    # Answers show money and people's records (a wallet's entries, a table's chips, the
+    # night's report, a token): a browser that stored them kept them on disk past the log-out,
+    # for the next person at a shared terminal. A route whose answer holds no one's data (the
+    # page's own files) says its own caching, which is kept.
+    (b"cache-control", b"no-store"),
 ]
 
 

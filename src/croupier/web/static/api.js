@@ -77,13 +77,22 @@ export const api = {
     return data;
   },
 
+  // The tab forgets the token at once, before the server answers: on a slow network the log-in
+  // form showed while the tab still held it, and a reload then logged straight back in. The
+  // request is kept alive past a reload or a closed tab, so the server still ends the session.
   async logout() {
-    try { await this.call("POST", "/auth/logout", undefined, { idempotent: false }); } catch { /* gone */ }
+    const token = this.token;
     this.setToken(null);
+    if (!token) return;
+    try {
+      await fetch("/auth/logout", { method: "POST", keepalive: true,
+        headers: { Accept: "application/json", Authorization: `Bearer ${token}` } });
+    } catch { /* out of reach: the token ends at its expiry, or when the password changes */ }
   },
 
-  // The table's events as they are committed; reconnects until closed.
-  stream(tableId, since, onEvent, onStatus) {
+  // The table's events as they are committed; reconnects until closed. ``onEnded``: the
+  // server has ended the session (locked, deleted, another role, logged out elsewhere).
+  stream(tableId, since, onEvent, onStatus, onEnded = () => {}) {
     let socket = null;
     let closed = false;
     let last = since;
@@ -108,6 +117,7 @@ export const api = {
       };
       socket.onclose = (ev) => {
         onStatus(false);
+        if (!closed && ev.code === 4401) onEnded();
         if (closed || ev.code === 4401 || ev.code === 4404 || ev.code === 4422) return;
         setTimeout(open, delay);
         delay = Math.min(delay * 2, 8000);

@@ -609,7 +609,8 @@ async function openTable(id) {
   const decidedAt = app.table.decision ? app.table.decision.seq - 1 : Infinity;
   app.replayedTo = -1;
   app.stream = api.stream(id, Math.max(0, Math.min(app.table.seq - 1000, decidedAt)), (e) => (e.type === "replayed" ? replayDone(e) : handleEvents([e])),
-    (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); });
+    (up) => { const l = $("live"); l.textContent = up ? "live" : "offline"; l.classList.toggle("up", up); },
+    sessionEnded);
   await Promise.all([renderHistory(ctx), renderChart(ctx), loadWallet(), renderRules(ctx)]);
 }
 
@@ -668,19 +669,40 @@ function logout() {
 }
 
 // Back to the log-in form, the session over; ``note`` is said above the form, and
-// ``username`` is filled in so that only the password is left to type.
+// ``username`` is filled in so that only the password is left to type. On a page loaded
+// afresh: hiding the table and the consoles left what they showed (every account, the cage,
+// the night's report, the players' chips and payouts) in the page for the next person at the
+// terminal to read. The token is gone by now; the note and the name wait in the tab's storage.
+const PARTING = "croupier.parting";
+
 function leave(note = "", username = "") {
   if (app.stream) app.stream.close();
   Object.assign(app, { user: null, tableId: null, table: null, layout: null, stream: null });
-  for (const id of ["table", "side", "admin"]) $(id).hidden = true;
-  $("tables").replaceChildren();
-  $("who").replaceChildren();
-  $("player-panel").dataset.built = "";
+  sessionStorage.setItem(PARTING, JSON.stringify({ note, username }));
+  location.reload();
+}
+
+// The log-in form, saying why the last session ended if it was ended for the user.
+function showLogin() {
+  let parting = {};
+  try { parting = JSON.parse(sessionStorage.getItem(PARTING) || "{}") || {}; } catch { parting = {}; }
+  sessionStorage.removeItem(PARTING);
+  const note = typeof parting.note === "string" ? parting.note : "";
   $("login").hidden = false;
   $("login-note").textContent = note;
   $("login-note").hidden = !note;
   $("login-pass").value = "";
-  if (username) { $("login-user").value = username; $("login-pass").focus(); }
+  if (typeof parting.username === "string" && parting.username) {
+    $("login-user").value = parting.username;
+    $("login-pass").focus();
+  }
+}
+
+// The server ended the session while the page shows the table (the account locked, deleted
+// or given another role): nothing of it stays on the screen, nor the dead token in the tab.
+function sessionEnded() {
+  api.setToken(null);
+  leave("Your session has ended: log in again to go on.", app.me || "");
 }
 
 // The server has ended every session of the account: the token is no longer any good.
@@ -696,6 +718,9 @@ $("login-form").addEventListener("submit", async (e) => {
   $("login-note").hidden = true;
   try {
     const user = await api.login($("login-user").value.trim(), $("login-pass").value);
+    // The form stays in the page, hidden, for the whole session: the password goes now, or
+    // anyone at the terminal could read it (and keep the account, not only the session).
+    $("login-pass").value = "";
     await onLogin(user);
   } catch (ex) {
     err.textContent = explain(ex);
@@ -711,5 +736,5 @@ installShortcuts({ app, pickChip, chips: CHIPS });
   if (api.token) {
     try { await onLogin(await api.get("/auth/me")); return; } catch { api.setToken(null); }
   }
-  $("login").hidden = false;
+  showLogin();
 })();
