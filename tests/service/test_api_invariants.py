@@ -158,9 +158,12 @@ class Night(RuleBasedStateMachine):
         if by == "alice":
             assert status == 403
 
-    @rule()
-    def dice(self) -> None:
-        """The dice offered and two selected, where the shooter needs them (else refused)."""
+    @rule(change=st.booleans())
+    def dice(self, change: bool) -> None:
+        """A change of dice called (it takes place after the next decision); the dice offered
+        and two selected, where the shooter needs them (else refused)."""
+        if change:
+            self.ask("dealer", "/tables/craps-1/dice/change", {})
         if self.ask("dealer", "/tables/craps-1/dice/offer",
                     {"serials": [f"NJ-{i:04d}" for i in range(1, 6)]}) < 300:
             self.ask("dealer", "/tables/craps-1/dice/select", {"serials": ["NJ-0001", "NJ-0002"]})

@@ -225,11 +225,6 @@ def test_reads_of_the_whole_ledger_hold_no_other_route(
     assert answers.count(200) == lane.threads + lane.waiting, answers
 
 
-@pytest.mark.xfail(strict=True, reason="auth.Auth.change_own_password checks the current "
-                   "password (argon2, queued behind every log-in on the one verifier thread) "
-                   "and hashes the new one inside its write transaction: SQLite's write lock "
-                   "is held meanwhile, so every bet waits (service/auth.py is being "
-                   "restructured; the fix is described in the attack36 report)")
 def test_a_change_of_ones_own_password_holds_no_write_lock_while_checking(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """While the current password is checked, another connection can begin writing."""

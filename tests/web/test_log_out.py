@@ -17,7 +17,6 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from .conftest import Server
 
@@ -95,9 +94,6 @@ def test_a_session_the_server_ends_leaves_nothing_on_the_screen(server: Server,
         server.tokens.pop("dealer", None)  # its sessions ended with the lock
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "admin.js (the console's user form) keeps the new account's password in #new-pass after "
-    "registering it; admin.js is being changed elsewhere: clear it on success there"))
 def test_the_console_lets_go_of_a_new_accounts_password(login: Any) -> None:
     """The organiser registers a player: the password they chose for the account does not stay
     in the console's form for anyone at it to read (nor go to the next account by mistake)."""

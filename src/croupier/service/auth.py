@@ -341,13 +341,17 @@ class Auth:
         password; nothing changes). Recorded in the users' chain as the holder's own act, so
         the two-person rules count the account as a person of its own from then on; every
         session of the account ends (log in again with the new password)."""
+        # Checking and hashing take argon2's time: both happen before the write transaction,
+        # so no bet waits behind them; the transaction then makes sure the password checked is
+        # still the account's.
+        checked = self._password_hash(user.id)
+        if checked is None or not verify_password(checked, current):
+            return False
+        hashed = hash_password(new)
         with self.engine.begin() as conn:
             people.take_lock(conn)
-            row = conn.execute(sa.select(store.users.c.password_hash).where(
-                store.users.c.id == user.id)).first()
-            if row is None or not verify_password(row.password_hash, current):
+            if _password_hash_in(conn, user.id) != checked:
                 return False
-            hashed = hash_password(new)
             conn.execute(store.users.update().where(store.users.c.id == user.id).values(
                 password_hash=hashed))
             _end_sessions(conn, user.id)
@@ -356,9 +360,19 @@ class Auth:
         self._ended(user.username)
         return True
 
+    def _password_hash(self, user_id: int) -> str | None:
+        with self.engine.connect() as conn:
+            return _password_hash_in(conn, user_id)
+
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
+
+
+def _password_hash_in(conn: Connection, user_id: int) -> str | None:
+    row = conn.execute(sa.select(store.users.c.password_hash).where(
+        store.users.c.id == user_id)).first()
+    return None if row is None else str(row.password_hash)
 
 
 def _user(token: str, found: tokens.Found, now: float) -> User | None:

@@ -60,8 +60,10 @@ async function usersCard(ctx) {
   const form = h("form", { id: "user-form", onsubmit: async (e) => {
     e.preventDefault();
     const name = $("new-user").value.trim();
-    await attempt(msg, () => api.call("POST", "/users", { username: name, password: $("new-pass").value, role: $("new-role").value }, { idempotent: false }),
+    const made = await attempt(msg, () => api.call("POST", "/users", { username: name, password: $("new-pass").value, role: $("new-role").value }, { idempotent: false }),
       (u) => `User ${u.username} is registered as ${u.role}`);
+    // The chosen password must not stay on the console for the next person (or account).
+    if (made) $("new-pass").value = "";
     await load();
   } },
   field(h, "Name", h("input", { id: "new-user", required: true, size: 10, autocomplete: "off" })),
