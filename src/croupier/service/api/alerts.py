@@ -11,7 +11,7 @@ from fastapi.responses import Response
 
 from croupier.service import alert_acks, store
 from croupier.service.api.act import act
-from croupier.service.api.deps import MOST, AlertAcknowledger, AlertRecordReader, Key, Svc, TableId
+from croupier.service.api.deps import MOST, WHOLE, AlertAcknowledger, AlertRecordReader, Key, Svc, TableId
 from croupier.service.api.models import VoidBody
 from croupier.service.api.night import alerts
 from croupier.service.api.replies import TableReply
@@ -19,7 +19,7 @@ from croupier.service.api.report_replies import AlertRecords
 
 router = APIRouter(prefix="/tables/{table_id}", tags=["supervisor"])
 
-AlertSeq = Annotated[int, Path(ge=1, le=MOST)]
+AlertSeq = Annotated[int, Path(ge=1, le=MOST), WHOLE]
 
 
 @router.get("/alert-records", response_model=AlertRecords)

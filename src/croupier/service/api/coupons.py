@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.money import parse_amount
 from croupier.service import coupons, store
-from croupier.service.api.deps import CouponIssuer, CouponReading, Key, Svc, known_query
+from croupier.service.api.deps import WHOLE, CouponIssuer, CouponReading, Key, Svc, known_query
 from croupier.service.api.errors import reply
 from croupier.service.api.models import NewCoupon, VoidCoupon
 from croupier.service.api.replies import Documented
@@ -78,7 +78,7 @@ def issue(request: Request, body: NewCoupon, user: CouponIssuer, key: Key,
 @router.get("", dependencies=[Depends(known_query("limit", "after", "player"))],
             response_model=None, responses={200: {"model": list[Coupon]}})
 def listing(reading: CouponReading, svc: Svc,
-            limit: Annotated[int, Query(ge=1, le=coupons.MOST)] = coupons.PAGE,
+            limit: Annotated[int, Query(ge=1, le=coupons.MOST), WHOLE] = coupons.PAGE,
             after: Annotated[str | None, Query(min_length=1, max_length=32)] = None,
             player: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
             ) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ whatever they sent. Role checks are here and nowhere else.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated
@@ -14,6 +15,7 @@ from typing import Annotated
 import sqlalchemy as sa
 from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BeforeValidator
 
 from croupier.service.api.clients import Proxies
 from croupier.service.auth import Auth, Role, User
@@ -205,11 +207,32 @@ async def required_key(key: IdemKey = None) -> str:
 
 Key = Annotated[str, Depends(required_key)]
 
+def decimal_digits(value: object) -> object:
+    """A number in a path or query as plain decimal digits (an optional minus): Python's
+    ``int`` would also take ``1_0``, `` 1``, ``٣`` and pydantic ``1.0``, so two spellings would
+    name one round, and a log or a cache keyed by the path would tell them apart.
+
+    >>> decimal_digits("12"), decimal_digits(7)
+    ('12', 7)
+    >>> decimal_digits("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: a whole number in decimal digits, not '1_0'
+    """
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError(f"a whole number in decimal digits, not {value[:20]!r}")
+    return value
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,19}")
+WHOLE = BeforeValidator(decimal_digits)
+"""Marks an ``int`` read from a path or a query as decimal digits only."""
+
 MOST = 2**31 - 1
 """The largest number a round, an event's place or a pending request is asked by: the most an
 integer column holds on PostgreSQL (one more failed there with 500, out of range)."""
-LateId = Annotated[int, Path(ge=1, le=MOST)]
-RoundNo = Annotated[int, Path(ge=1, le=MOST)]
+LateId = Annotated[int, Path(ge=1, le=MOST), WHOLE]
+RoundNo = Annotated[int, Path(ge=1, le=MOST), WHOLE]
 
 
 def known_query(*names: str) -> Callable[[Request], Awaitable[None]]:

@@ -15,14 +15,14 @@ from pydantic import Field
 
 from croupier.service import paytable_changes as schedule
 from croupier.service import paytables
-from croupier.service.api.deps import MOST, PayTableReader, PayTableStaff, Svc
+from croupier.service.api.deps import MOST, WHOLE, PayTableReader, PayTableStaff, Svc
 from croupier.service.api.models import Body, Reason
 from croupier.service.api.record_replies import HousePayTable, PayTableChange
 from croupier.service.api.replies import answers
 from croupier.service.errors import ApiError
 
 router = APIRouter(prefix="/paytables", tags=["pay tables"])
-ChangeId = Annotated[int, Path(ge=1, le=MOST)]
+ChangeId = Annotated[int, Path(ge=1, le=MOST), WHOLE]
 ODDS = r"^[0-9]{1,6} (to|for) [0-9]{1,6}$"
 
 

@@ -11,6 +11,7 @@ from croupier.service import events as sv
 from croupier.service.api import queries
 from croupier.service.api.deps import (
     MOST,
+    WHOLE,
     AlertReader,
     PlayerOrOverseer,
     RecallReader,
@@ -31,8 +32,8 @@ router = APIRouter(tags=["recall"])
 @router.get("/tables/{table_id}/events", dependencies=[Depends(known_query("since", "limit"))],
             response_model=None, responses=answers(list[Recorded]))
 def table_events(table_id: TableId, user: RecallReader, svc: Svc,
-                 since: Annotated[int, Query(ge=0, le=MOST)] = 0,
-                 limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
+                 since: Annotated[int, Query(ge=0, le=MOST), WHOLE] = 0,
+                 limit: Annotated[int, Query(ge=1, le=1000), WHOLE] = 200) -> list[dict[str, Any]]:
     """The table's events after ``since``, oldest first, as the caller's role may see them
     (:mod:`croupier.service.visibility`, as the stream and recall show them)."""
     live = svc.tables.find(table_id)
@@ -63,7 +64,7 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
 @router.get("/tables/{table_id}/rounds", dependencies=[Depends(known_query("limit"))],
             response_model=None, responses=answers(list[RoundListed]))
 def table_rounds(table_id: TableId, user: RecallReader, svc: Svc,
-                 limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[dict[str, Any]]:
+                 limit: Annotated[int, Query(ge=1, le=500), WHOLE] = 20) -> list[dict[str, Any]]:
     svc.tables.find(table_id)
     with store.reading(svc.engine) as conn:
         return recall.rounds_list(conn, table_id, limit)
@@ -91,7 +92,7 @@ def round_detail(table_id: TableId, round_no: RoundNo, reading: RoundReading,
 @router.get("/players/{player}/rounds", dependencies=[Depends(known_query("limit"))],
             response_model=None, responses=answers(list[PlayerRound]))
 def player_rounds(player: UserName, user: PlayerOrOverseer, svc: Svc,
-                  limit: Annotated[int, Query(ge=1, le=10)] = 10) -> list[dict[str, Any]]:
+                  limit: Annotated[int, Query(ge=1, le=10), WHOLE] = 10) -> list[dict[str, Any]]:
     """A player's last ten rounds, newest first."""
     with store.reading(svc.engine) as conn:
         return recall.player_rounds(conn, player, limit)

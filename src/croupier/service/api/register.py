@@ -24,6 +24,7 @@ from croupier.service.api import queries
 from croupier.service.api.act import act_at
 from croupier.service.api.deps import (
     MOST,
+    WHOLE,
     DiceReader,
     EquipmentStaff,
     Services,
@@ -243,8 +244,8 @@ def custody(serial: Serial, user: DiceReader, svc: Svc) -> list[dict[str, Any]]:
             responses=answers(list[HouseRecord]),
             dependencies=[Depends(known_query("after", "limit"))])
 def house_records(user: Verifier, svc: Svc,
-                  after: Annotated[int, Query(ge=0, le=MOST)] = 0,
-                  limit: Annotated[int, Query(ge=1, le=1000)] = 200) -> list[dict[str, Any]]:
+                  after: Annotated[int, Query(ge=0, le=MOST), WHOLE] = 0,
+                  limit: Annotated[int, Query(ge=1, le=1000), WHOLE] = 200) -> list[dict[str, Any]]:
     """The house's chain (equipment, custody, pay table changes) with each record's hash."""
     with svc.engine.connect() as conn:
         return register.rows(conn, after=after, limit=limit)
