@@ -7,7 +7,11 @@
   cash-out asked or paid at the cage, a coupon) sent twice at once to two nodes (no lock in
   common) was done by both: the second read no reply, acted, and failed on the key's row (a
   500 to a cash-out asked again) or was refused what the first had just done (409 "already
-  paid" to the retry of a payment made)."""
+  paid" to the retry of a payment made).
+* A pending adjustment taking chips back from a player was declined by a supervisor who is
+  one person with the player (accounts of one admin's line): the house's overpayment stayed
+  in the player's hand by the player's own hand, and the chips it held were free to cash out
+  (approving it so was refused, declining it was not)."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ import pytest
 from croupier.service import cage, store
 from croupier.service.ledger import Ledger
 from croupier.service.plans import Reply
-from serverkit import fresh_schema, postgres_url
+from serverkit import PASSWORD, fresh_schema, postgres_url
 
 from .appkit import App, demo_app
 from .ledgerkit import Kit
@@ -128,3 +132,28 @@ def test_one_key_sent_to_two_nodes_at_once_is_one_request(
     with kit.engine.connect() as conn:
         assert [c["status"] for c in cage.listing(conn, "bob")] == ["paid"]
         assert kit.ledger.wallet_balance(conn, "bob") == 1000_00 - 10_00
+
+
+@pytest.mark.clause(ADJUSTMENT_CLAUSE)
+def test_a_pending_adjustment_is_not_declined_by_the_players_own_hand(app: App) -> None:
+    """line-sup and line-player were made by admin (one line): line-sup declining what the
+    independent supervisor asked of line-player is refused, nothing changes; floor declines."""
+    for name, role in (("line-sup", "supervisor"), ("line-player", "player")):
+        app.ok("admin", "/users", {"username": name, "password": PASSWORD, "role": role},
+               key=None)
+    app.ok("admin", "/wallets/line-player/deposits", {"amount": "200"})
+    app.ok("line-player", "/tables/craps-1/buy-in", {"amount": "200"})
+    base = "/tables/craps-1/adjustments"
+    asked = app.ok("supervisor", base, {"player": "line-player", "amount": "-150.00",
+                                        "reason": "overpaid a place bet"})
+    number = asked["pending_adjustment"]
+    before, events = _chips(app), len(app.events())
+    own = app.refused("line-sup", f"{base}/{number}/decline", {"reason": "looks right to me"})
+    assert own["clause"] == ADJUSTMENT_CLAUSE and "one person" in own["reason"], own
+    assert _chips(app) == before and len(app.events()) == events
+    assert app.refused("line-player", "/tables/craps-1/cash-out", {})["clause"] == \
+        ADJUSTMENT_CLAUSE  # still held
+    app.ok("floor", f"{base}/{number}/decline", {"reason": "the video shows it was right"})
+    app.ok("line-player", "/tables/craps-1/cash-out", {})
+    report = app.audit()
+    assert report["ok"], report["findings"]
