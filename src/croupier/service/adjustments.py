@@ -93,8 +93,8 @@ def approve(user: User, live: LiveTable, pending_id: int, limits: Limits | None 
 
 def close(user: User, live: LiveTable, pending_id: int, reason: str | None) -> PlanFn:
     """Pending adjustment ``pending_id`` closed unapproved: withdrawn by the supervisor who
-    asked it (``reason`` None), or declined with ``reason`` by another; no chips move, and the
-    chips it held are free again."""
+    asked it (``reason`` None), or declined with ``reason`` by another; never by one person
+    with the player. No chips move, and the chips it held are free again."""
     def plan(conn: Connection) -> Plan:
         withdrawn, by = reason is None, user.username
         asked = live.adjustments_asked.get(pending_id)
@@ -108,6 +108,9 @@ def close(user: User, live: LiveTable, pending_id: int, reason: str | None) -> P
         if not withdrawn and asked.by == by:
             raise Refusal(f"{by} asked adjustment {pending_id}: they withdraw it; a second "
                           "supervisor declines it", clause_at(live))
+        # Closed unapproved, an adjustment taking chips back leaves them with the player: not
+        # by the player's own hand under another name, any more than one is approved so.
+        _not_their_own(conn, by, asked.player, live)
         status = "withdrawn" if withdrawn else "declined"
         controls.close(conn, live.id, pending_id, by, status, clause_at(live))
         kind = sv.AdjustmentWithdrawn if withdrawn else sv.AdjustmentDeclined

@@ -54,6 +54,7 @@ _WRITTEN = "croupier.written"
 """The events a transaction has written so far, counted for the checkpoints once it commits."""
 
 
+_ONCE_LOCK = 0x6F6E6365  # "once": the class of the advisory locks on a request's key
 _Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple[str, int]]]
 """What a writer's transaction read at its start (``_KNOWN``): the keys asked for, their
 stored replies, and the tables' events those requests already produced (by digest)."""
@@ -290,6 +291,13 @@ class Ledger:
         (a coupon issued): ``act`` is given the request's digest to record in the chained
         record it writes, from which the audit rebuilds the reply (``audit.requests``)."""
         with self._plain_lock, self.db.begin() as conn:
+            if key is not None and self._for_update:
+                # Another node shares no lock in this process: the same key sent to two nodes
+                # at once waits here for the first to commit, then finds its reply (it read
+                # none, went on to act and failed on the key's row: a 500, or a refusal of
+                # what it had just done).
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:c, hashtext(:k))"),
+                             {"c": _ONCE_LOCK, "k": f"{user.id}:{key}"})
             stored = self.kept(conn, user, key, fp)
             if stored is not None:
                 return stored
