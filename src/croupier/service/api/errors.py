@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -20,6 +21,11 @@ from croupier.service.errors import ApiError
 from croupier.service.plans import Reply, refusal_body
 
 log = logging.getLogger("croupier.service")
+
+# SQLSTATEs of a transaction the database itself ended so that another could go on (a
+# serialization failure, a deadlock, a lock not available): the request did nothing and can
+# simply be asked again.
+_TRANSIENT_STATES = frozenset({"40001", "40P01", "55P03"})
 
 _HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed"}
@@ -51,7 +57,22 @@ def answer(exc: Exception) -> Response | None:
         return JSONResponse(refusal_body(exc), status_code=409)
     if isinstance(exc, RecursionError):
         return error(422, "malformed", "the request is nested too deeply")
+    if isinstance(exc, sa.exc.DBAPIError) and transient(exc):
+        return JSONResponse({"error": {
+            "code": "busy", "clause": "",
+            "reason": "the database ended this request's transaction to let another go on "
+                      "(two requests waited on each other): nothing was changed; ask again"}},
+            status_code=503, headers={"Retry-After": "1"})
     return None
+
+
+def transient(exc: sa.exc.DBAPIError) -> bool:
+    """Whether the database refused ``exc``'s transaction only for a moment: PostgreSQL's
+    deadlock or serialization failure, SQLite's lock held past the busy timeout. Its
+    transaction was rolled back, so nothing it did stands."""
+    if getattr(exc.orig, "sqlstate", None) in _TRANSIENT_STATES:
+        return True
+    return isinstance(exc, sa.exc.OperationalError) and "database is locked" in str(exc.orig)
 
 
 DOMAIN_ERRORS = (ApiError, Malformed, Refusal, RecursionError)
@@ -67,6 +88,15 @@ def install(app: FastAPI) -> None:
 
     for kind in DOMAIN_ERRORS:
         app.add_exception_handler(kind, _domain)
+
+    @app.exception_handler(sa.exc.DBAPIError)
+    async def _database(request: Request, exc: sa.exc.DBAPIError) -> Response:
+        found = answer(exc)
+        if found is not None:
+            log.warning("%s %s: the database ended its transaction: %s", request.method,
+                        request.url.path, exc.orig)
+            return found
+        return await _internal(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import sqlalchemy as sa
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -132,6 +133,11 @@ async def _answer(svc: Services, asked: Asked) -> Any:
         return await bets.place(svc, asked)
     except errors.DOMAIN_ERRORS as exc:
         return errors.answer(exc)
+    except sa.exc.DBAPIError as exc:
+        found = errors.answer(exc)
+        if found is None:
+            raise
+        return found
 
 
 def install(app: Any) -> None:

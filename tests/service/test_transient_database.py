@@ -1,0 +1,159 @@
+"""A transaction the database ends so that another can go on (PostgreSQL's deadlock or
+serialization failure, SQLite's lock held past the busy timeout) is answered 503 "busy" with
+``Retry-After``: it was rolled back, nothing changed, and asking again is safe. Any other
+database error stays a 500 that says nothing changed. The errors here are real ones, made by
+two connections waiting on each other."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import cage
+from croupier.service.api import errors
+from serverkit import own_schema, postgres_url
+
+from .appkit import App, demo_app
+
+
+def _deadlock(url: str) -> sa.exc.DBAPIError:
+    """Two transactions that each hold one row and ask for the other's: PostgreSQL ends one."""
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE pair (id int PRIMARY KEY)")
+        conn.exec_driver_sql("INSERT INTO pair VALUES (1), (2)")
+    both = threading.Barrier(2)
+    caught: list[sa.exc.DBAPIError] = []
+
+    def take(first: int, second: int) -> None:
+        try:
+            with engine.begin() as conn:
+                conn.exec_driver_sql(f"SELECT * FROM pair WHERE id = {first} FOR UPDATE")
+                both.wait(timeout=10)
+                conn.exec_driver_sql(f"SELECT * FROM pair WHERE id = {second} FOR UPDATE")
+        except sa.exc.DBAPIError as exc:
+            caught.append(exc)
+
+    threads = [threading.Thread(target=take, args=pair) for pair in ((1, 2), (2, 1))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    engine.dispose()
+    assert len(caught) == 1, caught  # one was ended, the other went on
+    return caught[0]
+
+
+def _sqlite_locked(path: Path) -> sa.exc.DBAPIError:
+    """A write asked while another connection holds SQLite's only writer lock, past a zero
+    busy timeout."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x int)")
+    holder.execute("BEGIN IMMEDIATE")
+    engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 0})
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO t VALUES (1)")
+    except sa.exc.DBAPIError as exc:
+        return exc
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        engine.dispose()
+    raise AssertionError("the write went through under another's lock")
+
+
+@pytest.fixture(scope="module")
+def deadlock() -> Iterator[sa.exc.DBAPIError]:
+    url = postgres_url(": a real deadlock")
+    with own_schema(url, f"croupier_deadlock_{uuid.uuid4().hex[:8]}") as inside:
+        yield _deadlock(inside)
+
+
+def _busy(response: Any) -> None:
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+
+
+def test_a_deadlock_is_busy_not_an_internal_error(deadlock: sa.exc.DBAPIError) -> None:
+    assert getattr(deadlock.orig, "sqlstate", None) == "40P01"
+    found = errors.answer(deadlock)
+    assert found is not None
+    _busy(found)
+    assert b'"code":"busy"' in found.body and b"nothing was changed" in found.body
+
+
+def test_sqlites_lock_past_its_timeout_is_busy(tmp_path: Path) -> None:
+    found = errors.answer(_sqlite_locked(tmp_path / "locked.db"))
+    assert found is not None
+    _busy(found)
+
+
+def test_other_database_errors_stay_internal(tmp_path: Path) -> None:
+    """A unique key broken is no passing state: the 500 handler answers it (and logs it)."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'unique.db'}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE u (x int PRIMARY KEY)")
+        conn.exec_driver_sql("INSERT INTO u VALUES (1)")
+    with pytest.raises(sa.exc.IntegrityError) as raised, engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO u VALUES (1)")
+    engine.dispose()
+    assert errors.answer(raised.value) is None
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with demo_app(tmp_path_factory.mktemp("busy")) as made:
+        yield made
+
+
+def test_a_cash_out_ended_by_the_database_changes_nothing(
+        app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cage's transaction ended by the database after the wallet's row was locked and
+    read: 503, the wallet as it was, no cash-out pending; asked again, it is taken."""
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    before = app.client.get("/wallets/alice", headers=app.headers("alice")).json()
+    real = cage.held
+
+    def ended(conn: Any, player: str) -> int:
+        raise locked
+
+    monkeypatch.setattr(cage, "held", ended)
+    first = app.post("alice", "/wallets/alice/cash-outs", {"amount": "5"}, key="busy-once")
+    _busy(first)
+    assert app.client.get("/wallets/alice", headers=app.headers("alice")).json() == before
+    assert app.client.get("/wallets/alice/cash-outs", headers=app.headers("alice")).json() == []
+    monkeypatch.setattr(cage, "held", real)
+    again = app.post("alice", "/wallets/alice/cash-outs", {"amount": "5"}, key="busy-once")
+    assert again.status_code == 202, again.text
+    assert "Idempotent-Replay" not in again.headers  # the first answer was not kept
+
+
+def test_a_bet_ended_by_the_database_changes_nothing(
+        app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through the bets' express lane: 503, the chips and the table's events as they
+    were; asked again, the bet is taken."""
+    from croupier.service import wagers
+
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    app.post("bob", "/tables/craps-1/buy-in", {"amount": "50"})
+    seat = app.client.get("/tables/craps-1", headers=app.headers("bob")).json()
+    real = wagers.require_unheld_chips
+
+    def ended(*args: Any) -> None:
+        raise locked
+
+    monkeypatch.setattr(wagers, "require_unheld_chips", ended)
+    bet = {"wager": "field", "amount": "5"}
+    _busy(app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet"))
+    assert app.client.get("/tables/craps-1", headers=app.headers("bob")).json() == seat
+    monkeypatch.setattr(wagers, "require_unheld_chips", real)
+    again = app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet")
+    assert again.status_code == 200, again.text
+    assert "Idempotent-Replay" not in again.headers
