@@ -76,16 +76,25 @@ def _balance(engine: sa.Engine, player: str) -> int:
             store.wallets.c.player == player)).scalar_one())
 
 
-@pytest.fixture
-def newer(tmp_path: Path) -> Iterator[Ledger]:
-    """The ledger after the copy: alice's deposit of 77.00 acknowledged, no checkpoint since
-    (the engine stays open, as a killed server leaves its write-ahead log)."""
+def _backed_up(tmp_path: Path, *, bob: str | None = None) -> tuple[Kit, Path, keys.Signer, Path, Path]:
+    """A demo ledger in ``tmp_path/data`` (bob's deposit of ``bob`` made first) and its backup
+    copy: the kit, the data directory, the signer, the pin and the copy's path."""
     data = tmp_path / "data"
     kit = Kit(data)
     path = keys.key_path(data, None)
     signer, pin = keys.load_key(path), install.pin_path(path)
+    if bob is not None:
+        kit.deposit("bob", bob)
     copy = tmp_path / "copy.db"
     backup.backup(kit.engine, signer, pin, copy)
+    return kit, data, signer, pin, copy
+
+
+@pytest.fixture
+def newer(tmp_path: Path) -> Iterator[Ledger]:
+    """The ledger after the copy: alice's deposit of 77.00 acknowledged, no checkpoint since
+    (the engine stays open, as a killed server leaves its write-ahead log)."""
+    kit, _, signer, pin, copy = _backed_up(tmp_path)
     before = _balance(kit.engine, "alice")
     kit.deposit("alice", "77")
     assert _balance(kit.engine, "alice") == before + 7700
@@ -149,13 +158,7 @@ def test_a_copy_over_a_ledger_that_cannot_be_read_is_a_recovery(newer: Ledger) -
 def test_a_copy_of_the_ledger_as_it_stands_is_restored(tmp_path: Path) -> None:
     """The check costs an honest restore nothing: a copy of the ledger as it stands (its
     chains' heads all in the copy) is installed without a declaration."""
-    data = tmp_path / "data"
-    kit = Kit(data)
-    path = keys.key_path(data, None)
-    signer, pin = keys.load_key(path), install.pin_path(path)
-    kit.deposit("bob", "5")
-    copy = tmp_path / "copy.db"
-    backup.backup(kit.engine, signer, pin, copy)
+    kit, data, signer, pin, copy = _backed_up(tmp_path, bob="5")
     kit.engine.dispose()
     done = backup.restore(copy, data, signer, pin, None)
     assert done.installed and not done.problems and not done.gap, done
@@ -163,12 +166,7 @@ def test_a_copy_of_the_ledger_as_it_stands_is_restored(tmp_path: Path) -> None:
 
 def test_a_copy_with_a_trigger_added_is_never_restored(tmp_path: Path) -> None:
     """The trigger changes no row the head signs, so the copy verified and was installed."""
-    data = tmp_path / "data"
-    kit = Kit(data)
-    path = keys.key_path(data, None)
-    signer, pin = keys.load_key(path), install.pin_path(path)
-    copy = tmp_path / "copy.db"
-    backup.backup(kit.engine, signer, pin, copy)
+    kit, data, signer, pin, copy = _backed_up(tmp_path)
     kit.engine.dispose()
     with sqlite3.connect(copy) as conn:
         conn.execute(SKIM)
@@ -237,12 +235,7 @@ def test_the_audit_names_a_trigger_in_a_postgres_ledger(tmp_path: Path) -> None:
 
 def test_a_restore_is_refused_while_the_ledger_is_held(tmp_path: Path) -> None:
     """In process: the lock a server holds for as long as it serves."""
-    data = tmp_path / "data"
-    kit = Kit(data)
-    path = keys.key_path(data, None)
-    signer, pin = keys.load_key(path), install.pin_path(path)
-    copy = tmp_path / "copy.db"
-    backup.backup(kit.engine, signer, pin, copy)
+    kit, data, signer, pin, copy = _backed_up(tmp_path)
     kit.engine.dispose()
     before = (data / "croupier.db").read_bytes()
     with preflight.held(data / "croupier.db"), pytest.raises(backup.BackupError) as refused:
@@ -352,13 +345,7 @@ def test_a_bundle_whose_equipment_differs_from_the_house_chain_fails(tmp_path: P
 
 
 def test_a_copy_with_a_stored_reply_edited_is_never_restored(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    kit = Kit(data)
-    path = keys.key_path(data, None)
-    signer, pin = keys.load_key(path), install.pin_path(path)
-    kit.deposit("bob", "5")
-    copy = tmp_path / "copy.db"
-    backup.backup(kit.engine, signer, pin, copy)
+    kit, data, signer, pin, copy = _backed_up(tmp_path, bob="5")
     kit.engine.dispose()
     with sqlite3.connect(copy) as conn:
         edited = conn.execute("UPDATE idempotency SET body = replace(body, '\"balance\":', "
