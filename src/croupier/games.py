@@ -50,20 +50,21 @@ ActionReader = Callable[[Any, str, Collection[str], Any], Any]
 RulesOf = Callable[[Profile], GameRules | None]
 
 
-
 @dataclass(frozen=True)
 class Vetting:
     """What the caller of :meth:`Game.take` (the server) checks of a wager around the game's
-    reading and the table's check, each raising to refuse."""
+    reading and the table's check, each check raising to refuse."""
 
     check: bool
     """Whether the table checks the action (else the caller plans it: a late bet, a coupon)."""
     up_to: Decimal
-    """The largest amount ``vet`` passes: an action above it is vetted."""
+    """An amount ``vet`` passes for certain, as every smaller one: only an action whose amount
+    is above it is put to ``vet`` (``-Infinity``: every action is)."""
     absent: Callable[[], None]
     """For a player not at the table: raises, before the body is read."""
     vet: Callable[[Any], None]
-    """The caller's checks of a read action whose amount is above ``up_to``."""
+    """The caller's checks of a read action, before the table's."""
+
 
 @dataclass(frozen=True)
 class Game:
@@ -166,6 +167,8 @@ class Game:
         if player not in table.seats():
             vetting.absent()
         action = self.read_body(table, verb, body, player, body.get("amount"))
+        # An amount at most ``up_to`` passes the caller's checks: not asking them changes no
+        # answer, and the table's check still comes after them whenever they could refuse.
         if action.amount > vetting.up_to:
             vetting.vet(action)
         return action, (table.check(action) if vetting.check else None)

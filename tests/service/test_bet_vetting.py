@@ -16,6 +16,8 @@ import pytest
 from croupier.errors import Malformed
 from croupier.games import Vetting, game
 from croupier.rules import load_profile
+from croupier.service.errors import ApiError
+from croupier.service.limits import Limits
 
 from .appkit import App, demo_app
 
@@ -81,3 +83,14 @@ def test_take_asks_about_a_player_not_at_the_table_before_reading() -> None:
     with pytest.raises(Malformed) as malformed:
         game("craps").take(_table(), "bet", {"wager": "pass", "amount": "5"}, "bob", calls.vetting)
     assert calls.asked == ["absent"] and malformed.value.where == "body.player"
+
+
+@pytest.mark.parametrize("max_wallet", [500_00, 1_000_000_00, 10**13])
+def test_what_passes_for_certain_is_the_house_limit_itself(max_wallet: int) -> None:
+    """The figure a bet is compared with before the house's limit is asked: the limit passes
+    every amount up to it and refuses the next cent (no amount it would refuse is let by)."""
+    limits = Limits(max_wallet=max_wallet)
+    up_to = Decimal(limits.most_wager).scaleb(-2)
+    limits.check_wager(up_to)
+    with pytest.raises(ApiError):
+        limits.check_wager(up_to + Decimal("0.01"))

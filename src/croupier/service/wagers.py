@@ -1,13 +1,13 @@
 """A player's wagers at a live table: made, taken down or reduced, called on or off, called
 down on the win or off for the point; a seat taken or left.
 
-Each request is read as the game's own action and checked by the table, for a bet in one call
+Each request is read as the game's own action and checked by the table: a bet in one call
 (:meth:`croupier.games.Game.take`, the server's own checks of it passed in as a
-:class:`~croupier.games.Vetting`; the other requests through
-:func:`croupier.service.reading.game_action` and :meth:`croupier.table.Table.check`); around it the server's
-procedures say whether it may be made now: betting closed (a late bet waits for two people
-where the profile and the game take one; :mod:`croupier.service.procedures.late_bets`), a match
-play coupon put down with it, the seats of a mini-craps table.
+:class:`~croupier.games.Vetting`), the other requests through
+:func:`croupier.service.reading.game_action` and :meth:`croupier.table.Table.check`. Around it
+the server's procedures say whether it may be made now: betting closed (a late bet waits for
+two people where the profile and the game take one; :mod:`croupier.service.procedures.late_bets`),
+a match play coupon put down with it, the seats of a mini-craps table.
 """
 
 from __future__ import annotations
