@@ -65,6 +65,11 @@ class Event:
         return out
 
 
+def api_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
+    """An event as the server's API shows it: its place in the table's chain and its fields."""
+    return {"seq": seq, "round": round_no, **event.to_json()}
+
+
 @dataclass(frozen=True)
 class Opened(Event):
     """The table opened: the base of every game's opening event, which adds what its table

@@ -33,7 +33,7 @@ from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
 from croupier.errors import Malformed
 from croupier.events import Event
 from croupier.money import show_json
-from croupier.reading import did_you_mean
+from croupier.reading import body_action, did_you_mean
 from croupier.roulette import events as roulette_events
 from croupier.roulette.reading import OPTION_KEYS as ROULETTE_OPTION_KEYS
 from croupier.roulette.reading import read_action as read_roulette_action
@@ -48,6 +48,22 @@ from croupier.table import Table
 Opener = Callable[[Profile, Mapping[str, Any], Mapping[str, Decimal]], Table]
 ActionReader = Callable[[Any, str, Collection[str], Any], Any]
 RulesOf = Callable[[Profile], GameRules | None]
+
+
+@dataclass(frozen=True)
+class Vetting:
+    """What the caller of :meth:`Game.take` (the server) checks of a wager around the game's
+    reading and the table's check, each check raising to refuse."""
+
+    check: bool
+    """Whether the table checks the action (else the caller plans it: a late bet, a coupon)."""
+    up_to: Decimal
+    """An amount ``vet`` passes for certain, as every smaller one: only an action whose amount
+    is above it is put to ``vet`` (``-Infinity``: every action is)."""
+    absent: Callable[[], None]
+    """For a player not at the table: raises, before the body is read."""
+    vet: Callable[[Any], None]
+    """The caller's checks of a read action, before the table's."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +140,38 @@ class Game:
     def read_action(self, raw: Any, where: str, players: Collection[str], table: Table) -> Any:
         """One action of this game, checked for form (Malformed naming the place)."""
         return self.action_reader(raw, where, players, table)
+
+    def read_body(self, table: Table, verb: str, body: Mapping[str, Any], player: str,
+                  amount: Decimal | str | None = None) -> Any:
+        """The action of a request's body naming a wager (``verb``: ``bet``, ``remove``,
+        ``reduce``, ``on``, ``off``, ...) by ``player`` at ``table``, read as the replay reads
+        a transcript's (:func:`croupier.reading.body_action`), the place named ``body``: the
+        same typed action and the same Malformed for the same mistake."""
+        raw = body_action(verb, body, player, amount)
+        try:
+            return self.action_reader(raw, "body", table.seats(), table)
+        except Malformed as exc:
+            if exc.where != f"body.{verb}":
+                raise
+            # The reader names the transcript's key (the verb); the request's field is ``wager``.
+            raise Malformed("body.wager", exc.message) from None
+
+    def take(self, table: Table, verb: str, body: Mapping[str, Any], player: str,
+             vetting: Vetting) -> tuple[Any, list[Event] | None]:
+        """A request's wager read and checked in one call: ``player``'s action (as
+        :meth:`read_body` reads it, the amount the body's) and, where ``vetting.check``, its
+        events as :meth:`Table.check` gives them (else None: the caller plans it otherwise).
+        In between the caller's own checks run, in this order: ``vetting.absent()`` first, for
+        a player not at the table; then, once the body is read, ``vetting.vet(action)`` for an
+        action whose amount is above ``vetting.up_to`` (at most that, they cannot refuse it)."""
+        if player not in table.seats():
+            vetting.absent()
+        action = self.read_body(table, verb, body, player, body.get("amount"))
+        # An amount at most ``up_to`` passes the caller's checks: not asking them changes no
+        # answer, and the table's check still comes after them whenever they could refuse.
+        if action.amount > vetting.up_to:
+            vetting.vet(action)
+        return action, (table.check(action) if vetting.check else None)
 
     def offer(self, profile: Profile, options: Mapping[str, Any]) -> dict[str, Any]:
         """What a table of this game offers under ``profile`` with ``options``."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -196,3 +196,24 @@ def refusal_json(index: int, refusal: Refusal) -> dict[str, Any]:
     """A refused action as the replay result lists it."""
     reason = refusal.reason + (f" ({refusal.clause})" if refusal.clause else "")
     return {"index": index, "reason": reason, "clause": refusal.clause}
+
+
+WAGER_FIELDS = ("number", "dice", "numbers", "center", "column", "dozen")
+"""The fields of a request's body that say which wager of its kind it means (a game reads
+its own)."""
+
+
+def body_action(verb: str, body: Mapping[str, Any], player: str,
+                amount: Decimal | str | None = None) -> dict[str, Any]:
+    """A request's body naming a wager (``wager``, its qualifier, ``amount``) as the
+    transcript's action: the wager under ``verb``, the player the caller is.
+
+    >>> body_action("bet", {"wager": "hop", "dice": [3, 1], "coupon": "c-1"}, "ann", "5")
+    {'bet': 'hop', 'player': 'ann', 'dice': [3, 1], 'amount': '5'}
+    """
+    raw: dict[str, Any] = {verb: body.get("wager"), "player": player}
+    raw.update((k, body[k]) for k in WAGER_FIELDS if body.get(k) is not None)
+    if amount is not None:
+        raw["amount"] = amount
+    return raw
+

@@ -13,10 +13,13 @@ commission.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
-from croupier.events import Event
+from croupier.events import Event, api_json
+from croupier.money import ZERO, fmt
 
 
 class Table(Protocol):
@@ -92,3 +95,32 @@ class Table(Protocol):
     def unpayable(self) -> list[tuple[str, str, str]]:
         """Each wager on the layout its own pays cannot pay in the table unit: (player, wager
         key, why). Empty while every stake is checked payable when it is made."""
+
+
+NO_PURSE = (ZERO, ZERO)
+"""The seat of a player who has left the table: nothing in hand, nothing on the layout."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the server answers of an action, as the table stands after it."""
+
+    events: list[dict[str, Any]]
+    """Each event as the API shows it (:func:`croupier.events.api_json`), in order."""
+    seats: dict[str, tuple[Decimal, Decimal]]
+    """The chips in hand and on the layout of each player asked (a player who has left the
+    table: :data:`NO_PURSE`)."""
+    you: dict[str, str] | None
+    """The caller's chips, formatted (``chips``, ``on_table``); None if not at the table."""
+
+
+def answer(table: Table, placed: Iterable[tuple[int, int, Event]], players: AbstractSet[str],
+           you: str) -> Answer:
+    """The answer of an action whose events were ``placed`` (seq, round, event) at ``table``:
+    the events as shown, the seats of ``players`` (those it concerns) and the chips of ``you``
+    (the caller), from one look at the layout."""
+    purses = table.purses(players | {you})
+    purse = purses.get(you)
+    mine = None if purse is None else {"chips": fmt(purse[0]), "on_table": fmt(purse[1])}
+    return Answer([api_json(seq, round_no, event) for seq, round_no, event in placed],
+                  {p: purses.get(p, NO_PURSE) for p in players}, mine)

@@ -277,13 +277,13 @@ def test_sqlite_transactions_share_one_kept_connection(kit: Kit) -> None:
     live = kit.tables.all["craps-1"]
     with kit.runner._locks([live]):
         with kit.ledger.transaction([live], []) as first:
-            used = first.connection.dbapi_connection
-        with pytest.raises(RuntimeError), kit.ledger.transaction([live], []) as conn:
-            conn.execute(store.seats.delete())
+            used = first.conn.connection.dbapi_connection
+        with pytest.raises(RuntimeError), kit.ledger.transaction([live], []) as began:
+            began.conn.execute(store.seats.delete())
             raise RuntimeError("fails inside")
         outside = kit.engine.pool.checkedout()  # type: ignore[attr-defined]
         with kit.ledger.transaction([live], []) as again:
-            assert again.connection.dbapi_connection is used
+            assert again.conn.connection.dbapi_connection is used
             assert kit.engine.pool.checkedout() == outside  # type: ignore[attr-defined]
     assert _seats(kit) == _as_written(kit, ("alice", "bob"))
 
@@ -306,8 +306,8 @@ def test_a_failed_commit_leaves_no_transaction_open_on_the_kept_connection(
     monkeypatch.setattr(dialect, "do_commit", failing_once)
     live = kit.tables.all["craps-1"]
     with (kit.runner._locks([live]), pytest.raises(sa.exc.OperationalError),
-          kit.ledger.transaction([live], []) as conn):
-        conn.execute(store.seats.update().where(sa.false()).values(chips_cents=0))
+          kit.ledger.transaction([live], []) as began):
+        began.conn.execute(store.seats.update().where(sa.false()).values(chips_cents=0))
     other = sqlite3.connect(str(kit.engine.url.database), timeout=0, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")  # 'database is locked' while the transaction is open
@@ -316,3 +316,36 @@ def test_a_failed_commit_leaves_no_transaction_open_on_the_kept_connection(
         other.close()
     results = kit.runner.run_batch([_bet(kit, "alice", "field", "1")])
     assert isinstance(results[0], Reply), results
+
+
+def _keyed(kit: Kit, who: str, key: str, fp: str, amount: str) -> Job:
+    live = kit.tables.all["craps-1"]
+    plan = wagers.bet(kit.users[who], live, {"wager": "field", "amount": amount},
+                      kit.ledger.limits)
+    return Job(kit.users[who], live, key, fp, plan)
+
+
+def test_a_group_answers_each_key_as_its_first_reads_found_it_and_as_the_group_left_it(
+        kit: Kit) -> None:
+    """The transaction's first reads answer each job's key (a reply kept before: sent again;
+    kept for another request: 422); a key an earlier job of the same group used is looked up
+    as that job left it (its reply, just kept), never read from before the group began."""
+    kept, other, fresh = (uuid.uuid4().hex for _ in range(3))
+    first = kit.runner.run_batch([_keyed(kit, "alice", kept, "fp-kept", "1")])[0]
+    assert isinstance(first, Reply) and not first.replayed
+    results = kit.runner.run_batch([
+        _keyed(kit, "alice", kept, "fp-kept", "1"),  # kept before the group: sent again
+        _keyed(kit, "alice", other, "fp-other", "1"),
+        _keyed(kit, "bob", fresh, "fp-fresh", "1"),
+        _keyed(kit, "bob", fresh, "fp-fresh", "1"),  # the job before kept it: sent again
+        _keyed(kit, "alice", kept, "fp-changed", "1"),  # another request under a kept key
+        _keyed(kit, "bob", fresh, "fp-changed", "1"),  # ... under the group's own key
+    ])
+    again, made, bob, bob_again, changed, bob_changed = results
+    assert isinstance(again, Reply) and again.replayed and again.body == first.body
+    assert isinstance(made, Reply) and not made.replayed
+    assert isinstance(bob, Reply) and not bob.replayed
+    assert isinstance(bob_again, Reply) and bob_again.replayed and bob_again.body == bob.body
+    for refused in (changed, bob_changed):
+        assert isinstance(refused, ApiError) and refused.code == "idempotency_key_reused"
+    assert verify_ledger(kit.tables, checkpoint=False)["ok"]

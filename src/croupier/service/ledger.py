@@ -79,6 +79,25 @@ def _reply_missing(where: str) -> ApiError:
         "ledger; it is not done again. The audit names the missing reply"))
 
 
+Kept = Reply | ApiError | None
+"""What a transaction's first reads found under a job's idempotency key (:meth:`Ledger.stored`):
+the reply kept, nothing, or the error that answers the job (its key kept for another request,
+or its reply missing though its request was done)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Began:
+    """A writing transaction as it begins: its connection; the digest of each job's request
+    (``requests``, by the job's place among them; ``codec.request_digest``, None without an
+    Idempotency-Key), which the chain records with the events it produces; and what the
+    transaction's first reads found under the jobs' keys (``kept``, by place; a job left out
+    is looked up with :meth:`Ledger.stored` when it runs), so the runner need not ask again."""
+
+    conn: Connection
+    requests: list[str | None]
+    kept: dict[int, Kept]
+
+
 @dataclasses.dataclass(frozen=True)
 class CageMove:
     """A move of money between ``player``'s wallet and the cage: ``cents`` in (negative: out),
@@ -181,16 +200,19 @@ class Ledger:
     # --- transactions -------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Connection]:
+    def transaction(self, lives: list[LiveTable], jobs: list[Job]) -> Iterator[Began]:
         """The writing transaction of ``jobs`` at ``lives``, its lease checked (cluster) before
         anything is written, its rows written (:meth:`flush`) when the caller's block ends
         without an error, then committed. Its first two queries read every stored reply of
         the jobs' idempotency keys and the events their requests produced, for the whole
         group at once (on PostgreSQL on a writer connection, with its ``BEGIN``, in one round
-        trip). Once it has committed, the
-        checkpoint writer counts the events it wrote (:meth:`committed`)."""
+        trip); each job's request digest and what the reads found under its key are handed
+        over with the connection (:class:`Began`). Once it has committed, the checkpoint
+        writer counts the events it wrote (:meth:`committed`)."""
         keys = [(j.user.id, j.key) for j in jobs if j.key is not None]
-        digests = [j.request for j in jobs if j.request is not None]
+        requests = [None if j.key is None else codec.request_digest(j.user.id, j.key, j.fp)
+                    for j in jobs]
+        digests = [r for r in requests if r is not None]
         reads = self.sql.known_reads(keys, digests) if keys else []
         if self._sqlite_writer is not None:
             with self._sqlite_writer.transaction() as conn:
@@ -201,7 +223,7 @@ class Ledger:
                 rows = [self.sql.all(conn, sql, values) for sql, values in reads]
                 conn.info[_KNOWN] = _known(keys, rows)
                 try:
-                    yield conn
+                    yield Began(conn, requests, self._kept(conn, jobs, requests))
                     self.flush(conn, end=True)
                     written = conn.info.pop(_WRITTEN)
                 finally:
@@ -216,12 +238,31 @@ class Ledger:
             try:
                 if self.fence is not None:
                     self.fence(conn, lives)
-                yield conn
+                yield Began(conn, requests, self._kept(conn, jobs, requests))
                 self.flush(conn, end=True)
                 written = conn.info.pop(_WRITTEN)
             finally:
                 conn.info.pop(_KNOWN, None)
         self.committed(written)
+
+    def _kept(self, conn: Connection, jobs: list[Job], requests: list[str | None],
+              ) -> dict[int, Kept]:
+        """What the transaction's first reads found under each job's key, by the job's place
+        (:meth:`stored`'s answer: the reply kept, None, or the ApiError that answers the job).
+        A job whose key an earlier job of the group has too is left out: it is looked up when
+        it runs, after the earlier one may have kept its reply under the key."""
+        kept: dict[int, Kept] = {}
+        seen: set[tuple[int, str]] = set()
+        for place, job in enumerate(jobs):
+            if job.key is not None:
+                if (job.user.id, job.key) in seen:
+                    continue
+                seen.add((job.user.id, job.key))
+            try:
+                kept[place] = self.stored(conn, job.user, job.key, job.fp, requests[place])
+            except ApiError as exc:
+                kept[place] = exc
+        return kept
 
     def committed(self, count: int) -> None:
         """After a commit of ``count`` events: the checkpoint writer counts them
@@ -237,7 +278,7 @@ class Ledger:
     def stored(self, conn: Connection, user: User, key: str | None, fp: str,
                digest: str | None = None) -> Reply | None:
         """The reply kept under ``key`` (422 if it was kept for another request); ``digest``:
-        the request's, when the caller has it (``Job.request``)."""
+        the request's, when the caller has it (``Began.requests``)."""
         if key is None:
             return None
         pending = conn.info.get(_WRITES)

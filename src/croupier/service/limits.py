@@ -88,12 +88,17 @@ class Limits:
             raise ApiError(422, "limit", f"a wallet holds at most {money(self.max_wallet)}: "
                            f"this one holds {money(balance)}")
 
+    @property
+    def most_wager(self) -> int:
+        """The largest wager in cents (:meth:`check_wager` refuses only what is above it)."""
+        return min(self.max_wallet, WAGER_CEILING)
+
     def check_wager(self, amount: Decimal) -> None:
         """Refuse (422) a wager of ``amount`` dollars above what a wallet may hold (and never
         above ``WAGER_CEILING`` cents): no wager can win more than the ledger's integers hold."""
         from croupier.service.errors import ApiError
 
-        most = min(self.max_wallet, WAGER_CEILING)
+        most = self.most_wager
         if amount * 100 > most:
             raise ApiError(422, "limit", f"a wager is at most {money(most)} (the house's "
                            "limit on a wallet)")

@@ -19,7 +19,6 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.events import Event
-from croupier.service import codec
 from croupier.service.auth import User
 
 if TYPE_CHECKING:
@@ -76,16 +75,6 @@ class Job:
     """An outcome's settlement: ``plan_fn`` records the outcome and commits it, then this
     settles it in a transaction of its own (:meth:`Runner.run_outcome`)."""
 
-    request: str | None = field(init=False, default=None)
-    """The digest the chain records of this request (``codec.request_digest``; None without
-    an Idempotency-Key): worked out once, as the job is made, and read by the transaction's
-    first look-up, the stored-reply check and each event row."""
-
-    def __post_init__(self) -> None:
-        if self.key is not None:
-            object.__setattr__(self, "request",
-                               codec.request_digest(self.user.id, self.key, self.fp))
-
 
 def refusal_body(refusal: Refusal) -> dict[str, Any]:
     return {"error": {"code": "refused", "reason": refusal.reason, "clause": refusal.clause}}
@@ -96,7 +85,3 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     text = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
-
-def event_json(seq: int, round_no: int, event: Event) -> dict[str, Any]:
-    """An event as the API shows it: its place in the table's chain and its fields."""
-    return {"seq": seq, "round": round_no, **event.to_json()}

@@ -25,16 +25,16 @@ from sqlalchemy.engine import Connection
 
 from croupier.errors import Malformed, Refusal
 from croupier.events import Event
-from croupier.money import ZERO, fmt
+from croupier.service import codec, monitoring, rounds, store
 from croupier.service import events as sv
-from croupier.service import monitoring, rounds, store
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Chained, Keep, Ledger, WalletMove
+from croupier.service.ledger import Began, Chained, Keep, Ledger, WalletMove
 from croupier.service.live import LiveTable
-from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, event_json, refusal_body
+from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, refusal_body
 from croupier.service.statements import Seats, seat_players
 from croupier.service.tables import Tables
+from croupier.table import Answer, answer
 
 log = logging.getLogger("croupier.service")
 
@@ -79,7 +79,8 @@ class _Action:
 
     live: LiveTable
     chained: Chained
-    shown: list[dict[str, Any]] = field(default_factory=list)
+    placed: list[tuple[int, int, Event]] = field(default_factory=list)
+    """Each event folded, with its place in the chain and its round: shown once all are."""
     touched: set[str] = field(default_factory=set)
 
 
@@ -166,8 +167,9 @@ class Runner:
         transaction, as :meth:`_commit` does."""
         with self._locks(lives):
             try:
-                with self.ledger.transaction(lives, jobs) as conn:
-                    attempts = [self._attempt(conn, job, remember=True) for job in jobs]
+                with self.ledger.transaction(lives, jobs) as began:
+                    attempts = [self._attempt(began, job, place, remember=True)
+                                for place, job in enumerate(jobs)]
                     if len(jobs) == 1 and isinstance(attempts[0], Exception):
                         raise attempts[0]
             except BaseException:
@@ -191,8 +193,8 @@ class Runner:
     def _commit(self, job: Job, *, remember: bool) -> tuple[Reply, list[dict[str, Any]]]:
         """One action in one transaction (the locks held); the table is rebuilt if it fails."""
         try:
-            with self.ledger.transaction([job.live], [job]) as conn:
-                attempt = self._attempt(conn, job, remember=remember)
+            with self.ledger.transaction([job.live], [job]) as began:
+                attempt = self._attempt(began, job, 0, remember=remember)
                 if isinstance(attempt, Exception):
                     raise attempt
                 reply, published, _ = attempt
@@ -232,8 +234,9 @@ class Runner:
     def _record(self, job: Job) -> Reply:
         """The outcome committed, its reply kept under the key as waiting (202)."""
         try:
-            with self.ledger.transaction([job.live], [job]) as conn:
-                attempt = self._attempt(conn, job, remember=False)
+            with self.ledger.transaction([job.live], [job]) as began:
+                conn = began.conn
+                attempt = self._attempt(began, job, 0, remember=False)
                 if isinstance(attempt, Exception):
                     raise attempt
                 reply, published, _ = attempt
@@ -256,8 +259,10 @@ class Runner:
         live, user = job.live, job.user
         settle = Job(user, live, None, job.fp, job.settle, "outcome")
         try:
-            with self.ledger.transaction([live], [settle]) as conn:
-                attempt = self._attempt(conn, settle, remember=False, request=job.request)
+            with self.ledger.transaction([live], [settle]) as began:
+                conn = began.conn
+                attempt = self._attempt(began, settle, 0, remember=False,
+                                        request=_request_of(job))
                 if isinstance(attempt, Exception):
                     raise attempt
                 settled, published, _ = attempt
@@ -294,7 +299,7 @@ class Runner:
 
     # --- planning and writing one action ---------------------------------------------------
 
-    def _attempt(self, conn: Connection, job: Job, *, remember: bool,
+    def _attempt(self, began: Began, job: Job, place: int, *, remember: bool,
                  request: str | None = None) -> Attempt:
         """One action: its stored reply, else its plan folded and written. An error its checks
         raise before it writes anything is its answer; raised after its plan wrote, or any other
@@ -303,11 +308,15 @@ class Runner:
         refusal is never kept: it changes nothing and no chain records it, so a retry is decided
         again (and the audit names any refusal found kept). Its events record the request that
         produced them (``request``, else the job's own), so the audit can compare the reply kept
-        under the key with them."""
-        user, live, key, fp = job.user, job.live, job.key, job.fp
+        under the key with them. ``place``: the job's among those of the transaction
+        ``began``, whose first reads found what was kept under its key."""
+        user, live, key, fp, conn = job.user, job.live, job.key, job.fp, began.conn
         wrote = conn.info.get(store.WROTE, 0)
         try:
-            stored = self.ledger.stored(conn, user, key, fp, job.request)
+            stored = (began.kept[place] if place in began.kept
+                      else self.ledger.stored(conn, user, key, fp, began.requests[place]))
+            if isinstance(stored, ApiError):
+                raise stored
             if stored is not None:
                 return stored, [], live
             held_up(live, job.phase)
@@ -320,7 +329,8 @@ class Runner:
             if conn.info.get(store.WROTE, 0) != wrote:
                 raise  # through the transaction, which takes back what the plan wrote
             return exc
-        reply, published = self._write(conn, job, plan, request or job.request, remember)
+        reply, published = self._write(conn, job, plan, request or began.requests[place],
+                                       remember)
         return reply, published, live
 
     def _within_limits(self, plan: Plan, live: LiveTable) -> Plan:
@@ -352,14 +362,16 @@ class Runner:
                                                      live.id, live.seq))
         if before is not None:
             action.touched |= {w["player"] for w in before.layout} | set(live.present())
-        seats, present = _seats(live, action.touched)
-        reply = Reply(plan.status, _body(action, user, plan, seats, present))
+        # One call for all the table shows of the action: its events, its seats, your chips.
+        shown = answer(live.table, action.placed, action.touched, user.username)
+        seats = Seats(live, shown.seats, live.table.house)
+        reply = Reply(plan.status, _body(action, plan, shown))
         keep = Keep(user, job.key, job.fp, reply) if remember else None
         reply = self.ledger.write(conn, action.chained, seats, keep) or reply
         if before is not None:
             assert action.chained.at is not None
             rounds.record(conn, live, before, plan.events, action.chained.at)
-        return reply, action.shown
+        return reply, shown.events
 
     def _rebuild(self, conn: Connection, action: _Action, plan: Plan, user: User) -> None:
         """A void: the table rebuilt from the ledger with the plan's events written, then the
@@ -378,18 +390,24 @@ class Runner:
             _fold(action, plan.after_rebuild(live), user.username)
 
 
+def _request_of(job: Job) -> str | None:
+    """The digest the chain records of ``job``'s request (None without an Idempotency-Key):
+    for a settlement, which its outcome's request produced in a transaction before its own."""
+    return None if job.key is None else codec.request_digest(job.user.id, job.key, job.fp)
+
+
 def _fold(action: _Action, events: list[Event], actor: str, *, apply: bool = True) -> None:
     """Fold ``events`` into the table (``apply``: else only their places in its chain are
     taken, for a void that rebuilds it), each as the ledger writes it and the reply shows it."""
     live, chained = action.live, action.chained
-    round_no, placed, shown = chained.round_no, chained.events, action.shown
+    round_no, placed, shown = chained.round_no, chained.events, action.placed
     for event in events:
         seq = live.seq + 1
         if apply:
             live.fold(event, seq, round_no)
         live.seq = seq
         placed.append((seq, event, actor))
-        shown.append(event_json(seq, round_no, event))
+        shown.append((seq, round_no, event))
         player = getattr(event, "player", None)
         if isinstance(player, str):
             action.touched.add(player)
@@ -405,28 +423,11 @@ def _fold_alerts(action: _Action) -> None:
     live.raised = []
 
 
-NO_PURSE = (ZERO, ZERO)
-"""The seat of a player who has left the table: nothing in hand, nothing on the layout."""
-
-
-def _seats(live: LiveTable, players: set[str]) -> tuple[Seats, set[str]]:
-    """The seats of ``players`` and the house result, as the action leaves them; and which
-    of them are at the table."""
-    purses = live.table.purses(players)
-    values = {p: purses.get(p, NO_PURSE) for p in players}
-    return Seats(live, values, live.table.house), set(purses)
-
-
-def _body(action: _Action, user: User, plan: Plan, seats: Seats,
-          present: set[str]) -> dict[str, Any]:
+def _body(action: _Action, plan: Plan, shown: Answer) -> dict[str, Any]:
     """The reply: the table, the round, the events written, what the plan adds, and for a
-    player at the table their chips (``present``: the players of ``seats`` at the table)."""
-    live, name = action.live, user.username
-    body: dict[str, Any] = {"table": live.id, "round": action.chained.round_no,
-                            "events": action.shown, **plan.extra}
-    purse = seats.values[name] if name in present else None
-    if name not in seats.values:  # not touched by the action: asked of the table
-        purse = live.table.purses([name]).get(name)
-    if purse is not None:
-        body["you"] = {"chips": fmt(purse[0]), "on_table": fmt(purse[1])}
+    player at the table their chips."""
+    body: dict[str, Any] = {"table": action.live.id, "round": action.chained.round_no,
+                            "events": shown.events, **plan.extra}
+    if shown.you is not None:
+        body["you"] = shown.you
     return body

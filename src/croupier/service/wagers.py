@@ -1,11 +1,13 @@
 """A player's wagers at a live table: made, taken down or reduced, called on or off, called
 down on the win or off for the point; a seat taken or left.
 
-Each request is read as the game's own action (:func:`croupier.service.reading.game_action`)
-and checked by the table (:meth:`croupier.table.Table.check`); around it the server's
-procedures say whether it may be made now: betting closed (a late bet waits for two people
-where the profile and the game take one; :mod:`croupier.service.procedures.late_bets`), a match
-play coupon put down with it, the seats of a mini-craps table.
+Each request is read as the game's own action and checked by the table: a bet in one call
+(:meth:`croupier.games.Game.take`, the server's own checks of it passed in as a
+:class:`~croupier.games.Vetting`), the other requests through
+:func:`croupier.service.reading.game_action` and :meth:`croupier.table.Table.check`. Around it
+the server's procedures say whether it may be made now: betting closed (a late bet waits for
+two people where the profile and the game take one; :mod:`croupier.service.procedures.late_bets`),
+a match play coupon put down with it, the seats of a mini-craps table.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
+from croupier.games import Vetting
 from croupier.money import parse_amount
 from croupier.rules import load_profile
 from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
-from croupier.service.cashier import require_player_at, require_unheld_chips
+from croupier.service.cashier import held_chips, require_player_at, require_unheld_chips
 from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, Reply
@@ -65,23 +68,36 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
     """A wager (``coupon``: chips put down with a match play coupon of the same value, a
     stake of twice the body's ``amount``)."""
     def plan(conn: Connection) -> Plan:
-        player = user.username
-        seated = live.table.seats()
-        if player not in seated:
-            require_player_at(live, player)
-        action = game_action(live, "bet", body, player, body.get("amount"), players=seated)
-        limits.check_wager(action.amount)
-        require_unheld_chips(live, player, action.amount)
+        action, events = live.game.take(live.table, "bet", body, user.username,
+                                         _vetting(user, live, limits, coupon))
+        if events is not None:
+            return Plan(events)
         if coupon:
             return Plan(coupons.coupon_bet(live, action))
-        if live.betting_open:
-            return Plan(live.table.check(action))
         late = live.procedures.late
         if late is None:
             raise Refusal('the dealer has called "No more bets"',
                           live.procedures.closed_clause())
         return late.ask(action)
     return plan
+
+
+def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool) -> Vetting:
+    """The server's checks of a wager around the game's reading and the table's check, in
+    this order: the player is at the table (before the body is read); the amount is within the
+    house's limit on a wager and puts down no chips an adjustment holds. Only an amount above
+    what both pass for certain is put to them (while chips are held, every amount is). The
+    table checks the wager unless it comes with a coupon or betting is closed (a late bet)."""
+    player = user.username
+
+    def vet(action: Any) -> None:
+        limits.check_wager(action.amount)
+        require_unheld_chips(live, player, action.amount)
+
+    up_to = (Decimal("-Infinity") if held_chips(live, player) > 0
+             else Decimal(limits.most_wager).scaleb(-2))
+    return Vetting(not coupon and live.betting_open, up_to,
+                   lambda: require_player_at(live, player), vet)
 
 
 def take_down(user: User, live: LiveTable, body: Mapping[str, Any],

@@ -29,9 +29,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from croupier.events import api_json
 from croupier.service import cage, codec, coupons, moves, register, store
 from croupier.service.audit.snapshot import Finding, Snapshot
-from croupier.service.plans import event_json
 
 
 @dataclass
@@ -193,7 +193,7 @@ def _against(where: str, row: dict[str, Any], body: Any, done: Produced,
         return []  # a table the ledger does not list: named by the chains' check
     try:
         expected = json.loads(json.dumps([
-            event_json(int(r["seq"]), int(r["round"]), codec.decode(game, r["payload"]))
+            api_json(int(r["seq"]), int(r["round"]), codec.decode(game, r["payload"]))
             for r in done.rows]))
     except Exception:  # an event that cannot be read is named by the replay
         return []
