@@ -137,23 +137,23 @@ def test_a_cash_out_ended_by_the_database_changes_nothing(
 
 def test_a_bet_ended_by_the_database_changes_nothing(
         app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same through the bets' express lane: 503, the chips and the table's events as they
-    were; asked again, the bet is taken."""
-    from croupier.service import wagers
+    """The same through the bets' express lane, the database ending the transaction as the
+    bet's rows are written: 503, the chips and the table's events as they were; asked again,
+    the bet is taken."""
+    from croupier.service.ledger import Ledger
 
     locked = _sqlite_locked(tmp_path / "locked.db")
     app.post("bob", "/tables/craps-1/buy-in", {"amount": "50"})
     seat = app.client.get("/tables/craps-1", headers=app.headers("bob")).json()
-    real = wagers.require_unheld_chips
 
-    def ended(*args: Any) -> None:
+    def ended(*args: Any, **kwargs: Any) -> None:
         raise locked
 
-    monkeypatch.setattr(wagers, "require_unheld_chips", ended)
-    bet = {"wager": "field", "amount": "5"}
-    _busy(app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet"))
+    with monkeypatch.context() as patched:
+        patched.setattr(Ledger, "write", ended)
+        bet = {"wager": "field", "amount": "5"}
+        _busy(app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet"))
     assert app.client.get("/tables/craps-1", headers=app.headers("bob")).json() == seat
-    monkeypatch.setattr(wagers, "require_unheld_chips", real)
     again = app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet")
     assert again.status_code == 200, again.text
     assert "Idempotent-Replay" not in again.headers
