@@ -43,3 +43,16 @@ def test_digits_still_name_what_they_named(app: App) -> None:
                           headers=app.headers("admin", None)).status_code == 404
     r = app.client.get("/tables/craps-1/events?since=0&limit=5", headers=app.headers("admin", None))
     assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("since", ["12%0A", "1_0", "%2012", "%D9%A3"])
+def test_a_streams_since_in_its_url_is_plain_digits_too(app: App, since: str) -> None:
+    """The stream's ``since`` in the URL is read as the events' ``since`` is: a trailing
+    newline (which a pattern's ``$`` lets through) is refused before the first message."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with app.client.websocket_connect(f"/tables/craps-1/stream?since={since}") as ws, \
+            pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_text()
+    assert closed.value.code == 4422
+    assert closed.value.reason.startswith("query.since: "), closed.value.reason

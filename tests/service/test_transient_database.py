@@ -157,3 +157,36 @@ def test_a_bet_ended_by_the_database_changes_nothing(
     again = app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet")
     assert again.status_code == 200, again.text
     assert "Idempotent-Replay" not in again.headers
+
+
+def test_a_roll_whose_settlement_the_database_ended_answers_the_outcome_recorded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A roll's outcome is committed before it is settled: a settlement the database ends is
+    not answered "busy: nothing was changed" (the dice are recorded, the table halted by the
+    runner); it is answered the 202 its key keeps, naming the outcome that waits, as a retry
+    is. Once the halt is resolved, a retry answers the same and draws nothing again."""
+    from croupier.service import outcomes
+
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    real = outcomes.settle
+
+    def ended(user: Any, live: Any) -> Any:
+        def plan(conn: Any) -> Any:
+            raise locked
+        return plan
+
+    with demo_app(tmp_path / "roll") as app:
+        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
+        app.ready_dice()
+        app.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+        monkeypatch.setattr(outcomes, "settle", ended)
+        first = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-once")
+        monkeypatch.setattr(outcomes, "settle", real)
+        assert first.status_code == 202, first.text
+        assert "Idempotent-Replay" not in first.headers
+        waits = first.json()["settling"]
+        assert [e["type"] for e in first.json()["events"]][-1] == "entered"
+        assert app.get("dealer", "/tables/craps-1").json()["halted"]["outcome_seq"] == waits
+        app.ok("supervisor", "/tables/craps-1/halt/resolve", {"reason": "settled again"})
+        again = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-once")
+        assert (again.status_code, again.json()) == (202, first.json())

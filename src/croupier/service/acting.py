@@ -8,6 +8,7 @@ service it makes, and the :class:`~croupier.service.plans.Reply` it gets back is
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -75,4 +76,21 @@ async def run(desk: Desk, asked: Asked, steps: Steps) -> Reply:
     settle = steps.settle(live) if steps.settle is not None else None
     fp = fingerprint(*asked.where, asked.body)  # what the request is known by under its key
     job = Job(asked.user, live, asked.key, fp, steps.make(live), steps.phase, settle)
-    return await desk.committer.run(job)
+    try:
+        return await desk.committer.run(job)
+    except Exception:
+        kept = recorded(desk, job)
+        if kept is None:
+            raise
+        return kept
+
+
+def recorded(desk: Desk, job: Job) -> Reply | None:
+    """The reply kept under the key of an outcome whose settlement failed (``job.settle``): the
+    outcome was committed on its own first, so the error is not the answer (a 500 or a 503
+    would say nothing was done, and a roll asked again would not be the one recorded); the
+    202 naming the outcome that waits is, as a retry is answered. None for anything else."""
+    if job.settle is None or job.key is None:
+        return None
+    kept = desk.ledger.peek(job.user, job.key, job.fp)
+    return None if kept is None else dataclasses.replace(kept, replayed=False)

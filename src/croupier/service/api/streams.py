@@ -100,12 +100,12 @@ def _query_since(query: list[tuple[str, str]]) -> int | str | None:
     if len(query) > 1:
         return "query.since: given twice"
     text = query[0][1]
-    if not _SINCE.match(text) or not -1 <= int(text) <= MAX_SINCE:
+    if not _SINCE.fullmatch(text) or not -1 <= int(text) <= MAX_SINCE:
         return f"query.since: a whole number from -1 to {MAX_SINCE}, not {text[:32]!r}"
     return int(text)
 
 
-_SINCE = re.compile(r"^-?[0-9]{1,10}$")
+_SINCE = re.compile(r"-?[0-9]{1,10}")  # fullmatch: a "$" would let a trailing newline in
 
 
 _HELLO_KEYS = frozenset({"token", "since", "mark"})
