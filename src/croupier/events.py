@@ -22,6 +22,7 @@ as these (:data:`croupier.service.codec.ALIASES`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -223,6 +224,26 @@ SHARED_EVENTS: tuple[type[Event], ...] = (
     BetMade, BetTakenDown, Settled, ChipsIn, ChipsOut, Left, Adjusted, CouponIn, CouponOut,
     PayTableApplied,
 )
+
+
+def taken_from_hand(events: Iterable[Event], player: str) -> Decimal:
+    """What ``events`` take from ``player``'s chips in hand, less what they put in it: each
+    wager's stake and the commission paid as it is made, net of chips bought in or given
+    (a coupon's). Negative when the hand grows.
+
+    >>> bet = BetMade("ann", "buy:4", "buy", Decimal("150"), commission=Decimal("7.50"))
+    >>> taken_from_hand([bet, BetMade("bo", "field", "field", Decimal(5))], "ann")
+    Decimal('157.50')
+    """
+    taken = Decimal(0)
+    for event in events:
+        if isinstance(event, BetMade) and event.player == player:
+            taken += event.amount + (event.commission or 0)
+            continue
+        moved = chips_moved(event)
+        if moved is not None and moved[0] == player:
+            taken -= moved[1]
+    return taken
 
 
 def chips_moved(event: Event) -> tuple[str, Decimal, Decimal] | None:

@@ -251,10 +251,6 @@ def test_a_refused_request_at_the_cage_changes_nothing(app: App, act: str, who: 
         app.ok("alice", _path("alice", number, "withdraw"))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "wagers.bet (and late_bets' confirmation) check the hold against the stake alone "
-    "(cashier.require_unheld_chips(live, player, action.amount)), not the stake and the "
-    "commission paid when the bet is made; service/wagers.py is being reshaped elsewhere"))
 @pytest.mark.clause(ADJUSTMENT_CLAUSE)
 def test_a_wagers_commission_paid_when_made_counts_against_the_chips_held(
         tmp_path: Path) -> None:

@@ -19,6 +19,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
 @pytest.mark.parametrize(("who", "request_line", "place"), [
     ("alice", "GET /tables/craps-1/rounds/1.0", "path.round_no"),
     ("alice", "GET /tables/craps-1/rounds/1_0", "path.round_no"),
+    ("alice", "GET /tables/craps-1/rounds/007", "path.round_no"),
+    ("admin", "GET /tables/craps-1/events?since=-0", "query.since"),
     ("alice", "GET /tables/craps-1/rounds/%201", "path.round_no"),
     ("alice", "GET /tables/craps-1/rounds/%D9%A3", "path.round_no"),
     ("admin", "GET /tables/craps-1/events?since=1_0", "query.since"),

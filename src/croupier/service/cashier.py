@@ -14,7 +14,7 @@ from decimal import Decimal
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
-from croupier.events import Event
+from croupier.events import Event, taken_from_hand
 from croupier.money import fmt
 from croupier.rules.citations import cite
 from croupier.service import cage, store
@@ -78,6 +78,15 @@ def require_unheld_chips(live: LiveTable, player: str, amount: Decimal) -> None:
                       "them back waits for a second supervisor: at most "
                       f"{fmt(max(live.chips(player) - held, Decimal(0)))} can be wagered until "
                       "it is decided", live.procedures.adjustment_clause())
+
+
+def within_hold(live: LiveTable, player: str, events: list[Event]) -> list[Event]:
+    """``events`` (a wager's, as checked), refused if what they take from ``player``'s hand,
+    the commission paid as a wager is made included, would leave less than the chips held
+    (:func:`require_unheld_chips` sees the stake alone, before the table prices the wager)."""
+    if held_chips(live, player) > 0:
+        require_unheld_chips(live, player, taken_from_hand(events, player))
+    return events
 
 
 def held_chips(live: LiveTable, player: str) -> Decimal:

@@ -25,7 +25,12 @@ from croupier.rules import load_profile
 from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
-from croupier.service.cashier import held_chips, require_player_at, require_unheld_chips
+from croupier.service.cashier import (
+    held_chips,
+    require_player_at,
+    require_unheld_chips,
+    within_hold,
+)
 from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, Reply
@@ -71,9 +76,9 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
         action, events = live.game.take(live.table, "bet", body, user.username,
                                          _vetting(user, live, limits, coupon))
         if events is not None:
-            return Plan(events)
+            return Plan(within_hold(live, user.username, events))
         if coupon:
-            return Plan(coupons.coupon_bet(live, action))
+            return Plan(within_hold(live, user.username, coupons.coupon_bet(live, action)))
         late = live.procedures.late
         if late is None:
             raise Refusal('the dealer has called "No more bets"',

@@ -224,7 +224,7 @@ def decimal_digits(value: object) -> object:
     return value
 
 
-_DIGITS = re.compile(r"-?[0-9]{1,19}")
+_DIGITS = re.compile(r"0|-?[1-9][0-9]{0,18}")
 WHOLE = BeforeValidator(decimal_digits)
 """Marks an ``int`` read from a path or a query as decimal digits only."""
 

@@ -27,7 +27,7 @@ from croupier.rules.profile import LateBetConfirmation
 from croupier.service import events as sv
 from croupier.service import people
 from croupier.service.auth import User
-from croupier.service.cashier import require_unheld_chips
+from croupier.service.cashier import require_unheld_chips, within_hold
 from croupier.service.errors import ApiError
 from croupier.service.plans import Plan
 
@@ -144,7 +144,7 @@ class LateBets:
                 # Placed now, so held to the chips free now: an adjustment asked since the
                 # wager was offered holds chips it may not put down.
                 require_unheld_chips(self.live, bet.player, bet.amount)
-                events.extend(self.live.table.check(
-                    Bet(bet.player, bet.wager, bet.qualifier, bet.amount)))
+                events.extend(within_hold(self.live, bet.player, self.live.table.check(
+                    Bet(bet.player, bet.wager, bet.qualifier, bet.amount))))
             return Plan(events)
         return plan
