@@ -190,3 +190,41 @@ def test_a_roll_whose_settlement_the_database_ended_answers_the_outcome_recorded
         app.ok("supervisor", "/tables/craps-1/halt/resolve", {"reason": "settled again"})
         again = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-once")
         assert (again.status_code, again.json()) == (202, first.json())
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)11")
+def test_a_settlement_the_database_ended_once_is_settled_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadlock ends one of two transactions for the other's sake: a settlement ended so
+    once is tried again and settles (the field bet of 5.00 loses on a 7: a field bet wins on
+    2, 3, 4, 9, 10, 11 and 12, 13:69F-1.2(a)11), the table is not halted, and the roll's
+    answer is the whole settlement."""
+    from croupier.service import outcomes
+
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    real = outcomes.settle
+    ended: list[bool] = []
+
+    def once(user: Any, live: Any) -> Any:
+        settle = real(user, live)
+
+        def plan(conn: Any) -> Any:
+            if not ended:
+                ended.append(True)
+                raise locked
+            return settle(conn)
+        return plan
+
+    with demo_app(tmp_path / "roll") as app:
+        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
+        app.ready_dice()
+        app.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+        monkeypatch.setattr(outcomes, "settle", once)
+        rolled = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-twice")
+        assert ended == [True]
+        assert rolled.status_code == 200, rolled.text
+        assert "settling" not in rolled.json()
+        table = app.get("auditor", "/tables/craps-1").json()
+        assert table["halted"] is None
+        assert table["players"]["alice"]["chips"] == "45.00", table["players"]
+        assert table["players"]["alice"]["on_table"] == "0.00", table["players"]

@@ -38,6 +38,10 @@ from croupier.table import Answer, answer
 
 log = logging.getLogger("croupier.service")
 
+SETTLE_TRIES = 3
+"""How many times a settlement the database ended to let another transaction go on is tried
+before its table halts (a deadlock ends one of two; the next try finds the other done)."""
+
 Attempt = tuple[Reply, list[dict[str, Any]], LiveTable] | Exception
 """What one action of a batch came to: its reply, the events published, its table; or the
 error its checks raised before it wrote anything."""
@@ -254,29 +258,38 @@ class Runner:
         """The settlement of the outcome ``recorded``, with the whole reply kept under the key
         in the same transaction. Refused (the table halted since: a retry while its halt
         stands), it is answered and not kept: the key keeps the 202 naming the outcome, which
-        a retry once the halt is resolved is answered."""
+        a retry once the halt is resolved is answered. A transaction the database ended only
+        to let another go on (a deadlock) is tried again, up to :data:`SETTLE_TRIES` times in
+        all, before the table halts: nothing of it stood, and the outcome still waits."""
+        for tries_left in range(SETTLE_TRIES - 1, -1, -1):
+            try:
+                return self._settle_once(job, recorded)
+            except BaseException as exc:
+                self.tables.reload(job.live)
+                if tries_left and isinstance(exc, sa.exc.DBAPIError) and store.transient(exc):
+                    log.warning("settling table %s again: %s", job.live.id, exc.orig)
+                    continue
+                self._halt_after(job.user, job.live, exc)
+                raise
+        raise AssertionError("unreachable: the last try returns or raises")
+
+    def _settle_once(self, job: Job, recorded: Reply) -> Reply:
         assert job.settle is not None
         live, user = job.live, job.user
         settle = Job(user, live, None, job.fp, job.settle, "outcome")
-        try:
-            with self.ledger.transaction([live], [settle]) as began:
-                conn = began.conn
-                attempt = self._attempt(began, settle, 0, remember=False,
-                                        request=_request_of(job))
-                if isinstance(attempt, Exception):
-                    raise attempt
-                settled, published, _ = attempt
-                if settled.status == 409:
-                    return settled
-                body = {**recorded.body, **settled.body,
-                        "events": recorded.body["events"] + settled.body["events"]}
-                body.pop("settling", None)
-                reply = self.ledger.remember(conn, user, job.key, job.fp,
-                                             Reply(settled.status, body), replace=True)
-        except BaseException as exc:
-            self.tables.reload(live)
-            self._halt_after(user, live, exc)
-            raise
+        with self.ledger.transaction([live], [settle]) as began:
+            attempt = self._attempt(began, settle, 0, remember=False,
+                                    request=_request_of(job))
+            if isinstance(attempt, Exception):
+                raise attempt
+            settled, published, _ = attempt
+            if settled.status == 409:
+                return settled
+            body = {**recorded.body, **settled.body,
+                    "events": recorded.body["events"] + settled.body["events"]}
+            body.pop("settling", None)
+            reply = self.ledger.remember(began.conn, user, job.key, job.fp,
+                                         Reply(settled.status, body), replace=True)
         self._committed(live.id, published)
         return reply
 

@@ -321,3 +321,18 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+# SQLSTATEs of a transaction the database itself ended so that another could go on (a
+# serialization failure, a deadlock, a lock not available): it did nothing, and can simply be
+# asked again.
+_TRANSIENT_STATES = frozenset({"40001", "40P01", "55P03"})
+
+
+def transient(exc: sa.exc.DBAPIError) -> bool:
+    """Whether the database refused ``exc``'s transaction only for a moment: PostgreSQL's
+    deadlock or serialization failure, SQLite's lock held past the busy timeout. Its
+    transaction was rolled back, so nothing it did stands."""
+    if getattr(exc.orig, "sqlstate", None) in _TRANSIENT_STATES:
+        return True
+    return isinstance(exc, sa.exc.OperationalError) and "database is locked" in str(exc.orig)

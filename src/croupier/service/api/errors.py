@@ -17,15 +17,11 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from croupier.errors import Malformed, Refusal
+from croupier.service import store
 from croupier.service.errors import ApiError
 from croupier.service.plans import Reply, refusal_body
 
 log = logging.getLogger("croupier.service")
-
-# SQLSTATEs of a transaction the database itself ended so that another could go on (a
-# serialization failure, a deadlock, a lock not available): the request did nothing and can
-# simply be asked again.
-_TRANSIENT_STATES = frozenset({"40001", "40P01", "55P03"})
 
 _HTTP_CODES = {401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed"}
@@ -57,7 +53,7 @@ def answer(exc: Exception) -> Response | None:
         return JSONResponse(refusal_body(exc), status_code=409)
     if isinstance(exc, RecursionError):
         return error(422, "malformed", "the request is nested too deeply")
-    if isinstance(exc, sa.exc.DBAPIError) and transient(exc):
+    if isinstance(exc, sa.exc.DBAPIError) and store.transient(exc):
         return JSONResponse({"error": {
             "code": "busy", "clause": "",
             "reason": "the database ended this request's transaction to let another go on "
@@ -65,14 +61,6 @@ def answer(exc: Exception) -> Response | None:
             status_code=503, headers={"Retry-After": "1"})
     return None
 
-
-def transient(exc: sa.exc.DBAPIError) -> bool:
-    """Whether the database refused ``exc``'s transaction only for a moment: PostgreSQL's
-    deadlock or serialization failure, SQLite's lock held past the busy timeout. Its
-    transaction was rolled back, so nothing it did stands."""
-    if getattr(exc.orig, "sqlstate", None) in _TRANSIENT_STATES:
-        return True
-    return isinstance(exc, sa.exc.OperationalError) and "database is locked" in str(exc.orig)
 
 
 DOMAIN_ERRORS = (ApiError, Malformed, Refusal, RecursionError)
