@@ -152,7 +152,10 @@ class Runner:
         try:
             attempts = self._together(lives, jobs)
         except Exception as exc:
-            if len(jobs) == 1:
+            # A key's row failing on one kept meanwhile (another node, which shares no lock
+            # with this one: the transaction's first reads found nothing) is no answer: run
+            # on its own, the job finds that reply and is answered as any retry is.
+            if len(jobs) == 1 and not isinstance(exc, sa.exc.IntegrityError):
                 return [exc]
             return [self._answer(job) for job in jobs]
         results: list[Reply | Exception] = []
