@@ -228,3 +228,25 @@ def test_a_settlement_the_database_ended_once_is_settled_again(
         assert table["halted"] is None
         assert table["players"]["alice"]["chips"] == "45.00", table["players"]
         assert table["players"]["alice"]["on_table"] == "0.00", table["players"]
+
+
+def test_a_cash_out_ended_once_by_the_database_is_taken_at_once(
+        app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cage's transaction ended once (a deadlock ends one of two): it is tried again and
+    the cash-out is asked, once; the client never sees the busy answer."""
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    real = cage.held
+    ended: list[bool] = []
+
+    def once(conn: Any, player: str) -> int:
+        if not ended:
+            ended.append(True)
+            raise locked
+        return real(conn, player)
+
+    monkeypatch.setattr(cage, "held", once)
+    asked = app.post("bob", "/wallets/bob/cash-outs", {"amount": "3"}, key="busy-twice")
+    assert ended == [True]
+    assert asked.status_code == 202, asked.text
+    pending = app.client.get("/wallets/bob/cash-outs", headers=app.headers("bob")).json()
+    assert [c["amount"] for c in pending if c["status"] == "pending"] == ["3.00"], pending

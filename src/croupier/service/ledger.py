@@ -54,6 +54,9 @@ _WRITTEN = "croupier.written"
 """The events a transaction has written so far, counted for the checkpoints once it commits."""
 
 
+ONCE_TRIES = 3
+"""How many times a request kept under its key (at the cage, a coupon issued) is tried when the
+database ends its transaction for another's sake (a deadlock ends one of two)."""
 _ONCE_LOCK = 0x6F6E6365  # "once": the class of the advisory locks on a request's key
 _Known = tuple[set[tuple[int, str]], dict[tuple[int, str], Any], dict[str, tuple[str, int]]]
 """What a writer's transaction read at its start (``_KNOWN``): the keys asked for, their
@@ -330,7 +333,21 @@ class Ledger:
         retry with the key gets the kept reply and ``act`` does not run again; the key sent
         with another request is refused (422). For a request that writes no table's events
         (a coupon issued): ``act`` is given the request's digest to record in the chained
-        record it writes, from which the audit rebuilds the reply (``audit.requests``)."""
+        record it writes, from which the audit rebuilds the reply (``audit.requests``). A
+        transaction the database ends to let another go on (the cage's wallet and the house
+        chain taken in one order here and in another by a group of bets) is tried again, up to
+        :data:`ONCE_TRIES` times in all: nothing of it stood."""
+        for tries_left in range(ONCE_TRIES - 1, -1, -1):
+            try:
+                return self._once(user, key, fp, act)
+            except sa.exc.DBAPIError as exc:
+                if not (tries_left and store.transient(exc)):
+                    raise
+                log.warning("a request kept under its key, asked again: %s", exc.orig)
+        raise AssertionError("unreachable: the last try returns or raises")
+
+    def _once(self, user: User, key: str | None, fp: str,
+              act: Callable[[Connection, str | None], Reply]) -> Reply:
         with self._plain_lock, self.db.begin() as conn:
             if key is not None and self._for_update:
                 # Another node shares no lock in this process: the same key sent to two nodes
