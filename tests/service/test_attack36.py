@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -134,10 +135,9 @@ def test_no_wager_is_made_or_taken_down_between_a_correction_and_what_showed(app
 
 def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
         app: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every password check is held until the end: the log-ins take at most
-    auth_routes.CHECKING threads, the rest wait without one (past auth_routes.WAITING, made 8
-    here, they are answered 503 at once), and the table's state, a sync route, is answered
-    meanwhile."""
+    """Every password check is held until the end: the log-ins take at most the lane's
+    threads, the rest wait without one (past its ``waiting``, made 8 here, they are answered
+    503 at once), and the table's state, a sync route, is answered meanwhile."""
     app.token("auditor")  # logged in before every check is held
     gate = threading.Event()
 
@@ -146,7 +146,8 @@ def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
         return False
 
     monkeypatch.setattr(auth, "verify_password", held)
-    monkeypatch.setattr(auth_routes, "WAITING", 8)
+    lane = dataclasses.replace(lanes.PASSWORD_CHECKS, waiting=8)
+    monkeypatch.setattr(auth_routes, "PASSWORD_CHECKS", lane)
     crowd = 45  # more than the 40 threads of the pool every sync route shares
     answers: list[int] = []
 
@@ -160,7 +161,7 @@ def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
             t.start()
         # More log-ins than the shared threadpool has threads (40) now wait for their check.
         for _ in range(100):
-            if len(answers) >= crowd - auth_routes.CHECKING - auth_routes.WAITING:
+            if len(answers) >= crowd - lane.threads - lane.waiting:
                 break
             threading.Event().wait(0.05)
         seen: list[httpx.Response] = []
@@ -174,7 +175,7 @@ def test_log_ins_waiting_for_their_password_check_hold_no_other_route(
         for t in threads:
             t.join(30)
     assert sorted(set(answers)) == [401, 503], answers
-    assert answers.count(503) >= crowd - auth_routes.CHECKING - auth_routes.WAITING
+    assert answers.count(503) >= crowd - lane.threads - lane.waiting
 
 
 def _crowd(app: App, path: str, crowd: int) -> tuple[list[int], list[httpx.Response]]:
