@@ -159,6 +159,13 @@ def test_a_bet_ended_by_the_database_changes_nothing(
     assert "Idempotent-Replay" not in again.headers
 
 
+def _field_bet_before_a_roll(app: App) -> None:
+    """alice buys in 50.00 and puts 5.00 on the field; the dice are ready to roll."""
+    app.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
+    app.ready_dice()
+    app.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+
+
 def test_a_roll_whose_settlement_the_database_ended_answers_the_outcome_recorded(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A roll's outcome is committed before it is settled: a settlement the database ends is
@@ -176,9 +183,7 @@ def test_a_roll_whose_settlement_the_database_ended_answers_the_outcome_recorded
         return plan
 
     with demo_app(tmp_path / "roll") as app:
-        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
-        app.ready_dice()
-        app.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+        _field_bet_before_a_roll(app)
         monkeypatch.setattr(outcomes, "settle", ended)
         first = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-once")
         monkeypatch.setattr(outcomes, "settle", real)
@@ -216,9 +221,7 @@ def test_a_settlement_the_database_ended_once_is_settled_again(
         return plan
 
     with demo_app(tmp_path / "roll") as app:
-        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
-        app.ready_dice()
-        app.ok("alice", "/tables/craps-1/bets", {"wager": "field", "amount": "5"})
+        _field_bet_before_a_roll(app)
         monkeypatch.setattr(outcomes, "settle", once)
         rolled = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-twice")
         assert ended == [True]
