@@ -138,7 +138,7 @@ def test_the_watch_sees_a_call_out_of_the_ledger(kit: Kit) -> None:
     """The watch itself: a service function the ledger calls is named (here the runner's
     ``held_up``, handed to ``Ledger.once`` where an act is due, which fails inside it)."""
     _, found = _run(lambda: _call_quietly(kit, runner.held_up))
-    assert "croupier.service.ledger.once -> croupier.service.runner.held_up" in found
+    assert "croupier.service.ledger._once -> croupier.service.runner.held_up" in found
 
 
 def _call_quietly(kit: Kit, act: Any) -> None:
