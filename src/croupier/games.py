@@ -142,14 +142,17 @@ class Game:
         return self.action_reader(raw, where, players, table)
 
     def read_body(self, table: Table, verb: str, body: Mapping[str, Any], player: str,
-                  amount: Decimal | str | None = None) -> Any:
+                  amount: Decimal | str | None = None, *,
+                  seats: Collection[str] | None = None) -> Any:
         """The action of a request's body naming a wager (``verb``: ``bet``, ``remove``,
         ``reduce``, ``on``, ``off``, ...) by ``player`` at ``table``, read as the replay reads
         a transcript's (:func:`croupier.reading.body_action`), the place named ``body``: the
-        same typed action and the same Malformed for the same mistake."""
+        same typed action and the same Malformed for the same mistake. ``seats``: the table's,
+        where the caller has them already."""
         raw = body_action(verb, body, player, amount)
         try:
-            return self.action_reader(raw, "body", table.seats(), table)
+            return self.action_reader(raw, "body", table.seats() if seats is None else seats,
+                                      table)
         except Malformed as exc:
             if exc.where != f"body.{verb}":
                 raise
@@ -164,9 +167,10 @@ class Game:
         In between the caller's own checks run, in this order: ``vetting.absent()`` first, for
         a player not at the table; then, once the body is read, ``vetting.vet(action)`` for an
         action whose amount is above ``vetting.up_to`` (at most that, they cannot refuse it)."""
-        if player not in table.seats():
+        seats = table.seats()
+        if player not in seats:
             vetting.absent()
-        action = self.read_body(table, verb, body, player, body.get("amount"))
+        action = self.read_body(table, verb, body, player, body.get("amount"), seats=seats)
         # An amount at most ``up_to`` passes the caller's checks: not asking them changes no
         # answer, and the table's check still comes after them whenever they could refuse.
         if action.amount > vetting.up_to:

@@ -253,31 +253,31 @@ def pay(ledger: Ledger, call: Call, player: str, number: int) -> Reply:
 
 def withdraw(ledger: Ledger, call: Call, player: str, number: int) -> Reply:
     """Cash-out ``number`` withdrawn by the one who asked it: nothing is paid."""
-
-    def act(conn: Connection, digest: str | None) -> Reply:
-        asked = _pending(conn, player, number)
-        if asked.requested_by != call.user.username:
-            raise Refusal(f"cash-out {number} was asked by {asked.requested_by}: only they "
-                          "withdraw it (an admin declines it)", CLAUSE)
-        return _kept(conn, WITHDRAWN, player, {"cash_out": number,
-                                               "amount": money(asked.cents)},
-                     call.user.username, digest)
-
-    return ledger.once(call.user, call.key, call.fp, act)
+    return _close(ledger, call, player, number, WITHDRAWN, {})
 
 
 def decline(ledger: Ledger, call: Call, player: str, number: int, reason: str) -> Reply:
     """Cash-out ``number`` declined, with a reason, by an admin other than the one who asked
     (who withdraws it instead): nothing is paid."""
+    return _close(ledger, call, player, number, DECLINED, {"reason": reason})
+
+
+def _close(ledger: Ledger, call: Call, player: str, number: int, kind: str,
+           extra: dict[str, Any]) -> Reply:
+    """Cash-out ``number`` closed unpaid (``kind``: withdrawn by the one who asked it, or
+    declined by another), recorded with ``extra``."""
 
     def act(conn: Connection, digest: str | None) -> Reply:
         asked = _pending(conn, player, number)
-        if asked.requested_by == call.user.username:
-            raise Refusal(f"{call.user.username} asked cash-out {number}: they withdraw it; a "
-                          "second person declines it", CLAUSE)
-        return _kept(conn, DECLINED, player, {"cash_out": number,
-                                              "amount": money(asked.cents),
-                                              "reason": reason}, call.user.username, digest)
+        by = call.user.username
+        if kind == WITHDRAWN and asked.requested_by != by:
+            raise Refusal(f"cash-out {number} was asked by {asked.requested_by}: only they "
+                          "withdraw it (an admin declines it)", CLAUSE)
+        if kind == DECLINED and asked.requested_by == by:
+            raise Refusal(f"{by} asked cash-out {number}: they withdraw it; a second person "
+                          "declines it", CLAUSE)
+        return _kept(conn, kind, player, {"cash_out": number, "amount": money(asked.cents),
+                                          **extra}, by, digest)
 
     return ledger.once(call.user, call.key, call.fp, act)
 

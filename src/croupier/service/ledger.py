@@ -341,9 +341,9 @@ class Ledger:
             try:
                 return self._once(user, key, fp, act)
             except sa.exc.DBAPIError as exc:
-                if not (tries_left and store.transient(exc)):
+                if not store.worth_again(exc, tries_left):
                     raise
-                log.warning("a request kept under its key, asked again: %s", exc.orig)
+                log.warning("a request kept under its key, asked again: %s", exc)
         raise AssertionError("unreachable: the last try returns or raises")
 
     def _once(self, user: User, key: str | None, fp: str,

@@ -269,8 +269,8 @@ class Runner:
                 return self._settle_once(job, recorded)
             except BaseException as exc:
                 self.tables.reload(job.live)
-                if tries_left and isinstance(exc, sa.exc.DBAPIError) and store.transient(exc):
-                    log.warning("settling table %s again: %s", job.live.id, exc.orig)
+                if store.worth_again(exc, tries_left):
+                    log.warning("settling table %s again: %s", job.live.id, exc)
                     continue
                 self._halt_after(job.user, job.live, exc)
                 raise

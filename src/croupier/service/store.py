@@ -336,3 +336,9 @@ def transient(exc: sa.exc.DBAPIError) -> bool:
     if getattr(exc.orig, "sqlstate", None) in _TRANSIENT_STATES:
         return True
     return isinstance(exc, sa.exc.OperationalError) and "database is locked" in str(exc.orig)
+
+
+def worth_again(exc: BaseException, tries_left: int) -> bool:
+    """Whether a transaction that failed with ``exc`` is tried again: the database ended it
+    for another's sake (:func:`transient`) and tries are left."""
+    return tries_left > 0 and isinstance(exc, sa.exc.DBAPIError) and transient(exc)

@@ -19,18 +19,14 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
+from croupier.events import taken_from_hand
 from croupier.games import Vetting
 from croupier.money import parse_amount
 from croupier.rules import load_profile
 from croupier.service import acting, coupons
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
-from croupier.service.cashier import (
-    held_chips,
-    require_player_at,
-    require_unheld_chips,
-    within_hold,
-)
+from croupier.service.cashier import held_chips, require_player_at, require_unheld_chips
 from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, Reply
@@ -73,12 +69,15 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
     """A wager (``coupon``: chips put down with a match play coupon of the same value, a
     stake of twice the body's ``amount``)."""
     def plan(conn: Connection) -> Plan:
+        held = held_chips(live, user.username)
         action, events = live.game.take(live.table, "bet", body, user.username,
-                                         _vetting(user, live, limits, coupon))
+                                         _vetting(user, live, limits, coupon, held))
+        if events is None and coupon:
+            events = coupons.coupon_bet(live, action)
         if events is not None:
-            return Plan(within_hold(live, user.username, events))
-        if coupon:
-            return Plan(within_hold(live, user.username, coupons.coupon_bet(live, action)))
+            if held > 0:  # the stake and what the table charged with it (a commission)
+                require_unheld_chips(live, user.username, taken_from_hand(events, user.username))
+            return Plan(events)
         late = live.procedures.late
         if late is None:
             raise Refusal('the dealer has called "No more bets"',
@@ -87,7 +86,8 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
     return plan
 
 
-def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool) -> Vetting:
+def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool,
+             held: Decimal) -> Vetting:
     """The server's checks of a wager around the game's reading and the table's check, in
     this order: the player is at the table (before the body is read); the amount is within the
     house's limit on a wager and puts down no chips an adjustment holds. Only an amount above
@@ -99,7 +99,7 @@ def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool) -> Vetti
         limits.check_wager(action.amount)
         require_unheld_chips(live, player, action.amount)
 
-    up_to = (Decimal("-Infinity") if held_chips(live, player) > 0
+    up_to = (Decimal("-Infinity") if held > 0
              else Decimal(limits.most_wager).scaleb(-2))
     return Vetting(not coupon and live.betting_open, up_to,
                    lambda: require_player_at(live, player), vet)
