@@ -114,11 +114,34 @@ class Answer:
     """The caller's chips, formatted (``chips``, ``on_table``); None if not at the table."""
 
 
+def fold_in(table: Table, events: Iterable[Event]) -> None:
+    """Fold ``events`` (the game's own and shared ones, in order) into ``table``."""
+    for event in events:
+        table.apply(event)
+
+
 def answer(table: Table, placed: Iterable[tuple[int, int, Event]], players: AbstractSet[str],
-           you: str) -> Answer:
+           you: str, *, due: Iterable[Event] = (), everyone: bool = False) -> Answer:
     """The answer of an action whose events were ``placed`` (seq, round, event) at ``table``:
-    the events as shown, the seats of ``players`` (those it concerns) and the chips of ``you``
-    (the caller), from one look at the layout."""
+    the events as shown, the seats of ``players`` (those it concerns; ``everyone``: and every
+    player at the table) and the chips of ``you`` (the caller), from one look at the layout.
+
+    ``due``: the action's events for the table that its keeper has noted and not yet folded
+    in; they are folded first (:func:`fold_in`), so the keeper hands the table an action once.
+
+    >>> from decimal import Decimal
+    >>> from croupier.games import GAMES
+    >>> from croupier.rules import load_profile
+    >>> craps = GAMES["craps"]
+    >>> table = craps.open(load_profile("nj-13-69f"), {}, {"ann": Decimal(100)})
+    >>> events = table.check(craps.read_action({"bet": "pass", "player": "ann",
+    ...                                          "amount": "10"}, "body", ["ann"], table))
+    >>> answer(table, [(2, 1, events[0])], set(), "ann", due=events).you
+    {'chips': '90.00', 'on_table': '10.00'}
+    """
+    fold_in(table, due)
+    if everyone:
+        players = players | set(table.seats())
     purses = table.purses(players | {you})
     purse = purses.get(you)
     mine = None if purse is None else {"chips": fmt(purse[0]), "on_table": fmt(purse[1])}

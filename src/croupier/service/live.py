@@ -25,7 +25,7 @@ from croupier.service.monitoring import TableMonitors
 from croupier.service.procedures import Procedures, procedures_for
 from croupier.service.table_procedures import DEALER_ON_DUTY
 from croupier.service.void_watch import VoidWatch
-from croupier.table import Table
+from croupier.table import Table, fold_in
 
 if TYPE_CHECKING:
     from croupier.integrity import Alert
@@ -155,6 +155,16 @@ class LiveTable:
 
     def fold(self, event: Event, seq: int, round_no: int) -> None:
         """Fold one stored event (the table's, a shared one or the server's) into the table."""
+        due: list[Event] = []
+        self.note(event, seq, round_no, due)
+        fold_in(self.table, due)
+
+    def note(self, event: Event, seq: int, round_no: int, due: list[Event]) -> None:
+        """Fold ``event`` into where the table stands, its procedures and its coupons; an
+        event for the game's table is appended to ``due``, to be folded into it with the
+        action's others in one call (:func:`croupier.table.answer`). Nothing noted here reads
+        the game's table but the server's own events, so before one of them the events due
+        are folded in (and ``due`` emptied)."""
         self.seq = seq
         player = getattr(event, "player", None)
         if isinstance(player, str):
@@ -165,11 +175,13 @@ class LiveTable:
             # ends it, as any other did in ledgers from before that.
             self.void_asked = None
         if isinstance(event, sv.SERVICE_EVENTS):
+            fold_in(self.table, due)
+            due.clear()
             self._fold_service(event, seq)
             return
         if isinstance(event, Opened):
             return  # the table was opened from the same options
-        self.table.apply(event)
+        due.append(event)
         if isinstance(event, CouponIn):
             self.coupons[(event.player, event.wager)] = event.amount
         elif isinstance(event, CouponOut):

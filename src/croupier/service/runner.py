@@ -86,6 +86,9 @@ class _Action:
     placed: list[tuple[int, int, Event]] = field(default_factory=list)
     """Each event folded, with its place in the chain and its round: shown once all are."""
     touched: set[str] = field(default_factory=set)
+    due: list[Event] = field(default_factory=list)
+    """The events noted for the game's table and not yet folded into it: the answer folds
+    them in (:func:`croupier.table.answer`), so the table is handed the action once."""
 
 
 class Runner:
@@ -373,13 +376,16 @@ class Runner:
             _fold(action, plan.events, user.username)
             if live.raised:
                 _fold_alerts(action)
+        if before is not None:  # a decision concerns everyone at the table, and on its layout
+            action.touched |= {w["player"] for w in before.layout}
+        # One call to the table for the rest of the action: its events folded in, then what
+        # it shows of them (the events, the seats, your chips).
+        shown = answer(live.table, action.placed, action.touched, user.username,
+                       due=action.due, everyone=before is not None)
+        action.due = []
         for player, delta, kind in plan.wallet:
             self.ledger.move_wallet(conn, WalletMove(player, delta, kind, user.username,
                                                      live.id, live.seq))
-        if before is not None:
-            action.touched |= {w["player"] for w in before.layout} | set(live.present())
-        # One call for all the table shows of the action: its events, its seats, your chips.
-        shown = answer(live.table, action.placed, action.touched, user.username)
         seats = Seats(live, shown.seats, live.table.house)
         reply = Reply(plan.status, _body(action, plan, shown))
         keep = Keep(user, job.key, job.fp, reply) if remember else None
@@ -414,13 +420,14 @@ def _request_of(job: Job) -> str | None:
 
 def _fold(action: _Action, events: list[Event], actor: str, *, apply: bool = True) -> None:
     """Fold ``events`` into the table (``apply``: else only their places in its chain are
-    taken, for a void that rebuilds it), each as the ledger writes it and the reply shows it."""
+    taken, for a void that rebuilds it), each as the ledger writes it and the reply shows it;
+    the game's own wait in ``action.due`` for the answer to fold them in."""
     live, chained = action.live, action.chained
     round_no, placed, shown = chained.round_no, chained.events, action.placed
     for event in events:
         seq = live.seq + 1
         if apply:
-            live.fold(event, seq, round_no)
+            live.note(event, seq, round_no, action.due)
         live.seq = seq
         placed.append((seq, event, actor))
         shown.append((seq, round_no, event))
