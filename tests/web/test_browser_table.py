@@ -96,8 +96,12 @@ def test_craps_pass_and_place_six_settled_on_the_page(server: Server, login: Any
     _spot(alice, "place_win:6").click()
     assert alice.inner_text("#popover .pop-state") == "Off on this come-out roll."
     assert alice.locator("#popover .pop-off").count() == 0  # only the call that applies
+    assert alice.locator(".lammer-off").count() == 1  # the felt marks the place bet off
     alice.click("#popover .pop-on")
     alice.wait_for_selector("#popover", state="hidden")
+    # The call is answered and drawn (the OFF marker gone) before the spot is opened again: a
+    # popover shows the moves as they were when it opened.
+    alice.wait_for_function("document.querySelectorAll('.lammer-off').length === 0")
     _spot(alice, "place_win:6").click()
     alice.wait_for_selector("#popover .pop-off")
     assert alice.locator("#popover .pop-on").count() == 0
