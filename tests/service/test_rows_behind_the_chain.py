@@ -1,0 +1,52 @@
+"""Rows a decision read instead of the chain they project: each tampered through SQL behind
+the server's back (an attacker who can write the database, not the key), and the decision
+must stand as the chain has it. In-process (the app over a demo ledger)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from .appkit import App, demo_app
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with demo_app(tmp_path_factory.mktemp("rows-behind")) as made:
+        yield made
+
+
+def _sql(app: App, text: str, **params: Any) -> None:
+    served: Any = app.client.app
+    engine: sa.Engine = served.state.services.engine
+    with engine.begin() as conn:
+        conn.execute(sa.text(text), params)
+
+
+def _steps(app: App, serial: str) -> list[str]:
+    return [r["payload"]["step"]
+            for r in app.get("auditor", f"/equipment/dice/{serial}/custody").json()]
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(e)2")
+def test_a_die_in_play_whose_row_names_no_cup_is_not_returned(app: App) -> None:
+    # The custody route read the die's cup from its ``dice`` row to decide whether it is in
+    # play at a table: a row set to no cup let a die in play be returned from it, and the
+    # step itself then made the row what the chain says, so the audit found nothing.
+    app.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    app.ready_dice()
+    assert app.get("auditor", "/tables/craps-1").json()["dice_in_play"] == [
+        "NJ-0001", "NJ-0002"]
+    path = "/equipment/dice/NJ-0001/custody"
+    r = app.post("supervisor", path, {"step": "returned"})
+    assert r.status_code == 409 and "in play" in r.json()["error"]["reason"], r.text
+    _sql(app, "UPDATE dice SET table_id = NULL WHERE serial = 'NJ-0001'")
+    try:
+        r = app.post("supervisor", path, {"step": "returned"})
+        assert r.status_code == 409 and "in play" in r.json()["error"]["reason"], r.text
+        assert _steps(app, "NJ-0001")[-1] == "issued"
+    finally:
+        _sql(app, "UPDATE dice SET table_id = 'craps-1' WHERE serial = 'NJ-0001'")
