@@ -50,3 +50,22 @@ def test_a_die_in_play_whose_row_names_no_cup_is_not_returned(app: App) -> None:
         assert _steps(app, "NJ-0001")[-1] == "issued"
     finally:
         _sql(app, "UPDATE dice SET table_id = 'craps-1' WHERE serial = 'NJ-0001'")
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_tables_row_no_one_opened_sets_no_house_pay_table(app: App) -> None:
+    # The house's pay table (before any change is approved) is its first table's, found by
+    # the rows' created_at, which no chain holds, among every row, opened or not: a row
+    # written into the database "first", with rich pays, gave them to the next table an
+    # admin opened (two persons' approval skipped), and was gone before the audit.
+    rich = '{"pays": {"field:12": "999999 to 1", "field:2": "999999 to 1"}}'
+    _sql(app, "INSERT INTO tables (id, game, profile, options, capacity, house_cents, "
+         "created_at) VALUES ('planted', 'craps', 'nj-13-69f', :o, 12, 0, 0.0)", o=rich)
+    try:
+        house = {(h["game"], h["profile"]): h for h in app.get("auditor", "/paytables").json()}
+        assert house[("craps", "nj-13-69f")]["pays"] == {}
+        opened = app.ok("admin", "/tables", {"id": "craps-after", "game": "craps",
+                                             "profile": "nj-13-69f"}, key=None)
+        assert opened["options"].get("pays", {}) == {}
+    finally:
+        _sql(app, "DELETE FROM tables WHERE id = 'planted'")
