@@ -4,11 +4,19 @@ must stand as the chain has it. In-process (the app over a demo ledger)."""
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+
+from croupier.service import people
+from croupier.service.audit.canonical import canonical, link
+from croupier.service.register import record_text
+from serverkit import PASSWORD
 
 from .appkit import App, demo_app
 
@@ -19,10 +27,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
         yield made
 
 
-def _sql(app: App, text: str, **params: Any) -> None:
+def _engine(app: App) -> sa.Engine:
     served: Any = app.client.app
     engine: sa.Engine = served.state.services.engine
-    with engine.begin() as conn:
+    return engine
+
+
+def _sql(app: App, text: str, **params: Any) -> None:
+    with _engine(app).begin() as conn:
         conn.execute(sa.text(text), params)
 
 
@@ -69,3 +81,63 @@ def test_a_tables_row_no_one_opened_sets_no_house_pay_table(app: App) -> None:
         assert opened["options"].get("pays", {}) == {}
     finally:
         _sql(app, "DELETE FROM tables WHERE id = 'planted'")
+
+
+def _users_chain(app: App) -> list[dict[str, Any]]:
+    with _engine(app).connect() as conn:
+        return people.records(conn)
+
+
+def _rewrite(app: App, chain: list[dict[str, Any]], *, rehash: bool) -> None:
+    """Write ``chain``'s payloads back (and, ``rehash``, every hash recomputed from the
+    genesis, as anyone can who writes the database without the key)."""
+    head = people.GENESIS
+    with _engine(app).begin() as conn:
+        for r in chain:
+            head = link(head, record_text(r)) if rehash else r["hash"]
+            conn.execute(sa.text("UPDATE user_records SET payload = :p, actor = :a, hash = :h "
+                                 "WHERE seq = :s"),
+                         {"p": r["payload"], "a": r["actor"], "h": head, "s": r["seq"]})
+
+
+def _made_by_no_one(chain: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """``chain`` with ``name``'s record of creation made the command line's: no maker, and
+    a password its holder chose."""
+    out = []
+    for r in chain:
+        if r["kind"] == "created" and r["subject"] == name:
+            r = {**r, "actor": people.COMMAND_LINE,
+                 "payload": canonical({**json.loads(r["payload"]), "made_by": None})}
+        out.append(r)
+    return out
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_users_record_edited_for_one_approval_is_refused_when_it_would_decide(
+        app: App) -> None:
+    # Who counts as a second person is read from the users' chain; an account's record of
+    # creation made the command line's for the moment of one approval, then put back, made
+    # its maker its second person, and the audit that followed found nothing.
+    app.ok("admin", "/users", {"username": "sam", "password": PASSWORD,
+                               "role": "supervisor"}, key=None)
+    change = app.ok("sam", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": "3 to 1"},
+        "effective": datetime.fromtimestamp(time.time() + 30 * 86400, UTC).isoformat(),
+        "reason": "the house pays more on this bet"})
+    approve = f"/paytables/changes/{change['id']}/approve"
+    assert "one person" in app.refused("admin", approve)["reason"]
+    assert app.get("auditor", "/audit/verify").json()["ok"]  # signed and pinned
+    real = _users_chain(app)
+    for rehash in (False, True):
+        _rewrite(app, _made_by_no_one(real, "sam"), rehash=rehash)
+        try:
+            r = app.post("admin", approve)
+            assert r.status_code == 409, r.text
+            reason = r.json()["error"]["reason"]
+            assert reason.startswith("the users' chain does not hold"), reason
+            # Recomputed hashes link; the head the last checkpoint pinned is not in them.
+            assert ("pinned" in reason) == rehash, reason
+        finally:
+            _rewrite(app, real, rehash=False)
+    assert "one person" in app.refused("admin", approve)["reason"]
+    assert app.get("auditor", "/audit/verify").json()["ok"]
