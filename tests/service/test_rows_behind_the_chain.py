@@ -141,3 +141,25 @@ def test_a_users_record_edited_for_one_approval_is_refused_when_it_would_decide(
             _rewrite(app, real, rehash=False)
     assert "one person" in app.refused("admin", approve)["reason"]
     assert app.get("auditor", "/audit/verify").json()["ok"]
+
+
+def test_a_pending_adjustment_row_deleted_and_its_number_given_again_is_named(
+        app: App) -> None:
+    # A pending adjustment is numbered by its row: the last row deleted, SQLite gives its
+    # number to the next one asked, and the audit, rebuilding the rows by number, found the
+    # second request's row where the first's had been and named nothing, while the first
+    # could no longer be approved, withdrawn or declined (its number now finds another
+    # table's row).
+    app.ok("admin", "/wallets/bob/deposits", {"amount": "100"})
+    app.ok("bob", "/tables/roulette-1/buy-in", {"amount": "100"})
+    base = "/tables/roulette-1/adjustments"
+    body = {"player": "bob", "amount": "150.00", "reason": "a payout was short"}
+    first = app.ok("supervisor", base, body)["pending_adjustment"]
+    _sql(app, "DELETE FROM pending_adjustments WHERE id = :n", n=first)
+    second = app.ok("supervisor", base, body)["pending_adjustment"]
+    assert second == first  # the number given again
+    report = app.get("auditor", "/audit/verify").json()
+    assert not report["ok"]
+    found = [f["what"] for f in report["findings"]
+             if f["where"] == f"pending adjustment {first}"]
+    assert found and "asked twice" in found[0], report["findings"]
