@@ -163,3 +163,34 @@ def test_a_pending_adjustment_row_deleted_and_its_number_given_again_is_named(
     found = [f["what"] for f in report["findings"]
              if f["where"] == f"pending adjustment {first}"]
     assert found and "asked twice" in found[0], report["findings"]
+
+
+def test_an_act_of_a_locked_account_through_a_session_put_back_is_named(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Locking an account ends its sessions (their rows deleted); its holder, able to write
+    # the database, put their own session's row back and the account's row unlocked for the
+    # moment of an act, then locked again: the act was chained under the locked account and
+    # the audit found nothing. It now names any act of an account the users' chain had
+    # locked or deleted (past a grace for requests under way as it was locked).
+    monkeypatch.setattr(people, "ENDED_GRACE", 0.0)
+    app.add_user("dealer9", "dealer")
+    token = app.token("dealer9")
+    with _engine(app).connect() as conn:
+        session = dict(conn.execute(sa.text(
+            "SELECT t.* FROM tokens t JOIN users u ON u.id = t.user_id "
+            "WHERE u.username = 'dealer9'")).one()._mapping)
+    assert app.post("admin", "/users/dealer9/lock", None, key=None).status_code == 200
+    _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (:h, :u, :e)",
+         h=session["token_hash"], u=session["user_id"], e=session["expires_at"])
+    _sql(app, "UPDATE users SET locked = false WHERE username = 'dealer9'")
+    try:
+        r = app.client.post("/tables/roulette-1/no-more-bets",
+                            headers={"Authorization": f"Bearer {token}",
+                                     "Idempotency-Key": "put-back"})
+        assert r.status_code == 200, r.text
+    finally:
+        _sql(app, "UPDATE users SET locked = true WHERE username = 'dealer9'")
+        _sql(app, "DELETE FROM tokens WHERE token_hash = :h", h=session["token_hash"])
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f for f in report["findings"] if f["where"] == "table roulette-1"]
+    assert found and "dealer9 acted here" in found[0]["what"], report["findings"]

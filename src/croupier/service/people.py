@@ -122,18 +122,23 @@ def fold(records: Iterable[Mapping[str, Any]]) -> dict[str, Person]:
     """Every account as the chain's records leave it, by name."""
     people: dict[str, Person] = {}
     for r in records:
-        data = json.loads(r["payload"])
-        name = str(r["subject"])
-        if r["kind"] == "genesis":
-            for a in data["users"]:
-                people[a["username"]] = Person(a["username"], a["role"], bool(a["locked"]),
-                                               bool(a["deleted"]), a["made_by"], a["password"])
-        elif r["kind"] == "created":
-            people[name] = Person(name, data["role"], False, False, data["made_by"],
-                                  data["password"])
-        elif name in people:
-            people[name] = _changed(people[name], str(r["kind"]), data)
+        _step(people, r)
     return people
+
+
+def _step(people: dict[str, Person], r: Mapping[str, Any]) -> None:
+    """Fold one record into ``people``."""
+    data = json.loads(r["payload"])
+    name = str(r["subject"])
+    if r["kind"] == "genesis":
+        for a in data["users"]:
+            people[a["username"]] = Person(a["username"], a["role"], bool(a["locked"]),
+                                           bool(a["deleted"]), a["made_by"], a["password"])
+    elif r["kind"] == "created":
+        people[name] = Person(name, data["role"], False, False, data["made_by"],
+                              data["password"])
+    elif name in people:
+        people[name] = _changed(people[name], str(r["kind"]), data)
 
 
 def _changed(p: Person, kind: str, data: dict[str, Any]) -> Person:
@@ -359,3 +364,61 @@ def check(chain: list[dict[str, Any]], accounts: list[dict[str, Any]]) -> list[F
                              if getattr(got, f) != getattr(want, f))
             findings.append(Finding(where, None, what))
     return findings
+
+
+# --- acts of accounts that could not act ---------------------------------------------------
+
+ENDED_GRACE = 60.0
+"""Seconds after an account is locked or deleted in which its acts are not named: a request
+whose token was checked just before the lock ended its sessions may still be written just
+after it."""
+
+Act = tuple[str, int, str, float]
+"""An act as a chain records it: where (a table, a wallet, the house's records), which record,
+the actor's name and when."""
+
+
+def ended_spans(chain: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[float, float]]]:
+    """When each account could not act, by the users' chain: the spans (from, to) it was
+    locked by an admin or deleted (``to`` is infinite while it still is)."""
+    people: dict[str, Person] = {}
+    since: dict[str, float] = {}
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for r in chain:
+        at = float(r["at"])
+        names = [a["username"] for a in json.loads(r["payload"])["users"]] \
+            if r["kind"] == "genesis" else [str(r["subject"])]
+        _step(people, r)
+        for name in names:
+            p = people.get(name)
+            if p is None:
+                continue
+            if (p.locked or p.deleted) and name not in since:
+                since[name] = at
+            elif not (p.locked or p.deleted) and name in since:
+                spans.setdefault(name, []).append((since.pop(name), at))
+    for name, start in since.items():
+        spans.setdefault(name, []).append((start, float("inf")))
+    return spans
+
+
+def acts_while_ended(chain: list[dict[str, Any]], acts: Iterable[Act]) -> list[Finding]:
+    """Every account that acted (as the other chains record it) more than
+    :data:`ENDED_GRACE` seconds into a span the users' chain had it locked or deleted, named
+    once with its first such act. Locking and deleting end an account's sessions, and a
+    log-in checks the chain, so no token of it is left to act with; a session row put back
+    in the database (with the account's row unlocked for the moment) is one, and this is its
+    trace."""
+    spans = ended_spans(chain)
+    named: dict[str, Finding] = {}
+    for where, seq, actor, at in acts:
+        if actor in named or actor not in spans:
+            continue
+        for start, end in spans[actor]:
+            if start + ENDED_GRACE < at < end:
+                named[actor] = Finding(where, seq, (
+                    f"{actor} acted here (at {at}), though the users' chain had locked or "
+                    f"deleted the account since {start}: it had no session left to act with; "
+                    "a session was put back in the database"))
+                break
+    return [named[name] for name in sorted(named)]
