@@ -194,3 +194,28 @@ def test_an_act_of_a_locked_account_through_a_session_put_back_is_named(
     report = app.get("auditor", "/audit/verify").json()
     found = [f for f in report["findings"] if f["where"] == "table roulette-1"]
     assert found and "dealer9 acted here" in found[0]["what"], report["findings"]
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_an_approval_made_while_the_users_chain_was_rewritten_is_named_by_the_audit(
+        app: App) -> None:
+    # Records written since the last signed checkpoint are checked only to link when they
+    # decide: rewritten with their hashes recomputed, then put back, they let one person's
+    # two accounts approve each other, and nothing in the chains said so. The audit now
+    # reads every two-person decision again against the users' chain as it stood.
+    app.ok("admin", "/users", {"username": "sam2", "password": PASSWORD,
+                               "role": "supervisor"}, key=None)
+    real = _users_chain(app)
+    _rewrite(app, _made_by_no_one(real, "sam2"), rehash=True)
+    try:
+        change = app.ok("sam2", "/paytables/changes", {
+            "game": "craps", "profile": "nj-13-69f", "pays": {"field:2": "3 to 1"},
+            "effective": datetime.fromtimestamp(time.time() + 40 * 86400, UTC).isoformat(),
+            "reason": "the house pays more on this bet"})
+        app.ok("admin", f"/paytables/changes/{change['id']}/approve")
+    finally:
+        _rewrite(app, real, rehash=False)
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
+    assert any("paytable_approved" in w and "decided by admin" in w and "sam2" in w
+               for w in found), report["findings"]

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 from croupier.service import store
-from croupier.service.audit import chain, objects, projections, replay, requests
+from croupier.service.audit import (
+    chain,
+    objects,
+    projections,
+    replay,
+    requests,
+    second_persons,
+)
 from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
 from croupier.service.people import Act
@@ -133,6 +140,7 @@ def _projections(snap: Snapshot, report: Report) -> None:
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
+    report.findings.extend(second_persons.check(snap.user_records, snap))
     found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
     report.findings.extend(found)
     report.notes.extend(notes)
