@@ -14,7 +14,9 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.service import people
+from croupier.service.audit import second_persons
 from croupier.service.audit.canonical import canonical, link
+from croupier.service.audit.snapshot import Snapshot
 from croupier.service.register import record_text
 from serverkit import PASSWORD
 
@@ -219,3 +221,44 @@ def test_an_approval_made_while_the_users_chain_was_rewritten_is_named_by_the_au
     found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
     assert any("paytable_approved" in w and "decided by admin" in w and "sam2" in w
                for w in found), report["findings"]
+
+
+def _user(seq: int, kind: str, name: str, actor: str, at: float, **payload: Any
+          ) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "subject": name, "actor": actor, "at": at,
+            "payload": json.dumps(payload)}
+
+
+def _event(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
+            "payload": json.dumps({"type": kind, "f": fields})}
+
+
+def test_the_tables_two_person_decisions_are_read_against_the_users_chain() -> None:
+    # One admin made s1 and s2 through the API: one person. d was made at the command line.
+    users = [
+        _user(1, "genesis", "", "croupier", 1.0, users=[
+            {"username": "admin", "role": "admin", "locked": False, "deleted": False,
+             "made_by": None, "password": "a"}]),
+        _user(2, "created", "s1", "admin", 2.0, role="supervisor", made_by="admin",
+              password="b"),
+        _user(3, "created", "s2", "admin", 3.0, role="supervisor", made_by="admin",
+              password="c"),
+        _user(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
+              password="d")]
+    snap = Snapshot()
+    snap.events = {"craps-1": [
+        _event(1, "void", 10.0, decision=1, seqs=[], reason="r", by="s1", approved_by="s2"),
+        _event(2, "late_bet", 11.0, late_id=1, player="bob", wager="pass", qualifier=None,
+               amount={"$d": "5.00"}, clause=""),
+        _event(3, "late_bet_confirmed", 12.0, late_id=1, by="s1", role="boxperson"),
+        _event(4, "late_bet_confirmed", 13.0, late_id=1, by="d", role="dealer"),
+        _event(5, "late_bet", 14.0, late_id=2, player="bob", wager="pass", qualifier=None,
+               amount={"$d": "5.00"}, clause=""),
+        _event(6, "late_bet_confirmed", 15.0, late_id=2, by="s1", role="boxperson"),
+        _event(7, "late_bet_confirmed", 16.0, late_id=2, by="s2", role="dealer")]}
+    found = second_persons.check(users, snap)
+    assert [(f.where, f.seq) for f in found] == [("table craps-1", 1), ("table craps-1", 7)]
+    assert "both came from admin" in found[0].what
+    # Read as the chain stood: before s2 existed, nothing said they were one.
+    assert second_persons.check(users[:2], snap) == []

@@ -11,7 +11,8 @@ time: a record of the users' chain is written under the users' lock, which every
 from its check to its commit, so one written after the decision bears a later time.
 
 Covered: a pay table change approved, a match play coupon approved, a cash-out paid at the cage,
-equipment approved (the house's chain), and an adjustment approved (the tables' chains).
+equipment approved (the house's chain); an adjustment approved, the void of an RNG outcome
+approved, a late bet confirmed (the tables' chains).
 """
 
 from __future__ import annotations
@@ -81,22 +82,39 @@ def _of_house(records: list[dict[str, Any]]) -> Iterator[Decision]:
 
 
 def _of_table(table_id: str, rows: list[dict[str, Any]]) -> Iterator[Decision]:
-    asked: dict[int, dict[str, Any]] = {}
+    where = f"table {table_id}"
+    adjustments: dict[int, dict[str, Any]] = {}
+    late: dict[int, tuple[str, list[str]]] = {}
     for e in rows:
-        if e["kind"] not in ("adjustment_asked", "adjustment_approved"):
+        kind = e["kind"]
+        if kind not in _TABLE_KINDS:
             continue
         try:
             f = json.loads(e["payload"])["f"]
-            number = int(f["pending"])
         except (ValueError, KeyError, TypeError):
             continue  # an unreadable event is named by the replay
-        if e["kind"] == "adjustment_asked":
-            asked.setdefault(number, f)
-        elif number in asked:
-            first = asked[number]
-            yield Decision(f"table {table_id}", int(e["seq"]), float(e["at"]), str(f["by"]),
-                           (str(first["by"]), str(first["player"])),
-                           f"adjustment {number} approved")
+        seq, at = int(e["seq"]), float(e["at"])
+        if kind == "adjustment_asked":
+            adjustments.setdefault(int(f["pending"]), f)
+        elif kind == "adjustment_approved" and int(f["pending"]) in adjustments:
+            first = adjustments[int(f["pending"])]
+            yield Decision(where, seq, at, str(f["by"]), (str(first["by"]), str(first["player"])),
+                           f"adjustment {f['pending']} approved")
+        elif kind == "void" and f.get("approved_by"):
+            yield Decision(where, seq, at, str(f["approved_by"]), (str(f["by"]),),
+                           f"the void of round {f['decision']} approved")
+        elif kind == "late_bet":
+            late[int(f["late_id"])] = (str(f["player"]), [])
+        elif kind == "late_bet_confirmed" and int(f["late_id"]) in late:
+            player, confirmed = late[int(f["late_id"])]
+            yield Decision(where, seq, at, str(f["by"]), (*confirmed, player),
+                           f"late bet {f['late_id']} confirmed")
+            confirmed.append(str(f["by"]))
+
+
+_TABLE_KINDS = ("adjustment_asked", "adjustment_approved", "void", "late_bet",
+                "late_bet_confirmed")
+"""The tables' events that ask for, or make, a two-person decision."""
 
 
 def check(user_records: list[dict[str, Any]], snap: Snapshot) -> list[Finding]:
