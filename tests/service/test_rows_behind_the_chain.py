@@ -273,3 +273,28 @@ def test_the_tables_two_person_decisions_are_read_against_the_users_chain() -> N
     assert "both came from admin" in found[0].what
     # Read as the chain stood: before s2 existed, nothing said they were one.
     assert second_persons.check(users[:2], snap) == []
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_withdrawn_change_approved_while_its_record_was_edited_is_named(app: App) -> None:
+    # A pay table change's state is read from the house's records as it is decided: the
+    # withdrawal's record edited out of the way for the moment of an approval, and put back,
+    # left an approved change behind a withdrawal in a chain that links, and nothing named it.
+    change = app.ok("supervisor", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {"field:2": "3 to 1"},
+        "effective": datetime.fromtimestamp(time.time() + 50 * 86400, UTC).isoformat(),
+        "reason": "the house pays more on this bet"})
+    path = f"/paytables/changes/{change['id']}"
+    app.ok("supervisor", f"{path}/withdraw", {"reason": "proposed by mistake"})
+    assert "withdrawn" in app.refused("floor", f"{path}/approve")["reason"]
+    hidden = "UPDATE house_records SET kind = :to WHERE kind = :was AND payload LIKE :change"
+    change_of = f'%"change":{change["id"]}%'
+    _sql(app, hidden, to="hidden", was="paytable_withdrawn", change=change_of)
+    try:
+        app.ok("floor", f"{path}/approve")
+    finally:
+        _sql(app, hidden, to="paytable_withdrawn", was="hidden", change=change_of)
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
+    assert f"paytable_approved of change {change['id']}: it was withdrawn, not proposed" \
+        in found, report["findings"]

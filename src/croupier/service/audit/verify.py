@@ -133,11 +133,12 @@ def _projections(snap: Snapshot, report: Report) -> None:
     the pending adjustments from the tables' chains, each table's opening from the house's
     chain, the cage's cash-outs from the house's chain against the wallets' (a bundle from
     before the users' chain has none of them)."""
-    from croupier.service import cage, controls, people
+    from croupier.service import cage, controls, paytable_changes, people
 
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
+    report.findings.extend(paytable_changes.check_records(snap.records))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
     report.findings.extend(second_persons.check(snap.user_records, snap))
