@@ -113,7 +113,7 @@ def test_a_token_row_made_to_outlive_its_token_ends_with_it(app: App) -> None:
     assert _users_as(app, token) == 200
     _sql(app, "UPDATE tokens SET expires_at = :e WHERE token_hash = :h",
          e=time.time() + 10 * 365 * 86400, h=_stored(app, token))
-    issued, past = token.split(".", 3), int(time.time()) - 1
+    issued, past = token.split(".", 3), int(time.time()) - 1  # [id, role, expiry, name.secret]
     stale = ".".join([issued[0], issued[1], str(past), issued[3]])
     # A token naming an expiry already past is refused whatever its row says.
     _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) "
@@ -121,3 +121,44 @@ def test_a_token_row_made_to_outlive_its_token_ends_with_it(app: App) -> None:
          h=_stored(app, stale), t=_stored(app, token))
     assert _users_as(app, stale) == 401
     assert _users_as(app, token) == 200
+
+
+def _me(app: App, token: str) -> tuple[int, str | None]:
+    r = app.client.get("/auth/me", headers={"Authorization": f"Bearer {token}"})
+    return r.status_code, r.json().get("username") if r.status_code == 200 else None
+
+
+def _rename(app: App, pairs: list[tuple[str, str]]) -> None:
+    """Rename accounts' rows in one transaction (through a name no one holds, so two can
+    swap under the unique constraint)."""
+    with _engine(app).begin() as conn:
+        for old, new in pairs:
+            conn.execute(sa.text("UPDATE users SET username = :n WHERE username = :o"),
+                         {"o": old, "n": new})
+
+
+def test_two_account_rows_swapping_names_swap_no_sessions(app: App) -> None:
+    # The token names the account's id, and the id's row names the account: two supervisors'
+    # rows swapping their names made one person's session act under the other's name, a
+    # second person to every request of the first (and back again before the audit).
+    token = app.token("supervisor")
+    assert _me(app, token) == (200, "supervisor")
+    swap = [("supervisor", "swapping"), ("floor", "supervisor"), ("swapping", "floor")]
+    _rename(app, swap)
+    try:
+        assert _me(app, token) == (401, None)
+    finally:
+        _rename(app, swap)
+    assert _me(app, token) == (200, "supervisor")
+
+
+def test_a_name_written_into_the_users_row_is_no_session(app: App) -> None:
+    # A name the users' chain knows nobody by is independent of everyone: a session acting
+    # under it would be a second person to its own holder.
+    token = app.token("supervisor")
+    _rename(app, [("supervisor", "nobody-at-all")])
+    try:
+        assert _me(app, token) == (401, None)
+    finally:
+        _rename(app, [("nobody-at-all", "supervisor")])
+    assert _me(app, token) == (200, "supervisor")

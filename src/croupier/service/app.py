@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from fastapi import FastAPI
 
-from croupier.service import api, store
+from croupier.service import api, people, store
 from croupier.service.api import access, errors, express, guard
 from croupier.service.api.clients import Proxies
 from croupier.service.api.deps import Services
@@ -62,6 +62,7 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True,
     runner = Runner(ledger, tables)
     committer = Committer(runner, single_writer=store.is_sqlite(engine))
     auth = Auth(engine, session_key(TRUST.signer))
+    people.anchor(engine, TRUST.pin_path)  # who counts as a second person: checked
     auth.revoked.append(hub.end_user)  # a locked or deleted user's streams close at once
     policy = Policy.from_text(os.environ.get("CROUPIER_LOGIN_THROTTLE", ""))
     svc = Services(engine, ledger, auth, rng, hub, committer, LoginThrottle(policy), tables,

@@ -152,9 +152,13 @@ def session_key(signer: Signer | None) -> bytes | None:
     return None if signer is None else signer.derive(SESSIONS)
 
 
-def new_token(user_id: int, role: str, expires: int) -> str:
-    """A bearer token naming what it was issued for: ``ID.ROLE.EXPIRY.SECRET``."""
-    return f"{user_id}.{role}.{expires}.{secrets.token_urlsafe(32)}"
+def new_token(user_id: int, username: str, role: str, expires: int) -> str:
+    """A bearer token naming what it was issued for: ``ID.ROLE.EXPIRY.NAME.SECRET``. The name
+    is there because the id alone is only a row's: the row an id finds names the account, and
+    a row given another account's name (or two rows swapping theirs) would make a session act
+    under that name, a second person to its own holder's requests. The secret is URL-safe
+    base64, without a dot, so the name is everything between the expiry and the last dot."""
+    return f"{user_id}.{role}.{expires}.{username}.{secrets.token_urlsafe(32)}"
 
 
 _NUMBER = re.compile(r"[0-9]{1,19}")
@@ -163,20 +167,23 @@ _NUMBER = re.compile(r"[0-9]{1,19}")
 
 def bound(token: str, found: tuple[Any, ...], now: float) -> bool:
     """Whether ``found`` (the account's id, name and role), read under ``token``, is what the
-    token was issued for: that account, in that role, before that expiry. A row moved to
-    another account, an account given a role behind the chain's back, or a row made to
-    outlive its token is no session.
+    token was issued for: that account, by that name, in that role, before that expiry. A
+    row moved to another account, an account given a role or a name behind the chain's
+    back, or a row made to outlive its token is no session.
 
-    >>> bound("7.dealer.2000.x", (7, "dan", "dealer"), 1000.0)
+    >>> bound("7.dealer.2000.dan.x", (7, "dan", "dealer"), 1000.0)
     True
-    >>> [bound(t, (7, "dan", "admin"), 1000.0) for t in ("7.dealer.2000.x", "8.admin.2000.x",
-    ...                                                   "7.admin.999.x", "opaque")]
-    [False, False, False, False]
+    >>> [bound(t, (7, "dan", "admin"), 1000.0) for t in (
+    ...     "7.dealer.2000.dan.x", "8.admin.2000.dan.x", "7.admin.999.dan.x",
+    ...     "7.admin.2000.eve.x", "7.admin.2000.x", "opaque")]
+    [False, False, False, False, False, False]
     """
     parts = token.split(".", 3)
     if len(parts) != 4 or not (_NUMBER.fullmatch(parts[0]) and _NUMBER.fullmatch(parts[2])):
         return False
-    return int(parts[0]) == int(found[0]) and parts[1] == str(found[2]) and int(parts[2]) > now
+    name, dot, _ = parts[3].rpartition(".")
+    return (int(parts[0]) == int(found[0]) and bool(dot) and name == str(found[1])
+            and parts[1] == str(found[2]) and int(parts[2]) > now)
 
 
 @dataclass(frozen=True)
@@ -257,7 +264,7 @@ class Auth:
                       "verify", username)
             raise LoginFailed()
         expires = int(store.now()) + TOKEN_SECONDS
-        token = new_token(int(row.id), str(row.role), expires)
+        token = new_token(int(row.id), str(row.username), str(row.role), expires)
         with self.engine.begin() as conn:
             conn.execute(store.tokens.insert().values(
                 token_hash=self.token_hash(token), user_id=row.id, expires_at=float(expires)))

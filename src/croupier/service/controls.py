@@ -265,13 +265,37 @@ def expected_rows(events: dict[str, list[dict[str, Any]]]) -> dict[int, dict[str
     return out
 
 
+def asked_twice(events: dict[str, list[dict[str, Any]]]) -> list[Finding]:
+    """Every number the tables' chains record asked more than once. A number is its row's,
+    given once (no code deletes a row): the same number asked again means the first's row
+    was deleted from the database and the number given to the next request (SQLite gives
+    the highest deleted number again), which, rebuilt by number, hid the deletion; the
+    first request can no longer be decided, its number finding the other's row."""
+    first: dict[int, str] = {}
+    findings: list[Finding] = []
+    for table_id, rows in events.items():
+        for e in rows:
+            if e["kind"] != "adjustment_asked":
+                continue
+            number = int(json.loads(e["payload"])["f"]["pending"])
+            where = f"table {table_id}, event {e['seq']}"
+            if number in first:
+                findings.append(Finding(f"pending adjustment {number}", None, (
+                    f"asked twice in the tables' chains ({first[number]}, and {where}): a "
+                    "number is given once, so the first's row was deleted from the database "
+                    "and its number given again")))
+            else:
+                first[number] = where
+    return findings
+
+
 def check(events: dict[str, list[dict[str, Any]]], rows: list[dict[str, Any]],
           chained_since: float | None) -> tuple[list[Finding], list[str]]:
     """The ``pending_adjustments`` rows against the tables' chains: each row must be what
     its events say, and every adjustment asked must have its row. A row with no event asked
     before ``chained_since`` (the upgrade that began chaining them) is only noted."""
     want = expected_rows(events)
-    findings: list[Finding] = []
+    findings: list[Finding] = asked_twice(events)
     legacy = 0
     for row in rows:
         where = f"pending adjustment {row['id']}"

@@ -286,6 +286,18 @@ def issued_to(conn: Connection, serial: str) -> str | None:
     return str(table) if table is not None else None
 
 
+def cup_of(conn: Connection, serial: str) -> str | None:
+    """The table whose dice cup holds the die, by its custody records (:func:`issued_to`);
+    only a die with no custody record at all (put in a cup before custody was recorded) is
+    where its ``dice`` row says. The row is a projection: a decision about a die in play
+    reads the chain, since a row set to no cup would otherwise let a die in play leave it."""
+    if custody(conn, serial):
+        return issued_to(conn, serial)
+    row = conn.execute(sa.select(store.dice.c.table_id).where(
+        store.dice.c.serial == serial)).first()
+    return None if row is None or row.table_id is None else str(row.table_id)
+
+
 def _clauses(die: Any, table_id: str | None, profiles: Mapping[str, str]) -> dict[str, str]:
     """What a refused step cites, under the profile of the table concerned (the one the die
     is issued to, else the one whose cup holds it): the dice cup duty and the dice's spec."""

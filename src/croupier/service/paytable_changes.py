@@ -38,6 +38,7 @@ from croupier.errors import Malformed, Refusal
 from croupier.games import GAMES
 from croupier.rules import load_profile
 from croupier.service import people, register
+from croupier.service.audit.snapshot import Finding
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable, empty_table
 
@@ -329,3 +330,63 @@ def refuse_at_last_check(conn: Connection, change: Change,
 
 HOUSE = "pay-table-schedule"
 """The actor of a ``pay_table_applied`` event: the schedule, not a person."""
+
+
+# --- the audit ------------------------------------------------------------------------------
+
+DECIDED_WITHIN = 1.0
+"""Seconds an approval's record may bear past the change's effective time: the approval checks
+the time, then writes its record a moment later."""
+
+
+def check_records(records: list[dict[str, Any]]) -> list[Finding]:
+    """Every decision of the house's chain about a pay table change that its state, as the
+    records before it leave it, did not allow: an approval of a change not proposed (or past
+    its time), a withdrawal of one no longer to be withdrawn, a refusal of one not approved.
+    The server decides from these records under the chain's lock; a record edited for the
+    moment of a decision and put back would leave the decision standing and nothing else to
+    name it."""
+    state: dict[int, tuple[str, float]] = {}
+    findings: list[Finding] = []
+    for r in records:
+        if r["kind"] not in KINDS:
+            continue
+        try:
+            shown = register.shown(r)
+        except ValueError:  # an unreadable record is named by the chain's check
+            continue
+        p, seq, at = shown["payload"], int(r["seq"]), float(r["at"])
+        if r["kind"] == "paytable_proposed":
+            state[seq] = ("proposed", float(p["effective_at"]))
+            continue
+        number = p.get("change")
+        status, effective_at = state.get(number, ("", 0.0)) if isinstance(number, int) \
+            else ("", 0.0)
+        why = _not_allowed(str(r["kind"]), status, at > effective_at + DECIDED_WITHIN)
+        if why is not None:
+            findings.append(Finding(register.WHERE, seq, f"{r['kind']} of change {number!r}: "
+                                    f"{why}"))
+            continue
+        state[int(number)] = ({"paytable_approved": "approved",
+                               "paytable_withdrawn": "withdrawn"}.get(str(r["kind"]),
+                                                                        "refused"),
+                              effective_at)
+    return findings
+
+
+def _not_allowed(kind: str, status: str, past: bool) -> str | None:
+    """Why a decision ``kind`` of a change that stood at ``status`` (``past`` its effective
+    time) was not to be made (None: it was)."""
+    if not status:
+        return "no change was proposed under that number"
+    if kind == "paytable_approved" and (status != "proposed" or past):
+        return (f"it was {status}, not proposed" if status != "proposed"
+                else "its effective time had come: an approval then takes effect at once")
+    if kind == "paytable_withdrawn" and not (
+            status == "proposed" or (status == "approved" and not past)):
+        return f"it was {status}{' and in effect' if status == 'approved' else ''}: it could " \
+               "no longer be withdrawn"
+    if kind == "paytable_refused" and status != "approved":
+        return f"it was {status}, not approved: only an approved change is refused at its " \
+               "last check"
+    return None

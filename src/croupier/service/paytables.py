@@ -35,8 +35,8 @@ from croupier.errors import Refusal
 from croupier.games import GAMES, Game
 from croupier.money import Odds
 from croupier.rules import load_profile
+from croupier.service import controls, store
 from croupier.service import paytable_changes as schedule
-from croupier.service import store
 from croupier.service.auth import User
 from croupier.service.commit import Committer
 from croupier.service.live import LiveTable, empty_table
@@ -95,9 +95,7 @@ def house_pays(conn: Connection, game: str, profile: str) -> tuple[dict[str, Any
     change = schedule.due(schedule.changes(conn), game, profile, time.time())
     if change is not None:
         return dict(change.pays), f"under the house's pay table (change {change.id})"
-    row = conn.execute(sa.select(store.tables.c.id, store.tables.c.options).where(
-        store.tables.c.game == game, store.tables.c.profile == profile)
-        .order_by(store.tables.c.created_at, store.tables.c.id).limit(1)).first()
+    row = _first_table(conn, game, profile)
     if row is None:
         return None, ""
     pays = json.loads(row.options).get("pays", {})
@@ -158,11 +156,25 @@ def _with_house_pays(conn: Connection, table_id: str, game: str, profile: str,
     return {**options, "pays": house}
 
 
+def _first_table(conn: Connection, game: str, profile: str) -> Any:
+    """The row (id, options) of the house's first table of ``game`` and ``profile``: the first
+    the house's chain opened (its earliest ``table_entry`` record), None while there is none.
+    Neither a ``tables`` row alone (no one's act: the server does not serve it) nor its
+    ``created_at`` (in no chain) says which table is first: either, written into the
+    database, would set the pays of every table opened after it without a second person."""
+    t, hr = store.tables.c, store.house_records.c
+    opened = (sa.select(sa.func.min(hr.seq))
+              .where(hr.kind == controls.ENTRY_KIND,
+                     hr.subject == sa.literal(controls.entry_subject("")) + t.id)
+              .scalar_subquery())
+    return conn.execute(sa.select(t.id, t.options)
+                        .where(t.game == game, t.profile == profile, opened.is_not(None))
+                        .order_by(opened, t.id).limit(1)).first()
+
+
 def _first_options(conn: Connection, game: str, profile: str) -> dict[str, Any] | None:
     """The options of the house's first table of ``game`` and ``profile`` (None: none yet)."""
-    row = conn.execute(sa.select(store.tables.c.options).where(
-        store.tables.c.game == game, store.tables.c.profile == profile)
-        .order_by(store.tables.c.created_at, store.tables.c.id).limit(1)).first()
+    row = _first_table(conn, game, profile)
     if row is None:
         return None
     options = json.loads(row.options)

@@ -38,15 +38,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from croupier.service import store
 from croupier.service.audit.canonical import FORMAT, canonical, link
 from croupier.service.audit.snapshot import Finding, account_rows
 from croupier.service.audit.snapshot import password_digest as password_digest
+from croupier.service.errors import ApiError
 from croupier.service.register import RecordChain, record_text
 
 user_records = store.user_records
@@ -120,18 +122,23 @@ def fold(records: Iterable[Mapping[str, Any]]) -> dict[str, Person]:
     """Every account as the chain's records leave it, by name."""
     people: dict[str, Person] = {}
     for r in records:
-        data = json.loads(r["payload"])
-        name = str(r["subject"])
-        if r["kind"] == "genesis":
-            for a in data["users"]:
-                people[a["username"]] = Person(a["username"], a["role"], bool(a["locked"]),
-                                               bool(a["deleted"]), a["made_by"], a["password"])
-        elif r["kind"] == "created":
-            people[name] = Person(name, data["role"], False, False, data["made_by"],
-                                  data["password"])
-        elif name in people:
-            people[name] = _changed(people[name], str(r["kind"]), data)
+        _step(people, r)
     return people
+
+
+def _step(people: dict[str, Person], r: Mapping[str, Any]) -> None:
+    """Fold one record into ``people``."""
+    data = json.loads(r["payload"])
+    name = str(r["subject"])
+    if r["kind"] == "genesis":
+        for a in data["users"]:
+            people[a["username"]] = Person(a["username"], a["role"], bool(a["locked"]),
+                                           bool(a["deleted"]), a["made_by"], a["password"])
+    elif r["kind"] == "created":
+        people[name] = Person(name, data["role"], False, False, data["made_by"],
+                              data["password"])
+    elif name in people:
+        people[name] = _changed(people[name], str(r["kind"]), data)
 
 
 def _changed(p: Person, kind: str, data: dict[str, Any]) -> Person:
@@ -212,6 +219,77 @@ def hands(records: Iterable[Mapping[str, Any]]) -> Hands:
     return Hands(makers, holder)
 
 
+_PINS: dict[str, Path] = {}
+"""Where the pin of each served ledger's last signed checkpoint lives (outside the database:
+beside the key), by the database's URL (:func:`anchor`); a ledger with none (a tool, a test)
+has its users' chain only checked to link."""
+
+
+_CHECKED: dict[str, tuple[list[dict[str, Any]], dict[int, str]]] = {}
+"""The users' chain last found to link, with its hashes, by the database's URL: records equal
+to them, field by field, are not hashed again (an entered result checks the chain each time)."""
+
+
+def anchor(engine: Engine, pin_path: Path | None) -> None:
+    """Check the users' chain of the ledger in ``engine`` against the pin at ``pin_path``
+    whenever it decides who counts as a second person (the server does, as it starts)."""
+    if pin_path is not None:
+        _PINS[str(engine.url)] = pin_path
+
+
+def trusted(conn: Connection) -> list[dict[str, Any]]:
+    """The users' chain's records, once checked to be the chain: each links to the one
+    before, and the head the last signed checkpoint pinned outside the database is still in
+    it. Who counts as a second person is decided from these records, and a record edited in
+    the database for the moment of one approval (an account's maker taken out), then put
+    back, would leave the audit nothing to find: so an edit is refused here, when it would
+    decide, not only named by the next audit. A chain rewritten with its hashes recomputed
+    links, and is caught by the pin for every record up to the last checkpoint (written at
+    most seconds after any change). Refused (409) with where the chain fails."""
+    chain = records(conn)
+    url = str(conn.engine.url)
+    checked = _CHECKED.get(url)
+    findings: list[Finding] = []
+    if checked is not None and checked[0] == chain:
+        hashes = checked[1]  # the very records checked before: no hashing again
+    else:
+        hashes, findings = recompute(chain)
+        if not findings:
+            _CHECKED[url] = (chain, hashes)
+    problem = findings[0].what if findings else None
+    where = findings[0].seq if findings else None
+    if problem is None:
+        pinned = _pinned_head(_PINS.get(str(conn.engine.url)))
+        if pinned is not None and hashes.get(pinned[0]) != pinned[1]:
+            problem = ("it no longer holds the head the last signed checkpoint pinned "
+                       "outside the database: a record was changed, removed or its hashes "
+                       "rewritten")
+            where = pinned[0]
+    if problem is not None:
+        raise ApiError(409, "refused", f"the users' chain does not hold at record {where} "
+                       f"({problem}): no one is counted a second person, nor one person "
+                       "with anyone, from it until croupier audit verify has been run and "
+                       "the chain put right")
+    return chain
+
+
+def _pinned_head(path: Path | None) -> tuple[int, str] | None:
+    """The users' chain's head ``(seq, hash)`` as the checkpoint pinned at ``path`` signed
+    it, or None when there is no pin (yet) or the checkpoint signed no users' chain. A pin
+    that cannot be read is refused as a chain that does not hold: without it, no edit could
+    be told."""
+    if path is None or not path.exists():
+        return None
+    try:
+        pin = json.loads(path.read_text(encoding="utf-8"))
+        heads = pin["checkpoint"]["heads"]
+        users = (json.loads(heads) if isinstance(heads, str) else heads).get("users")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ApiError(409, "refused", f"the pin file {path} cannot be read: no one is "
+                       "counted a second person until it is put back") from None
+    return None if users is None else (int(users[0]), str(users[1]))
+
+
 def not_independent(conn: Connection, proposer: str, approver: str) -> str | None:
     """Why ``approver`` may not be the second person to ``proposer``'s act (None: they may):
     the same person, one who came into being or gained a role through the other, or two
@@ -221,7 +299,7 @@ def not_independent(conn: Connection, proposer: str, approver: str) -> str | Non
     take_lock(conn)
     if proposer == approver:
         return f"{approver} asked for it; a second person approves"
-    return hands(records(conn)).why_one(proposer, approver)
+    return hands(trusted(conn)).why_one(proposer, approver)
 
 
 def own_account(conn: Connection, staff: str, player: str) -> str | None:
@@ -229,14 +307,14 @@ def own_account(conn: Connection, staff: str, player: str) -> str | None:
     (None: it is not): the house's money handed to a player (an adjustment, a match play
     coupon) is never handed by, or approved by, the player themselves under another name."""
     take_lock(conn)
-    return hands(records(conn)).why_one(staff, player)
+    return hands(trusted(conn)).why_one(staff, player)
 
 
 def one_person(conn: Connection, name: str) -> set[str]:
     """Every account that is one person with ``name`` by :class:`Hands` (``name`` included),
     read from the users' chain under the users' lock: what a limit on one person counts."""
     take_lock(conn)
-    chain = records(conn)
+    chain = trusted(conn)
     held = hands(chain)
     return {name} | {other for other in fold(chain) if held.why_one(name, other) is not None}
 
@@ -258,10 +336,11 @@ def chained(conn: Connection, username: str) -> Person | None:
     """``username``'s account as the users' chain leaves it (the chain's first record and the
     account's own), or None if the chain records no such account: what a log-in trusts, so an
     account row edited in the database logs no one in (``auth.Auth.login``)."""
-    c = user_records.c
-    found = conn.execute(sa.select(user_records).where(
-        (c.subject == username) | (c.subject == "")).order_by(c.seq))
-    return fold(dict(r._mapping) for r in found).get(username)
+    try:
+        chain = trusted(conn)  # the whole chain: a record edited for one log-in opens none
+    except ApiError:
+        return None  # refused as a row that differs from the chain: the log says to audit
+    return fold(chain).get(username)
 
 
 def records(conn: Connection) -> list[dict[str, Any]]:
@@ -298,3 +377,61 @@ def check(chain: list[dict[str, Any]], accounts: list[dict[str, Any]]) -> list[F
                              if getattr(got, f) != getattr(want, f))
             findings.append(Finding(where, None, what))
     return findings
+
+
+# --- acts of accounts that could not act ---------------------------------------------------
+
+ENDED_GRACE = 60.0
+"""Seconds after an account is locked or deleted in which its acts are not named: a request
+whose token was checked just before the lock ended its sessions may still be written just
+after it."""
+
+Act = tuple[str, int, str, float]
+"""An act as a chain records it: where (a table, a wallet, the house's records), which record,
+the actor's name and when."""
+
+
+def ended_spans(chain: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[float, float]]]:
+    """When each account could not act, by the users' chain: the spans (from, to) it was
+    locked by an admin or deleted (``to`` is infinite while it still is)."""
+    people: dict[str, Person] = {}
+    since: dict[str, float] = {}
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for r in chain:
+        at = float(r["at"])
+        names = [a["username"] for a in json.loads(r["payload"])["users"]] \
+            if r["kind"] == "genesis" else [str(r["subject"])]
+        _step(people, r)
+        for name in names:
+            p = people.get(name)
+            if p is None:
+                continue
+            if (p.locked or p.deleted) and name not in since:
+                since[name] = at
+            elif not (p.locked or p.deleted) and name in since:
+                spans.setdefault(name, []).append((since.pop(name), at))
+    for name, start in since.items():
+        spans.setdefault(name, []).append((start, float("inf")))
+    return spans
+
+
+def acts_while_ended(chain: list[dict[str, Any]], acts: Iterable[Act]) -> list[Finding]:
+    """Every account that acted (as the other chains record it) more than
+    :data:`ENDED_GRACE` seconds into a span the users' chain had it locked or deleted, named
+    once with its first such act. Locking and deleting end an account's sessions, and a
+    log-in checks the chain, so no token of it is left to act with; a session row put back
+    in the database (with the account's row unlocked for the moment) is one, and this is its
+    trace."""
+    spans = ended_spans(chain)
+    named: dict[str, Finding] = {}
+    for where, seq, actor, at in acts:
+        if actor in named or actor not in spans:
+            continue
+        for start, end in spans[actor]:
+            if start + ENDED_GRACE < at < end:
+                named[actor] = Finding(where, seq, (
+                    f"{actor} acted here (at {at}), though the users' chain had locked or "
+                    f"deleted the account since {start}: it had no session left to act with; "
+                    "a session was put back in the database"))
+                break
+    return [named[name] for name in sorted(named)]

@@ -90,7 +90,10 @@ TABLES: dict[str, Kind] = {
                     "signing key, outside the database (Auth.session_key): a lost row is a "
                     "401 and the user logs in again; a row written into the database matches "
                     "no token, and one moved to another account, role or expiry is refused, "
-                    "for the token names the account, role and expiry it was issued for"),
+                    "for the token names the account (its id and name), role and expiry it was "
+                    "issued for; a row put back after its account was locked or deleted acts "
+                    "under an account that could not act, which the audit names "
+                    "(people.acts_while_ended)"),
     "table_leases": Cache("cluster only: which node writes a table; a lost lease is taken "
                           "again under a new epoch, which fences the old owner's writes; the "
                           "owner's address is forwarded to only when its MAC under the key "

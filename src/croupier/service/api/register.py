@@ -182,8 +182,7 @@ def custody_step(serial: Serial, body: CustodyStep, user: EquipmentStaff,
     node keeps of a table another node serves."""
     target = dice_table(svc, body.table) if body.table is not None else None
     with svc.engine.connect() as conn:
-        cup = conn.execute(sa.select(store.dice.c.table_id).where(
-            store.dice.c.serial == serial)).scalar()
+        cup = reg.cup_of(conn, serial)  # from its custody records, not its row
     home = svc.tables.known(cup) if cup is not None else None
     profiles = {t.id: t.profile for t in (target, home) if t is not None}
     with contextlib.ExitStack() as held:
@@ -215,9 +214,9 @@ def dice_table(svc: Services, table_id: str) -> LiveTable:
 def _hold_die(conn: Connection, serial: str, cup: str | None) -> None:
     """Lock the die's row to the end of the transaction; 409 if its cup changed since it was
     read (another step committed meanwhile: the request is retried)."""
-    row = conn.execute(sa.select(store.dice.c.table_id).where(store.dice.c.serial == serial)
-                       .with_for_update()).first()
-    if row is not None and row.table_id != cup:
+    conn.execute(sa.select(store.dice.c.serial).where(store.dice.c.serial == serial)
+                 .with_for_update()).first()
+    if reg.cup_of(conn, serial) != cup:
         raise ApiError(409, "refused", f"die {serial} moved while this step was recorded: "
                        "nothing was changed; retry")
 

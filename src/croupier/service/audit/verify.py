@@ -8,6 +8,7 @@ exported bundle is checked by the same code. Every finding names where it is (a 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,9 +16,17 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.engine import Engine
 
 from croupier.service import store
-from croupier.service.audit import chain, objects, projections, replay, requests
+from croupier.service.audit import (
+    chain,
+    objects,
+    projections,
+    replay,
+    requests,
+    second_persons,
+)
 from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
+from croupier.service.people import Act
 
 if TYPE_CHECKING:
     from croupier.service.ledger import Ledger
@@ -106,17 +115,33 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
     return report
 
 
+def _acts(snap: Snapshot) -> Iterator[Act]:
+    """Every act the chains record with its actor and time: the tables' events, the
+    wallets' entries, the house's and the users' records."""
+    for table_id, rows in snap.events.items():
+        yield from ((f"table {table_id}", int(r["seq"]), str(r["actor"]), float(r["at"]))
+                    for r in rows)
+    for player, entries in snap.entries.items():
+        yield from ((f"wallet {player}", int(e["id"]), str(e["actor"]), float(e["at"]))
+                    for e in entries)
+    for where, records in (("house records", snap.records), ("users", snap.user_records)):
+        yield from ((where, int(r["seq"]), str(r["actor"]), float(r["at"])) for r in records)
+
+
 def _projections(snap: Snapshot, report: Report) -> None:
     """The tables rebuilt from the chains and compared: the accounts from the users' chain,
     the pending adjustments from the tables' chains, each table's opening from the house's
     chain, the cage's cash-outs from the house's chain against the wallets' (a bundle from
     before the users' chain has none of them)."""
-    from croupier.service import cage, controls, people
+    from croupier.service import cage, controls, paytable_changes, people
 
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
+    report.findings.extend(paytable_changes.check_records(snap.records))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
+    report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
+    report.findings.extend(second_persons.check(snap.user_records, snap))
     found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
     report.findings.extend(found)
     report.notes.extend(notes)

@@ -1,0 +1,300 @@
+"""Rows a decision read instead of the chain they project: each tampered through SQL behind
+the server's back (an attacker who can write the database, not the key), and the decision
+must stand as the chain has it. In-process (the app over a demo ledger)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import people
+from croupier.service.audit import second_persons
+from croupier.service.audit.canonical import canonical, link
+from croupier.service.audit.snapshot import Snapshot
+from croupier.service.register import record_text
+from serverkit import PASSWORD, own_schema, postgres_url
+
+from .appkit import App, demo_app
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> Iterator[App]:
+    with contextlib.ExitStack() as stack:
+        database = None
+        if request.param == "postgresql":
+            url = postgres_url(": rows behind the chain on PostgreSQL")
+            schema = f"croupier_rows_{uuid.uuid4().hex[:8]}"
+            database = stack.enter_context(own_schema(url, schema))
+        yield stack.enter_context(demo_app(tmp_path_factory.mktemp("rows-behind"),
+                                           database=database))
+
+
+def _engine(app: App) -> sa.Engine:
+    served: Any = app.client.app
+    engine: sa.Engine = served.state.services.engine
+    return engine
+
+
+def _sql(app: App, text: str, **params: Any) -> None:
+    with _engine(app).begin() as conn:
+        conn.execute(sa.text(text), params)
+
+
+def _steps(app: App, serial: str) -> list[str]:
+    return [r["payload"]["step"]
+            for r in app.get("auditor", f"/equipment/dice/{serial}/custody").json()]
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(e)2")
+def test_a_die_in_play_whose_row_names_no_cup_is_not_returned(app: App) -> None:
+    # The custody route read the die's cup from its ``dice`` row to decide whether it is in
+    # play at a table: a row set to no cup let a die in play be returned from it, and the
+    # step itself then made the row what the chain says, so the audit found nothing.
+    app.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    app.ready_dice()
+    assert app.get("auditor", "/tables/craps-1").json()["dice_in_play"] == [
+        "NJ-0001", "NJ-0002"]
+    path = "/equipment/dice/NJ-0001/custody"
+    r = app.post("supervisor", path, {"step": "returned"})
+    assert r.status_code == 409 and "in play" in r.json()["error"]["reason"], r.text
+    _sql(app, "UPDATE dice SET table_id = NULL WHERE serial = 'NJ-0001'")
+    try:
+        r = app.post("supervisor", path, {"step": "returned"})
+        assert r.status_code == 409 and "in play" in r.json()["error"]["reason"], r.text
+        assert _steps(app, "NJ-0001")[-1] == "issued"
+    finally:
+        _sql(app, "UPDATE dice SET table_id = 'craps-1' WHERE serial = 'NJ-0001'")
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_tables_row_no_one_opened_sets_no_house_pay_table(app: App) -> None:
+    # The house's pay table (before any change is approved) is its first table's, found by
+    # the rows' created_at, which no chain holds, among every row, opened or not: a row
+    # written into the database "first", with rich pays, gave them to the next table an
+    # admin opened (two persons' approval skipped), and was gone before the audit.
+    rich = '{"pays": {"field:12": "999999 to 1", "field:2": "999999 to 1"}}'
+    _sql(app, "INSERT INTO tables (id, game, profile, options, capacity, house_cents, "
+         "created_at) VALUES ('planted', 'craps', 'nj-13-69f', :o, 12, 0, 0.0)", o=rich)
+    try:
+        house = {(h["game"], h["profile"]): h for h in app.get("auditor", "/paytables").json()}
+        assert house[("craps", "nj-13-69f")]["pays"] == {}
+        opened = app.ok("admin", "/tables", {"id": "craps-after", "game": "craps",
+                                             "profile": "nj-13-69f"}, key=None)
+        assert opened["options"].get("pays", {}) == {}
+    finally:
+        _sql(app, "DELETE FROM tables WHERE id = 'planted'")
+
+
+def _users_chain(app: App) -> list[dict[str, Any]]:
+    with _engine(app).connect() as conn:
+        return people.records(conn)
+
+
+def _rewrite(app: App, chain: list[dict[str, Any]], *, rehash: bool) -> None:
+    """Write ``chain``'s payloads back (and, ``rehash``, every hash recomputed from the
+    genesis, as anyone can who writes the database without the key)."""
+    head = people.GENESIS
+    with _engine(app).begin() as conn:
+        for r in chain:
+            head = link(head, record_text(r)) if rehash else r["hash"]
+            conn.execute(sa.text("UPDATE user_records SET payload = :p, actor = :a, hash = :h "
+                                 "WHERE seq = :s"),
+                         {"p": r["payload"], "a": r["actor"], "h": head, "s": r["seq"]})
+
+
+def _made_by_no_one(chain: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """``chain`` with ``name``'s record of creation made the command line's: no maker, and
+    a password its holder chose."""
+    out = []
+    for r in chain:
+        if r["kind"] == "created" and r["subject"] == name:
+            r = {**r, "actor": people.COMMAND_LINE,
+                 "payload": canonical({**json.loads(r["payload"]), "made_by": None})}
+        out.append(r)
+    return out
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_users_record_edited_for_one_approval_is_refused_when_it_would_decide(
+        app: App) -> None:
+    # Who counts as a second person is read from the users' chain; an account's record of
+    # creation made the command line's for the moment of one approval, then put back, made
+    # its maker its second person, and the audit that followed found nothing.
+    app.ok("admin", "/users", {"username": "sam", "password": PASSWORD,
+                               "role": "supervisor"}, key=None)
+    change = app.ok("sam", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": "3 to 1"},
+        "effective": datetime.fromtimestamp(time.time() + 30 * 86400, UTC).isoformat(),
+        "reason": "the house pays more on this bet"})
+    approve = f"/paytables/changes/{change['id']}/approve"
+    assert "one person" in app.refused("admin", approve)["reason"]
+    assert app.get("auditor", "/audit/verify").json()["ok"]  # signed and pinned
+    real = _users_chain(app)
+    for rehash in (False, True):
+        _rewrite(app, _made_by_no_one(real, "sam"), rehash=rehash)
+        try:
+            r = app.post("admin", approve)
+            assert r.status_code == 409, r.text
+            reason = r.json()["error"]["reason"]
+            assert reason.startswith("the users' chain does not hold"), reason
+            # Recomputed hashes link; the head the last checkpoint pinned is not in them.
+            assert ("pinned" in reason) == rehash, reason
+        finally:
+            _rewrite(app, real, rehash=False)
+    assert "one person" in app.refused("admin", approve)["reason"]
+    assert app.get("auditor", "/audit/verify").json()["ok"]
+
+
+def test_a_pending_adjustment_row_deleted_and_its_number_given_again_is_named(
+        app: App) -> None:
+    # A pending adjustment is numbered by its row: the last row deleted, SQLite gives its
+    # number to the next one asked, and the audit, rebuilding the rows by number, found the
+    # second request's row where the first's had been and named nothing, while the first
+    # could no longer be approved, withdrawn or declined (its number now finds another
+    # table's row).
+    if _engine(app).dialect.name != "sqlite":
+        pytest.skip("PostgreSQL's sequences never give a number again")
+    app.ok("admin", "/wallets/bob/deposits", {"amount": "100"})
+    app.ok("bob", "/tables/roulette-1/buy-in", {"amount": "100"})
+    base = "/tables/roulette-1/adjustments"
+    body = {"player": "bob", "amount": "150.00", "reason": "a payout was short"}
+    first = app.ok("supervisor", base, body)["pending_adjustment"]
+    _sql(app, "DELETE FROM pending_adjustments WHERE id = :n", n=first)
+    second = app.ok("supervisor", base, body)["pending_adjustment"]
+    assert second == first  # the number given again
+    report = app.get("auditor", "/audit/verify").json()
+    assert not report["ok"]
+    found = [f["what"] for f in report["findings"]
+             if f["where"] == f"pending adjustment {first}"]
+    assert found and "asked twice" in found[0], report["findings"]
+
+
+def test_an_act_of_a_locked_account_through_a_session_put_back_is_named(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Locking an account ends its sessions (their rows deleted); its holder, able to write
+    # the database, put their own session's row back and the account's row unlocked for the
+    # moment of an act, then locked again: the act was chained under the locked account and
+    # the audit found nothing. It now names any act of an account the users' chain had
+    # locked or deleted (past a grace for requests under way as it was locked).
+    monkeypatch.setattr(people, "ENDED_GRACE", 0.0)
+    app.add_user("dealer9", "dealer")
+    token = app.token("dealer9")
+    with _engine(app).connect() as conn:
+        session = dict(conn.execute(sa.text(
+            "SELECT t.* FROM tokens t JOIN users u ON u.id = t.user_id "
+            "WHERE u.username = 'dealer9'")).one()._mapping)
+    assert app.post("admin", "/users/dealer9/lock", None, key=None).status_code == 200
+    _sql(app, "INSERT INTO tokens (token_hash, user_id, expires_at) VALUES (:h, :u, :e)",
+         h=session["token_hash"], u=session["user_id"], e=session["expires_at"])
+    _sql(app, "UPDATE users SET locked = false WHERE username = 'dealer9'")
+    try:
+        r = app.client.post("/tables/roulette-1/no-more-bets",
+                            headers={"Authorization": f"Bearer {token}",
+                                     "Idempotency-Key": "put-back"})
+        assert r.status_code == 200, r.text
+    finally:
+        _sql(app, "UPDATE users SET locked = true WHERE username = 'dealer9'")
+        _sql(app, "DELETE FROM tokens WHERE token_hash = :h", h=session["token_hash"])
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f for f in report["findings"] if f["where"] == "table roulette-1"]
+    assert found and "dealer9 acted here" in found[0]["what"], report["findings"]
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_an_approval_made_while_the_users_chain_was_rewritten_is_named_by_the_audit(
+        app: App) -> None:
+    # Records written since the last signed checkpoint are checked only to link when they
+    # decide: rewritten with their hashes recomputed, then put back, they let one person's
+    # two accounts approve each other, and nothing in the chains said so. The audit now
+    # reads every two-person decision again against the users' chain as it stood.
+    app.ok("admin", "/users", {"username": "sam2", "password": PASSWORD,
+                               "role": "supervisor"}, key=None)
+    real = _users_chain(app)
+    _rewrite(app, _made_by_no_one(real, "sam2"), rehash=True)
+    try:
+        change = app.ok("sam2", "/paytables/changes", {
+            "game": "craps", "profile": "nj-13-69f", "pays": {"field:2": "3 to 1"},
+            "effective": datetime.fromtimestamp(time.time() + 40 * 86400, UTC).isoformat(),
+            "reason": "the house pays more on this bet"})
+        app.ok("admin", f"/paytables/changes/{change['id']}/approve")
+    finally:
+        _rewrite(app, real, rehash=False)
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
+    assert any("paytable_approved" in w and "decided by admin" in w and "sam2" in w
+               for w in found), report["findings"]
+
+
+def _user(seq: int, kind: str, name: str, actor: str, at: float, **payload: Any
+          ) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "subject": name, "actor": actor, "at": at,
+            "payload": json.dumps(payload)}
+
+
+def _event(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
+            "payload": json.dumps({"type": kind, "f": fields})}
+
+
+def test_the_tables_two_person_decisions_are_read_against_the_users_chain() -> None:
+    # One admin made s1 and s2 through the API: one person. d was made at the command line.
+    users = [
+        _user(1, "genesis", "", "croupier", 1.0, users=[
+            {"username": "admin", "role": "admin", "locked": False, "deleted": False,
+             "made_by": None, "password": "a"}]),
+        _user(2, "created", "s1", "admin", 2.0, role="supervisor", made_by="admin",
+              password="b"),
+        _user(3, "created", "s2", "admin", 3.0, role="supervisor", made_by="admin",
+              password="c"),
+        _user(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
+              password="d")]
+    snap = Snapshot()
+    snap.events = {"craps-1": [
+        _event(1, "void", 10.0, decision=1, seqs=[], reason="r", by="s1", approved_by="s2"),
+        _event(2, "late_bet", 11.0, late_id=1, player="bob", wager="pass", qualifier=None,
+               amount={"$d": "5.00"}, clause=""),
+        _event(3, "late_bet_confirmed", 12.0, late_id=1, by="s1", role="boxperson"),
+        _event(4, "late_bet_confirmed", 13.0, late_id=1, by="d", role="dealer"),
+        _event(5, "late_bet", 14.0, late_id=2, player="bob", wager="pass", qualifier=None,
+               amount={"$d": "5.00"}, clause=""),
+        _event(6, "late_bet_confirmed", 15.0, late_id=2, by="s1", role="boxperson"),
+        _event(7, "late_bet_confirmed", 16.0, late_id=2, by="s2", role="dealer")]}
+    found = second_persons.check(users, snap)
+    assert [(f.where, f.seq) for f in found] == [("table craps-1", 1), ("table craps-1", 7)]
+    assert "both came from admin" in found[0].what
+    # Read as the chain stood: before s2 existed, nothing said they were one.
+    assert second_persons.check(users[:2], snap) == []
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_a_withdrawn_change_approved_while_its_record_was_edited_is_named(app: App) -> None:
+    # A pay table change's state is read from the house's records as it is decided: the
+    # withdrawal's record edited out of the way for the moment of an approval, and put back,
+    # left an approved change behind a withdrawal in a chain that links, and nothing named it.
+    change = app.ok("supervisor", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {"field:2": "3 to 1"},
+        "effective": datetime.fromtimestamp(time.time() + 50 * 86400, UTC).isoformat(),
+        "reason": "the house pays more on this bet"})
+    path = f"/paytables/changes/{change['id']}"
+    app.ok("supervisor", f"{path}/withdraw", {"reason": "proposed by mistake"})
+    assert "withdrawn" in app.refused("floor", f"{path}/approve")["reason"]
+    hidden = "UPDATE house_records SET kind = :to WHERE kind = :was AND payload LIKE :change"
+    change_of = f'%"change":{change["id"]}%'
+    _sql(app, hidden, to="hidden", was="paytable_withdrawn", change=change_of)
+    try:
+        app.ok("floor", f"{path}/approve")
+    finally:
+        _sql(app, hidden, to="paytable_withdrawn", was="hidden", change=change_of)
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
+    assert f"paytable_approved of change {change['id']}: it was withdrawn, not proposed" \
+        in found, report["findings"]
