@@ -253,3 +253,59 @@ def test_a_cash_out_ended_once_by_the_database_is_taken_at_once(
     assert asked.status_code == 202, asked.text
     pending = app.client.get("/wallets/bob/cash-outs", headers=app.headers("bob")).json()
     assert [c["amount"] for c in pending if c["status"] == "pending"] == ["3.00"], pending
+
+
+def _rng_table_ready(app: App) -> None:
+    """An RNG craps table, rng-1, with five inspected dice offered and two selected, and
+    alice's 5.00 on the pass line."""
+    from croupier.service.equipment import passing_record
+
+    app.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f"},
+           key=None)
+    for i in range(1, 6):
+        app.ok("admin", "/equipment/dice", {"serial": f"R-{i}", "set_name": "r",
+                                            "table_id": "rng-1"}, key=None)
+        app.ok("admin", f"/equipment/dice/R-{i}/inspections", passing_record(), key=None)
+    app.ok("alice", "/tables/rng-1/buy-in", {"amount": "50"})
+    app.ok("dealer", "/tables/rng-1/dice/offer", {"serials": [f"R-{i}" for i in range(1, 6)]})
+    app.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
+    app.ok("alice", "/tables/rng-1/bets", {"wager": "pass", "amount": "5"})
+
+
+def test_a_draw_whose_record_the_database_ended_is_never_drawn_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The RNG's draw is recorded before anything can fail, and never drawn again: when the
+    database ends the transaction that records it (503, nothing written, nobody shown it), the
+    next roll at the table records that same draw (its raw bytes and dice) without asking the
+    RNG again; the roll after it draws afresh."""
+    from croupier.service.ledger import Ledger
+    from croupier.service.rng import Draw, Rng
+
+    locked = _sqlite_locked(tmp_path / "locked.db")
+    real_draw = Rng.draw
+    draws: list[Draw] = []
+
+    def counted(self: Rng, ranges: Any) -> Draw:
+        draws.append(real_draw(self, ranges))
+        return draws[-1]
+
+    def ended(*args: Any, **kwargs: Any) -> None:
+        raise locked
+
+    with demo_app(tmp_path / "rng") as app:
+        _rng_table_ready(app)
+        monkeypatch.setattr(Rng, "draw", counted)
+        with monkeypatch.context() as patched:
+            patched.setattr(Ledger, "write", ended)
+            _busy(app.post("dealer", "/tables/rng-1/roll", {}, key="ended"))
+        assert len(draws) == 1
+        assert [e for e in app.events("rng-1") if e["type"] == "draw"] == []
+        rolled = app.ok("dealer", "/tables/rng-1/roll", {}, key="next")
+        assert len(draws) == 1  # the RNG was not asked again
+        recorded = [e for e in rolled["events"] if e["type"] == "draw"]
+        assert len(recorded) == 1 and recorded[0]["raw"] == list(draws[0].raw), recorded
+        roll = next(e for e in rolled["events"] if e["type"] == "roll")
+        assert tuple(roll["dice"]) == tuple(i + 1 for i in draws[0].outcome), roll
+        app.ok("dealer", "/tables/rng-1/roll", {}, key="after")
+        assert len(draws) == 2  # recorded: the next roll draws afresh
+        assert app.audit()["ok"]

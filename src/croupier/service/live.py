@@ -101,6 +101,11 @@ class LiveTable:
         self.decided: tuple[int, int, Event] | None = None
         """The last decision folded (a roll, a spin, a "no spin"; never a voided one): its seq,
         round and event, so a page opened mid-session shows it before the next one."""
+        self.unrecorded: tuple[tuple[int, ...], sv.Drawn] | None = None
+        """An outcome the RNG drew whose record was not committed (its transaction failed),
+        with the ranges it was drawn over: the next draw over the same ranges at this table is
+        this one, so no outcome is drawn again. Kept through a rebuild from the ledger, which
+        holds no trace of it; cleared once an outcome's record commits."""
 
     # --- what the table knows ---------------------------------------------------------
 
@@ -240,9 +245,17 @@ class LiveTable:
             return False
         return True
 
+    def outcome_committed(self) -> None:
+        """After an outcome's transaction commits: if the outcome waiting is the RNG's draw
+        kept as not recorded, it is recorded now, and the next roll or spin draws afresh."""
+        kept, pending = self.unrecorded, self.pending
+        if kept is not None and pending is not None and pending.event is kept[1]:
+            self.unrecorded = None
+
     def replace_with(self, other: LiveTable) -> None:
-        """Take over ``other``'s state (after a rebuild), keeping this table's lock."""
-        lock = self.lock
+        """Take over ``other``'s state (after a rebuild), keeping this table's lock and the
+        outcome drawn and not recorded (the ledger has no trace of it)."""
+        lock, unrecorded = self.lock, self.unrecorded
         self.__dict__.update(other.__dict__)
-        self.lock = lock
+        self.lock, self.unrecorded = lock, unrecorded
         self.procedures.live = self

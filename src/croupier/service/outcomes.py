@@ -97,11 +97,7 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
         if entered is None:
             procedures.check_drawn(declared or {})
             if not drawn:
-                draw = rng.draw(live.table.draw_ranges())
-                # The event holds the plain string its record holds (and the codec's plain
-                # path writes), as an event read back from the ledger does.
-                drawn.append(sv.Drawn(draw.source.value, draw.raw,
-                                      live.table.outcome_from(draw.outcome)))
+                drawn.append(_draw_once(live, rng))
             said = declared or {}
             events = [*on_duty(user, live), *procedures.before_outcome(user, False, said),
                       drawn[0]]
@@ -117,6 +113,21 @@ def record(user: User, live: LiveTable, rng: Rng, entered: Any,
                                           bool(said.get("foreign_object"))))
         return Plan(events)
     return plan
+
+
+def _draw_once(live: LiveTable, rng: Rng) -> sv.Drawn:
+    """The RNG's outcome at ``live``: the one drawn before whose record failed to commit
+    (:attr:`LiveTable.unrecorded`; no request draws again what another drew), else a new draw,
+    kept there until its record commits."""
+    ranges = tuple(live.table.draw_ranges())
+    if live.unrecorded is not None and live.unrecorded[0] == ranges:
+        return live.unrecorded[1]
+    draw = rng.draw(ranges)
+    # The event holds the plain string its record holds (and the codec's plain path writes),
+    # as an event read back from the ledger does.
+    event = sv.Drawn(draw.source.value, draw.raw, live.table.outcome_from(draw.outcome))
+    live.unrecorded = (ranges, event)
+    return event
 
 
 def settle(user: User, live: LiveTable) -> PlanFn:

@@ -257,6 +257,7 @@ class Runner:
         except BaseException:
             self.tables.reload(job.live)
             raise
+        job.live.outcome_committed()
         self._committed(job.live.id, published)
         return reply
 
