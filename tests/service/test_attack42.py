@@ -4,16 +4,24 @@
   reads a body) passed the request guard's NUL and lone-surrogate checks, which look for the
   escape's bytes in UTF-8: a table option named by a lone surrogate failed with 500 (its
   refusal could not be written as UTF-8), and a NUL in any text (a log-in's name included)
-  reached the database, which on PostgreSQL fails with 500."""
+  reached the database, which on PostgreSQL fails with 500.
+* A table's stream took, before its log-in, messages of up to 16 MiB (uvicorn's default),
+  32 of them queued, sent compressed: 30 connections that never logged in, each sending three
+  such messages of a few kilobytes on the wire, took the server from 120 MB to 750 MB."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 
 import pytest
 
+from croupier.service.api.streams import MAX_HELLO
+from croupier.service.listen import WEBSOCKET_MAX_BYTES
+
 from .appkit import App, demo_app
+from .conftest import Server
 
 
 @pytest.fixture(scope="module")
@@ -40,3 +48,22 @@ def test_a_body_not_in_utf8_is_refused_as_such(app: App, encoding: str, who: str
                                                    "body: not valid JSON")), r.text
     assert app.get("auditor", "/tables").status_code == 200
 
+
+
+def test_a_stream_takes_no_message_past_its_first_messages_size(sqlite_server: Server) -> None:
+    from websockets.exceptions import ConnectionClosedError
+    from websockets.sync.client import connect
+
+    url = sqlite_server.base.replace("http", "ws") + "/tables/craps-1/stream"
+    with connect(url, compression="deflate") as ws:
+        ws.send("a" * 64 * 1024)  # a few hundred bytes compressed
+        with pytest.raises(ConnectionClosedError) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    # The largest first message a stream reads still arrives whole, and logs in.
+    assert WEBSOCKET_MAX_BYTES >= 4 * MAX_HELLO
+    sqlite_server.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+    hello = json.dumps({"token": sqlite_server.token("alice"), "since": 0})
+    with connect(url) as ws:
+        ws.send(hello + " " * (MAX_HELLO - len(hello)))
+        assert json.loads(ws.recv(timeout=10))["type"] == "chips_in"
