@@ -7,17 +7,22 @@
   reached the database, which on PostgreSQL fails with 500.
 * A table's stream took, before its log-in, messages of up to 16 MiB (uvicorn's default),
   32 of them queued, sent compressed: 30 connections that never logged in, each sending three
-  such messages of a few kilobytes on the wire, took the server from 120 MB to 750 MB."""
+  such messages of a few kilobytes on the wire, took the server from 120 MB to 750 MB.
+* The refusals of the users' routes (deleting an account that holds money, re-roling a
+  player, an account named as the system, an admin locking themselves) cited nothing, where
+  every other refusal cites the clause or the house's control it applies."""
 
 from __future__ import annotations
 
 import json
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from croupier.service.api.streams import MAX_HELLO
+from croupier.service.auth import CLAUSE as ACCOUNTS_CLAUSE
 from croupier.service.listen import WEBSOCKET_MAX_BYTES
 
 from .appkit import App, demo_app
@@ -67,3 +72,22 @@ def test_a_stream_takes_no_message_past_its_first_messages_size(sqlite_server: S
     with connect(url) as ws:
         ws.send(hello + " " * (MAX_HELLO - len(hello)))
         assert json.loads(ws.recv(timeout=10))["type"] == "chips_in"
+
+
+@pytest.mark.parametrize(("method", "path", "body", "said"), [
+    ("DELETE", "/users/alice", None, "alice holds 1000.00 in the wallet"),
+    ("POST", "/users/alice/role", {"role": "dealer"}, "a player's account keeps its role"),
+    ("POST", "/users", {"username": "system", "password": "a-long-pass-123", "role": "dealer"},
+     "'system' is the name the ledger records"),
+    ("POST", "/users/admin/lock", None, "an admin may not lock their own account"),
+])
+def test_the_users_refusals_cite_the_houses_control(app: App, method: str, path: str,
+                                                    body: Any, said: str) -> None:
+    before = app.get("admin", "/users").json()
+    r = app.client.request(method, path, json=body, headers=app.headers("admin"))
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error["code"] == "refused" and error["reason"].startswith(said), error
+    assert error["clause"] == ACCOUNTS_CLAUSE
+    assert app.get("admin", "/users").json() == before
+    assert app.get("alice", "/wallets/alice").json()["balance"] == "1000.00"

@@ -63,6 +63,10 @@ from croupier.service import people, store, tokens
 if TYPE_CHECKING:
     from croupier.service.audit.keys import Signer
 
+CLAUSE = "the house's user accounts (internal controls)"
+"""What a refusal to make, re-role, lock, unlock or delete an account cites: the house's own
+control of who may act in its system (no regulation's clause speaks to accounts)."""
+
 
 class Role(StrEnum):
     """The roles a user may have. Who may do what with a role is decided by the API's
@@ -230,7 +234,8 @@ class Auth:
             raise ValueError(role)
         if username in people.SYSTEM_ACTORS:
             raise Refusal(f"{username!r} is the name the ledger records as the actor of "
-                          f"{people.SYSTEM_ACTORS[username]}: an account takes another name")
+                          f"{people.SYSTEM_ACTORS[username]}: an account takes another name",
+                          CLAUSE)
         hashed = hash_password(password)
         result = conn.execute(store.users.insert().values(
             username=username, role=role, password_hash=hashed, made_by=made_by,
@@ -426,7 +431,7 @@ def acting_admin(conn: Connection, actor: str) -> None:
     people.take_lock(conn)
     if actor not in _active_admins(conn):
         raise Refusal(f"{actor} is no longer an admin who can act (locked, deleted or "
-                             "given another role since this request began)")
+                             "given another role since this request began)", CLAUSE)
 
 
 def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
@@ -437,7 +442,7 @@ def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
     if username in admins and len(admins) == 1:
         raise Refusal(f"{username} is the last admin who can act: {what} would leave "
                              "nobody to manage users and tables (make or restore another "
-                             "admin first)")
+                             "admin first)", CLAUSE)
 
 
 def set_locked(conn: Connection, username: str, locked: bool,
@@ -488,13 +493,13 @@ def delete_user(conn: Connection, username: str, actor: str) -> bool:
     if row is None:
         return False
     if row.deleted_at is not None:
-        raise Refusal(f"{username} is already deleted")
+        raise Refusal(f"{username} is already deleted", CLAUSE)
     _keep_an_admin(conn, username, "deleting them")
     held = holdings(conn, username)
     if held:
         raise Refusal(f"{username} holds {'; '.join(held)}: an account is deleted only once "
                       "it holds nothing (cash out the chips at each table, then the wallet at "
-                      "the cage)")
+                      "the cage)", CLAUSE)
     _ensure_state(conn, row.id)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=store.now()))
@@ -508,13 +513,13 @@ def set_role(conn: Connection, username: str, role: str, actor: str,
     """Give ``username`` ``role``; ``made_by`` is who it gains the role through (None: the
     command line). False if there is no such user."""
     if role not in ROLES:
-        raise Refusal(f"there is no role {role!r}")
+        raise Refusal(f"there is no role {role!r}", CLAUSE)
     row = _account(conn, username)
     if row is None:
         return False
     if Role(row.role).has_wallet or Role(role).has_wallet:
         raise Refusal("a player's account keeps its role (its wallet and records are a "
-                             "player's); make a new account instead")
+                             "player's); make a new account instead", CLAUSE)
     if role != Role.ADMIN:
         _keep_an_admin(conn, username, f"making them {role}")
     conn.execute(store.users.update().where(store.users.c.id == row.id).values(
@@ -531,7 +536,7 @@ def restore_user(conn: Connection, username: str) -> bool:
     if row is None:
         return False
     if row.deleted_at is None:
-        raise Refusal(f"{username} is not deleted")
+        raise Refusal(f"{username} is not deleted", CLAUSE)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=None))
     people.append(conn, "restored", username, {}, people.COMMAND_LINE)
@@ -543,7 +548,7 @@ def _not_deleted(conn: Connection, username: str) -> None:
     if row is not None and row.deleted_at is not None:
         raise Refusal(f"{username} is deleted: a deleted account cannot log in, "
                              f"whatever its password; restore it first (croupier users "
-                             f"restore {username})")
+                             f"restore {username})", CLAUSE)
 
 
 def unlock_user(conn: Connection, username: str) -> bool:
