@@ -14,18 +14,24 @@
 * A player changed their own password in a loop (some twenty a second), each change a record
   of the users' chain, which every two-person check reads whole: at 20,000 records an
   adjustment took 0.75 s, on SQLite in the event loop, where every table waited for it, and
-  the chain grew without end."""
+  the chain grew without end.
+* A layout taken out of service (a failed inspection, a retirement, a move) is recorded, and
+  its table is given the event taking its wagers off in a transaction after it: when that
+  failed (a database error, a crash between the two), the route answered that nothing was
+  changed, though the record stood, and the table went on taking the layout's wagers."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
-from croupier.service import people
+from croupier.service import layouts, people
 from croupier.service.api.streams import MAX_HELLO
 from croupier.service.auth import CLAUSE as ACCOUNTS_CLAUSE
 from croupier.service.auth import PASSWORD_CHANGES
@@ -124,3 +130,29 @@ def test_an_account_changes_its_own_password_a_bounded_number_of_times(app: App)
     with engine.connect() as conn:
         assert len(people.records(conn)) == recorded
     assert app.post_login({"username": "looper", "password": current}).status_code == 200
+
+
+SEVEN_NUMBERS_CLAUSE = "N.J.A.C. 13:47-20.32(e)15i"  # an approved table for the seven numbers
+
+
+@pytest.mark.clause(SEVEN_NUMBERS_CLAUSE)
+def test_no_wager_of_a_layout_out_of_service_when_its_tables_event_failed(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    app.ok("bob", "/tables/roulette-1/buy-in", {"amount": "20"})
+    seven = {"wager": "seven_numbers", "amount": "1"}
+    app.ok("bob", "/tables/roulette-1/bets", seven)  # layout-1 shows it, in service
+
+    def failing(*args: Any) -> Any:
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(layouts, "withdrawal", failing)
+    r = app.post("supervisor", "/equipment/items/layout-1/inspections",
+                 {"passed": False, "findings": "the felt is torn"})
+    assert r.status_code == 201, r.text  # the record stands: it is the answer
+    assert r.json()["in_service"] is False
+    chips = app.get("auditor", "/tables/roulette-1").json()["players"]["bob"]
+    refused = app.refused("bob", "/tables/roulette-1/bets", seven)
+    assert refused["clause"] == SEVEN_NUMBERS_CLAUSE, refused
+    assert app.get("auditor", "/tables/roulette-1").json()["players"]["bob"] == chips
+    report = app.audit()
+    assert report["ok"], report["findings"]
