@@ -18,7 +18,9 @@
 * A layout taken out of service (a failed inspection, a retirement, a move) is recorded, and
   its table is given the event taking its wagers off in a transaction after it: when that
   failed (a database error, a crash between the two), the route answered that nothing was
-  changed, though the record stood, and the table went on taking the layout's wagers."""
+  changed, though the record stood, and the table went on taking the layout's wagers.
+* Sessions were never ended by time or number: an account logging in in a loop (some 40 a
+  second) added a row to the tokens for good, millions a day."""
 
 from __future__ import annotations
 
@@ -31,10 +33,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import layouts, people
+from croupier.service import layouts, people, store
 from croupier.service.api.streams import MAX_HELLO
 from croupier.service.auth import CLAUSE as ACCOUNTS_CLAUSE
-from croupier.service.auth import PASSWORD_CHANGES
+from croupier.service.auth import MAX_SESSIONS, PASSWORD_CHANGES
 from croupier.service.listen import WEBSOCKET_MAX_BYTES
 from serverkit import PASSWORD
 
@@ -156,3 +158,23 @@ def test_no_wager_of_a_layout_out_of_service_when_its_tables_event_failed(
     assert app.get("auditor", "/tables/roulette-1").json()["players"]["bob"] == chips
     report = app.audit()
     assert report["ok"], report["findings"]
+
+
+def test_an_account_holds_a_bounded_number_of_sessions(app: App) -> None:
+    app.add_user("returner", "player")
+    engine = app.client.app.state.services.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:  # a session long expired, as one left from yesterday
+        user_id = conn.execute(sa.select(store.users.c.id).where(
+            store.users.c.username == "returner")).scalar_one()
+        conn.execute(store.tokens.insert().values(token_hash="0" * 64, user_id=user_id,
+                                                  expires_at=1.0))
+    logins = [app.post_login({"username": "returner", "password": PASSWORD}).json()["token"]
+              for _ in range(MAX_SESSIONS + 8)]
+    with engine.connect() as conn:
+        held = conn.execute(sa.select(sa.func.count()).where(
+            store.tokens.c.user_id == user_id)).scalar_one()
+    assert held == MAX_SESSIONS
+    live = [app.client.get("/auth/me", headers={"Authorization": f"Bearer {t}"}).status_code
+            for t in logins]
+    assert live.count(200) == MAX_SESSIONS and live[-1] == 200
+    assert set(live) == {200, 401}

@@ -98,6 +98,10 @@ Each change is a record of the users' chain, which every two-person check reads 
 player changing theirs in a loop added some twenty records a second, and at 20,000 records an
 adjustment took 0.75 s (on SQLite in the event loop, where every table waited for it)."""
 CHANGES_SECONDS = 24 * 3600
+MAX_SESSIONS = 32
+"""The most sessions an account holds at once: a log-in past it ends the account's oldest.
+Sessions were never ended by time, only looked up by it: one account logging in in a loop
+(some 40 a second) added a row a log-in for good, millions a day."""
 SESSIONS = "croupier-sessions-v1"
 """The purpose the session key is derived for from the signing key (``Signer.derive``)."""
 log = logging.getLogger("croupier.service")
@@ -271,6 +275,7 @@ class Auth:
         expires = int(store.now()) + TOKEN_SECONDS
         token = new_token(int(row.id), str(row.role), expires)
         with self.engine.begin() as conn:
+            _make_room(conn, int(row.id))
             conn.execute(store.tokens.insert().values(
                 token_hash=self.token_hash(token), user_id=row.id, expires_at=float(expires)))
         return token, User(row.id, row.username, row.role)
@@ -382,6 +387,18 @@ class Auth:
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
+
+
+def _make_room(conn: Connection, user_id: int) -> None:
+    """Before the account's new session: end its expired ones, and its oldest past
+    :data:`MAX_SESSIONS` - 1 (a stream opened with one closes at its next check of the token)."""
+    t = store.tokens.c
+    conn.execute(store.tokens.delete().where(t.user_id == user_id,
+                                             t.expires_at <= store.now()))
+    newest = (sa.select(t.token_hash).where(t.user_id == user_id)
+              .order_by(t.expires_at.desc()).limit(MAX_SESSIONS - 1))
+    conn.execute(store.tokens.delete().where(t.user_id == user_id,
+                                             t.token_hash.not_in(newest.scalar_subquery())))
 
 
 def _changes_left(conn: Connection, username: str) -> None:
