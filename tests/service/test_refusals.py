@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from croupier.service import equipment_register
+from croupier.service import auth, equipment_register
 
 from .conftest import Server
 
@@ -57,4 +57,5 @@ def test_refusals_and_other_errors_answer_as_before(server: Server) -> None:
         404, {"code": "not_found", "reason": "there is no pay table change 99", "clause": ""})
     assert _answer(s, "admin", "/users/alice/role", {"role": "dealer"}) == (
         409, {"code": "refused", "reason": "a player's account keeps its role (its wallet and "
-              "records are a player's); make a new account instead", "clause": ""})
+              "records are a player's); make a new account instead",
+              "clause": auth.CLAUSE})

@@ -59,9 +59,14 @@ from starlette.concurrency import run_in_threadpool
 from croupier.errors import Refusal
 from croupier.money import fmt
 from croupier.service import people, store, tokens
+from croupier.service.errors import ApiError
 
 if TYPE_CHECKING:
     from croupier.service.audit.keys import Signer
+
+CLAUSE = "the house's user accounts (internal controls)"
+"""What a refusal to make, re-role, lock, unlock or delete an account cites: the house's own
+control of who may act in its system (no regulation's clause speaks to accounts)."""
 
 
 class Role(StrEnum):
@@ -87,6 +92,16 @@ class Role(StrEnum):
 
 ROLES = tuple(Role)
 TOKEN_SECONDS = 12 * 3600
+PASSWORD_CHANGES = 10
+"""The most times an account's holder changes their own password in :data:`CHANGES_SECONDS`.
+Each change is a record of the users' chain, which every two-person check reads whole: a
+player changing theirs in a loop added some twenty records a second, and at 20,000 records an
+adjustment took 0.75 s (on SQLite in the event loop, where every table waited for it)."""
+CHANGES_SECONDS = 24 * 3600
+MAX_SESSIONS = 32
+"""The most sessions an account holds at once: a log-in past it ends the account's oldest.
+Sessions were never ended by time, only looked up by it: one account logging in in a loop
+(some 40 a second) added a row a log-in for good, millions a day."""
 SESSIONS = "croupier-sessions-v1"
 """The purpose the session key is derived for from the signing key (``Signer.derive``)."""
 log = logging.getLogger("croupier.service")
@@ -237,7 +252,8 @@ class Auth:
             raise ValueError(role)
         if username in people.SYSTEM_ACTORS:
             raise Refusal(f"{username!r} is the name the ledger records as the actor of "
-                          f"{people.SYSTEM_ACTORS[username]}: an account takes another name")
+                          f"{people.SYSTEM_ACTORS[username]}: an account takes another name",
+                          CLAUSE)
         hashed = hash_password(password)
         result = conn.execute(store.users.insert().values(
             username=username, role=role, password_hash=hashed, made_by=made_by,
@@ -266,6 +282,7 @@ class Auth:
         expires = int(store.now()) + TOKEN_SECONDS
         token = new_token(int(row.id), str(row.username), str(row.role), expires)
         with self.engine.begin() as conn:
+            _make_room(conn, int(row.id))
             conn.execute(store.tokens.insert().values(
                 token_hash=self.token_hash(token), user_id=row.id, expires_at=float(expires)))
         return token, User(row.id, row.username, row.role)
@@ -351,12 +368,15 @@ class Auth:
         # Checking and hashing take argon2's time: both happen before the write transaction,
         # so no bet waits behind them; the transaction then makes sure the password checked is
         # still the account's.
+        with self.engine.connect() as conn:
+            _changes_left(conn, user.username)  # before argon2's time is spent on it
         checked = self._password_hash(user.id)
         if checked is None or not verify_password(checked, current):
             return False
         hashed = hash_password(new)
         with self.engine.begin() as conn:
             people.take_lock(conn)
+            _changes_left(conn, user.username)  # under the lock: changes at once count too
             if _password_hash_in(conn, user.id) != checked:
                 return False
             conn.execute(store.users.update().where(store.users.c.id == user.id).values(
@@ -374,6 +394,34 @@ class Auth:
     def _ended(self, username: str) -> None:
         for callback in self.revoked:
             callback(username)
+
+
+def _make_room(conn: Connection, user_id: int) -> None:
+    """Before the account's new session: end its expired ones, and its oldest past
+    :data:`MAX_SESSIONS` - 1 (a stream opened with one closes at its next check of the token)."""
+    t = store.tokens.c
+    conn.execute(store.tokens.delete().where(t.user_id == user_id,
+                                             t.expires_at <= store.now()))
+    newest = (sa.select(t.token_hash).where(t.user_id == user_id)
+              .order_by(t.expires_at.desc()).limit(MAX_SESSIONS - 1))
+    conn.execute(store.tokens.delete().where(t.user_id == user_id,
+                                             t.token_hash.not_in(newest.scalar_subquery())))
+
+
+def _changes_left(conn: Connection, username: str) -> None:
+    """429 with ``Retry-After`` if ``username`` has changed their own password
+    :data:`PASSWORD_CHANGES` times in the last :data:`CHANGES_SECONDS` (read from the users'
+    chain, the account's own records only)."""
+    c = people.user_records.c
+    since = store.now() - CHANGES_SECONDS
+    count, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(c.at)).where(
+        c.subject == username, c.kind == "password_changed", c.at > since)).one()
+    if count >= PASSWORD_CHANGES:
+        wait = max(1, int(oldest - since) + 1)
+        raise ApiError(429, "too_many_changes", f"{username} has changed their password "
+                       f"{count} times in the last {CHANGES_SECONDS // 3600} hours, the most "
+                       f"an account does: try again in {wait} s", CLAUSE,
+                       headers={"Retry-After": str(wait)})
 
 
 def _password_hash_in(conn: Connection, user_id: int) -> str | None:
@@ -433,7 +481,7 @@ def acting_admin(conn: Connection, actor: str) -> None:
     people.take_lock(conn)
     if actor not in _active_admins(conn):
         raise Refusal(f"{actor} is no longer an admin who can act (locked, deleted or "
-                             "given another role since this request began)")
+                             "given another role since this request began)", CLAUSE)
 
 
 def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
@@ -444,7 +492,7 @@ def _keep_an_admin(conn: Connection, username: str, what: str) -> None:
     if username in admins and len(admins) == 1:
         raise Refusal(f"{username} is the last admin who can act: {what} would leave "
                              "nobody to manage users and tables (make or restore another "
-                             "admin first)")
+                             "admin first)", CLAUSE)
 
 
 def set_locked(conn: Connection, username: str, locked: bool,
@@ -495,13 +543,13 @@ def delete_user(conn: Connection, username: str, actor: str) -> bool:
     if row is None:
         return False
     if row.deleted_at is not None:
-        raise Refusal(f"{username} is already deleted")
+        raise Refusal(f"{username} is already deleted", CLAUSE)
     _keep_an_admin(conn, username, "deleting them")
     held = holdings(conn, username)
     if held:
         raise Refusal(f"{username} holds {'; '.join(held)}: an account is deleted only once "
                       "it holds nothing (cash out the chips at each table, then the wallet at "
-                      "the cage)")
+                      "the cage)", CLAUSE)
     _ensure_state(conn, row.id)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=store.now()))
@@ -515,13 +563,13 @@ def set_role(conn: Connection, username: str, role: str, actor: str,
     """Give ``username`` ``role``; ``made_by`` is who it gains the role through (None: the
     command line). False if there is no such user."""
     if role not in ROLES:
-        raise Refusal(f"there is no role {role!r}")
+        raise Refusal(f"there is no role {role!r}", CLAUSE)
     row = _account(conn, username)
     if row is None:
         return False
     if Role(row.role).has_wallet or Role(role).has_wallet:
         raise Refusal("a player's account keeps its role (its wallet and records are a "
-                             "player's); make a new account instead")
+                             "player's); make a new account instead", CLAUSE)
     if role != Role.ADMIN:
         _keep_an_admin(conn, username, f"making them {role}")
     conn.execute(store.users.update().where(store.users.c.id == row.id).values(
@@ -538,7 +586,7 @@ def restore_user(conn: Connection, username: str) -> bool:
     if row is None:
         return False
     if row.deleted_at is None:
-        raise Refusal(f"{username} is not deleted")
+        raise Refusal(f"{username} is not deleted", CLAUSE)
     conn.execute(login_state.update().where(login_state.c.user_id == row.id)
                  .values(deleted_at=None))
     people.append(conn, "restored", username, {}, people.COMMAND_LINE)
@@ -550,7 +598,7 @@ def _not_deleted(conn: Connection, username: str) -> None:
     if row is not None and row.deleted_at is not None:
         raise Refusal(f"{username} is deleted: a deleted account cannot log in, "
                              f"whatever its password; restore it first (croupier users "
-                             f"restore {username})")
+                             f"restore {username})", CLAUSE)
 
 
 def unlock_user(conn: Connection, username: str) -> bool:

@@ -381,7 +381,13 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
           f"(browser table at /, API docs at /docs)", flush=True)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
-    from croupier.service.listen import KEEP_ALIVE_SECONDS, access_log_to_stderr, http_protocol
+    from croupier.service.listen import (
+        KEEP_ALIVE_SECONDS,
+        WEBSOCKET_MAX_BYTES,
+        WEBSOCKET_QUEUE,
+        access_log_to_stderr,
+        http_protocol,
+    )
 
     if args.access_log == "on":
         access_log_to_stderr()
@@ -389,9 +395,11 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     # app reads it only from the proxies the operator names (api/clients.py).
     # A connection that keeps the server waiting is closed (service/listen.py): idle after a
     # response, or slow to send a request's headers; a slow body is answered 408 (api/guard.py).
+    # A WebSocket's client sends one small message, and no more is held of it.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             access_log=False, proxy_headers=False, http=http_protocol(),
-                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
+                            timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                            ws_max_size=WEBSOCKET_MAX_BYTES, ws_max_queue=WEBSOCKET_QUEUE)
     ticker = _ticker(app, engine, signer, args.checkpoint_within)
     try:
         uvicorn.Server(config).run(sockets=[sock])

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Connection
 
+from croupier.errors import Refusal
 from croupier.roulette.events import LayoutWithdrawn
 from croupier.rules import RouletteRules, load_profile
-from croupier.service.equipment_register import approved_layout_wagers
+from croupier.service.equipment_register import approved_layout_wagers, items
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, PlanFn
 
@@ -44,3 +45,22 @@ def withdrawal(live: LiveTable, item_id: str, reason: str) -> PlanFn:
         return Plan([LayoutWithdrawn(tuple(gone), item_id, reason, needing[gone[0]])])
 
     return plan
+
+
+def require_layout(conn: Connection, live: LiveTable, wager: str) -> None:
+    """Refuse ``wager`` at ``live`` if it needs an approved layout (the profile says so) and
+    the register, read in the bet's own transaction, shows none in service there that shows
+    it, at a table whose layouts the register follows (one was placed there). The table's
+    ``layout_withdrawn`` event follows the register's record in a transaction of its own
+    (:func:`withdrawal`): a failure or a crash between the two left the table taking the
+    wager with no approved layout for it."""
+    rules = live.game.rules(load_profile(live.profile))
+    if not isinstance(rules, RouletteRules) or wager not in rules.approved_layout_clauses:
+        return
+    if wager in approved_layout_wagers(conn, live.id):
+        return
+    if not any(it.type == "layout" and live.id in it.tables for it in items(conn)):
+        return  # a table whose layout the register does not follow: the table's option rules
+    raise Refusal(f"{wager.replace('_', ' ')} wagers are taken only on an approved layout "
+                  f"that shows them: none is in service at table {live.id}",
+                  rules.approved_layout_clauses[wager])

@@ -29,6 +29,14 @@ KEEP_ALIVE_SECONDS = 5
 HEADERS_SECONDS = 10.0
 """How long a connection may wait between requests, the next request's headers included,
 before it is closed: closed after between half of it and all of it."""
+WEBSOCKET_MAX_BYTES = 4096
+"""The largest WebSocket message a client may send (uvicorn's ``ws_max_size``): a stream's
+first message, at most 1024 characters (``api/streams.MAX_HELLO``, up to 4 bytes each in
+UTF-8); a client sends nothing after it. uvicorn's default, 16 MiB, inflated from a few
+kilobytes sent compressed, let a few dozen connections that never logged in hold gigabytes."""
+WEBSOCKET_QUEUE = 4
+"""The client's messages a WebSocket holds before the app reads them (uvicorn's
+``ws_max_queue``; its default, 32, each up to the size above)."""
 _BUSY = object()
 
 

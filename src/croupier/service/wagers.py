@@ -23,7 +23,7 @@ from croupier.events import taken_from_hand
 from croupier.games import Vetting
 from croupier.money import parse_amount
 from croupier.rules import load_profile
-from croupier.service import acting, coupons
+from croupier.service import acting, coupons, layouts
 from croupier.service.acting import Asked, Desk, Steps
 from croupier.service.auth import User
 from croupier.service.cashier import held_chips, require_player_at, require_unheld_chips
@@ -72,6 +72,7 @@ def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
         held = held_chips(live, user.username)
         action, events = live.game.take(live.table, "bet", body, user.username,
                                          _vetting(user, live, limits, coupon, held))
+        layouts.require_layout(conn, live, action.wager)
         if events is None and coupon:
             events = coupons.coupon_bet(live, action)
         if events is not None:

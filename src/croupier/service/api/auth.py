@@ -55,7 +55,7 @@ async def change_password(request: Request, body: NewPassword, user: Current,
     """Choose your own password (the one an admin chose when making the account is theirs as
     much as yours: until you choose your own, the two-person rules count your account as theirs,
     docs/two-person-rules.md). The current password is asked and its guesses throttled as log-ins
-    are; every session of the account ends."""
+    are; every session of the account ends. At most 10 changes in 24 hours (429 after)."""
     problem = password_problem(user.username, body.new) or (
         "the new password is the current one: choose another" if body.new == body.current
         else None)

@@ -9,9 +9,9 @@ more than :data:`MAX_BODY` bytes of it.
 
 A JSON body is parsed once here before the framework parses it again, because the framework
 lets the last of two equal keys win: ``{"amount": "5", "amount": "500"}`` would bet 500 where a
-person reading the request sees 5. Such a body, or one that is not JSON or is nested too
-deeply, or holds a number too long to read, is answered 422 naming the place before any route
-runs.
+person reading the request sees 5. Such a body, or one that is not JSON in UTF-8 (the
+framework's parser also takes UTF-16 and UTF-32) or is nested too deeply, or holds a number
+too long to read, is answered 422 naming the place before any route runs.
 
 A request that two readers could read differently (a single-valued header such as
 ``Authorization`` or ``Idempotency-Key`` given twice, or a path not in normal form: ``..``,
@@ -249,7 +249,10 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
     if not body.strip() or (kind and b"json" not in kind.lower()):
         return None
     try:
-        parsed = json.loads(body, object_pairs_hook=_no_key_twice)
+        # Decoded here, strictly: given bytes, the parser would also take UTF-16 and UTF-32
+        # (and UTF-8 holding an encoded surrogate), where neither a NUL's nor a surrogate's
+        # escape is the byte string the checks below look for.
+        parsed = json.loads(body.decode("utf-8"), object_pairs_hook=_no_key_twice)
         scope[PARSED] = (body, parsed)
     except _Twice as twice:
         return f"body.{twice.key}: a key given twice in one object"

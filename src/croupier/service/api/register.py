@@ -8,6 +8,7 @@ Every record is a link of the house's hash chain (``service/register.py``).
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
@@ -37,6 +38,8 @@ from croupier.service.api.record_replies import HouseRecord, Item
 from croupier.service.api.replies import answers
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
+
+log = logging.getLogger("croupier.service")
 
 router = APIRouter(tags=["equipment"])
 ItemId = Annotated[str, Path(pattern=NAME)]
@@ -105,10 +108,18 @@ async def _withdrawn(request: Request, svc: Svc, user: Any, found: dict[str, Any
     if found["type"] != "layout":
         return found
     for live in list(svc.tables.all.values()):
-        if layouts.needing_layout(live):
+        if not layouts.needing_layout(live):
+            continue
+        try:
             await act_at(svc, Asked(user, live.id, None, ("POST", request.url.path)),
                          lambda at: layouts.withdrawal(at, item_id, reason), phase="resolve",
                          changes=False)
+        except Exception:
+            # The record stands (committed above), so an error here is not the answer: it
+            # would say nothing was changed. The table refuses the wagers anyway, each bet
+            # reading the register (layouts.require_layout); the next record of a layout
+            # gives it the event.
+            log.exception("taking %s's wagers off at table %s failed", item_id, live.id)
     return found
 
 

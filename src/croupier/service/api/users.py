@@ -18,7 +18,7 @@ from croupier.service.api.account_replies import Account, AccountChanged
 from croupier.service.api.deps import Admin, Svc, UserName, UserReader
 from croupier.service.api.models import NewRole, NewUser
 from croupier.service.api.replies import answers
-from croupier.service.auth import acting_admin
+from croupier.service.auth import CLAUSE, acting_admin
 from croupier.service.errors import ApiError
 from croupier.service.install import password_problem
 
@@ -104,4 +104,4 @@ def _not_yourself(username: str, admin: str, verb: str) -> None:
     (and the last admin who can act is never removed, :func:`auth.delete_user`)."""
     if username == admin:
         raise ApiError(409, "refused", f"an admin may not {verb} their own account; another "
-                       "admin does that")
+                       "admin does that", CLAUSE)
