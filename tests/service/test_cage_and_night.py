@@ -28,7 +28,8 @@ def test_a_cage_cash_out_pays_once_within_the_wallet(server: Server) -> None:
     assert s.get("admin", "/wallets/bob").json()["balance"] == "750.00"
     # More than the wallet holds: refused, nothing moves.
     over = s.post("bob", "/wallets/bob/cash-outs", {"amount": "750.01"})
-    assert over.status_code == 422 and "holds 750.00" in over.text
+    assert over.status_code == 409 and "holds 750.00" in over.text
+    assert over.json()["error"]["clause"] == "the house's cage controls (internal controls)"
     # Only the organiser pays out at the cage (never the player); a key is required.
     assert s.post("bob", pay).status_code == 403
     assert s.post("alice", "/wallets/bob/cash-outs", {"amount": "1"}).status_code == 403

@@ -94,14 +94,15 @@ class CashOut:
 
 
 def check_cash_out(limits: Limits, amount: int, balance: int) -> None:
-    """Refuse (422) a cash-out that is not positive, above the cage's limit per operation, or
-    above what the wallet holds (less what its pending cash-outs hold).
+    """Refuse a cash-out that is not positive or above the cage's limit per operation (422),
+    or above what the wallet holds less what its pending cash-outs hold (a refusal citing the
+    cage's control, as a buy-in past the wallet is refused citing the table's clause).
 
     >>> check_cash_out(Limits(max_deposit=100_00), 50_00, 80_00)
     >>> check_cash_out(Limits(max_deposit=100_00), 90_00, 80_00)
     Traceback (most recent call last):
     ...
-    croupier.service.errors.ApiError: the wallet holds 80.00: no more can be paid out
+    croupier.errors.Refusal: the wallet holds 80.00: no more can be paid out
     """
     if amount <= 0:
         raise ApiError(422, "malformed", "a cash-out pays a positive amount")
@@ -109,8 +110,8 @@ def check_cash_out(limits: Limits, amount: int, balance: int) -> None:
         raise ApiError(422, "limit", f"a cash-out is at most {fmt(store.dollars(limits.max_deposit))} "
                        "(the cage's limit per operation)")
     if amount > balance:
-        raise ApiError(422, "refused", f"the wallet holds {fmt(store.dollars(balance))}: "
-                       "no more can be paid out")
+        raise Refusal(f"the wallet holds {fmt(store.dollars(balance))}: no more can be paid "
+                      "out", CLAUSE)
 
 
 def fold(records: list[dict[str, Any]]) -> dict[int, CashOut]:
@@ -193,7 +194,7 @@ def _kept(conn: Connection, kind: str, player: str, payload: dict[str, Any], act
 
 def ask(ledger: Ledger, call: Call, player: str, amount: Decimal) -> Reply:
     """A cash-out of ``amount`` asked for ``player`` (by the player, or an admin): 202, held
-    until a second person pays it; refused (422) past what the wallet holds beyond its other
+    until a second person pays it; refused (409) past what the wallet holds beyond its other
     pending cash-outs."""
     cents = store.cents(amount)
     check_cash_out(ledger.limits, cents, cents)  # early: before any lock or query
