@@ -268,3 +268,23 @@ def test_a_wagers_commission_paid_when_made_counts_against_the_chips_held(
         assert _chips(fresh, "bob") == "300.00"
         fresh.ok("bob", "/tables/craps-1/bets", {"wager": "buy", "number": 4, "amount": "140"})
         assert _chips(fresh, "bob") == "153.00"
+
+
+@pytest.mark.clause(CLAUSE)
+def test_a_player_asks_a_bounded_number_of_cash_outs_a_day(tmp_path: Path) -> None:
+    """Each cash-out asked is a record of the house's chain that the player's every buy-in and
+    cash-out reads: asked and withdrawn in a loop they grew without end. The cage takes at most
+    ``cage.ASKS_A_DAY`` in 24 hours for one player, whoever asks and whatever became of them;
+    the next is 429 with ``Retry-After``, citing the cage's control, and records nothing."""
+    with demo_app(tmp_path) as fresh:
+        for _ in range(cage.ASKS_A_DAY):
+            number = _ask(fresh, "bob", "bob", "1.00")
+            fresh.ok("bob", _path("bob", number, "withdraw"))
+        records = _records(fresh)
+        for who in ("bob", "admin"):
+            over = fresh.post(who, "/wallets/bob/cash-outs", {"amount": "1.00"})
+            assert over.status_code == 429, over.text
+            assert 0 < int(over.headers["Retry-After"]) <= cage.ASKS_SECONDS
+            assert over.json()["error"]["clause"] == CLAUSE
+        assert _records(fresh) == records
+        assert _ask(fresh, "alice", "alice", "1.00")  # another player's are counted apart

@@ -62,6 +62,11 @@ CLAUSE = "the house's cage controls (internal controls)"
 """What a refusal of a cash-out's request or decision cites: the house's own control that cash
 leaves the cage only on the player's request or a second person's word."""
 ASKED, PAID = "cash_out_asked", "cash_out_paid"
+ASKS_A_DAY = 50
+"""The most cash-outs asked for one player in :data:`ASKS_SECONDS`. Each is a record of the
+house's chain that the player's every buy-in and cash-out reads: asked and withdrawn in a loop,
+they grew without end (4,000 of them added 55 ms to each of that player's buy-ins)."""
+ASKS_SECONDS = 24 * 3600
 WITHDRAWN, DECLINED = "cash_out_withdrawn", "cash_out_declined"
 KINDS = (ASKED, PAID, WITHDRAWN, DECLINED)
 STATUS = {PAID: "paid", WITHDRAWN: "withdrawn", DECLINED: "declined"}
@@ -202,10 +207,26 @@ def ask(ledger: Ledger, call: Call, player: str, amount: Decimal) -> Reply:
     def act(conn: Connection, digest: str | None) -> Reply:
         balance = ledger.wallet_balance(conn, player, lock=True)
         register.lock(conn)  # the pending requests stay as read until this one is recorded
+        _asks_left(conn, player)
         check_cash_out(ledger.limits, cents, balance - held(conn, player))
         return _kept(conn, ASKED, player, {"amount": money(cents)}, call.user.username, digest)
 
     return ledger.once(call.user, call.key, call.fp, act)
+
+
+def _asks_left(conn: Connection, player: str) -> None:
+    """429 with ``Retry-After`` once :data:`ASKS_A_DAY` cash-outs were asked for ``player`` in
+    the last :data:`ASKS_SECONDS` (read from the house's chain, under its lock), whatever
+    became of them."""
+    c = register.house_records.c
+    since = store.now() - ASKS_SECONDS
+    count, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(c.at)).where(
+        c.subject == subject(player), c.kind == ASKED, c.at > since)).one()
+    if count >= ASKS_A_DAY:
+        wait = max(1, int(oldest - since) + 1)
+        raise ApiError(429, "too_many_requests", f"{count} cash-outs were asked for {player} "
+                       f"in the last {ASKS_SECONDS // 3600} hours, the most the cage takes: "
+                       f"try again in {wait} s", CLAUSE, headers={"Retry-After": str(wait)})
 
 
 def _pending(conn: Connection, player: str, number: int) -> CashOut:
