@@ -20,9 +20,12 @@ from serverkit import PASSWORD, Asks
 class App(Asks):
     """One app over a demo ledger, and its users' tokens."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(self, client: TestClient, data_dir: Path, database: str | None) -> None:
         self.client = client
         self.tokens: dict[str, str] = {}
+        self.data_dir = data_dir
+        self.database = database
+        """Where the ledger is: its PostgreSQL URL, else ``croupier.db`` in ``data_dir``."""
 
     def post_login(self, body: dict[str, str]) -> httpx.Response:
         return self.client.post("/auth/login", json=body)
@@ -68,6 +71,6 @@ def demo_app(data: Path, seed: int = 1, database: str | None = None) -> Iterator
     verify.configure(keys.load_key(key_path), install.pin_path(key_path))
     try:
         with TestClient(create_app(engine, make_rng(seed, True))) as client:
-            yield App(client)
+            yield App(client, data, database)
     finally:
         engine.dispose()

@@ -3,25 +3,38 @@ each attack of the independent review, over real HTTP, on SQLite and PostgreSQL.
 coupon set back to "issued", a failed inspection edited to a pass, an RNG table's entry mode
 deleted, a round's outcome and balances rewritten: the server still refuses, and
 ``GET /audit/verify`` names the edit. And the equipment follows play: no die reaches a cup
-uninspected, a failed inspection takes it out of play at once."""
+uninspected, a failed inspection takes it out of play at once. The app runs in process over
+a ledger of its own for each test (what is attacked is the database, not the process)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
 from croupier.service.equipment import passing_record
+from serverkit import PASSWORD, fresh_schema, postgres_url
 
-from .conftest import PASSWORD, Server
+from .appkit import App, demo_app
+from .conftest import BACKENDS
 
 COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 SPEC_CLAUSE = "N.J.A.C. 13:47-20.25(b)2"
 
 
-def _sql(s: Server, statement: str, **params: Any) -> int:
+@pytest.fixture(params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[App]:
+    """A fresh demo ledger on SQLite or PostgreSQL (an empty schema), the app over it."""
+    database = fresh_schema(postgres_url("")) if request.param == "postgresql" else None
+    with demo_app(tmp_path, database=database) as app:
+        yield app
+
+
+def _sql(s: App, statement: str, **params: Any) -> int:
     """Run ``statement`` against the server's database behind its back (an attacker with
     write access to the database); the rows it touched. A table that no longer exists
     touches nothing."""
@@ -40,7 +53,7 @@ def _sql(s: Server, statement: str, **params: Any) -> int:
 
 
 @pytest.mark.clause(COUPON_CLAUSE)
-def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Server) -> None:
+def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: App) -> None:
     s = server
     s.ok("admin", "/users", {"username": "cash", "password": PASSWORD, "role": "cashier"},
          key=None)
@@ -66,7 +79,7 @@ def test_a_redeemed_coupon_set_back_to_issued_is_not_redeemed_again(server: Serv
 
 
 @pytest.mark.clause(SPEC_CLAUSE)
-def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> None:
+def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: App) -> None:
     s = server
     failing = {**passing_record(), "sides_inch": ["0.740", "0.765", "0.765"]}
     s.ok("admin", "/equipment/dice/NJ-0003/inspections", failing, key=None)
@@ -87,7 +100,7 @@ def test_a_failed_inspection_edited_to_a_pass_is_not_offered(server: Server) -> 
     assert "die NJ-0003" in wheres, report["findings"]
 
 
-def test_an_inspections_measurements_edited_are_named_by_the_audit(server: Server) -> None:
+def test_an_inspections_measurements_edited_are_named_by_the_audit(server: App) -> None:
     s = server
     s.ok("admin", "/equipment/dice/NJ-0003/inspections", passing_record(), key=None)
     assert s.audit()["ok"]
@@ -102,7 +115,7 @@ def test_an_inspections_measurements_edited_are_named_by_the_audit(server: Serve
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)")
-def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: Server) -> None:
+def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: App) -> None:
     s = server
     s.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f",
                               "entry": "rng"}, key=None)
@@ -122,7 +135,7 @@ def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: Server)
     assert s.audit()["ok"]
 
 
-def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
+def test_a_rewritten_round_is_named_by_the_audit(server: App) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ready_dice()
@@ -154,7 +167,7 @@ def test_a_rewritten_round_is_named_by_the_audit(server: Server) -> None:
 
 
 def test_a_rounds_wagers_and_balances_before_rewritten_are_named_by_the_audit(
-        server: Server) -> None:
+        server: App) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ready_dice()
@@ -180,7 +193,7 @@ def test_a_rounds_wagers_and_balances_before_rewritten_are_named_by_the_audit(
 
 
 @pytest.mark.clause(SPEC_CLAUSE)
-def test_a_die_is_issued_only_after_a_passed_inspection(server: Server) -> None:
+def test_a_die_is_issued_only_after_a_passed_inspection(server: App) -> None:
     s = server
     s.ok("admin", "/equipment/dice", {"serial": "N-1", "set_name": "n", "table_id": "craps-1"},
          key=None)
@@ -198,7 +211,7 @@ def test_a_die_is_issued_only_after_a_passed_inspection(server: Server) -> None:
 
 
 @pytest.mark.clause(SPEC_CLAUSE)
-def test_a_failed_inspection_takes_a_die_out_of_play_at_once(server: Server) -> None:
+def test_a_failed_inspection_takes_a_die_out_of_play_at_once(server: App) -> None:
     s = server
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ready_dice()
