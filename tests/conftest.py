@@ -99,7 +99,6 @@ BROWSER = "tests/web/"
 
 SLOW_FIRST: tuple[str, ...] = (
     "tests/service/test_anchors.py",
-    "tests/service/test_chained_decisions.py",
     "tests/service/test_people.py",
     "tests/sim/test_sameness.py",
     "tests/service/test_api.py",

@@ -1,4 +1,6 @@
-"""A real ``croupier serve`` in a subprocess on a free loopback port, on SQLite or PostgreSQL.
+"""A real ``croupier serve`` in a subprocess on a free loopback port, on SQLite or PostgreSQL
+(``server``, ``sqlite_server``); for tests that need the routes but no process, the app in
+process over a demo ledger of its own (``app_ledger``, ``sqlite_app``).
 
 PostgreSQL cases run when CROUPIER_TEST_POSTGRES_URL is set (CI always sets it) and are
 skipped otherwise; each server gets an empty schema.
@@ -24,6 +26,8 @@ from serverkit import PASSWORD as PASSWORD  # re-exported too
 from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import it here
 from serverkit import Asks, free_port, fresh_schema, postgres_url
 from serverkit import reset_postgres as reset_postgres  # re-exported as well
+
+from .appkit import App, demo_app
 
 STAFF = ("admin", "dealer", "supervisor", "auditor")
 
@@ -129,3 +133,19 @@ def sqlite_server(tmp_path: Path) -> Iterator[Server]:
         yield srv
     finally:
         srv.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def app_ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[App]:
+    """The app in process over a fresh demo ledger on SQLite or PostgreSQL (an empty schema):
+    for tests of what the routes answer and write, which need no server process."""
+    database = fresh_schema(postgres_url("")) if request.param == "postgresql" else None
+    with demo_app(tmp_path, database=database) as app:
+        yield app
+
+
+@pytest.fixture
+def sqlite_app(tmp_path: Path) -> Iterator[App]:
+    """The app in process over a fresh demo ledger on SQLite."""
+    with demo_app(tmp_path) as app:
+        yield app

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .appkit import App
 
 
 def _closing(reply: dict[str, Any]) -> dict[str, Any]:
@@ -17,8 +17,8 @@ def _closing(reply: dict[str, Any]) -> dict[str, Any]:
     return found
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.2(a)")
-def test_automated_craps_table_rolls_by_rng_only(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_automated_craps_table_rolls_by_rng_only(sqlite_app: App) -> None:
+    s = sqlite_app
     r = s.post("admin", "/tables", {"id": "auto-1", "game": "automated-craps",
                                     "profile": "nj-13-69f"}, key=None)
     assert r.status_code == 201, r.text
@@ -42,8 +42,8 @@ def test_automated_craps_table_rolls_by_rng_only(sqlite_server: Server) -> None:
 
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1")
-def test_late_bets_only_where_the_profile_permits_them(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_late_bets_only_where_the_profile_permits_them(sqlite_app: App) -> None:
+    s = sqlite_app
     assert s.post("admin", "/tables", {"id": "night-1", "game": "craps",
                                        "profile": "nj-casino-night"}, key=None).status_code == 201
     s.ok("alice", "/tables/night-1/buy-in", {"amount": "50"})

@@ -2,7 +2,7 @@
 a keyed request produced records the request's digest (its caller, key and request) in its
 chained payload. Edited, deleted or re-keyed behind the server's back (an attacker with write
 access to the database), the stored reply is named by ``GET /audit/verify``, and a retry of the
-request never moves money a second time. Over real HTTP, on SQLite and PostgreSQL."""
+request never moves money a second time. In process, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from .conftest import Server
+from .appkit import App
 
 PASS_CLAUSE = "N.J.A.C. 13:69F-1.3"
 
 
-def _sql(s: Server, statement: str, **params: Any) -> int:
+def _sql(s: App, statement: str, **params: Any) -> int:
     """``statement`` run on the server's database behind its back; the rows it touched."""
     engine = sa.create_engine(s.database or f"sqlite:///{s.data_dir / 'croupier.db'}")
     try:
@@ -28,7 +28,7 @@ def _sql(s: Server, statement: str, **params: Any) -> int:
         engine.dispose()
 
 
-def _stored(s: Server, key: str) -> dict[str, Any]:
+def _stored(s: App, key: str) -> dict[str, Any]:
     engine = sa.create_engine(s.database or f"sqlite:///{s.data_dir / 'croupier.db'}")
     try:
         with engine.connect() as conn:
@@ -39,7 +39,7 @@ def _stored(s: Server, key: str) -> dict[str, Any]:
         engine.dispose()
 
 
-def _chips(s: Server) -> tuple[Decimal, Decimal]:
+def _chips(s: App) -> tuple[Decimal, Decimal]:
     """alice's chips and what she has on the layout at craps-1."""
     seat = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]
     return Decimal(seat["chips"]), Decimal(seat["on_table"])
@@ -48,7 +48,7 @@ def _chips(s: Server) -> tuple[Decimal, Decimal]:
 BET = {"wager": "pass", "amount": "10"}
 
 
-def _bet(s: Server) -> tuple[str, Any]:
+def _bet(s: App) -> tuple[str, Any]:
     """alice buys in $100 and bets $10 on the pass line under one key; the key and reply."""
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "100"})
     s.ready_dice()
@@ -66,8 +66,8 @@ def _named(report: dict[str, Any], where: str) -> str:
 
 
 @pytest.mark.clause(PASS_CLAUSE)
-def test_an_edited_stored_reply_is_named_and_its_retry_moves_nothing(server: Server) -> None:
-    s = server
+def test_an_edited_stored_reply_is_named_and_its_retry_moves_nothing(app_ledger: App) -> None:
+    s = app_ledger
     key, reply = _bet(s)
     assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))
     forged = {**reply, "events": [{**reply["events"][0], "amount": "1000.00"}]}
@@ -83,8 +83,8 @@ def test_an_edited_stored_reply_is_named_and_its_retry_moves_nothing(server: Ser
 
 
 @pytest.mark.clause(PASS_CLAUSE)
-def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(server: Server) -> None:
-    s = server
+def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(app_ledger: App) -> None:
+    s = app_ledger
     key, reply = _bet(s)
     seq = reply["events"][0]["seq"]
     assert _sql(s, "DELETE FROM idempotency WHERE key = :k", k=key) == 1
@@ -102,8 +102,8 @@ def test_a_deleted_stored_reply_is_named_and_its_retry_is_refused(server: Server
 
 @pytest.mark.clause(PASS_CLAUSE)
 def test_a_re_keyed_stored_reply_is_named_and_the_first_key_is_not_run_again(
-        server: Server) -> None:
-    s = server
+        app_ledger: App) -> None:
+    s = app_ledger
     key, _ = _bet(s)
     row = _stored(s, key)
     assert _sql(s, "UPDATE idempotency SET key = 'moved' WHERE key = :k", k=key) == 1
@@ -116,10 +116,10 @@ def test_a_re_keyed_stored_reply_is_named_and_the_first_key_is_not_run_again(
     assert _chips(s) == (Decimal("90.00"), Decimal("10.00"))
 
 
-def test_an_outcome_and_its_settlement_are_kept_under_one_key(server: Server) -> None:
+def test_an_outcome_and_its_settlement_are_kept_under_one_key(app_ledger: App) -> None:
     """A roll's reply (the outcome committed, then settled) is compared with every event
     both transactions wrote; its fingerprint edited, the reply no longer matches its request."""
-    s = server
+    s = app_ledger
     _bet(s)
     r = s.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]}, key="roll-1")
     assert r.status_code == 200, r.text
@@ -135,16 +135,16 @@ def test_an_outcome_and_its_settlement_are_kept_under_one_key(server: Server) ->
     assert s.get("auditor", "/tables/craps-1").json()["round"] == 2
 
 
-def _balance(s: Server, player: str) -> Decimal:
+def _balance(s: App, player: str) -> Decimal:
     return Decimal(s.get("auditor", f"/wallets/{player}").json()["balance"])
 
 
-def _cage_and_coupons(s: Server) -> None:
+def _cage_and_coupons(s: App) -> None:
     """A deposit, a cash-out asked and a coupon issued record their request's digest in the
     chained record each writes (the wallet's entry, the house's record): a stored reply deleted does
     not let the retry move money or issue a coupon again, and a stored reply edited is named
     by the audit; a refusal is never kept, so a forged one is named and a refused request is
-    decided again. (Run by the test above, on its server, to keep the suite short.)"""
+    decided again. (Run by the test above, on its ledger, to keep the suite short.)"""
     ops = [("deposit", "/wallets/bob/deposits", {"amount": "200"}),
            ("cash-out", "/wallets/bob/cash-outs", {"amount": "50"}),
            ("coupon", "/coupons", {"player": "alice", "face_value": "5"})]

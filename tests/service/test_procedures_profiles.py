@@ -1,4 +1,4 @@
-"""Over real HTTP, the server's procedures follow the table's own
+"""In process, the server's procedures follow the table's own
 profile (late bets, who confirms them, match play coupons, the dice and the places), and each
 refusal cites a clause of that profile's text or the reading that stands in for one."""
 
@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from .conftest import Server
+from .appkit import App
 
 TABLES = {"cn-1": "nj-casino-night", "ac-1": "nj-19-47"}
 PROCEDURES = "replay contract: Table procedures"
 
 
-def _open(s: Server, table: str, profile: str, game: str = "craps", **extra: Any) -> None:
+def _open(s: App, table: str, profile: str, game: str = "craps", **extra: Any) -> None:
     s.ok("admin", "/tables", {"id": table, "game": game, "profile": profile, **extra}, key=None)
 
 
-def _balances(s: Server, table: str) -> dict[str, dict[str, str]]:
+def _balances(s: App, table: str) -> dict[str, dict[str, str]]:
     return dict(s.get("auditor", f"/tables/{table}").json()["players"])
 
 
@@ -30,8 +30,8 @@ def _closing(reply: dict[str, Any]) -> dict[str, Any]:
     return found
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(h)1", "N.J.A.C. 19:47-1.2(a)", "N.J.A.C. 13:69F-1.3(a)")
-def test_late_bets_only_where_the_profile_provides_for_them(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_late_bets_only_where_the_profile_provides_for_them(sqlite_app: App) -> None:
+    s = sqlite_app
     want = {"cn-1": "N.J.A.C. 13:47-20.25(h)1", "ac-1": "N.J.A.C. 19:47-1.2(a)"}
     for table, profile in TABLES.items():
         _open(s, table, profile)
@@ -53,7 +53,7 @@ def test_late_bets_only_where_the_profile_provides_for_them(sqlite_server: Serve
     assert late.status_code == 202, late.text
 
 
-def _late_bet(s: Server, table: str) -> int:
+def _late_bet(s: App, table: str) -> int:
     s.ok("dealer", f"/tables/{table}/no-more-bets")
     late = s.post("alice", f"/tables/{table}/bets", {"wager": "field", "amount": "5"})
     assert late.status_code == 202, late.text
@@ -61,9 +61,9 @@ def _late_bet(s: Server, table: str) -> int:
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(a)1", "N.J.A.C. 13:69F-1.3(a)2")
-def test_late_bet_confirmations_record_who_and_the_role_of_the_game(sqlite_server: Server,
+def test_late_bet_confirmations_record_who_and_the_role_of_the_game(sqlite_app: App,
                                                                     ) -> None:
-    s = sqlite_server
+    s = sqlite_app
     _open(s, "mini-1", "nj-13-69f", "mini-craps")
     s.ok("alice", "/tables/mini-1/buy-in", {"amount": "50"})
     s.ok("alice", "/tables/mini-1/sit")
@@ -89,8 +89,8 @@ def test_late_bet_confirmations_record_who_and_the_role_of_the_game(sqlite_serve
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(b)", "N.J.A.C. 19:47-1.2(b)")
-def test_a_coupon_at_an_atlantic_city_table_cites_its_own_text(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_a_coupon_at_an_atlantic_city_table_cites_its_own_text(sqlite_app: App) -> None:
+    s = sqlite_app
     _open(s, "ac-1", "nj-19-47")
     s.ok("alice", "/tables/ac-1/buy-in", {"amount": "50"})
     serial = s.ok("supervisor", "/coupons", {"player": "alice", "face_value": "10"})["serial"]
@@ -102,8 +102,8 @@ def test_a_coupon_at_an_atlantic_city_table_cites_its_own_text(sqlite_server: Se
 
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.25(e)3", "N.J.A.C. 13:47-20.25(f)", PROCEDURES)
-def test_dice_and_places_cite_the_table_s_own_profile(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_dice_and_places_cite_the_table_s_own_profile(sqlite_app: App) -> None:
+    s = sqlite_app
     want = {"cn-1": ("N.J.A.C. 13:47-20.25(e)3", "N.J.A.C. 13:47-20.25(f)"),
             "ac-1": (PROCEDURES, PROCEDURES), "craps-1": (PROCEDURES, PROCEDURES)}
     for table, profile in TABLES.items():
@@ -120,8 +120,8 @@ def test_dice_and_places_cite_the_table_s_own_profile(sqlite_server: Server) -> 
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.3(b)", "N.J.A.C. 13:47-20.25(h)", "N.J.A.C. 13:47-20.32(e)")
-def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_app: App) -> None:
+    s = sqlite_app
     _open(s, "cn-1", "nj-casino-night")
     want = {"cn-1": "N.J.A.C. 13:47-20.25(h)", "roulette-1": "N.J.A.C. 13:47-20.32(e)"}
     for table, clause in want.items():
@@ -141,8 +141,8 @@ def test_a_coupon_is_not_issued_for_a_table_that_takes_none(sqlite_server: Serve
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)", "N.J.A.C. 13:47-20.25(i)2")
-def test_a_table_pays_what_the_house_pays_at_its_game_and_profile(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_a_table_pays_what_the_house_pays_at_its_game_and_profile(sqlite_app: App) -> None:
+    s = sqlite_app
     # craps-1 (nj-13-69f) pays the profile's table: a second craps table paying more on the
     # field's 12 would not be uniform within the casino.
     r = s.post("admin", "/tables", {"id": "craps-2", "game": "craps", "profile": "nj-13-69f",

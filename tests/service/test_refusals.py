@@ -11,12 +11,12 @@ import pytest
 
 from croupier.service import auth, equipment_register
 
-from .conftest import Server
+from .appkit import App
 
 COUPON_CLAUSE = "N.J.A.C. 13:69F-1.3(b)"
 
 
-def _answer(s: Server, who: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+def _answer(s: App, who: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
     r = s.post(who, path, body)
     error = dict(r.json()["error"])
     error.pop("request_id", None)
@@ -24,8 +24,8 @@ def _answer(s: Server, who: str, path: str, body: Any = None) -> tuple[int, dict
 
 
 @pytest.mark.clause(COUPON_CLAUSE)
-def test_refusals_and_other_errors_answer_as_before(server: Server) -> None:
-    s = server
+def test_refusals_and_other_errors_answer_as_before(app_ledger: App) -> None:
+    s = app_ledger
     assert _answer(s, "supervisor", "/coupons", {"player": "dealer", "face_value": "5"}) == (
         409, {"code": "refused", "reason": "there is no player 'dealer' to issue a coupon to",
               "clause": COUPON_CLAUSE})
