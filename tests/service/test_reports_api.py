@@ -1,4 +1,4 @@
-"""The end-of-night report over real HTTP: who may read it, and its figures against a small
+"""The end-of-night report, in process: who may read it, and its figures against a small
 night worked by hand (JSON, CSV and the printable HTML)."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from fractions import Fraction
 
 import pytest
 
-from .conftest import Server
+from .appkit import App
 
 # Exact house edges at nj-13-69f's minimum pays: the pass line 7/495; the field (2 and 12 pay
 # 2 to 1: (2 + 2 + 14 - 20) / 36 lost per unit) 1/18; any seven (4 to 1, 1 in 6) 1/6.
 PASS, FIELD, ANY_SEVEN = Fraction(7, 495), Fraction(1, 18), Fraction(1, 6)
 
 
-def _night(s: Server) -> None:
+def _night(s: App) -> None:
     """Round 1: alice's pass 10 wins on a 7, bob's field 5 loses. Round 2: alice's any seven 10
     loses on a 2, bob's field 5 is paid 2 to 1 on the 2."""
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "200"})
@@ -30,8 +30,8 @@ def _night(s: Server) -> None:
     s.ok("dealer", "/tables/craps-1/roll", {"dice": [1, 1]})
 
 
-def test_report_of_a_hand_worked_night(server: Server) -> None:
-    s = server
+def test_report_of_a_hand_worked_night(app_ledger: App) -> None:
+    s = app_ledger
     _night(s)
     # Players, dealers and cashiers do not read the house's figures.
     for who in ("alice", "dealer"):
@@ -66,8 +66,8 @@ def test_report_of_a_hand_worked_night(server: Server) -> None:
     assert "<td>craps-1</td><td>300.00</td><td>-5.00</td><td>-1.67%</td>" in page.text
 
 
-def test_event_report_adds_every_table(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_event_report_adds_every_table(sqlite_app: App) -> None:
+    s = sqlite_app
     _night(s)
     s.ok("alice", "/tables/roulette-1/buy-in", {"amount": "50"})
     s.ok("alice", "/tables/roulette-1/bets", {"wager": "red", "amount": "19"})
@@ -87,7 +87,5 @@ def test_event_report_adds_every_table(sqlite_server: Server) -> None:
 
 
 @pytest.mark.parametrize("path", ["/reports/event", "/reports/tables/craps-1"])
-def test_report_needs_a_login(sqlite_server: Server, path: str) -> None:
-    import httpx
-
-    assert httpx.get(sqlite_server.base + path, timeout=10).status_code == 401
+def test_report_needs_a_login(sqlite_app: App, path: str) -> None:
+    assert sqlite_app.client.get(path).status_code == 401

@@ -1,4 +1,4 @@
-"""Bounds on what a request may state, over real HTTP: a pay table's odds stop at the wager's
+"""Bounds on what a request may state, in process: a pay table's odds stop at the wager's
 true odds, a coupon's face value at the cage's limit per operation, free text takes no control
 or bidirectional formatting character; and a coupon is issued once per Idempotency-Key."""
 
@@ -9,21 +9,21 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from .conftest import Server
+from .appkit import App
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: what follows it is shown reversed
 
 
-def _change(s: Server, pays: dict[str, str], reason: str = "a better field") -> httpx.Response:
+def _change(s: App, pays: dict[str, str], reason: str = "a better field") -> httpx.Response:
     return s.post("supervisor", "/paytables/changes", {
         "game": "craps", "profile": "nj-13-69f", "pays": pays,
         "effective": (datetime.now(UTC) + timedelta(days=30)).isoformat(timespec="seconds"),
         "reason": reason}, key=None)
 
 
-def test_pay_table_odds_stop_short_of_handing_the_player_the_game(sqlite_server: Server,
+def test_pay_table_odds_stop_short_of_handing_the_player_the_game(sqlite_app: App,
                                                                   ) -> None:
-    s = sqlite_server
+    s = sqlite_app
     # The field's 12 is one roll in 36: 35 to 1 is its fair pay, and with the 2 at its
     # minimum (13:69F-1.4(b) sets the least each entry pays) 3 to 1 on 12 leaves the house
     # 1/36 (as croupier check reports it).
@@ -40,8 +40,8 @@ def test_pay_table_odds_stop_short_of_handing_the_player_the_game(sqlite_server:
     assert _change(s, {"place_win:6": "10 to 7"}).status_code == 201
 
 
-def test_a_coupons_face_value_is_bounded_as_a_deposit_is(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_a_coupons_face_value_is_bounded_as_a_deposit_is(sqlite_app: App) -> None:
+    s = sqlite_app
     for face in ("9999999999999.99", "100000.01"):
         r = s.post("supervisor", "/coupons", {"player": "alice", "face_value": face})
         assert r.status_code == 422 and r.json()["error"]["code"] == "limit", r.text
@@ -53,8 +53,8 @@ def test_a_coupons_face_value_is_bounded_as_a_deposit_is(sqlite_server: Server) 
     assert r.status_code == 409 and "a person a day" in r.json()["error"]["reason"], r.text
 
 
-def test_a_coupon_is_issued_once_per_idempotency_key(server: Server) -> None:
-    s = server
+def test_a_coupon_is_issued_once_per_idempotency_key(app_ledger: App) -> None:
+    s = app_ledger
     key = uuid.uuid4().hex
     body = {"player": "alice", "face_value": "25.00"}
     first = s.post("supervisor", "/coupons", body, key=key)
@@ -71,8 +71,8 @@ def test_a_coupon_is_issued_once_per_idempotency_key(server: Server) -> None:
     assert len(s.get("auditor", "/coupons").json()) == 1
 
 
-def test_free_text_refuses_control_and_bidi_characters(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_free_text_refuses_control_and_bidi_characters(sqlite_app: App) -> None:
+    s = sqlite_app
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "50"})
     before = s.get("auditor", "/tables/craps-1").json()["players"]["alice"]
     events = len(s.get("auditor", "/tables/craps-1/events").json())
