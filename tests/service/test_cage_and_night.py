@@ -1,4 +1,4 @@
-"""The cage both ways and the night's money reconciled, over real HTTP on SQLite and
+"""The cage both ways and the night's money reconciled, in process on SQLite and
 PostgreSQL: a cash-out at the cage, asked by the player and paid by an admin, pays once per
 Idempotency-Key, never more than the wallet holds nor above the cage's limit; the end-of-night
 report accounts for every cent."""
@@ -8,13 +8,11 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-import httpx
-
-from .conftest import Server
+from .appkit import App
 
 
-def test_a_cage_cash_out_pays_once_within_the_wallet(server: Server) -> None:
-    s = server
+def test_a_cage_cash_out_pays_once_within_the_wallet(app_ledger: App) -> None:
+    s = app_ledger
     key = uuid.uuid4().hex
     asked = s.post("bob", "/wallets/bob/cash-outs", {"amount": "250.00"})
     assert asked.status_code == 202, asked.text  # asked: paid only by a second person
@@ -41,11 +39,11 @@ def test_a_cage_cash_out_pays_once_within_the_wallet(server: Server) -> None:
     _delete_only_once_nothing_is_held(s)
 
 
-def _delete_only_once_nothing_is_held(s: Server) -> None:
+def _delete_only_once_nothing_is_held(s: App) -> None:
     """An account that holds money (in its wallet, or chips at a table) is not deleted: the
-    refusal names what it holds; once it is all cashed out, it is. (On the server above.)"""
+    refusal names what it holds; once it is all cashed out, it is. (On the ledger of the test above.)"""
     s.ok("bob", "/tables/roulette-1/buy-in", {"amount": "50"})
-    refused = httpx.delete(s.base + "/users/bob", headers=s.headers("admin"), timeout=30)
+    refused = s.client.delete("/users/bob", headers=s.headers("admin"))
     assert refused.status_code == 409, refused.text
     reason = refused.json()["error"]["reason"]
     assert "bob holds 700.00 in the wallet" in reason, reason
@@ -53,13 +51,13 @@ def _delete_only_once_nothing_is_held(s: Server) -> None:
     assert s.get("bob", "/auth/me").status_code == 200  # refused: nothing changed
     s.ok("bob", "/tables/roulette-1/cash-out", {})
     s.cage_cash_out("bob", "750.00")
-    gone = httpx.delete(s.base + "/users/bob", headers=s.headers("admin"), timeout=30)
+    gone = s.client.delete("/users/bob", headers=s.headers("admin"))
     assert gone.status_code == 200, gone.text
     assert s.get("bob", "/auth/me").status_code == 401
 
 
-def test_the_night_reconciles_to_the_cent(server: Server) -> None:
-    s = server
+def test_the_night_reconciles_to_the_cent(app_ledger: App) -> None:
+    s = app_ledger
     s.ok("admin", "/wallets/alice/deposits", {"amount": "123.45"})
     s.cage_cash_out("bob", "99.99")
     s.ok("alice", "/tables/craps-1/buy-in", {"amount": "300"})

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
-from .conftest import Server
+from .appkit import App
 
 METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -60,8 +58,8 @@ def without_named_fields(spec: dict[str, Any]) -> list[str]:
     return bare
 
 
-def test_every_operation_has_a_success_schema(sqlite_server: Server) -> None:
-    spec = httpx.get(sqlite_server.base + "/openapi.json", timeout=30).json()
+def test_every_operation_has_a_success_schema(sqlite_app: App) -> None:
+    spec = sqlite_app.client.get("/openapi.json").json()
     assert len(spec["paths"]) > 50
     assert without_success_schema(spec) == []
     assert without_named_fields(spec) == []

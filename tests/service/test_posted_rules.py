@@ -1,17 +1,16 @@
-"""``GET /tables/{id}/rules`` over real HTTP: the posted rules of a table as it was opened,
+"""``GET /tables/{id}/rules`` in process: the posted rules of a table as it was opened,
 readable by every logged-in role, with the notices its clauses require."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-from .conftest import Server
+from .appkit import App
 
 
 @pytest.mark.clause("N.J.A.C. 13:47-20.32(i)1", "N.J.A.C. 13:47-20.32(g)")
-def test_posted_rules_of_a_table(sqlite_server: Server) -> None:
-    s = sqlite_server
+def test_posted_rules_of_a_table(sqlite_app: App) -> None:
+    s = sqlite_app
     s.ok("admin", "/tables", {"id": "wheel-2", "game": "roulette", "profile": "nj-casino-night",
                               "options": {"wheel": "double-zero-as-single", "min_bet": "2"}},
          key=None)
@@ -37,12 +36,12 @@ def test_posted_rules_of_a_table(sqlite_server: Server) -> None:
     assert "(N.J.A.C. 13:47-20.32(i)1)" in page.text
     assert s.get("alice", "/tables/wheel-2/rules?format=pdf").status_code == 422
     assert s.get("alice", "/tables/nowhere/rules").status_code == 404
-    assert httpx.get(s.base + "/tables/wheel-2/rules", timeout=10).status_code == 401
+    assert s.client.get("/tables/wheel-2/rules").status_code == 401
 
 
 @pytest.mark.clause("N.J.A.C. 13:69F-1.4(a)")
-def test_craps_table_states_odds_with_to(sqlite_server: Server) -> None:
-    doc = sqlite_server.get("alice", "/tables/craps-1/rules").json()
+def test_craps_table_states_odds_with_to(sqlite_app: App) -> None:
+    doc = sqlite_app.get("alice", "/tables/craps-1/rules").json()
     odds = [p["odds"] for w in doc["wagers"] for p in w["pays"] if p["odds"][0].isdigit()]
     assert odds and all(" to " in o for o in odds)
     assert doc["notices"][0]["clause"] == "N.J.A.C. 13:69F-1.4(a)"
