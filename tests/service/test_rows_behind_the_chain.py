@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import people
+from croupier.service import paytable_changes, people
 from croupier.service.audit import second_persons
 from croupier.service.audit.canonical import canonical, link
 from croupier.service.audit.snapshot import Snapshot
@@ -298,3 +298,35 @@ def test_a_withdrawn_change_approved_while_its_record_was_edited_is_named(app: A
     found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
     assert f"paytable_approved of change {change['id']}: it was withdrawn, not proposed" \
         in found, report["findings"]
+
+
+def _record(seq: int, kind: str, subject: str, actor: str, at: float, **payload: Any
+            ) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "subject": subject, "actor": actor, "at": at,
+            "payload": json.dumps(payload)}
+
+
+def test_decisions_an_older_release_made_before_the_users_chain_are_not_findings() -> None:
+    # A ledger of a release before the users' chain (tests/fixtures/ledger-v1-repriced): its
+    # admin approved the equipment they registered and a pay table change after its time,
+    # as that release allowed. The upgrade begins the users' chain after them; the audit
+    # reads the decisions made since against today's rules, not these.
+    def house(at: float) -> list[dict[str, Any]]:
+        return [
+            _record(1, "equipment_registered", "equipment:t1", "admin", at, id="t1"),
+            _record(2, "equipment_approved", "equipment:t1", "admin", at + 1,
+                    authority="demo", reference="x"),
+            _record(3, "paytable_proposed", "paytable:craps:nj-13-69f", "sup", at + 2,
+                    effective_at=repr(at), game="craps"),
+            _record(4, "paytable_approved", "paytable:craps:nj-13-69f", "admin", at + 5,
+                    change=3)]
+    users = [_user(1, "genesis", "", "croupier", 100.0, users=[
+        {"username": "admin", "role": "admin", "locked": False, "deleted": False,
+         "made_by": None, "password": "a"}])]
+    old, new = Snapshot(), Snapshot()
+    old.records, new.records = house(10.0), house(200.0)
+    assert second_persons.check(users, old) == []
+    assert paytable_changes.check_records(old.records, 100.0) == []
+    # The same decisions made since the users' chain began are named.
+    assert [f.seq for f in second_persons.check(users, new)] == [2]
+    assert [f.seq for f in paytable_changes.check_records(new.records, 100.0)] == [4]

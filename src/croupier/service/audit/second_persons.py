@@ -119,11 +119,17 @@ _TABLE_KINDS = ("adjustment_asked", "adjustment_approved", "void", "late_bet",
 
 def check(user_records: list[dict[str, Any]], snap: Snapshot) -> list[Finding]:
     """Every decision of ``snap`` whose second person the users' chain, as it stood then,
-    counts as one person with whom they had to be independent of."""
+    counts as one person with whom they had to be independent of. A decision recorded before
+    the users' chain began (its first record: the upgrade that made it, or the ledger's
+    first account) was made by a release that had no users' chain to decide from, under the
+    rules it had (an admin then approved the equipment they registered): it is not read
+    against rules made since."""
     ats = [float(r["at"]) for r in user_records]
     hands: dict[int, people.Hands] = {}
     findings: list[Finding] = []
     for d in decisions(snap):
+        if not ats or d.at < ats[0]:
+            continue
         known = bisect.bisect_left(ats, d.at)
         if known not in hands:
             hands[known] = people.hands(user_records[:known])
