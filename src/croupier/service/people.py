@@ -246,8 +246,13 @@ def trusted(conn: Connection) -> list[dict[str, Any]]:
     decide, not only named by the next audit. A chain rewritten with its hashes recomputed
     links, and is caught by the pin for every record up to the last checkpoint (written at
     most seconds after any change). Refused (409) with where the chain fails."""
-    chain = records(conn)
     url = str(conn.engine.url)
+    # The pin first, as the audit reads it (audit.chain.PinRead): a checkpoint is pinned once
+    # committed, so the chain read after it holds its head. Read the other way round, a log-in
+    # (which reads without the users' lock) could find an account made, signed and pinned
+    # between the two reads: a head not in the chain it read, and refuse a chain that holds.
+    pinned = _pinned_head(_PINS.get(url))
+    chain = records(conn)
     checked = _CHECKED.get(url)
     findings: list[Finding] = []
     if checked is not None and checked[0] == chain:
@@ -258,13 +263,10 @@ def trusted(conn: Connection) -> list[dict[str, Any]]:
             _CHECKED[url] = (chain, hashes)
     problem = findings[0].what if findings else None
     where = findings[0].seq if findings else None
-    if problem is None:
-        pinned = _pinned_head(_PINS.get(str(conn.engine.url)))
-        if pinned is not None and hashes.get(pinned[0]) != pinned[1]:
-            problem = ("it no longer holds the head the last signed checkpoint pinned "
-                       "outside the database: a record was changed, removed or its hashes "
-                       "rewritten")
-            where = pinned[0]
+    if problem is None and pinned is not None and hashes.get(pinned[0]) != pinned[1]:
+        problem = ("it no longer holds the head the last signed checkpoint pinned outside "
+                   "the database: a record was changed, removed or its hashes rewritten")
+        where = pinned[0]
     if problem is not None:
         raise ApiError(409, "refused", f"the users' chain does not hold at record {where} "
                        f"({problem}): no one is counted a second person, nor one person "
