@@ -202,21 +202,27 @@ class Hands:
 
 def hands(records: Iterable[Mapping[str, Any]]) -> Hands:
     """:class:`Hands` from the users' chain's records, in order."""
-    makers: dict[str, set[str]] = {}
-    holder: dict[str, str] = {}
+    held = Hands({}, {})
     for r in records:
-        kind, name, actor = r["kind"], str(r["subject"]), str(r["actor"])
-        data = json.loads(r["payload"])
-        if kind == "genesis":
-            for a in data["users"]:
-                if a["made_by"] is not None:
-                    makers.setdefault(a["username"], set()).add(a["made_by"])
-        if kind in ("created", "role_changed") and data.get("made_by") is not None:
-            makers.setdefault(name, set()).add(data["made_by"])
-        if kind in ("created", "password_reset", "password_changed"):
-            # Chosen at the command line (by whoever holds the data) or by its holder: theirs.
-            holder[name] = name if actor in (COMMAND_LINE, name) else actor
-    return Hands(makers, holder)
+        add_hand(held, r)
+    return held
+
+
+def add_hand(held: Hands, r: Mapping[str, Any]) -> None:
+    """Fold the users' chain's next record ``r`` into ``held`` (the audit reads decisions
+    against the chain as it grew, one record at a time, not folded again for each)."""
+    makers, holder = held.makers, held.holder
+    kind, name, actor = r["kind"], str(r["subject"]), str(r["actor"])
+    data = json.loads(r["payload"])
+    if kind == "genesis":
+        for a in data["users"]:
+            if a["made_by"] is not None:
+                makers.setdefault(a["username"], set()).add(a["made_by"])
+    if kind in ("created", "role_changed") and data.get("made_by") is not None:
+        makers.setdefault(name, set()).add(data["made_by"])
+    if kind in ("created", "password_reset", "password_changed"):
+        # Chosen at the command line (by whoever holds the data) or by its holder: theirs.
+        holder[name] = name if actor in (COMMAND_LINE, name) else actor
 
 
 _PINS: dict[str, Path] = {}
