@@ -390,3 +390,23 @@ def test_the_audit_reads_each_users_record_once_whatever_the_decisions() -> None
     found = second_persons.check(users, snap)
     assert [f.seq for f in found] == list(range(3, 301))  # one admin made them all
     assert _Counted.reads <= len(users)
+
+
+def test_a_log_in_decodes_the_first_record_and_the_accounts_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A log-in checks the whole users' chain (people.trusted), then folded all of it to find
+    # one account: with 20,000 records that decoding took longer than reading them, at every
+    # log-in. The account is made by the chain's first record and its own.
+    chain = [_Counted(_user(1, "genesis", "", "croupier", 1.0, users=[
+        {"username": "admin", "role": "admin", "locked": False, "deleted": False,
+         "made_by": None, "password": "a"}]))]
+    chain += [_Counted(_user(i, "created", f"p{i}", people.COMMAND_LINE, float(i),
+                             role="player", made_by=None, password="p")) for i in range(2, 300)]
+    chain.append(_Counted(_user(300, "created", "ann", people.COMMAND_LINE, 300.0,
+                                role="dealer", made_by=None, password="q")))
+    monkeypatch.setattr(people, "trusted", lambda conn: chain)
+    _Counted.reads = 0
+    ann = people.chained(Any, "ann")
+    assert ann is not None and (ann.role, ann.password) == ("dealer", "q")
+    assert _Counted.reads == 2
+    assert people.chained(Any, "admin") is not None
