@@ -410,3 +410,31 @@ def test_a_log_in_decodes_the_first_record_and_the_accounts_own(
     assert ann is not None and (ann.role, ann.password) == ("dealer", "q")
     assert _Counted.reads == 2
     assert people.chained(Any, "admin") is not None
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.25(i)2")
+def test_an_approval_is_timed_as_it_is_written_not_before_its_pay_table_is_checked(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An approval read the clock, then checked the pay table (croupier check: 0.3 s here, more
+    # on a busy host), then wrote its record: one made in the last moments before the change's
+    # time bore a time past it by more than the second the audit allows, and the audit named
+    # an honest approval (and a server refuses to start on a ledger that does not verify).
+    from croupier.service import paytable_changes as schedule
+
+    with demo_app(tmp_path) as fresh:
+        change = fresh.ok("supervisor", "/paytables/changes", {
+            "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": "3 to 1"},
+            "effective": datetime.fromtimestamp(time.time() + 1.5, UTC).isoformat(),
+            "reason": "the house pays more on this bet"})
+        checked = schedule.check
+
+        def slow(game: str, profile: str, pays: dict[str, str]) -> list[tuple[str, str]]:
+            time.sleep(max(0.0, change["effective_at"] + 1.5 - time.time()))
+            return checked(game, profile, pays)
+
+        monkeypatch.setattr(schedule, "check", slow)
+        r = fresh.post("floor", f"/paytables/changes/{change['id']}/approve")
+        monkeypatch.setattr(schedule, "check", checked)
+        assert r.status_code == 409 and "has come" in r.json()["error"]["reason"], r.text
+        report = fresh.get("auditor", "/audit/verify").json()
+        assert report["ok"], report["findings"]

@@ -212,12 +212,15 @@ def approve(conn: Connection, actor: str, change_id: int, now: float | None = No
     if why is not None:
         raise Refusal("a change is approved by a second person, independent of the "
                       f"one who proposed it: {why}", pays_clause(change))
+    _refuse_if_failing(change.game, change.profile, change.pays)
+    # The time is read after the pay table's check (croupier check: a third of a second, more
+    # on a busy host), just before the record is written with its own: the audit allows the
+    # two only DECIDED_WITHIN apart (check_records).
     if (time.time() if now is None else now) >= change.effective_at:
         raise Refusal(f"change {change_id} was to take effect at {change.effective}, which "
                       "has come: approved now it would take effect at once, with no notice "
                       "to the players; a change is approved before its time, so propose it "
                       "again with a time still to come", pays_clause(change))
-    _refuse_if_failing(change.game, change.profile, change.pays)
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
                     {"change": change_id}, actor)
     invalidate()
