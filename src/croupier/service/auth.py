@@ -294,7 +294,10 @@ class Auth:
                 .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
                 .where(store.users.c.username == username, store.users.c.locked == sa.false(),
                        login_state.c.deleted_at.is_(None))).first()
-            return row, (people.chained(conn, username) if row is not None else None)
+            # The users' chain is read and checked whether the name is known or not: the
+            # check of a long chain takes time, which would tell which names are accounts.
+            held = people.chained(conn, username)
+            return row, (held if row is not None else None)
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""
