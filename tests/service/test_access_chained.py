@@ -162,3 +162,47 @@ def test_a_name_written_into_the_users_row_is_no_session(app: App) -> None:
     finally:
         _rename(app, [("nobody-at-all", "supervisor")])
     assert _me(app, token) == (200, "supervisor")
+
+
+@pytest.mark.parametrize("name", ["josé", "ops.lead", "night desk"])
+def test_a_token_names_any_account_name_in_what_a_header_carries(app: App, name: str) -> None:
+    # ``croupier init --admin`` takes any name (and an older ledger may hold one), and the
+    # token names it: written into the token as it is, a name beyond ASCII made a token no
+    # HTTP client sends (a header is Latin-1 at most, ASCII to most clients), so the account
+    # logged in and could not use its token. A dot or a space in a name is carried too.
+    from croupier.service import recovery
+
+    recovery.add(_engine(app), name, PASSWORD, "auditor")
+    r = app.post_login({"username": name, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    token = r.json()["token"]
+    assert token.isascii() and " " not in token, token
+    assert _me(app, token) == (200, name)
+    # The name it carries is still the account's: another account's row given it is refused.
+    _rename(app, [(name, f"{name}-x")])
+    try:
+        assert _me(app, token) == (401, None)
+    finally:
+        _rename(app, [(f"{name}-x", name)])
+
+
+def test_a_log_in_as_an_unknown_name_reads_the_users_chain_as_a_known_one_does(
+        app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A log-in as a known name reads and checks the whole users' chain (people.trusted), one
+    # as an unknown name did not: with thousands of accounts that is a tenth of a second more,
+    # which tells anyone which names are accounts (the unknown name's password is checked
+    # against a dummy hash for the same reason).
+    from croupier.service import people
+
+    real, reads = people.trusted, []
+
+    def counted(conn: sa.Connection) -> list[dict[str, Any]]:
+        reads.append(1)
+        return real(conn)
+
+    monkeypatch.setattr(people, "trusted", counted)
+    for name in ("dealer", "nobody-by-this-name"):
+        reads.clear()
+        r = app.post_login({"username": name, "password": "not the password"})
+        assert r.status_code == 401, r.text
+        assert reads == [1], name

@@ -44,6 +44,7 @@ import re
 import secrets
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -172,8 +173,21 @@ def new_token(user_id: int, username: str, role: str, expires: int) -> str:
     is there because the id alone is only a row's: the row an id finds names the account, and
     a row given another account's name (or two rows swapping theirs) would make a session act
     under that name, a second person to its own holder's requests. The secret is URL-safe
-    base64, without a dot, so the name is everything between the expiry and the last dot."""
-    return f"{user_id}.{role}.{expires}.{username}.{secrets.token_urlsafe(32)}"
+    base64, without a dot, so the name is everything between the expiry and the last dot.
+    The name is percent-encoded (:func:`token_name`): a header carries ASCII, and an account
+    name need not be (``croupier init --admin`` takes any)."""
+    return f"{user_id}.{role}.{expires}.{token_name(username)}.{secrets.token_urlsafe(32)}"
+
+
+def token_name(username: str) -> str:
+    """``username`` as a token carries it: percent-encoded UTF-8, so ASCII without a space
+    (a name of letters, digits, ``_``, ``-`` and ``.`` is itself). One name, one spelling: a
+    ``%`` of the name is encoded too, so no other name is carried alike.
+
+    >>> [token_name(n) for n in ("dan", "ops.lead", "josé", "50%")]
+    ['dan', 'ops.lead', 'jos%C3%A9', '50%25']
+    """
+    return urllib.parse.quote(username, safe="")
 
 
 _NUMBER = re.compile(r"[0-9]{1,19}")
@@ -197,7 +211,7 @@ def bound(token: str, found: tuple[Any, ...], now: float) -> bool:
     if len(parts) != 4 or not (_NUMBER.fullmatch(parts[0]) and _NUMBER.fullmatch(parts[2])):
         return False
     name, dot, _ = parts[3].rpartition(".")
-    return (int(parts[0]) == int(found[0]) and bool(dot) and name == str(found[1])
+    return (int(parts[0]) == int(found[0]) and bool(dot) and name == token_name(str(found[1]))
             and parts[1] == str(found[2]) and int(parts[2]) > now)
 
 
@@ -297,7 +311,10 @@ class Auth:
                 .outerjoin(login_state, login_state.c.user_id == store.users.c.id)
                 .where(store.users.c.username == username, store.users.c.locked == sa.false(),
                        login_state.c.deleted_at.is_(None))).first()
-            return row, (people.chained(conn, username) if row is not None else None)
+            # The users' chain is read and checked whether the name is known or not: the
+            # check of a long chain takes time, which would tell which names are accounts.
+            held = people.chained(conn, username)
+            return row, (held if row is not None else None)
 
     def user_for(self, token: str) -> User | None:
         """The user a bearer token belongs to, or None (unknown, expired, locked, deleted)."""

@@ -212,12 +212,15 @@ def approve(conn: Connection, actor: str, change_id: int, now: float | None = No
     if why is not None:
         raise Refusal("a change is approved by a second person, independent of the "
                       f"one who proposed it: {why}", pays_clause(change))
+    _refuse_if_failing(change.game, change.profile, change.pays)
+    # The time is read after the pay table's check (croupier check: a third of a second, more
+    # on a busy host), just before the record is written with its own: the audit allows the
+    # two only DECIDED_WITHIN apart (check_records).
     if (time.time() if now is None else now) >= change.effective_at:
         raise Refusal(f"change {change_id} was to take effect at {change.effective}, which "
                       "has come: approved now it would take effect at once, with no notice "
                       "to the players; a change is approved before its time, so propose it "
                       "again with a time still to come", pays_clause(change))
-    _refuse_if_failing(change.game, change.profile, change.pays)
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
                     {"change": change_id}, actor)
     invalidate()
@@ -339,13 +342,15 @@ DECIDED_WITHIN = 1.0
 the time, then writes its record a moment later."""
 
 
-def check_records(records: list[dict[str, Any]]) -> list[Finding]:
+def check_records(records: list[dict[str, Any]], since: float) -> list[Finding]:
     """Every decision of the house's chain about a pay table change that its state, as the
     records before it leave it, did not allow: an approval of a change not proposed (or past
     its time), a withdrawal of one no longer to be withdrawn, a refusal of one not approved.
     The server decides from these records under the chain's lock; a record edited for the
     moment of a decision and put back would leave the decision standing and nothing else to
-    name it."""
+    name it. Only decisions recorded at or after ``since`` (when the users' chain began) are
+    named: an older release approved a change after its time had come, as it then might, and
+    its ledger must still verify (every record still folds into the changes' state)."""
     state: dict[int, tuple[str, float]] = {}
     findings: list[Finding] = []
     for r in records:
@@ -363,9 +368,10 @@ def check_records(records: list[dict[str, Any]]) -> list[Finding]:
         status, effective_at = state.get(number, ("", 0.0)) if isinstance(number, int) \
             else ("", 0.0)
         why = _not_allowed(str(r["kind"]), status, at > effective_at + DECIDED_WITHIN)
-        if why is not None:
-            findings.append(Finding(register.WHERE, seq, f"{r['kind']} of change {number!r}: "
-                                    f"{why}"))
+        if why is not None and (at >= since or not status):
+            if at >= since:
+                findings.append(Finding(register.WHERE, seq, f"{r['kind']} of change "
+                                        f"{number!r}: {why}"))
             continue
         state[int(number)] = ({"paytable_approved": "approved",
                                "paytable_withdrawn": "withdrawn"}.get(str(r["kind"]),

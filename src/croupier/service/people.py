@@ -202,21 +202,27 @@ class Hands:
 
 def hands(records: Iterable[Mapping[str, Any]]) -> Hands:
     """:class:`Hands` from the users' chain's records, in order."""
-    makers: dict[str, set[str]] = {}
-    holder: dict[str, str] = {}
+    held = Hands({}, {})
     for r in records:
-        kind, name, actor = r["kind"], str(r["subject"]), str(r["actor"])
-        data = json.loads(r["payload"])
-        if kind == "genesis":
-            for a in data["users"]:
-                if a["made_by"] is not None:
-                    makers.setdefault(a["username"], set()).add(a["made_by"])
-        if kind in ("created", "role_changed") and data.get("made_by") is not None:
-            makers.setdefault(name, set()).add(data["made_by"])
-        if kind in ("created", "password_reset", "password_changed"):
-            # Chosen at the command line (by whoever holds the data) or by its holder: theirs.
-            holder[name] = name if actor in (COMMAND_LINE, name) else actor
-    return Hands(makers, holder)
+        add_hand(held, r)
+    return held
+
+
+def add_hand(held: Hands, r: Mapping[str, Any]) -> None:
+    """Fold the users' chain's next record ``r`` into ``held`` (the audit reads decisions
+    against the chain as it grew, one record at a time, not folded again for each)."""
+    makers, holder = held.makers, held.holder
+    kind, name, actor = r["kind"], str(r["subject"]), str(r["actor"])
+    data = json.loads(r["payload"])
+    if kind == "genesis":
+        for a in data["users"]:
+            if a["made_by"] is not None:
+                makers.setdefault(a["username"], set()).add(a["made_by"])
+    if kind in ("created", "role_changed") and data.get("made_by") is not None:
+        makers.setdefault(name, set()).add(data["made_by"])
+    if kind in ("created", "password_reset", "password_changed"):
+        # Chosen at the command line (by whoever holds the data) or by its holder: theirs.
+        holder[name] = name if actor in (COMMAND_LINE, name) else actor
 
 
 _PINS: dict[str, Path] = {}
@@ -246,8 +252,13 @@ def trusted(conn: Connection) -> list[dict[str, Any]]:
     decide, not only named by the next audit. A chain rewritten with its hashes recomputed
     links, and is caught by the pin for every record up to the last checkpoint (written at
     most seconds after any change). Refused (409) with where the chain fails."""
-    chain = records(conn)
     url = str(conn.engine.url)
+    # The pin first, as the audit reads it (audit.chain.PinRead): a checkpoint is pinned once
+    # committed, so the chain read after it holds its head. Read the other way round, a log-in
+    # (which reads without the users' lock) could find an account made, signed and pinned
+    # between the two reads: a head not in the chain it read, and refuse a chain that holds.
+    pinned = _pinned_head(_PINS.get(url))
+    chain = records(conn)
     checked = _CHECKED.get(url)
     findings: list[Finding] = []
     if checked is not None and checked[0] == chain:
@@ -258,13 +269,10 @@ def trusted(conn: Connection) -> list[dict[str, Any]]:
             _CHECKED[url] = (chain, hashes)
     problem = findings[0].what if findings else None
     where = findings[0].seq if findings else None
-    if problem is None:
-        pinned = _pinned_head(_PINS.get(str(conn.engine.url)))
-        if pinned is not None and hashes.get(pinned[0]) != pinned[1]:
-            problem = ("it no longer holds the head the last signed checkpoint pinned "
-                       "outside the database: a record was changed, removed or its hashes "
-                       "rewritten")
-            where = pinned[0]
+    if problem is None and pinned is not None and hashes.get(pinned[0]) != pinned[1]:
+        problem = ("it no longer holds the head the last signed checkpoint pinned outside "
+                   "the database: a record was changed, removed or its hashes rewritten")
+        where = pinned[0]
     if problem is not None:
         raise ApiError(409, "refused", f"the users' chain does not hold at record {where} "
                        f"({problem}): no one is counted a second person, nor one person "
@@ -340,7 +348,9 @@ def chained(conn: Connection, username: str) -> Person | None:
         chain = trusted(conn)  # the whole chain: a record edited for one log-in opens none
     except ApiError:
         return None  # refused as a row that differs from the chain: the log says to audit
-    return fold(chain).get(username)
+    # Only the first record and the account's own are folded: they alone make its account,
+    # and decoding every account's records at each log-in took as long as reading them.
+    return fold(r for r in chain if r["subject"] in ("", username)).get(username)
 
 
 def records(conn: Connection) -> list[dict[str, Any]]:

@@ -119,20 +119,28 @@ _TABLE_KINDS = ("adjustment_asked", "adjustment_approved", "void", "late_bet",
 
 def check(user_records: list[dict[str, Any]], snap: Snapshot) -> list[Finding]:
     """Every decision of ``snap`` whose second person the users' chain, as it stood then,
-    counts as one person with whom they had to be independent of."""
+    counts as one person with whom they had to be independent of. A decision recorded before
+    the users' chain began (its first record: the upgrade that made it, or the ledger's
+    first account) was made by a release that had no users' chain to decide from, under the
+    rules it had (an admin then approved the equipment they registered): it is not read
+    against rules made since."""
     ats = [float(r["at"]) for r in user_records]
-    hands: dict[int, people.Hands] = {}
-    findings: list[Finding] = []
-    for d in decisions(snap):
-        known = bisect.bisect_left(ats, d.at)
-        if known not in hands:
-            hands[known] = people.hands(user_records[:known])
+    found: list[tuple[int, Finding]] = []
+    # The decisions in time, each against the chain grown to it one record at a time: the
+    # chain folded again for each (a casino's players are accounts too, thousands of them)
+    # took the square of its length. Found, they are named in the chains' order.
+    held, known = people.Hands({}, {}), 0
+    for place, d in sorted(enumerate(decisions(snap)), key=lambda pd: (pd[1].at, pd[0])):
+        if not ats or d.at < ats[0]:
+            continue
+        for r in user_records[known:bisect.bisect_left(ats, d.at, lo=known)]:
+            people.add_hand(held, r)
+            known += 1
         for other in d.of:
-            why = (f"{d.by} is {other}" if other == d.by
-                   else hands[known].why_one(other, d.by))
+            why = f"{d.by} is {other}" if other == d.by else held.why_one(other, d.by)
             if why is not None:
-                findings.append(Finding(d.where, d.seq, (
+                found.append((place, Finding(d.where, d.seq, (
                     f"{d.what}: decided by {d.by}, who was to be a person independent of "
-                    f"{other}, and the users' chain as it then stood says otherwise ({why})")))
+                    f"{other}, and the users' chain as it then stood says otherwise ({why})"))))
                 break
-    return findings
+    return [f for _, f in sorted(found, key=lambda pf: pf[0])]

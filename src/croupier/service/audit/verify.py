@@ -138,11 +138,12 @@ def _projections(snap: Snapshot, report: Report) -> None:
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
-    report.findings.extend(paytable_changes.check_records(snap.records))
+    since = float(snap.user_records[0]["at"])  # the upgrade that began the users' chain
+    report.findings.extend(paytable_changes.check_records(snap.records, since))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
     report.findings.extend(second_persons.check(snap.user_records, snap))
-    found, notes = controls.check(snap.events, snap.pending, float(snap.user_records[0]["at"]))
+    found, notes = controls.check(snap.events, snap.pending, since)
     report.findings.extend(found)
     report.notes.extend(notes)
     found, notes = cage.check(snap.records, snap.entries)
