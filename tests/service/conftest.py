@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -27,7 +27,8 @@ from serverkit import PG_ENV as PG_ENV  # re-exported for the tests that import 
 from serverkit import Asks, free_port, fresh_schema, postgres_url
 from serverkit import reset_postgres as reset_postgres  # re-exported as well
 
-from .appkit import App, demo_app
+if TYPE_CHECKING:  # loaded by its path too (tests/fixtures): no package to import from
+    from .appkit import App
 
 STAFF = ("admin", "dealer", "supervisor", "auditor")
 
@@ -139,6 +140,8 @@ def sqlite_server(tmp_path: Path) -> Iterator[Server]:
 def app_ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[App]:
     """The app in process over a fresh demo ledger on SQLite or PostgreSQL (an empty schema):
     for tests of what the routes answer and write, which need no server process."""
+    from .appkit import demo_app
+
     database = fresh_schema(postgres_url("")) if request.param == "postgresql" else None
     with demo_app(tmp_path, database=database) as app:
         yield app
@@ -147,5 +150,7 @@ def app_ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[App]:
 @pytest.fixture
 def sqlite_app(tmp_path: Path) -> Iterator[App]:
     """The app in process over a fresh demo ledger on SQLite."""
+    from .appkit import demo_app
+
     with demo_app(tmp_path) as app:
         yield app
