@@ -65,7 +65,7 @@ from croupier.service.errors import ApiError
 if TYPE_CHECKING:
     from croupier.service.audit.keys import Signer
 
-CLAUSE = "the house's user accounts (internal controls)"
+CLAUSE = people.CLAUSE
 """What a refusal to make, re-role, lock, unlock or delete an account cites: the house's own
 control of who may act in its system (no regulation's clause speaks to accounts)."""
 

@@ -57,6 +57,9 @@ GENESIS = link(FORMAT, canonical({"users": "records"}))
 """Where the users' chain starts."""
 WHERE = "users"
 COMMAND_LINE = "command line"
+CLAUSE = "the house's user accounts (internal controls)"
+"""What a refusal about accounts cites: the house's own control of who may act in its system
+and who counts as a second person (no regulation's clause speaks to accounts)."""
 """The actor of a record made at the command line, by whoever holds the data."""
 SYSTEM_ACTORS = {
     "integrity-monitor": "a fairness monitor's alerts and the change of dice it calls",
@@ -277,7 +280,7 @@ def trusted(conn: Connection) -> list[dict[str, Any]]:
         raise ApiError(409, "refused", f"the users' chain does not hold at record {where} "
                        f"({problem}): no one is counted a second person, nor one person "
                        "with anyone, from it until croupier audit verify has been run and "
-                       "the chain put right")
+                       "the chain put right", CLAUSE)
     return chain
 
 
@@ -294,7 +297,7 @@ def _pinned_head(path: Path | None) -> tuple[int, str] | None:
         users = (json.loads(heads) if isinstance(heads, str) else heads).get("users")
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise ApiError(409, "refused", f"the pin file {path} cannot be read: no one is "
-                       "counted a second person until it is put back") from None
+                       "counted a second person until it is put back", CLAUSE) from None
     return None if users is None else (int(users[0]), str(users[1]))
 
 

@@ -229,7 +229,7 @@ def _hold_die(conn: Connection, serial: str, cup: str | None) -> None:
                  .with_for_update()).first()
     if reg.cup_of(conn, serial) != cup:
         raise ApiError(409, "refused", f"die {serial} moved while this step was recorded: "
-                       "nothing was changed; retry")
+                       "nothing was changed; retry", reg.CLAUSE)
 
 
 def _not_in_play(live: LiveTable, serial: str) -> None:
