@@ -104,10 +104,11 @@ def check_cash_out(limits: Limits, amount: int, balance: int) -> None:
     cage's control, as a buy-in past the wallet is refused citing the table's clause).
 
     >>> check_cash_out(Limits(max_deposit=100_00), 50_00, 80_00)
-    >>> check_cash_out(Limits(max_deposit=100_00), 90_00, 80_00)
-    Traceback (most recent call last):
-    ...
-    croupier.errors.Refusal: the wallet holds 80.00: no more can be paid out
+    >>> try:
+    ...     check_cash_out(Limits(max_deposit=100_00), 90_00, 80_00)
+    ... except Refusal as refused:
+    ...     print(refused.reason, "|", refused.clause)
+    the wallet holds 80.00: no more can be paid out | the house's cage controls (internal controls)
     """
     if amount <= 0:
         raise ApiError(422, "malformed", "a cash-out pays a positive amount")
