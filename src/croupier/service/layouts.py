@@ -11,9 +11,14 @@ on the layout were made on an approved layout and are settled as made.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
+from croupier.games import GAMES
 from croupier.roulette.events import LayoutWithdrawn
 from croupier.rules import RouletteRules, load_profile
 from croupier.service.equipment_register import approved_layout_wagers, items
@@ -21,14 +26,24 @@ from croupier.service.live import LiveTable
 from croupier.service.plans import Plan, PlanFn
 
 
+@functools.cache
+def layout_clauses(game: str, profile: str) -> Mapping[str, str]:
+    """The wagers ``game`` takes under ``profile`` only on an approved layout, each with the
+    clause that says so (none where the profile asks no layout). Read once per game and
+    profile: a bet asks it, and a profile's text does not change while the server runs."""
+    rules = GAMES[game].rules(load_profile(profile))
+    found = rules.approved_layout_clauses if isinstance(rules, RouletteRules) else {}
+    return MappingProxyType(dict(found))
+
+
 def needing_layout(live: LiveTable) -> dict[str, str]:
     """The wagers ``live`` offers now that need an approved layout, each with the clause
     that says so (none at a table whose profile asks no layout)."""
-    rules = live.game.rules(load_profile(live.profile))
-    if not isinstance(rules, RouletteRules) or not rules.approved_layout_clauses:
+    clauses = layout_clauses(live.game.name, live.profile)
+    if not clauses:
         return {}
     offered = live.table.offer()["wagers"]
-    return {w: c for w, c in rules.approved_layout_clauses.items() if w in offered}
+    return {w: c for w, c in clauses.items() if w in offered}
 
 
 def withdrawal(live: LiveTable, item_id: str, reason: str) -> PlanFn:
@@ -54,13 +69,12 @@ def require_layout(conn: Connection, live: LiveTable, wager: str) -> None:
     ``layout_withdrawn`` event follows the register's record in a transaction of its own
     (:func:`withdrawal`): a failure or a crash between the two left the table taking the
     wager with no approved layout for it."""
-    rules = live.game.rules(load_profile(live.profile))
-    if not isinstance(rules, RouletteRules) or wager not in rules.approved_layout_clauses:
+    clause = layout_clauses(live.game.name, live.profile).get(wager)
+    if clause is None:
         return
     if wager in approved_layout_wagers(conn, live.id):
         return
     if not any(it.type == "layout" and live.id in it.tables for it in items(conn)):
         return  # a table whose layout the register does not follow: the table's option rules
     raise Refusal(f"{wager.replace('_', ' ')} wagers are taken only on an approved layout "
-                  f"that shows them: none is in service at table {live.id}",
-                  rules.approved_layout_clauses[wager])
+                  f"that shows them: none is in service at table {live.id}", clause)
