@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
 
-from serverkit import PASSWORD, Asks
+from serverkit import PASSWORD, Asks, own_schema, postgres_url
 
 
 class App(Asks):
@@ -74,3 +74,15 @@ def demo_app(data: Path, seed: int = 1, database: str | None = None) -> Iterator
             yield App(client, data, database)
     finally:
         engine.dispose()
+
+
+@contextmanager
+def backend_app(backend: str, data: Path, why: str, seed: int = 1) -> Iterator[App]:
+    """:func:`demo_app` on ``backend``: ``sqlite``, or ``postgresql`` in a schema of its own,
+    dropped afterwards (``why``: what a run without PostgreSQL skips, in its words)."""
+    with ExitStack() as stack:
+        database = None
+        if backend == "postgresql":
+            database = stack.enter_context(own_schema(
+                postgres_url(why), f"croupier_app_{uuid.uuid4().hex[:8]}"))
+        yield stack.enter_context(demo_app(data, seed=seed, database=database))

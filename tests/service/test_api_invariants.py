@@ -13,7 +13,6 @@ every one of them, whatever the order.
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -35,9 +34,8 @@ from hypothesis.stateful import (
 from croupier.service import store
 from croupier.service.api.night import cash
 from croupier.service.runner import Runner
-from serverkit import own_schema, postgres_url
 
-from .appkit import App, demo_app
+from .appkit import App, backend_app
 
 PLAYERS = ("alice", "bob")
 TABLES = ("craps-1", "roulette-1")
@@ -65,14 +63,8 @@ BUY_INS = st.one_of(st.sampled_from(["100", "200"]), AMOUNTS)
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         ) -> Iterator[App]:
-    with contextlib.ExitStack() as stack:
-        database = None
-        if request.param == "postgresql":
-            url = postgres_url(": the random night on PostgreSQL")
-            schema = f"croupier_invariants_{uuid.uuid4().hex[:8]}"
-            database = stack.enter_context(own_schema(url, schema))
-        data = Path(tmp_path_factory.mktemp("invariants"))
-        made = stack.enter_context(demo_app(data, seed=5, database=database))
+    data = Path(tmp_path_factory.mktemp("invariants"))
+    with backend_app(request.param, data, ": the random night on PostgreSQL", seed=5) as made:
         for player in PLAYERS:
             for table in TABLES:
                 made.ok(player, f"/tables/{table}/buy-in", {"amount": "200"})

@@ -4,7 +4,6 @@ must stand as the chain has it. In-process (the app over a demo ledger)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 import uuid
@@ -20,22 +19,17 @@ from croupier.service.audit import second_persons
 from croupier.service.audit.canonical import canonical, link
 from croupier.service.audit.snapshot import Snapshot
 from croupier.service.register import record_text
-from serverkit import PASSWORD, own_schema, postgres_url
+from serverkit import PASSWORD
 
-from .appkit import App, demo_app
+from .appkit import App, backend_app, demo_app
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
         ) -> Iterator[App]:
-    with contextlib.ExitStack() as stack:
-        database = None
-        if request.param == "postgresql":
-            url = postgres_url(": rows behind the chain on PostgreSQL")
-            schema = f"croupier_rows_{uuid.uuid4().hex[:8]}"
-            database = stack.enter_context(own_schema(url, schema))
-        yield stack.enter_context(demo_app(tmp_path_factory.mktemp("rows-behind"),
-                                           database=database))
+    with backend_app(request.param, tmp_path_factory.mktemp("rows-behind"),
+                     ": rows behind the chain on PostgreSQL") as made:
+        yield made
 
 
 def _engine(app: App) -> sa.Engine:
