@@ -240,9 +240,15 @@ def test_a_gone_owners_table_is_taken_at_once_and_its_writes_fenced(engine: sa.E
     assert holder is not None and holder.owner == "a" and not holder.expired
     assert first._live is not None
     first._live.invalidate()  # the connection closes as a killed process's would
-    second.forget_holder("t-gone")
     started = time.monotonic()
-    assert second.claim("t-gone") is None and second.held() == {"t-gone": 2}
+    # PostgreSQL frees the lock once the closed session's backend has ended, a moment after
+    # the socket closes (longer on a busy machine): the node asks again, as its loop does.
+    while True:
+        second.forget_holder("t-gone")
+        if second.claim("t-gone") is None or time.monotonic() - started > 5:
+            break
+        time.sleep(0.05)
+    assert second.held() == {"t-gone": 2}
     assert time.monotonic() - started < 5  # not the lease's 30 s
     user = User(1, "admin", "admin")
 
