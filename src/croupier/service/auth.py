@@ -429,12 +429,9 @@ def _changes_left(conn: Connection, username: str) -> None:
     """429 with ``Retry-After`` if ``username`` has changed their own password
     :data:`PASSWORD_CHANGES` times in the last :data:`CHANGES_SECONDS` (read from the users'
     chain, the account's own records only)."""
-    c = people.user_records.c
-    since = store.now() - CHANGES_SECONDS
-    count, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(c.at)).where(
-        c.subject == username, c.kind == "password_changed", c.at > since)).one()
-    if count >= PASSWORD_CHANGES:
-        wait = max(1, int(oldest - since) + 1)
+    count, wait = people.USERS.wait_for_room(conn, username, "password_changed",
+                                             PASSWORD_CHANGES, CHANGES_SECONDS)
+    if wait:
         raise ApiError(429, "too_many_changes", f"{username} has changed their password "
                        f"{count} times in the last {CHANGES_SECONDS // 3600} hours, the most "
                        f"an account does: try again in {wait} s", CLAUSE,

@@ -219,12 +219,9 @@ def _asks_left(conn: Connection, player: str) -> None:
     """429 with ``Retry-After`` once :data:`ASKS_A_DAY` cash-outs were asked for ``player`` in
     the last :data:`ASKS_SECONDS` (read from the house's chain, under its lock), whatever
     became of them."""
-    c = register.house_records.c
-    since = store.now() - ASKS_SECONDS
-    count, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(c.at)).where(
-        c.subject == subject(player), c.kind == ASKED, c.at > since)).one()
-    if count >= ASKS_A_DAY:
-        wait = max(1, int(oldest - since) + 1)
+    count, wait = register.HOUSE.wait_for_room(conn, subject(player), ASKED, ASKS_A_DAY,
+                                               ASKS_SECONDS)
+    if wait:
         raise ApiError(429, "too_many_requests", f"{count} cash-outs were asked for {player} "
                        f"in the last {ASKS_SECONDS // 3600} hours, the most the cage takes: "
                        f"try again in {wait} s", CLAUSE, headers={"Retry-After": str(wait)})

@@ -279,7 +279,11 @@ def standing(die: Any, past: list[dict[str, Any]]) -> str | None:
 def issued_to(conn: Connection, serial: str) -> str | None:
     """The table whose dice cup the die's custody records put it in (its latest step is
     ``issued`` there), or None: a die with no such record is in no cup by its custody."""
-    past = custody(conn, serial)
+    return _issued_by(custody(conn, serial))
+
+
+def _issued_by(past: list[dict[str, Any]]) -> str | None:
+    """The table a die's custody records ``past`` leave it issued to, or None."""
     if not past or past[-1]["payload"]["step"] != "issued":
         return None
     table = past[-1]["payload"]["table"]
@@ -291,8 +295,9 @@ def cup_of(conn: Connection, serial: str) -> str | None:
     only a die with no custody record at all (put in a cup before custody was recorded) is
     where its ``dice`` row says. The row is a projection: a decision about a die in play
     reads the chain, since a row set to no cup would otherwise let a die in play leave it."""
-    if custody(conn, serial):
-        return issued_to(conn, serial)
+    past = custody(conn, serial)
+    if past:
+        return _issued_by(past)
     row = conn.execute(sa.select(store.dice.c.table_id).where(
         store.dice.c.serial == serial)).first()
     return None if row is None or row.table_id is None else str(row.table_id)

@@ -373,11 +373,13 @@ def check_records(records: list[dict[str, Any]], since: float) -> list[Finding]:
                 findings.append(Finding(register.WHERE, seq, f"{r['kind']} of change "
                                         f"{number!r}: {why}"))
             continue
-        state[int(number)] = ({"paytable_approved": "approved",
-                               "paytable_withdrawn": "withdrawn"}.get(str(r["kind"]),
-                                                                        "refused"),
-                              effective_at)
+        state[int(number)] = (_STATUS_AFTER[str(r["kind"])], effective_at)
     return findings
+
+
+_STATUS_AFTER = {"paytable_approved": "approved", "paytable_withdrawn": "withdrawn",
+                 "paytable_refused": "refused"}
+"""What a change stands at after each kind of decision."""
 
 
 def _not_allowed(kind: str, status: str, past: bool) -> str | None:

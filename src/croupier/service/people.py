@@ -57,10 +57,10 @@ GENESIS = link(FORMAT, canonical({"users": "records"}))
 """Where the users' chain starts."""
 WHERE = "users"
 COMMAND_LINE = "command line"
+"""The actor of a record made at the command line, by whoever holds the data."""
 CLAUSE = "the house's user accounts (internal controls)"
 """What a refusal about accounts cites: the house's own control of who may act in its system
 and who counts as a second person (no regulation's clause speaks to accounts)."""
-"""The actor of a record made at the command line, by whoever holds the data."""
 SYSTEM_ACTORS = {
     "integrity-monitor": "a fairness monitor's alerts and the change of dice it calls",
     "croupier": "the server's own records (the users' chain's first record, a pay table "

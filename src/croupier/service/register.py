@@ -63,6 +63,17 @@ class RecordChain:
         if conn.dialect.name != "sqlite":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": self.lock_key})
 
+    def wait_for_room(self, conn: Connection, subject: str, kind: str, most: int,
+                      seconds: int) -> tuple[int, int]:
+        """How many ``kind`` records about ``subject`` the last ``seconds`` hold, and, once
+        that is ``most`` or more, the seconds until the oldest of them leaves the window (0:
+        there is room now). A cap on what one account may make the chain grow by."""
+        c = self.table.c
+        since = store.now() - seconds
+        count, oldest = conn.execute(sa.select(sa.func.count(), sa.func.min(c.at)).where(
+            c.subject == subject, c.kind == kind, c.at > since)).one()
+        return int(count), (max(1, int(oldest - since) + 1) if count >= most else 0)
+
     def head(self, conn: Connection) -> list[Any] | None:
         """The chain's head ``[seq, hash]``, or None while it has no record."""
         last = conn.execute(sa.select(self.table.c.seq, self.table.c.hash).order_by(
