@@ -95,6 +95,21 @@ class Asks(Logins):
         assert asked.status_code == 202, asked.text
         return self.ok(payer, f"/wallets/{player}/cash-outs/{asked.json()['cash_out']}/pay")
 
+    def dice_in_play(self, table: str, player: str = "alice") -> None:
+        """Five inspected dice (R-1 to R-5) registered to ``table``'s cup, ``player`` bought
+        in for 50.00 there, the five offered and R-1 and R-2 selected."""
+        from croupier.service.equipment import passing_record
+
+        serials = [f"R-{i}" for i in range(1, 6)]
+        for serial in serials:
+            self.ok("admin", "/equipment/dice", {"serial": serial, "set_name": "r",
+                                                 "table_id": table}, key=None)
+            self.ok("admin", f"/equipment/dice/{serial}/inspections", passing_record(),
+                    key=None)
+        self.ok(player, f"/tables/{table}/buy-in", {"amount": "50"})
+        self.ok("dealer", f"/tables/{table}/dice/offer", {"serials": serials})
+        self.ok("dealer", f"/tables/{table}/dice/select", {"serials": serials[:2]})
+
     def ready_dice(self, table: str = "craps-1") -> None:
         """Offer five demo dice and have the dealer select two."""
         self.ok("dealer", f"/tables/{table}/dice/offer",

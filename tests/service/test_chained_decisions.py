@@ -119,13 +119,7 @@ def test_an_rng_table_stays_rng_when_its_controls_row_is_deleted(server: App) ->
     s = server
     s.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f",
                               "entry": "rng"}, key=None)
-    for i in range(1, 6):
-        s.ok("admin", "/equipment/dice", {"serial": f"R-{i}", "set_name": "r",
-                                          "table_id": "rng-1"}, key=None)
-        s.ok("admin", f"/equipment/dice/R-{i}/inspections", passing_record(), key=None)
-    s.ok("alice", "/tables/rng-1/buy-in", {"amount": "50"})
-    s.ok("dealer", "/tables/rng-1/dice/offer", {"serials": [f"R-{i}" for i in range(1, 6)]})
-    s.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
+    s.dice_in_play("rng-1")
     # The attack of the review: the row that made the table an RNG table, deleted.
     _sql(s, "DELETE FROM table_controls WHERE table_id = 'rng-1'")
     assert s.get("auditor", "/tables/rng-1").json()["entry"] == "rng"

@@ -163,13 +163,7 @@ def test_entry_second_person_and_private_recall(sqlite_server: Server) -> None:
     state = s.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f"},
                  key=None)
     assert state["entry"] == "rng"
-    for i in range(1, 6):
-        s.ok("admin", "/equipment/dice", {"serial": f"R-{i}", "set_name": "r",
-                                          "table_id": "rng-1"}, key=None)
-        s.ok("admin", f"/equipment/dice/R-{i}/inspections", passing_record(), key=None)
-    s.ok("alice", "/tables/rng-1/buy-in", {"amount": "50"})
-    s.ok("dealer", "/tables/rng-1/dice/offer", {"serials": [f"R-{i}" for i in range(1, 6)]})
-    s.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
+    s.dice_in_play("rng-1")
     r = s.post("dealer", "/tables/rng-1/roll", {"dice": [3, 4]})
     assert r.status_code == 409 and "RNG table" in r.json()["error"]["reason"]
     # The dealer's first act at the table records them on duty; then the RNG's draw.

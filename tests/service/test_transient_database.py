@@ -258,17 +258,9 @@ def test_a_cash_out_ended_once_by_the_database_is_taken_at_once(
 def _rng_table_ready(app: App) -> None:
     """An RNG craps table, rng-1, with five inspected dice offered and two selected, and
     alice's 5.00 on the pass line."""
-    from croupier.service.equipment import passing_record
-
     app.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f"},
            key=None)
-    for i in range(1, 6):
-        app.ok("admin", "/equipment/dice", {"serial": f"R-{i}", "set_name": "r",
-                                            "table_id": "rng-1"}, key=None)
-        app.ok("admin", f"/equipment/dice/R-{i}/inspections", passing_record(), key=None)
-    app.ok("alice", "/tables/rng-1/buy-in", {"amount": "50"})
-    app.ok("dealer", "/tables/rng-1/dice/offer", {"serials": [f"R-{i}" for i in range(1, 6)]})
-    app.ok("dealer", "/tables/rng-1/dice/select", {"serials": ["R-1", "R-2"]})
+    app.dice_in_play("rng-1")
     app.ok("alice", "/tables/rng-1/bets", {"wager": "pass", "amount": "5"})
 
 
