@@ -349,3 +349,31 @@ def test_a_group_answers_each_key_as_its_first_reads_found_it_and_as_the_group_l
     for refused in (changed, bob_changed):
         assert isinstance(refused, ApiError) and refused.code == "idempotency_key_reused"
     assert verify_ledger(kit.tables, checkpoint=False)["ok"]
+
+
+def test_a_group_hands_its_rows_to_the_ledger_which_stages_them_once_at_its_end(
+        kit: Kit) -> None:
+    """The runner hands each action's rows to the transaction as a value: every bet of the
+    group is planned before the ledger stages any row, each reply sent is byte for byte the
+    one kept under its key, and the events are chained in the order the bets were folded."""
+    order: list[str] = []
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        name = frame.f_code.co_qualname
+        if event == "call" and name in ("bet.<locals>.plan", "Ledger._stage"):
+            order.append("plan" if name.endswith("plan") else "stage")
+
+    jobs = [_keyed(kit, p, uuid.uuid4().hex, f"fp-{p}", "1") for p in ("alice", "bob", "alice")]
+    sys.setprofile(watch)
+    try:
+        results = kit.runner.run_batch(jobs)
+    finally:
+        sys.setprofile(None)
+    assert order == ["plan"] * 3 + ["stage"] * 3
+    for job, reply in zip(jobs, results, strict=True):
+        assert isinstance(reply, Reply) and reply.text is not None
+        kept = kit.ledger.peek(job.user, job.key, job.fp)
+        assert kept is not None and kept.text == reply.text
+    seqs = [r.body["events"][0]["seq"] for r in results if isinstance(r, Reply)]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 3
+    assert verify_ledger(kit.tables, checkpoint=False)["ok"]

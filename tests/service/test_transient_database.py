@@ -150,7 +150,7 @@ def test_a_bet_ended_by_the_database_changes_nothing(
         raise locked
 
     with monkeypatch.context() as patched:
-        patched.setattr(Ledger, "write", ended)
+        patched.setattr(Ledger, "flush", ended)
         bet = {"wager": "field", "amount": "5"}
         _busy(app.post("bob", "/tables/craps-1/bets", bet, key="busy-bet"))
     assert app.client.get("/tables/craps-1", headers=app.headers("bob")).json() == seat
@@ -288,7 +288,7 @@ def test_a_draw_whose_record_the_database_ended_is_never_drawn_again(
         _rng_table_ready(app)
         monkeypatch.setattr(Rng, "draw", counted)
         with monkeypatch.context() as patched:
-            patched.setattr(Ledger, "write", ended)
+            patched.setattr(Ledger, "flush", ended)
             _busy(app.post("dealer", "/tables/rng-1/roll", {}, key="ended"))
         assert len(draws) == 1
         assert [e for e in app.events("rng-1") if e["type"] == "draw"] == []

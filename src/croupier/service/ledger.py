@@ -16,6 +16,7 @@ import dataclasses
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
@@ -36,7 +37,7 @@ from croupier.service.audit.canonical import (
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
-from croupier.service.plans import Job, Reply
+from croupier.service.plans import COMPACT, Job, Reply
 from croupier.service.statements import Seats, Statements, Writes
 from croupier.service.writers import WRITER, SqliteWriter, Writers
 
@@ -50,6 +51,9 @@ _WRITES = "croupier.writes"
 _KNOWN = "croupier.known"
 """The stored replies a writer's transaction read at its start, for the keys of its actions:
 (the keys asked for, their rows by (user id, key)) in ``Connection.info``."""
+_HANDED = "croupier.handed"
+"""The actions' rows the runner has handed to a transaction and the ledger has not yet staged
+(:attr:`Began.handed`), in ``Connection.info``."""
 _WRITTEN = "croupier.written"
 """The events a transaction has written so far, counted for the checkpoints once it commits."""
 
@@ -92,13 +96,15 @@ or its reply missing though its request was done)."""
 class Began:
     """A writing transaction as it begins: its connection; the digest of each job's request
     (``requests``, by the job's place among them; ``codec.request_digest``, None without an
-    Idempotency-Key), which the chain records with the events it produces; and what the
+    Idempotency-Key), which the chain records with the events it produces; what the
     transaction's first reads found under the jobs' keys (``kept``, by place; a job left out
-    is looked up with :meth:`Ledger.stored` when it runs), so the runner need not ask again."""
+    is looked up with :meth:`Ledger.stored` when it runs), so the runner need not ask again;
+    and ``handed``, where the runner puts each action's rows (:class:`Handed`)."""
 
     conn: Connection
     requests: list[str | None]
     kept: dict[int, Kept]
+    handed: list[Handed]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,14 +123,15 @@ class CageMove:
 class Chained:
     """One action's events at a table as the ledger writes them: each with its place in the
     table's chain and who acted, all in one round, produced by one request (its digest,
-    ``codec.request_digest``; None without an Idempotency-Key), stamped at one time."""
+    ``codec.request_digest``; None without an Idempotency-Key), stamped at one time (when the
+    action began to be written, unless given)."""
 
     table_id: str
     round_no: int
     request: str | None
     events: list[tuple[int, Event, str]] = dataclasses.field(default_factory=list)
     """(seq, event, actor) in the order they were folded."""
-    at: float | None = None
+    at: float = dataclasses.field(default_factory=time.time)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,6 +143,21 @@ class Keep:
     key: str | None
     fp: str
     reply: Reply
+
+
+@dataclasses.dataclass(frozen=True)
+class Handed:
+    """One action's rows as the runner hands them to its transaction (:attr:`Began.handed`):
+    its events, its table's seats as it leaves them, its reply to keep under its key (already
+    encoded, :meth:`Reply.encoded`). The ledger stages what was handed, in the order handed,
+    before it stages or reads anything else of the transaction's and at the latest as the
+    transaction ends, so each event is chained to its table's last in the order folded. Handing
+    rows over as a value keeps the ledger out of each action's path: the transaction visits it
+    once, at its end."""
+
+    chained: Chained
+    seats: Seats | None = None
+    keep: Keep | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,12 +247,14 @@ class Ledger:
                     self.fence(conn, lives)
                 rows = [self.sql.all(conn, sql, values) for sql, values in reads]
                 conn.info[_KNOWN] = _known(keys, rows)
+                handed = conn.info[_HANDED] = []
                 try:
-                    yield Began(conn, requests, self._kept(conn, jobs, requests))
+                    yield Began(conn, requests, self._kept(conn, jobs, requests), handed)
                     self.flush(conn, end=True)
                     written = conn.info.pop(_WRITTEN)
                 finally:
                     conn.info.pop(_KNOWN, None)
+                    conn.info.pop(_HANDED, None)
             self.committed(written)
             return
         assert self._writers is not None
@@ -238,14 +262,16 @@ class Ledger:
             conn.info.pop(_WRITES, None)
             conn.info[_WRITTEN] = 0
             conn.info[_KNOWN] = _known(keys, rows)
+            handed = conn.info[_HANDED] = []
             try:
                 if self.fence is not None:
                     self.fence(conn, lives)
-                yield Began(conn, requests, self._kept(conn, jobs, requests))
+                yield Began(conn, requests, self._kept(conn, jobs, requests), handed)
                 self.flush(conn, end=True)
                 written = conn.info.pop(_WRITTEN)
             finally:
                 conn.info.pop(_KNOWN, None)
+                conn.info.pop(_HANDED, None)
         self.committed(written)
 
     def _kept(self, conn: Connection, jobs: list[Job], requests: list[str | None],
@@ -284,7 +310,7 @@ class Ledger:
         the request's, when the caller has it (``Began.requests``)."""
         if key is None:
             return None
-        pending = conn.info.get(_WRITES)
+        pending = self._writes(conn) if conn.info.get(_HANDED) else conn.info.get(_WRITES)
         row = pending.stored_row(user.id, key) if pending is not None else None
         known: _Known | None = conn.info.get(_KNOWN)
         read_at_begin = row is None and known is not None and (user.id, key) in known[0]
@@ -317,7 +343,10 @@ class Ledger:
                  reply: Reply, *, replace: bool = False) -> Reply:
         """Keep the reply under its idempotency key (``replace``: in place of the one kept
         while it was being settled); the reply with its encoded body."""
-        text = json.dumps(reply.body, separators=(",", ":"))
+        if reply.text is None:  # encoded here, not by the service's Reply.encoded: the
+            # ledger calls nothing back in the service
+            reply = dataclasses.replace(reply, text=json.dumps(reply.body, separators=COMPACT))
+        text = reply.text
         if key is not None and replace:
             self._writes(conn).replaced.append(
                 {"u": user.id, "k": key, "status": reply.status, "body": text})
@@ -325,7 +354,7 @@ class Ledger:
             self._writes(conn).stored[(user.id, key)] = {
                 "user_id": user.id, "key": key, "fingerprint": fp, "status": reply.status,
                 "body": text, "at": store.now()}
-        return dataclasses.replace(reply, text=text)
+        return reply
 
     def once(self, user: User, key: str | None, fp: str,
              act: Callable[[Connection, str | None], Reply]) -> Reply:
@@ -456,12 +485,12 @@ class Ledger:
               keep: Keep | None = None) -> Reply | None:
         """One action's events at a table, each chained to the table's last, the seats and
         house result as the action leaves them, and its reply kept under its key (``keep``;
-        the reply with its encoded body is returned): staged to be written with the
-        transaction (:meth:`flush`). The events are stamped with the time of the first write
-        of the action (``chained.at``, set here when it is None)."""
-        if chained.at is None:
-            chained.at = store.now()
-        writes = self._writes(conn)
+        the reply with its encoded body is returned): staged now, after whatever was handed
+        before it (:class:`Handed`), to be written with the transaction (:meth:`flush`)."""
+        return self._stage(conn, self._writes(conn), Handed(chained, seats, keep))
+
+    def _stage(self, conn: Connection, writes: Writes, handed: Handed) -> Reply | None:
+        chained, keep = handed.chained, handed.keep
         table_id, request = chained.table_id, chained.request
         head = self.heads[table_id]
         for seq, event, actor in chained.events:
@@ -472,8 +501,8 @@ class Ledger:
             row["hash"] = head = link(head, event_text(row))
             writes.events.append(row)
         self.heads[table_id] = head
-        if seats is not None:
-            writes.seat(seats)
+        if handed.seats is not None:
+            writes.seat(handed.seats)
         if keep is None:
             return None
         return self.remember(conn, keep.user, keep.key, keep.fp, keep.reply)
@@ -482,12 +511,17 @@ class Ledger:
         """The event rows this transaction has staged and not yet written."""
         return list(self._writes(conn).events)
 
-    @staticmethod
-    def _writes(conn: Connection) -> Writes:
-        """The rows this transaction writes at its end (:meth:`flush`)."""
+    def _writes(self, conn: Connection) -> Writes:
+        """The rows this transaction writes at its end (:meth:`flush`), with every action's
+        rows handed to it so far staged first, in the order handed."""
         writes: Writes | None = conn.info.get(_WRITES)
         if writes is None:
             writes = conn.info[_WRITES] = Writes()
+        handed: list[Handed] | None = conn.info.get(_HANDED)
+        if handed:
+            rows, handed[:] = list(handed), []
+            for action in rows:
+                self._stage(conn, writes, action)
         return writes
 
     def flush(self, conn: Connection, end: bool = False) -> None:
@@ -496,6 +530,8 @@ class Ledger:
         bets costs a few round trips to the database rather than four per bet. ``end``: the
         transaction's last writes; a writer connection (PostgreSQL) sends them and its
         ``COMMIT`` in one round trip (:meth:`Writers.commit`)."""
+        if conn.info.get(_HANDED):
+            self._writes(conn)
         writes: Writes | None = conn.info.pop(_WRITES, None)
         statements = self.sql.writing(conn, writes) if writes is not None else []
         if writes is not None and _WRITTEN in conn.info:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Connection
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 OUTCOME_CLAUSE = "replay contract: Outcomes"
 """The reading cited for what follows an outcome: recorded first, never drawn again, settled
 before anything else; a settlement that cannot be made halts the table; voids."""
+
+
+COMPACT = (",", ":")
+"""The separators of a reply's JSON as it is kept and sent (:meth:`Reply.encoded`)."""
 
 
 @dataclass
@@ -57,6 +61,17 @@ class Reply:
     replayed: bool = False
     text: str | None = field(default=None, compare=False)
     """The body as stored for a replay (JSON), sent as it is rather than encoded again."""
+
+    def encoded(self) -> Reply:
+        """The reply with its body encoded as it is kept under a key and sent: compact JSON,
+        encoded once, so the bytes sent and the bytes kept for a retry are the same.
+
+        >>> Reply(200, {"table": "craps-1", "round": 3}).encoded().text
+        '{"table":"craps-1","round":3}'
+        """
+        if self.text is not None:
+            return self
+        return replace(self, text=json.dumps(self.body, separators=COMPACT))
 
 
 @dataclass(frozen=True)

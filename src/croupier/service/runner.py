@@ -29,7 +29,7 @@ from croupier.service import codec, monitoring, rounds, store
 from croupier.service import events as sv
 from croupier.service.auth import User
 from croupier.service.errors import ApiError
-from croupier.service.ledger import Began, Chained, Keep, Ledger, WalletMove
+from croupier.service.ledger import Began, Chained, Handed, Keep, Ledger, WalletMove
 from croupier.service.live import LiveTable
 from croupier.service.plans import OUTCOME_CLAUSE, Job, Plan, Reply, refusal_body
 from croupier.service.statements import Seats, seat_players
@@ -349,7 +349,7 @@ class Runner:
             if conn.info.get(store.WROTE, 0) != wrote:
                 raise  # through the transaction, which takes back what the plan wrote
             return exc
-        reply, published = self._write(conn, job, plan, request or began.requests[place],
+        reply, published = self._write(began, job, plan, request or began.requests[place],
                                        remember)
         return reply, published, live
 
@@ -362,12 +362,12 @@ class Runner:
                                                     live.procedures.adjustment_clause())
         return plan
 
-    def _write(self, conn: Connection, job: Job, plan: Plan, request: str | None,
+    def _write(self, began: Began, job: Job, plan: Plan, request: str | None,
                remember: bool) -> tuple[Reply, list[dict[str, Any]]]:
-        """Fold the plan's events into the table and have the ledger write them, with the
-        wallet moves, the seats, the round a decision ends, and the reply (kept under the
-        job's key if ``remember``)."""
-        user, live = job.user, job.live
+        """Fold the plan's events into the table and hand them to the ledger's transaction
+        ``began``, with the wallet moves, the seats, the round a decision ends, and the reply
+        (kept under the job's key if ``remember``)."""
+        user, live, conn, handed = job.user, job.live, began.conn, began.handed
         before = rounds.Before.of(live) if plan.decision else None
         action = _Action(live, Chained(live.id, live.round, request))
         live.raised = []
@@ -389,10 +389,13 @@ class Runner:
                                                      live.id, live.seq))
         seats = Seats(live, shown.seats, live.table.house)
         reply = Reply(plan.status, _body(action, plan, shown))
-        keep = Keep(user, job.key, job.fp, reply) if remember else None
-        reply = self.ledger.write(conn, action.chained, seats, keep) or reply
+        if remember:
+            reply = reply.encoded()
+        # Handed over, not written: the ledger stages the action's rows with the next thing
+        # it stages of this transaction, or as the transaction ends (``Handed``).
+        handed.append(Handed(action.chained, seats,
+                             Keep(user, job.key, job.fp, reply) if remember else None))
         if before is not None:
-            assert action.chained.at is not None
             rounds.record(conn, live, before, plan.events, action.chained.at)
         return reply, shown.events
 
