@@ -254,8 +254,15 @@ class LiveTable:
 
     def replace_with(self, other: LiveTable) -> None:
         """Take over ``other``'s state (after a rebuild), keeping this table's lock and the
-        outcome drawn and not recorded (the ledger has no trace of it)."""
+        outcome drawn and not recorded (the ledger has no trace of it). If the ledger does hold
+        it (the database committed its record but the commit was never answered), it is the
+        outcome waiting there, and the next roll or spin draws afresh: drawn again, it would
+        be the one everyone was just shown."""
         lock, unrecorded = self.lock, self.unrecorded
         self.__dict__.update(other.__dict__)
+        pending = self.pending
+        if (unrecorded is not None and pending is not None
+                and pending.event.to_json() == unrecorded[1].to_json()):
+            unrecorded = None
         self.lock, self.unrecorded = lock, unrecorded
         self.procedures.live = self
