@@ -128,15 +128,20 @@ class Tables:
         return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored])
 
     def reload(self, live: LiveTable) -> None:
-        """Rebuild ``live`` from the ledger in place (after a write failed)."""
+        """Rebuild ``live`` from the ledger in place (after a write failed). Until the rebuild
+        is done the table is marked ahead of the ledger (:attr:`LiveTable.ahead`): if it fails
+        too (the database still away), the next action at the table rebuilds it first."""
+        live.ahead = True
         with self.ledger.db.connect() as conn:
             self.reload_in(conn, live)
 
     def reload_in(self, conn: Connection, live: LiveTable) -> None:
         row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).first()
         if row is not None:
-            live.replace_with(self.rebuilt(conn, row))
-            self.ledger.heads[live.id] = self.ledger.head_of(conn, row)
+            rebuilt, head = self.rebuilt(conn, row), self.ledger.head_of(conn, row)
+            live.replace_with(rebuilt)
+            self.ledger.heads[live.id] = head
+        live.ahead = False
 
     def catch_up(self, live: LiveTable) -> None:
         """Bring a table this node already has in memory up to the ledger (a cluster node
