@@ -223,3 +223,43 @@ def test_a_roll_the_database_lost_is_not_shown_before_it_is_recorded(
     assert [e["type"] for e in rolled["events"]].count("draw") == 1
     report = srv.audit()
     assert report["ok"], report["findings"]
+
+
+def test_a_die_is_not_returned_from_play_on_a_change_of_dice_the_database_lost(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change of dice taking effect with a roll's settlement whose write failed, and whose
+    table's rebuild failed after it, left the dice out of play in memory only: a custody step
+    read the table from there and returned to the cage a die the ledger still has in play
+    at the table (13:69F-1.3: dice in play go back to the cup only after the decision)."""
+    from croupier.rules.citations import cite
+    from croupier.service import ledger
+    from croupier.service.tables import Tables
+
+    real_flush = ledger.Ledger.flush
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, sqlite3.OperationalError(
+            "the database is away"))
+
+    def flush(self: ledger.Ledger, conn: Any, end: bool = False) -> None:
+        staged = conn.info.get(ledger._WRITES)
+        if staged is not None and any(r["kind"] == "dice_changed" for r in staged.events):
+            away()
+        real_flush(self, conn, end)
+
+    with demo_app(tmp_path / "dice") as app:
+        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+        app.ready_dice("craps-1")
+        app.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "5"})
+        app.ok("dealer", "/tables/craps-1/dice/change")
+        with monkeypatch.context() as patched:
+            patched.setattr(ledger.Ledger, "flush", flush)
+            patched.setattr(Tables, "rebuilt", away)
+            rolled = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+            assert rolled.status_code == 202, rolled.text  # recorded, not settled
+        r = app.post("admin", "/equipment/dice/NJ-0001/custody", {"step": "returned"},
+                     key=None)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["clause"] == cite("nj-13-69f", "dice_change")
+        state = app.get("auditor", "/tables/craps-1").json()
+        assert state["dice_in_play"] == ["NJ-0001", "NJ-0002"], state

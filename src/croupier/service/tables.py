@@ -149,6 +149,9 @@ class Tables:
         rebuilding the table from its first event. Falls back to the full rebuild when a void
         is among them (a void rebuilds without the voided events) or when the result does not
         match the seats and house result the ledger holds."""
+        if live.ahead:  # what it holds past the ledger is no base to fold onto
+            self.reload(live)
+            return
         with self.ledger.db.connect() as conn:
             caught_up = self._fold_since(conn, live)
         if not caught_up:
@@ -158,6 +161,9 @@ class Tables:
         """:meth:`catch_up` reading through ``conn`` (in its transaction), for a copy that may
         be behind (a table another node serves); a copy with every event the ledger has of the
         table (the holder's) is left as it is."""
+        if live.ahead:
+            self.reload_in(conn, live)
+            return
         last = conn.execute(sa.select(sa.func.max(store.events.c.seq)).where(
             store.events.c.table_id == live.id)).scalar()
         if last is None or int(last) <= live.seq:
