@@ -1,4 +1,16 @@
-"""Found by an attack on the live server (attack45)."""
+"""Found by an attack on the live server (attack45; a server process on PostgreSQL through a
+proxy that cuts the line, or the app in process where the database's failure is simulated).
+
+* An RNG draw whose record the database committed, though the commit was never answered (a
+  connection ending as COMMIT is answered), stayed kept in memory as not recorded: the roll
+  after its settlement recorded the same raw bytes and dice again.
+* A write that failed while the database was away, followed by a rebuild of the table that
+  failed too (still away), left the table in memory ahead of the ledger: the next action
+  wrote the lost buy-in's chips with its own seats (a player cashed out 100.00 their wallet
+  never paid), chained its events after ones the ledger never got, and an RNG roll lost so
+  stayed the outcome waiting, every bet refused naming its dice before they were recorded.
+* A custody step caught such a table up by folding the events past its seq, which was past
+  the ledger's: a die still in play by the ledger was recorded returned to the cage."""
 
 from __future__ import annotations
 
