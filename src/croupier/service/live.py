@@ -101,6 +101,11 @@ class LiveTable:
         self.decided: tuple[int, int, Event] | None = None
         """The last decision folded (a roll, a spin, a "no spin"; never a voided one): its seq,
         round and event, so a page opened mid-session shows it before the next one."""
+        self.ahead = False
+        """Whether the table in memory may hold what the ledger does not: a write failed and
+        so did the rebuild from the ledger after it (the database away). The next action at
+        the table rebuilds it before anything else (``Runner._locks``); until then its chips,
+        its chain's head and its outcome waiting are not the ledger's."""
         self.unrecorded: tuple[tuple[int, ...], sv.Drawn] | None = None
         """An outcome the RNG drew whose record was not committed (its transaction failed),
         with the ranges it was drawn over: the next draw over the same ranges at this table is
@@ -254,8 +259,15 @@ class LiveTable:
 
     def replace_with(self, other: LiveTable) -> None:
         """Take over ``other``'s state (after a rebuild), keeping this table's lock and the
-        outcome drawn and not recorded (the ledger has no trace of it)."""
+        outcome drawn and not recorded (the ledger has no trace of it). If the ledger does hold
+        it (the database committed its record but the commit was never answered), it is the
+        outcome waiting there, and the next roll or spin draws afresh: drawn again, it would
+        be the one everyone was just shown."""
         lock, unrecorded = self.lock, self.unrecorded
         self.__dict__.update(other.__dict__)
+        pending = self.pending
+        if (unrecorded is not None and pending is not None
+                and pending.event.to_json() == unrecorded[1].to_json()):
+            unrecorded = None
         self.lock, self.unrecorded = lock, unrecorded
         self.procedures.live = self

@@ -107,12 +107,21 @@ class Runner:
         return cls(ledger, tables)
 
     def _locks(self, lives: list[LiveTable]) -> contextlib.ExitStack:
-        """The tables' locks in one order, then SQLite's writer lock."""
+        """The tables' locks in one order, then SQLite's writer lock; a table whose rebuild
+        after a failed write failed too is rebuilt now, before anything is planned from it
+        (if that fails again, nothing is done: the error is the answer). Planned from memory
+        ahead of the ledger, an action would write the failed one's chips with its own seats
+        and chain its events after ones the ledger never got."""
         held = contextlib.ExitStack()
-        for live in sorted(lives, key=attrgetter("id")) if len(lives) > 1 else lives:
-            held.enter_context(live.lock)
-        if self.ledger.sqlite_lock is not None:
-            held.enter_context(self.ledger.sqlite_lock)
+        with contextlib.ExitStack() as taking:
+            for live in sorted(lives, key=attrgetter("id")) if len(lives) > 1 else lives:
+                taking.enter_context(live.lock)
+            if self.ledger.sqlite_lock is not None:
+                taking.enter_context(self.ledger.sqlite_lock)
+            for live in lives:
+                if live.ahead:
+                    self.tables.reload(live)
+            held.push(taking.pop_all())
         return held
 
     # --- one action, and a group of them ----------------------------------------------

@@ -128,15 +128,20 @@ class Tables:
         return rebuild_table(row, [(r.seq, r.round, r.payload) for r in stored])
 
     def reload(self, live: LiveTable) -> None:
-        """Rebuild ``live`` from the ledger in place (after a write failed)."""
+        """Rebuild ``live`` from the ledger in place (after a write failed). Until the rebuild
+        is done the table is marked ahead of the ledger (:attr:`LiveTable.ahead`): if it fails
+        too (the database still away), the next action at the table rebuilds it first."""
+        live.ahead = True
         with self.ledger.db.connect() as conn:
             self.reload_in(conn, live)
 
     def reload_in(self, conn: Connection, live: LiveTable) -> None:
         row = conn.execute(sa.select(store.tables).where(store.tables.c.id == live.id)).first()
         if row is not None:
-            live.replace_with(self.rebuilt(conn, row))
-            self.ledger.heads[live.id] = self.ledger.head_of(conn, row)
+            rebuilt, head = self.rebuilt(conn, row), self.ledger.head_of(conn, row)
+            live.replace_with(rebuilt)
+            self.ledger.heads[live.id] = head
+        live.ahead = False
 
     def catch_up(self, live: LiveTable) -> None:
         """Bring a table this node already has in memory up to the ledger (a cluster node
@@ -144,6 +149,9 @@ class Tables:
         rebuilding the table from its first event. Falls back to the full rebuild when a void
         is among them (a void rebuilds without the voided events) or when the result does not
         match the seats and house result the ledger holds."""
+        if live.ahead:  # what it holds past the ledger is no base to fold onto
+            self.reload(live)
+            return
         with self.ledger.db.connect() as conn:
             caught_up = self._fold_since(conn, live)
         if not caught_up:
@@ -153,6 +161,9 @@ class Tables:
         """:meth:`catch_up` reading through ``conn`` (in its transaction), for a copy that may
         be behind (a table another node serves); a copy with every event the ledger has of the
         table (the holder's) is left as it is."""
+        if live.ahead:
+            self.reload_in(conn, live)
+            return
         last = conn.execute(sa.select(sa.func.max(store.events.c.seq)).where(
             store.events.c.table_id == live.id)).scalar()
         if last is None or int(last) <= live.seq:

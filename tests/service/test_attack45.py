@@ -1,0 +1,277 @@
+"""Found by an attack on the live server (attack45; a server process on PostgreSQL through a
+proxy that cuts the line, or the app in process where the database's failure is simulated).
+
+* An RNG draw whose record the database committed, though the commit was never answered (a
+  connection ending as COMMIT is answered), stayed kept in memory as not recorded: the roll
+  after its settlement recorded the same raw bytes and dice again.
+* A write that failed while the database was away, followed by a rebuild of the table that
+  failed too (still away), left the table in memory ahead of the ledger: the next action
+  wrote the lost buy-in's chips with its own seats (a player cashed out 100.00 their wallet
+  never paid), chained its events after ones the ledger never got, and an RNG roll lost so
+  stayed the outcome waiting, every bet refused naming its dice before they were recorded.
+* A custody step caught such a table up by folding the events past its seq, which was past
+  the ledger's: a die still in play by the ledger was recorded returned to the cage."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from serverkit import fresh_schema, postgres_url
+
+from .appkit import App, demo_app
+from .conftest import Server
+
+
+@pytest.fixture
+def rng_app(tmp_path: Path) -> Iterator[App]:
+    """The app over a demo ledger with an RNG craps table (rng-1) whose dice are in play."""
+    with demo_app(tmp_path / "rng") as app:
+        app.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f"},
+               key=None)
+        app.dice_in_play("rng-1")
+        yield app
+
+
+def test_a_draw_recorded_though_its_commit_was_not_answered_is_not_drawn_again(
+        rng_app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database committed the roll's draw but its answer was lost (a connection that
+    ends as COMMIT is answered): the table rebuilt from the ledger holds that draw, and the
+    draw kept in memory as not recorded is that same one. The next roll draws afresh: the
+    one after a recorded roll is never the one everyone just saw."""
+    from croupier.service.ledger import Ledger
+    from croupier.service.rng import Draw, Rng
+
+    app = rng_app
+    real_draw, real_committed = Rng.draw, Ledger.committed
+    draws: list[Draw] = []
+
+    def counted(self: Rng, ranges: Any) -> Draw:
+        draws.append(real_draw(self, ranges))
+        return draws[-1]
+
+    def lost(self: Ledger, count: int) -> None:
+        real_committed(self, count)
+        raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+            "the connection ended as the commit was answered"))
+
+    monkeypatch.setattr(Rng, "draw", counted)
+    app.ok("alice", "/tables/rng-1/bets", {"wager": "pass", "amount": "5"})
+    with monkeypatch.context() as patched:
+        patched.setattr(Ledger, "committed", lost)
+        # Answered as the outcome it recorded, waiting: the key kept it with the draw.
+        assert app.post("dealer", "/tables/rng-1/roll", {}, key="lost").status_code == 202
+    first = [e for e in app.events("rng-1") if e["type"] == "draw"]
+    assert [d["raw"] for d in first] == [list(draws[0].raw)]  # it was recorded
+    app.ok("dealer", "/tables/rng-1/roll", {}, key="lost")  # its retry settles it
+    rolled = app.ok("dealer", "/tables/rng-1/roll", {}, key="next")
+    assert len(draws) == 2, "the recorded draw was recorded again"
+    again = [e for e in rolled["events"] if e["type"] == "draw"]
+    assert again[0]["raw"] == list(draws[1].raw)
+    assert app.audit()["ok"]
+
+
+class Proxy:
+    """A TCP proxy between a server and PostgreSQL that can cut the line: once armed with
+    ``cut_on``, the first message from the server holding those bytes is not passed on; every
+    connection is closed then, and new ones are closed as they come, until :meth:`mend`. As a
+    database restarted (or a network that fails) mid-transaction leaves a server."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.down = False
+        self.trigger: bytes | None = None
+        self.cut = threading.Event()
+        self.open: list[socket.socket] = []
+        self.guard = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, url: str) -> str:
+        """``url`` (a PostgreSQL URL on 127.0.0.1:5432) through this proxy."""
+        host = f"@{self.upstream[0]}:{self.upstream[1]}/"
+        assert host in url, url
+        return url.replace(host, f"@127.0.0.1:{self.port}/")
+
+    def cut_on(self, trigger: bytes) -> None:
+        self.cut.clear()
+        self.trigger = trigger
+
+    def mend(self) -> None:
+        self.down = False
+
+    def _accept(self) -> None:
+        while True:
+            client, _ = self.listener.accept()
+            if self.down:
+                client.close()
+                continue
+            server = socket.create_connection(self.upstream)
+            with self.guard:
+                self.open += [client, server]
+            threading.Thread(target=self._pump, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, False),
+                             daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, outgoing: bool) -> None:
+        try:
+            while data := source.recv(65536):
+                if outgoing and self.trigger is not None and self.trigger in data:
+                    self.trigger, self.down = None, True
+                    self._close_all()
+                    self.cut.set()
+                    return
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.close()
+
+    def _close_all(self) -> None:
+        with self.guard:
+            for s in self.open:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):
+                    s.close()
+            self.open = []
+
+
+@pytest.fixture
+def cut_server(tmp_path: Path) -> Iterator[tuple[Server, Proxy]]:
+    """A server process on PostgreSQL through a :class:`Proxy`."""
+    url = postgres_url(": a database that goes away under a server")
+    parsed = sa.engine.make_url(url)
+    proxy = Proxy((parsed.host or "127.0.0.1", parsed.port or 5432))
+    srv = Server(tmp_path, fresh_schema(proxy.url(url)))
+    srv.start()
+    try:
+        yield srv, proxy
+    finally:
+        proxy.mend()
+        srv.stop()
+
+
+def test_a_buy_in_the_database_lost_leaves_no_chips_when_the_rebuild_fails_too(
+        cut_server: tuple[Server, Proxy]) -> None:
+    """The database goes away as a buy-in is written (its transaction never commits) and is
+    still away when the table is rebuilt from it: the chips the buy-in folded into the table
+    in memory must not outlive the failure. They did: the next action wrote the seat with
+    them (chained after events the ledger never got), and the player cashed out 100.00 of
+    chips their wallet never paid for."""
+    srv, proxy = cut_server
+    srv.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+    srv.token("alice")
+    proxy.cut_on(b"\x00\x00\x00\x06buy_in")  # the wallet entry's kind, a parameter
+    failed = srv.post("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+    assert proxy.cut.is_set()
+    assert failed.status_code in (500, 503), failed.text  # "nothing was changed"
+    proxy.mend()
+    srv.tokens.clear()
+    deadline = time.monotonic() + 30
+    while True:  # the server's connections come back as it asks for new ones
+        try:
+            wallet = srv.get("alice", "/wallets/alice")
+            if wallet.status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the server did not come back to the database"
+        srv.tokens.clear()
+        time.sleep(0.5)
+    assert wallet.json()["balance"] == "990.00"
+    out = srv.ok("alice", "/tables/craps-1/cash-out", {})
+    assert [e["amount"] for e in out["events"] if e["type"] == "chips_out"] == ["10.00"]
+    assert srv.get("alice", "/wallets/alice").json()["balance"] == "1000.00"
+    report = srv.audit()
+    assert report["ok"], report["findings"]
+
+
+def test_a_roll_the_database_lost_is_not_shown_before_it_is_recorded(
+        cut_server: tuple[Server, Proxy]) -> None:
+    """The database goes away as an RNG roll is recorded and is still away for the rebuild:
+    the draw is kept, unrecorded, for the next roll. It must not be shown before then. It was:
+    the table in memory still held it as the outcome waiting, and a player's bet was refused
+    naming its dice ("the outcome [a, b] recorded at event N is being settled"), the dice the
+    next roll then recorded."""
+    srv, proxy = cut_server
+    srv.ok("admin", "/tables", {"id": "rng-1", "game": "craps", "profile": "nj-13-69f"},
+           key=None)
+    srv.dice_in_play("rng-1")
+    srv.ok("alice", "/tables/rng-1/bets", {"wager": "pass", "amount": "5"})
+    srv.token("dealer")
+    srv.token("alice")
+    proxy.cut_on(b"\x00\x00\x00\x04draw")  # the draw's kind, a parameter of its row
+    failed = srv.post("dealer", "/tables/rng-1/roll", {})
+    assert proxy.cut.is_set()
+    assert failed.status_code in (500, 503), failed.text
+    proxy.mend()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            bet = srv.post("alice", "/tables/rng-1/bets", {"wager": "field", "amount": "1"})
+            if bet.status_code < 500:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the server did not come back to the database"
+        time.sleep(0.5)
+    # Nothing was recorded: betting is open, the bet is taken, no outcome is named.
+    assert bet.status_code == 200, bet.text
+    assert [e for e in srv.events("rng-1") if e["type"] in ("draw", "roll")] == []
+    rolled = srv.ok("dealer", "/tables/rng-1/roll", {})
+    assert [e["type"] for e in rolled["events"]].count("draw") == 1
+    report = srv.audit()
+    assert report["ok"], report["findings"]
+
+
+def test_a_die_is_not_returned_from_play_on_a_change_of_dice_the_database_lost(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change of dice taking effect with a roll's settlement whose write failed, and whose
+    table's rebuild failed after it, left the dice out of play in memory only: a custody step
+    read the table from there and returned to the cage a die the ledger still has in play
+    at the table (13:69F-1.3: dice in play go back to the cup only after the decision)."""
+    from croupier.rules.citations import cite
+    from croupier.service import ledger
+    from croupier.service.tables import Tables
+
+    real_flush = ledger.Ledger.flush
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, sqlite3.OperationalError(
+            "the database is away"))
+
+    def flush(self: ledger.Ledger, conn: Any, end: bool = False) -> None:
+        staged = conn.info.get(ledger._WRITES)
+        if staged is not None and any(r["kind"] == "dice_changed" for r in staged.events):
+            away()
+        real_flush(self, conn, end)
+
+    with demo_app(tmp_path / "dice") as app:
+        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+        app.ready_dice("craps-1")
+        app.ok("alice", "/tables/craps-1/bets", {"wager": "pass", "amount": "5"})
+        app.ok("dealer", "/tables/craps-1/dice/change")
+        with monkeypatch.context() as patched:
+            patched.setattr(ledger.Ledger, "flush", flush)
+            patched.setattr(Tables, "rebuilt", away)
+            rolled = app.post("dealer", "/tables/craps-1/roll", {"dice": [3, 4]})
+            assert rolled.status_code == 202, rolled.text  # recorded, not settled
+        r = app.post("admin", "/equipment/dice/NJ-0001/custody", {"step": "returned"},
+                     key=None)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["clause"] == cite("nj-13-69f", "dice_change")
+        state = app.get("auditor", "/tables/craps-1").json()
+        assert state["dice_in_play"] == ["NJ-0001", "NJ-0002"], state
