@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import Refusal
-from croupier.games import GAMES
+from croupier.games import GAMES, Game
 from croupier.rules import RouletteRules, load_profile
 from croupier.service import people, register, store
 from croupier.service.audit.snapshot import Finding
@@ -166,11 +166,14 @@ def item(conn: Connection, item_id: str) -> Item | None:
     return fold_item(register.rows(conn, ITEM_KINDS, subject(item_id)))
 
 
-def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
-    """Register a new item (refused if the id is taken, or a layout names no known wager)."""
+def add_item(conn: Connection, actor: str, body: dict[str, Any],
+             game: Game | None = None) -> Item:
+    """Register a new item (refused if the id is taken, if the game played at the table it
+    stands at, ``game``, uses no equipment of its kind, or a layout names no known wager)."""
     register.lock(conn)  # the checks below read the records: under the writer lock
     if item(conn, body["id"]) is not None:
         raise Refusal(f"equipment {body['id']} is already registered", CLAUSE)
+    _fits(str(body["type"]), body.get("table"), game)
     if body.get("wagers") and body["type"] != "layout":
         raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
@@ -184,8 +187,9 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
 
 
 def add_record(conn: Connection, actor: str, item_id: str, kind: str,
-               payload: dict[str, Any]) -> Item:
-    """An approval, inspection, placing or retirement of a registered item."""
+               payload: dict[str, Any], game: Game | None = None) -> Item:
+    """An approval, inspection, placing or retirement of a registered item (a placing
+    refused where the game played at its table, ``game``, uses no equipment of its kind)."""
     if kind == "equipment_approved":
         _second_person(conn, actor, item(conn, item_id))  # before the register's lock, in
         # the order a pay table change's approval takes the two locks
@@ -197,10 +201,23 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
         raise Refusal(f"equipment {item_id} was retired: nothing more is recorded", CLAUSE)
     if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
         raise Refusal(f"{actor} has already recorded an approval of {item_id}", CLAUSE)
+    if kind == "equipment_placed":
+        _fits(current.type, payload.get("table"), game)
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
     return found
+
+
+def _fits(kind: str, table_id: str | None, game: Game | None) -> None:
+    """Refuse equipment of ``kind`` at ``table_id`` when ``game``, the game played there, uses
+    none of that kind (a wheel at a craps table, dice at a roulette table): the register would
+    otherwise say a table plays with equipment its game never uses. A table not yet opened
+    (``game`` None) plays no game yet, and is not judged."""
+    if table_id is None or game is None or kind in game.equipment:
+        return
+    raise Refusal(f"table {table_id} plays {game.name}, whose tables use no {kind} "
+                  f"(they use: {', '.join(sorted(game.equipment))})", CLAUSE)
 
 
 def _second_person(conn: Connection, actor: str, it: Item | None) -> None:
