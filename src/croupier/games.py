@@ -112,6 +112,10 @@ class Game:
     elects_wagers: bool
     """A table option named by one of its wagers' ids elects whether the table offers that
     wager (the optional wagers of the craps texts, as ``six_seven_eight``)."""
+    equipment: frozenset[str]
+    """The kinds of gaming equipment its tables play with, as the equipment register names
+    them (``table``, ``wheel``, ``ball``, ``layout``, ``dice``): the register places no other
+    kind at one of its tables."""
 
     def rules(self, profile: Profile) -> GameRules | None:
         """Its rules under ``profile`` (None where the profile has no section for them)."""
@@ -236,6 +240,11 @@ CRAPS_WAGER_NAMES = MappingProxyType({w.id: w.name for w in CRAPS_WAGERS.values(
 ROULETTE_WAGER_NAMES = MappingProxyType({w.id: w.name for w in ROULETTE_WAGERS.values()})
 
 
+CRAPS_EQUIPMENT = frozenset({"table", "layout"})
+"""What every craps table plays with; dice too where a shooter throws them (a device's dice
+are the RNG's: automated craps keeps none, ``uses_dice``)."""
+
+
 def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> Game:
     variant = CrapsVariant(name, full_game=full_game, shooter=not device)
     return Game(name, "craps", CrapsTable, CRAPS_EVENTS, capacity, has_shooter=not device,
@@ -245,7 +254,8 @@ def _craps_game(name: str, *, capacity: int, full_game: bool, device: bool) -> G
                 wager_names=CRAPS_WAGER_NAMES, house_pay_table=True,
                 procedures="croupier.service.procedures.craps",
                 analysis="croupier.analysis.craps", option_keys=CRAPS_OPTION_KEYS,
-                elects_wagers=True)
+                elects_wagers=True, equipment=CRAPS_EQUIPMENT | (
+                    frozenset() if device else frozenset({"dice"})))
 
 
 GAMES: dict[str, Game] = {g.name: g for g in (
@@ -260,7 +270,7 @@ GAMES: dict[str, Game] = {g.name: g for g in (
          default_profile="nj-casino-night", wager_names=ROULETTE_WAGER_NAMES,
          house_pay_table=False, procedures="croupier.service.procedures.roulette",
          analysis="croupier.analysis.roulette", option_keys=ROULETTE_OPTION_KEYS,
-         elects_wagers=False),
+         elects_wagers=False, equipment=frozenset({"table", "layout", "wheel", "ball"})),
 )}
 GAME_NAMES: tuple[str, ...] = tuple(GAMES)
 """The games' names, in the registry's order (what a reader lists as expected)."""

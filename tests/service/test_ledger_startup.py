@@ -112,6 +112,25 @@ def test_read_only_data_folder_refused() -> None:
         shutil.rmtree(top)
 
 
+def test_init_refuses_a_first_admin_name_the_api_would_refuse(tmp_path: Path) -> None:
+    # Found by a review: ``croupier init --admin`` took any name, while the API's routes
+    # (``/users/{username}/...``) and ``croupier users add`` take only NAME's: an admin named
+    # "Ops Lead" could be locked, reset or given a role by no route. Refused before anything
+    # is made, with what a name is.
+    data = tmp_path / "data"
+    for name in ("Ops Lead", "josé", "a", "ops.lead", "x" * 33):
+        refused = croupier("init", "--data-dir", str(data), "--admin", name,
+                           "--admin-password", ADMIN_PASSWORD)
+        assert refused.returncode == 2, (name, refused.stdout)
+        assert f"{name!r}: a user name is a lower-case letter, then 1 to 31" in refused.stderr
+        assert "--admin" in refused.stderr, refused.stderr
+        assert not (data / "croupier.db").exists()
+    done = croupier("init", "--data-dir", str(data), "--admin", "ops-lead",
+                    "--admin-password", ADMIN_PASSWORD)
+    assert done.returncode == 0, done.stderr
+    assert users_in(data) == ["ops-lead"]
+
+
 def test_production_init_has_no_demo_and_private_files(tmp_path: Path) -> None:
     data = tmp_path / "data"
     weak = croupier("init", "--data-dir", str(data), "--admin-password", "x")

@@ -1,20 +1,24 @@
 """A pay table change is approved before its effective time, never at or after it: approved
 late, it took effect at the next round with no notice to the players (an attack on the live
 server approved a change an hour after the time it named). A late approval is refused and
-records nothing; the change is proposed again with a time to come. In-process (no server)."""
+records nothing; the change is proposed again with a time to come. Once approved, a change
+stands: one person does not withdraw what two decided. In-process (no server)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from sqlalchemy.engine import Engine
 
 from croupier.errors import Refusal
 from croupier.service import paytable_changes as changes
 from croupier.service import register
 
+from .appkit import App
 from .ledgerkit import Kit
 
 
@@ -86,3 +90,67 @@ def test_every_refusal_of_an_approval_or_withdrawal_cites_the_pay_clause(kit: Ki
     assert [r.clause for r in refusals] == [PAYS] * 4, [(r.reason, r.clause) for r in refusals]
     with kit.engine.connect() as conn:
         assert changes.changes(conn)[ahead.id].status == "proposed"
+
+
+def _engine(app: App) -> Engine:
+    served: Any = app.client.app
+    engine: Engine = served.state.services.engine
+    return engine
+
+
+@pytest.mark.clause(PAYS)
+def test_an_approved_change_is_not_withdrawn_by_one_person(sqlite_app: App) -> None:
+    # Found by a review: a supervisor withdrew a change a second person had approved, and the
+    # old pay table stayed in force on one person's word against the two who decided. An
+    # approved change now stands; the house keeps its old table by a change back to it,
+    # which a second person approves in turn.
+    app = sqlite_app
+    ahead = _hence(3600)
+    made = app.ok("supervisor", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": "3 to 1"},
+        "effective": ahead, "reason": "the house pays more"})
+    path = f"/paytables/changes/{made['id']}"
+    app.ok("floor", f"{path}/approve")
+    records = app.get("auditor", "/house/records").json()
+    for who in ("supervisor", "floor", "admin"):  # the proposer, the approver, a third
+        refused = app.refused(who, f"{path}/withdraw", {"reason": "we changed our minds"})
+        assert refused["clause"] == PAYS, refused
+        assert "change back to it for the same time" in refused["reason"], refused
+    assert app.get("auditor", "/house/records").json() == records  # nothing recorded
+    listed = {c["id"]: c for c in app.get("auditor", "/paytables/changes").json()}
+    assert listed[made["id"]]["status"] == "approved"
+    # The way the refusal names, by two people: a change back for the same time.
+    back = app.ok("supervisor", "/paytables/changes", {
+        "game": "craps", "profile": "nj-13-69f", "pays": {}, "effective": ahead,
+        "reason": "keep the profile's pays"})
+    app.ok("floor", f"/paytables/changes/{back['id']}/approve")
+    with _engine(app).connect() as conn:
+        due = changes.due(changes.changes(conn), "craps", "nj-13-69f", made["effective_at"])
+    assert due is not None and due.id == back["id"] and due.pays == {}
+    assert app.get("auditor", "/audit/verify").json()["ok"]
+
+
+def test_the_audit_names_a_withdrawal_of_an_approved_change_this_release_made(
+        sqlite_app: App) -> None:
+    # A withdrawal recorded behind the server's back (a writer of the database) after an
+    # approval of this release is named; one after an approval recorded as an earlier
+    # release recorded it (no mark: one person might then withdraw an approved change before
+    # its time) is that release's rule, and must not stop the server starting.
+    app = sqlite_app
+    ids = []
+    for twelve in ("3 to 1", "4 to 1"):
+        ids.append(app.ok("supervisor", "/paytables/changes", {
+            "game": "craps", "profile": "nj-13-69f", "pays": {"field:12": twelve},
+            "effective": _hence(3600), "reason": "the house pays more"})["id"])
+    older, this = ids
+    app.ok("floor", f"/paytables/changes/{this}/approve")
+    subject = changes.subject("craps", "nj-13-69f")
+    with _engine(app).begin() as conn:
+        register.append(conn, "paytable_approved", subject, {"change": older}, "floor")
+        for number in (older, this):
+            register.append(conn, "paytable_withdrawn", subject,
+                            {"change": number, "reason": "one person's word"}, "supervisor")
+    report = app.get("auditor", "/audit/verify").json()
+    found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
+    assert found == [f"paytable_withdrawn of change {this}: it was approved by a second "
+                     "person, and an approved change is not withdrawn by one"], report

@@ -3,11 +3,10 @@ requests run in parallel; SQLite's ``BEGIN IMMEDIATE`` already serialises them, 
 every state check happens under the lock that guards the write, so exactly one of the two
 wins and the other is refused, told why.
 
-* A pay table change approved and withdrawn at once (before its time, as every approval is:
-  a withdrawal first leaves nothing to approve, and the approval is refused; an approval first
-  leaves a change not yet in effect, which is still withdrawn). Before the check moved under
-  the house chain's lock, both got 200 and the change ended approved while its withdrawer was
-  told it was withdrawn.
+* A pay table change approved and withdrawn at once: a withdrawal first leaves nothing to
+  approve, and the approval is refused; an approval first leaves a change that stands, and the
+  withdrawal is refused. Before the check moved under the house chain's lock, both got 200
+  and the change ended approved while its withdrawer was told it was withdrawn.
 * Two admins deleting (or locking) each other at once: before, both got 200 and no admin was
   left; now the second finds its own admin gone and is refused (or, if its request came in
   after the first's commit, its token no longer logs it in).
@@ -81,14 +80,16 @@ def test_pay_table_change_approved_and_withdrawn_at_once(srv: Server) -> None:
         approve, withdraw = at_once(
             _post(s, "floor", path + "/approve"),
             _post(s, "supervisor", path + "/withdraw", {"reason": "a typing error"}))
-        assert withdraw.status_code == 200, (n, withdraw.text)
         final = next(c for c in s.get("auditor", "/paytables/changes").json()
                      if c["id"] == made["id"])
-        assert final["status"] == "withdrawn", (n, final)
-        if approve.status_code == 200:  # approved first, then withdrawn before its time
-            assert final["approved_by"] == "floor"
-        else:  # withdrawn first: refused, naming why
-            assert approve.status_code == 409 and final["approved_by"] is None
+        if approve.status_code == 200:  # approved first: it stands, the withdrawal refused
+            assert withdraw.status_code == 409, (n, withdraw.text)
+            assert "is approved: a change a second person approved is not withdrawn" in (
+                withdraw.json()["error"]["reason"])
+            assert (final["status"], final["approved_by"]) == ("approved", "floor"), (n, final)
+        else:  # withdrawn first: the approval refused, naming why
+            assert (approve.status_code, withdraw.status_code) == (409, 200), (n, approve.text)
+            assert (final["status"], final["approved_by"]) == ("withdrawn", None), (n, final)
             assert "is withdrawn: only a proposed change is approved" in (
                 approve.json()["error"]["reason"])
 

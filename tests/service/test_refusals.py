@@ -59,3 +59,35 @@ def test_refusals_and_other_errors_answer_as_before(app_ledger: App) -> None:
         409, {"code": "refused", "reason": "a player's account keeps its role (its wallet and "
               "records are a player's); make a new account instead",
               "clause": auth.CLAUSE})
+
+
+def test_equipment_of_a_kind_its_tables_game_does_not_use_is_refused(app_ledger: App) -> None:
+    # Found by a review: the register took a roulette wheel placed at the craps table (and
+    # dice at the roulette table), so it said a table played with equipment its game never
+    # uses. Each kind is held to the game's own list (the registry's entry, not its name);
+    # the refusal cites the register's clause and records nothing.
+    s = app_ledger
+    records = s.get("auditor", "/house/records").json()
+    for item, table in (({"id": "wheel-7", "type": "wheel"}, "craps-1"),
+                        ({"id": "ball-7", "type": "ball"}, "craps-1"),
+                        ({"id": "dice-7", "type": "dice"}, "roulette-1")):
+        status, error = _answer(s, "admin", "/equipment/items",
+                                {**item, "description": "the wrong game's", "table": table})
+        assert (status, error["code"], error["clause"]) == (
+            409, "refused", equipment_register.CLAUSE), error
+        assert error["reason"].startswith(f"table {table} plays "), error
+        assert f"use no {item['type']}" in error["reason"], error
+    assert s.get("auditor", "/house/records").json() == records
+    # Registered at no table, a wheel is placed at the roulette table, not the craps table.
+    s.ok("admin", "/equipment/items", {"id": "wheel-7", "type": "wheel",
+                                       "description": "a spare wheel"}, key=None)
+    assert _answer(s, "admin", "/equipment/items/wheel-7/placing", {"table": "craps-1"}) == (
+        409, {"code": "refused", "reason": "table craps-1 plays craps, whose tables use no "
+              "wheel (they use: dice, layout, table)", "clause": equipment_register.CLAUSE})
+    assert s.get("auditor", "/equipment/items/wheel-7").json()["table"] is None
+    s.ok("admin", "/equipment/items/wheel-7/placing", {"table": "roulette-1"}, key=None)
+    # Equipment of a kind the game uses, and a table not yet opened, are taken as before.
+    s.ok("admin", "/equipment/items", {"id": "layout-7", "type": "layout", "table": "craps-1",
+                                       "description": "a craps layout"}, key=None)
+    s.ok("admin", "/equipment/items", {"id": "dice-8", "type": "dice", "table": "new-table",
+                                       "description": "dice for a table to come"}, key=None)

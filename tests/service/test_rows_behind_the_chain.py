@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import paytable_changes, people
+from croupier.service import equipment_register, paytable_changes, people
 from croupier.service.audit import second_persons
 from croupier.service.audit.canonical import canonical, link
 from croupier.service.audit.snapshot import Snapshot
@@ -298,6 +298,63 @@ def _record(seq: int, kind: str, subject: str, actor: str, at: float, **payload:
             ) -> dict[str, Any]:
     return {"seq": seq, "kind": kind, "subject": subject, "actor": actor, "at": at,
             "payload": json.dumps(payload)}
+
+
+def test_an_approval_of_retired_equipment_made_while_its_record_was_edited_is_named(
+        app: App) -> None:
+    # The audit read an equipment approval's second person again, not whether the item
+    # could be approved at all: a retirement's kind edited out of the way for the moment of
+    # an approval, and put back, left a retired wheel approved in a chain that links, and
+    # nothing named it. The register's rules are now run again on its records.
+    item = f"wheel-{uuid.uuid4().hex[:6]}"
+    app.ok("supervisor", "/equipment/items", {"id": item, "type": "wheel",
+                                              "description": "a spare wheel"}, key=None)
+    app.ok("floor", f"/equipment/items/{item}/retirement", {"reason": "worn"}, key=None)
+    approval = {"authority": "Casino Control Commission", "reference": "CCC-9"}
+    assert "was retired" in app.refused("floor", f"/equipment/items/{item}/approvals",
+                                        approval)["reason"]
+    assert _named(app, item) == []
+    hidden = "UPDATE house_records SET kind = :to WHERE kind = :was AND subject = :item"
+    _sql(app, hidden, to="hidden", was="equipment_retired", item=f"equipment:{item}")
+    try:
+        app.ok("floor", f"/equipment/items/{item}/approvals", approval, key=None)
+    finally:
+        _sql(app, hidden, to="equipment_retired", was="hidden", item=f"equipment:{item}")
+    assert _named(app, item) == [f"equipment_approved of equipment:{item}: equipment {item} "
+                                 "was retired: nothing more is recorded"]
+
+
+def _named(app: App, item: str) -> list[str]:
+    """What the audit finds in the house's records about ``item`` (the module's ledger holds
+    other tests' findings too)."""
+    report = app.get("auditor", "/audit/verify").json()
+    return [f["what"] for f in report["findings"]
+            if f["where"] == "house records" and f"equipment:{item}:" in f["what"]]
+
+
+def test_the_registers_rules_are_run_again_on_its_records() -> None:
+    # Each rule the register decides by, as check_records finds it broken: one person's
+    # second approval, a record of an item never registered, an id registered twice. A
+    # record refused is not folded: the wheel stays approved once, by floor.
+    records = [
+        _record(1, "equipment_registered", "equipment:w", "sup", 1.0, id="w", type="wheel",
+                description="a wheel"),
+        _record(2, "equipment_approved", "equipment:w", "floor", 2.0, authority="CCC",
+                reference="1"),
+        _record(3, "equipment_approved", "equipment:w", "floor", 3.0, authority="CCC",
+                reference="2"),
+        _record(4, "equipment_inspected", "equipment:v", "floor", 4.0, passed=True,
+                findings="fine"),
+        _record(5, "equipment_registered", "equipment:w", "sup", 5.0, id="w", type="ball",
+                description="a ball"),
+        _record(6, "equipment_approved", "equipment:w", "admin", 6.0, authority="CCC",
+                reference="3")]
+    found = equipment_register.check_records(records)
+    assert [(f.seq, f.what) for f in found] == [
+        (3, "equipment_approved of equipment:w: floor has already recorded an approval of w"),
+        (4, "equipment_inspected of equipment:v: no equipment was registered under that id"),
+        (5, "equipment_registered of equipment:w: equipment w is already registered")]
+    assert equipment_register.check_records(records[:2] + records[5:]) == []
 
 
 def test_decisions_an_older_release_made_before_the_users_chain_are_not_findings() -> None:

@@ -175,7 +175,7 @@ def new_token(user_id: int, username: str, role: str, expires: int) -> str:
     under that name, a second person to its own holder's requests. The secret is URL-safe
     base64, without a dot, so the name is everything between the expiry and the last dot.
     The name is percent-encoded (:func:`token_name`): a header carries ASCII, and an account
-    name need not be (``croupier init --admin`` takes any)."""
+    name need not be (an older release's ``croupier init --admin`` took any name)."""
     return f"{user_id}.{role}.{expires}.{token_name(username)}.{secrets.token_urlsafe(32)}"
 
 

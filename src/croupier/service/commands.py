@@ -10,7 +10,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -134,7 +133,9 @@ def _cluster_options(serve: argparse.ArgumentParser) -> None:
 def _register_init(sub: Sub) -> None:
     init = sub.add_parser("init", help="make a new ledger: database, signing key, first admin")
     _where(init)
-    init.add_argument("--admin", default="admin", help="the first admin's name (default admin)")
+    init.add_argument("--admin", default="admin",
+                      help="the first admin's name (default admin): a lower-case letter, then "
+                           "1 to 31 lower-case letters, digits, _ or -")
     init.add_argument("--admin-password", default=os.environ.get("CROUPIER_ADMIN_PASSWORD"),
                       help="its password (at least 12 characters; default: generated, printed "
                            "once)")
@@ -589,12 +590,11 @@ def _users_restore(args: argparse.Namespace) -> int:
 def _users_add(args: argparse.Namespace) -> int:
     from croupier.errors import Refusal
     from croupier.service import install, recovery
-    from croupier.service.api.models import NAME
     from croupier.service.auth import new_password
 
-    if not re.fullmatch(NAME, args.name):
-        return _fail("users add", f"{args.name!r}: a user name is a lower-case letter, then 1 "
-                     "to 31 lower-case letters, digits, '_' or '-'")
+    problem = install.name_problem(args.name)
+    if problem:
+        return _fail("users add", problem)
     password = args.password or new_password()
     problem = install.password_problem(args.name, password)
     if problem:

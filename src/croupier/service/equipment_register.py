@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.errors import Refusal
-from croupier.games import GAMES
+from croupier.games import GAMES, Game
 from croupier.rules import RouletteRules, load_profile
 from croupier.service import people, register, store
 from croupier.service.audit.snapshot import Finding
@@ -131,26 +131,51 @@ def fold_item(records: list[dict[str, Any]]) -> Item | None:
     """An item from its records (oldest first); None if it was never registered."""
     item: Item | None = None
     for r in records:
-        p, who, at = r["payload"], r["actor"], r["at"]
-        if r["kind"] == "equipment_registered":
-            item = Item(p["id"], p["type"], p["description"], p.get("table"),
-                        list(p.get("wagers", [])), who)
-        if item is None:
-            continue
-        item.records.append(int(r["seq"]))
-        if r["kind"] == "equipment_approved":
-            item.approvals.append({"by": who, "authority": p["authority"],
-                                   "reference": p["reference"], "at": at})
-        elif r["kind"] == "equipment_inspected":
-            item.inspections.append({"by": who, "passed": p["passed"],
-                                     "findings": p["findings"], "at": at})
-        elif r["kind"] == "equipment_placed":
-            item.table = p.get("table")
-        elif r["kind"] == "equipment_retired":
-            item.retired = {"by": who, "reason": p["reason"], "at": at}
-        if item.table is not None:
-            item.tables.add(item.table)
+        item = _fold(item, r)
     return item
+
+
+def _fold(item: Item | None, r: dict[str, Any]) -> Item | None:
+    """The item as ``r`` (a record about it, payload decoded) leaves it after ``item``."""
+    p, who, at = r["payload"], r["actor"], r["at"]
+    if r["kind"] == "equipment_registered":
+        item = Item(p["id"], p["type"], p["description"], p.get("table"),
+                    list(p.get("wagers", [])), who)
+    if item is not None:
+        item.records.append(int(r["seq"]))
+    if item is None:
+        return None
+    if r["kind"] == "equipment_approved":
+        item.approvals.append({"by": who, "authority": p["authority"],
+                               "reference": p["reference"], "at": at})
+    elif r["kind"] == "equipment_inspected":
+        item.inspections.append({"by": who, "passed": p["passed"],
+                                 "findings": p["findings"], "at": at})
+    elif r["kind"] == "equipment_placed":
+        item.table = p.get("table")
+    elif r["kind"] == "equipment_retired":
+        item.retired = {"by": who, "reason": p["reason"], "at": at}
+    if item.table is not None:
+        item.tables.add(item.table)
+    return item
+
+
+def not_allowed(current: Item | None, kind: str, actor: str) -> str | None:
+    """Why the register's own rules refuse a record ``kind`` by ``actor`` about an item its
+    records leave at ``current`` (None: not registered), or None if they allow it: an id is
+    registered once, nothing is recorded of an item not registered or retired, and one
+    person approves an item once (a second approval by them would count as another's). The
+    server decides by it under the writer lock, and the audit runs it again on the records
+    (:func:`check_records`)."""
+    if kind == "equipment_registered":
+        return None if current is None else f"equipment {current.id} is already registered"
+    if current is None:
+        return "no equipment was registered under that id"
+    if current.retired is not None:
+        return f"equipment {current.id} was retired: nothing more is recorded"
+    if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
+        return f"{actor} has already recorded an approval of {current.id}"
+    return None
 
 
 def items(conn: Connection) -> list[Item]:
@@ -166,11 +191,15 @@ def item(conn: Connection, item_id: str) -> Item | None:
     return fold_item(register.rows(conn, ITEM_KINDS, subject(item_id)))
 
 
-def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
-    """Register a new item (refused if the id is taken, or a layout names no known wager)."""
+def add_item(conn: Connection, actor: str, body: dict[str, Any],
+             game: Game | None = None) -> Item:
+    """Register a new item (refused if the id is taken, if the game played at the table it
+    stands at, ``game``, uses no equipment of its kind, or a layout names no known wager)."""
     register.lock(conn)  # the checks below read the records: under the writer lock
-    if item(conn, body["id"]) is not None:
-        raise Refusal(f"equipment {body['id']} is already registered", CLAUSE)
+    why = not_allowed(item(conn, body["id"]), "equipment_registered", actor)
+    if why is not None:
+        raise Refusal(why, CLAUSE)
+    _fits(str(body["type"]), body.get("table"), game)
     if body.get("wagers") and body["type"] != "layout":
         raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
@@ -184,8 +213,9 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
 
 
 def add_record(conn: Connection, actor: str, item_id: str, kind: str,
-               payload: dict[str, Any]) -> Item:
-    """An approval, inspection, placing or retirement of a registered item."""
+               payload: dict[str, Any], game: Game | None = None) -> Item:
+    """An approval, inspection, placing or retirement of a registered item (a placing
+    refused where the game played at its table, ``game``, uses no equipment of its kind)."""
     if kind == "equipment_approved":
         _second_person(conn, actor, item(conn, item_id))  # before the register's lock, in
         # the order a pay table change's approval takes the two locks
@@ -193,14 +223,26 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     current = item(conn, item_id)
     if current is None:
         raise ApiError(404, "not_found", f"there is no equipment {item_id}")
-    if current.retired is not None:
-        raise Refusal(f"equipment {item_id} was retired: nothing more is recorded", CLAUSE)
-    if kind == "equipment_approved" and actor in {a["by"] for a in current.approvals}:
-        raise Refusal(f"{actor} has already recorded an approval of {item_id}", CLAUSE)
+    why = not_allowed(current, kind, actor)
+    if why is not None:
+        raise Refusal(why, CLAUSE)
+    if kind == "equipment_placed":
+        _fits(current.type, payload.get("table"), game)
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
     return found
+
+
+def _fits(kind: str, table_id: str | None, game: Game | None) -> None:
+    """Refuse equipment of ``kind`` at ``table_id`` when ``game``, the game played there, uses
+    none of that kind (a wheel at a craps table, dice at a roulette table): the register would
+    otherwise say a table plays with equipment its game never uses. A table not yet opened
+    (``game`` None) plays no game yet, and is not judged."""
+    if table_id is None or game is None or kind in game.equipment:
+        return
+    raise Refusal(f"table {table_id} plays {game.name}, whose tables use no {kind} "
+                  f"(they use: {', '.join(sorted(game.equipment))})", CLAUSE)
 
 
 def _second_person(conn: Connection, actor: str, it: Item | None) -> None:
@@ -248,6 +290,41 @@ def approved_layout_wagers(conn: Connection, table_id: str) -> dict[str, str]:
             for wager in it.wagers:
                 out.setdefault(wager, it.id)
     return out
+
+
+# --- the audit: each item's records decided again -----------------------------------------
+
+def check_records(records: list[dict[str, Any]]) -> list[Finding]:
+    """Every record of the equipment register (``records``: the house's chain, payloads as
+    stored) that the register's rules (:func:`not_allowed`), run again on the item as the
+    records before it leave it, did not allow: an approval of an item not registered or
+    retired, or a second by one person, and any other record of an item so. The server
+    decides from these records under the chain's lock; a record edited for the moment of a
+    decision and put back (an approval's actor, a retirement's kind) would leave the decision
+    standing and nothing else to name it: the second person's check (``audit.second_persons``)
+    reads who decided, not whether the item could be decided on. A record refused here is not
+    folded, as the server would not have written it. The rules are the register's first
+    release's (with the house's chain), so no ledger predates them."""
+    state: dict[str, Item | None] = {}
+    findings: list[Finding] = []
+    for r in records:
+        if r["kind"] not in ITEM_KINDS:
+            continue
+        try:
+            shown = register.shown(r)
+        except ValueError:  # an unreadable record is named by the chain's check
+            continue
+        where, kind, seq = str(shown["subject"]), str(r["kind"]), int(r["seq"])
+        current = state.get(where)
+        why = not_allowed(current, kind, str(shown["actor"]))
+        if why is None:
+            try:
+                state[where] = _fold(current, shown)
+                continue
+            except (KeyError, TypeError, AttributeError):
+                why = "its payload does not say what such a record says"
+        findings.append(Finding(register.WHERE, seq, f"{kind} of {where}: {why}"))
+    return findings
 
 
 # --- the dice's chain of custody ---------------------------------------------------------

@@ -16,6 +16,8 @@ to the anchors folder; it never replaces or empties anything.
 'a password is not the user name'
 >>> password_problem("alice", "a long enough passphrase") is None
 True
+>>> name_problem("Ops Lead")
+"'Ops Lead': a user name is a lower-case letter, then 1 to 31 lower-case letters, digits, '_' or '-'"
 """
 
 from __future__ import annotations
@@ -42,6 +44,21 @@ def password_problem(username: str, password: str) -> str | None:
     if len(set(password)) < 4:
         return "a password has at least 4 different characters"
     return None
+
+
+def name_problem(username: str) -> str | None:
+    """Why ``username`` is no account name the API takes (``api.models.NAME``: what
+    ``POST /users`` and ``croupier users add`` hold a name to), or None if it is one. An
+    account the command line made under any other name could not be named in the API's
+    paths (``/users/{username}/...``): no admin could lock it, give it a role or reset it."""
+    import re
+
+    from croupier.service.api.models import NAME
+
+    if re.fullmatch(NAME, username):
+        return None
+    return (f"{username!r}: a user name is a lower-case letter, then 1 to 31 lower-case "
+            "letters, digits, '_' or '-'")
 
 
 class InitError(Exception):
@@ -108,6 +125,9 @@ class FirstUsers:
 def init(data_dir: Path, database: str | None, key_file: Path | None,
          users: FirstUsers) -> Initialised:
     """Initialise (or upgrade and key) a ledger; see the module's docstring."""
+    misnamed = None if users.demo else name_problem(users.admin)
+    if misnamed:  # before anything is made: a ledger must not start with an admin no route names
+        raise InitError(f"{misnamed} (the name given for the first admin, --admin)")
     for name, given in ((users.admin, users.admin_password),
                         ("demo users", users.demo_password)):
         problem = given is not None and password_problem(name, given)

@@ -6,7 +6,10 @@ proposal (every entry at or above the regulation's minimum, odds stated "to", no
 profile does not have) and refused if it fails. A second person whose role may approve (admin
 or supervisor, not the proposer) approves it before its effective time (an approval at or after
 that time is refused: the change would take effect at once, with no notice; it is proposed
-again with a time to come), and it is checked again. Once its time has come it applies to each
+again with a time to come), and it is checked again. Approved, it stands: one person may
+withdraw a proposed change, not one two people approved (that would keep the old pay table in
+force on one person's word); to keep the old table the house proposes a change back to it for
+the same time, which a second person approves. Once its time has come it applies to each
 table of that game and profile at the table's next round boundary (never mid-round: only when
 the table's current round has no event yet), checked a third time first, as a
 ``pay_table_applied`` event in the table's own chain, which the audit replays. Proposal,
@@ -48,6 +51,10 @@ SKEW_SECONDS = 60.0
 """How far in the past an effective time may be (the proposer's clock running behind)."""
 HORIZON_SECONDS = 366 * 24 * 3600.0
 """How far ahead an effective time may be: a year (a leap year's days)."""
+FINAL = "final"
+"""The key an approval's record carries (true) from the release on that no longer lets one
+person withdraw an approved change: the audit holds the changes so approved to that rule, and
+not those an earlier release approved, which one person might then still withdraw."""
 
 
 @dataclass
@@ -222,22 +229,28 @@ def approve(conn: Connection, actor: str, change_id: int, now: float | None = No
                       "to the players; a change is approved before its time, so propose it "
                       "again with a time still to come", pays_clause(change))
     register.append(conn, "paytable_approved", subject(change.game, change.profile),
-                    {"change": change_id}, actor)
+                    {"change": change_id, FINAL: True}, actor)
     invalidate()
     return changes(conn)[change_id]
 
 
 def withdraw(conn: Connection, actor: str, change_id: int, reason: str) -> Change:
-    """Withdraw a change that has not taken effect (its state read under the writer lock, as
-    :func:`approve` reads it)."""
+    """Withdraw a change still proposed (its state read under the writer lock, as
+    :func:`approve` reads it). An approved change is not withdrawn: two people decided it, and
+    one person's withdrawal would keep the old pay table in force on that one's word; the
+    refusal says how the house keeps it, by the same two-person rule (a change back to it)."""
     register.lock(conn)
     change = changes(conn).get(change_id)
     if change is None:
         raise ApiError(404, "not_found", f"there is no pay table change {change_id}")
-    if change.status not in ("proposed", "approved") or (
-            change.status == "approved" and time.time() >= change.effective_at):
-        raise Refusal(f"change {change_id} is {change.json()['status']}: it can "
-                      "no longer be withdrawn", pays_clause(change))
+    if change.status == "approved":
+        raise Refusal(f"change {change_id} is {change.json()['status']}: a change a second "
+                      "person approved is not withdrawn by one; to keep the pay table in "
+                      "force, propose a change back to it for the same time, which a second "
+                      "person approves", pays_clause(change))
+    if change.status != "proposed":
+        raise Refusal(f"change {change_id} is {change.status}: it can no longer be "
+                      "withdrawn", pays_clause(change))
     register.append(conn, "paytable_withdrawn", subject(change.game, change.profile),
                     {"change": change_id, "reason": reason}, actor)
     invalidate()
@@ -345,13 +358,16 @@ the time, then writes its record a moment later."""
 def check_records(records: list[dict[str, Any]], since: float) -> list[Finding]:
     """Every decision of the house's chain about a pay table change that its state, as the
     records before it leave it, did not allow: an approval of a change not proposed (or past
-    its time), a withdrawal of one no longer to be withdrawn, a refusal of one not approved.
-    The server decides from these records under the chain's lock; a record edited for the
-    moment of a decision and put back would leave the decision standing and nothing else to
-    name it. Only decisions recorded at or after ``since`` (when the users' chain began) are
-    named: an older release approved a change after its time had come, as it then might, and
-    its ledger must still verify (every record still folds into the changes' state)."""
+    its time), a withdrawal of one no longer to be withdrawn (in effect, or approved by a
+    record marked :data:`FINAL`), a refusal of one not approved. The server decides from these
+    records under the chain's lock; a record edited for the moment of a decision and put back
+    would leave the decision standing and nothing else to name it. Only decisions recorded at
+    or after ``since`` (when the users' chain began) are named: an older release approved a
+    change after its time had come, as it then might, and its ledger must still verify (every
+    record still folds into the changes' state). Likewise a withdrawal of a change approved
+    without the mark: an older release let one person withdraw it before its time."""
     state: dict[int, tuple[str, float]] = {}
+    final: set[int] = set()
     findings: list[Finding] = []
     for r in records:
         if r["kind"] not in KINDS:
@@ -367,13 +383,16 @@ def check_records(records: list[dict[str, Any]], since: float) -> list[Finding]:
         number = p.get("change")
         status, effective_at = state.get(number, ("", 0.0)) if isinstance(number, int) \
             else ("", 0.0)
-        why = _not_allowed(str(r["kind"]), status, at > effective_at + DECIDED_WITHIN)
+        why = _not_allowed(str(r["kind"]), status, at > effective_at + DECIDED_WITHIN,
+                           isinstance(number, int) and number in final)
         if why is not None and (at >= since or not status):
             if at >= since:
                 findings.append(Finding(register.WHERE, seq, f"{r['kind']} of change "
                                         f"{number!r}: {why}"))
             continue
         state[int(number)] = (_STATUS_AFTER[str(r["kind"])], effective_at)
+        if r["kind"] == "paytable_approved" and p.get(FINAL) is True:
+            final.add(int(number))
     return findings
 
 
@@ -382,14 +401,18 @@ _STATUS_AFTER = {"paytable_approved": "approved", "paytable_withdrawn": "withdra
 """What a change stands at after each kind of decision."""
 
 
-def _not_allowed(kind: str, status: str, past: bool) -> str | None:
+def _not_allowed(kind: str, status: str, past: bool, final: bool) -> str | None:
     """Why a decision ``kind`` of a change that stood at ``status`` (``past`` its effective
-    time) was not to be made (None: it was)."""
+    time; ``final``: approved under the rule that an approved change stands) was not to be
+    made (None: it was)."""
     if not status:
         return "no change was proposed under that number"
     if kind == "paytable_approved" and (status != "proposed" or past):
         return (f"it was {status}, not proposed" if status != "proposed"
                 else "its effective time had come: an approval then takes effect at once")
+    if kind == "paytable_withdrawn" and status == "approved" and final:
+        return "it was approved by a second person, and an approved change is not " \
+               "withdrawn by one"
     if kind == "paytable_withdrawn" and not (
             status == "proposed" or (status == "approved" and not past)):
         return f"it was {status}{' and in effect' if status == 'approved' else ''}: it could " \

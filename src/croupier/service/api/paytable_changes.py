@@ -1,8 +1,9 @@
 """``/paytables``: the house's pay table per game and profile, and its scheduled changes.
 
 An admin or supervisor proposes a change (the whole ``pays`` table, when it takes effect, why);
-a second admin or supervisor approves it; either may withdraw it before it takes effect. Each
-is checked as ``croupier check`` checks a proposal. Auditors read.
+a second admin or supervisor approves it; either may withdraw it while it is proposed (once
+approved it stands: the house keeps the old table by a change back to it, approved in turn).
+Each is checked as ``croupier check`` checks a proposal. Auditors read.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def approve(change_id: ChangeId, user: PayTableStaff, svc: Svc) -> dict[str, Any
              responses=answers(PayTableChange))
 def withdraw(change_id: ChangeId, body: Withdrawal, user: PayTableStaff,
              svc: Svc) -> dict[str, Any]:
-    """Withdraw a change that has not taken effect."""
+    """Withdraw a change not yet approved (an approved one stands)."""
     with svc.engine.begin() as conn:
         return schedule.withdraw(conn, user.username, change_id, body.reason).json()
 

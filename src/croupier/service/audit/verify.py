@@ -129,12 +129,16 @@ def _acts(snap: Snapshot) -> Iterator[Act]:
 
 
 def _projections(snap: Snapshot, report: Report) -> None:
-    """The tables rebuilt from the chains and compared: the accounts from the users' chain,
-    the pending adjustments from the tables' chains, each table's opening from the house's
-    chain, the cage's cash-outs from the house's chain against the wallets' (a bundle from
-    before the users' chain has none of them)."""
-    from croupier.service import cage, controls, paytable_changes, people
+    """The tables rebuilt from the chains and compared: the equipment register's decisions
+    run again on its records, the accounts from the users' chain, the pending adjustments
+    from the tables' chains, each table's opening from the house's chain, the cage's
+    cash-outs from the house's chain against the wallets' (a bundle from before the users'
+    chain has none of them but the register's)."""
+    from croupier.service import cage, controls, equipment_register, paytable_changes, people
 
+    # The register's rules came with the house's chain: a ledger from before the users'
+    # chain was held to them too.
+    report.findings.extend(equipment_register.check_records(snap.records))
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
