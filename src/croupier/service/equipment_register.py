@@ -307,13 +307,7 @@ def check_records(records: list[dict[str, Any]]) -> list[Finding]:
     release's (with the house's chain), so no ledger predates them."""
     state: dict[str, Item | None] = {}
     findings: list[Finding] = []
-    for r in records:
-        if r["kind"] not in ITEM_KINDS:
-            continue
-        try:
-            shown = register.shown(r)
-        except ValueError:  # an unreadable record is named by the chain's check
-            continue
+    for r, shown in register.readable(records, ITEM_KINDS):
         where, kind, seq = str(shown["subject"]), str(r["kind"]), int(r["seq"])
         current = state.get(where)
         why = not_allowed(current, kind, str(shown["actor"]))

@@ -369,13 +369,7 @@ def check_records(records: list[dict[str, Any]], since: float) -> list[Finding]:
     state: dict[int, tuple[str, float]] = {}
     final: set[int] = set()
     findings: list[Finding] = []
-    for r in records:
-        if r["kind"] not in KINDS:
-            continue
-        try:
-            shown = register.shown(r)
-        except ValueError:  # an unreadable record is named by the chain's check
-            continue
+    for r, shown in register.readable(records, KINDS):
         p, seq, at = shown["payload"], int(r["seq"]), float(r["at"])
         if r["kind"] == "paytable_proposed":
             state[seq] = ("proposed", float(p["effective_at"]))

@@ -17,7 +17,7 @@ so two never take the same ``seq``; the chain's head is signed in every checkpoi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,9 +159,31 @@ def rows(conn: Connection, kinds: Iterable[str] | None = None, subject: str | No
     return [shown(dict(r._mapping)) for r in conn.execute(query)]
 
 
-def shown(row: dict[str, Any]) -> dict[str, Any]:
+def shown(row: Mapping[str, Any]) -> dict[str, Any]:
     """A record as the API shows it: its payload decoded, its hash kept."""
     return {**row, "payload": json.loads(row["payload"])}
+
+
+def readable(records: Iterable[Mapping[str, Any]], kinds: Iterable[str] | None = None,
+             ) -> Iterator[tuple[Mapping[str, Any], dict[str, Any]]]:
+    """Each record (of ``kinds``, if given) with what it shows (:func:`shown`), for the audit's
+    folds: a record whose payload cannot be read is passed over, as the chain's own check
+    names it.
+
+    >>> rows = [{"kind": "a", "payload": '{"x": 1}'}, {"kind": "a", "payload": "{"},
+    ...         {"kind": "b", "payload": "{}"}]
+    >>> [view["payload"] for _, view in readable(rows, {"a"})]
+    [{'x': 1}]
+    """
+    wanted = None if kinds is None else frozenset(kinds)
+    for record in records:
+        if wanted is not None and record["kind"] not in wanted:
+            continue
+        try:
+            view = shown(record)
+        except ValueError:
+            continue
+        yield record, view
 
 
 def latest(conn: Connection, kinds: Iterable[str], subject: str) -> dict[str, Any] | None:

@@ -86,11 +86,7 @@ def made_elsewhere(snap: Snapshot) -> tuple[dict[str, Made], list[Finding]]:
                                                 f"{e['kind']} of entry {e['id']}", 200,
                                                 moves.reply_of(e))
     findings: list[Finding] = []
-    for r in snap.records:
-        try:
-            record = register.shown(r)
-        except ValueError:  # an unreadable record is named by the chain's check
-            continue
+    for r, record in register.readable(snap.records):
         payload = record["payload"]
         digest = payload.get("request") if isinstance(payload, dict) else None
         if r.get("request") != digest:

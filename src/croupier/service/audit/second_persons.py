@@ -56,11 +56,7 @@ def decisions(snap: Snapshot) -> Iterator[Decision]:
 def _of_house(records: list[dict[str, Any]]) -> Iterator[Decision]:
     first: dict[tuple[str, str], dict[str, Any]] = {}
     by_seq: dict[int, dict[str, Any]] = {}
-    for r in records:
-        try:
-            shown = register.shown(r)
-        except ValueError:  # an unreadable record is named by the chain's check
-            continue
+    for _, shown in register.readable(records):
         kind, payload, seq = shown["kind"], shown["payload"], int(shown["seq"])
         by_seq[seq] = shown
         first.setdefault((kind, str(shown["subject"])), shown)
