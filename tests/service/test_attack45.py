@@ -10,7 +10,10 @@ proxy that cuts the line, or the app in process where the database's failure is 
   never paid), chained its events after ones the ledger never got, and an RNG roll lost so
   stayed the outcome waiting, every bet refused naming its dice before they were recorded.
 * A custody step caught such a table up by folding the events past its seq, which was past
-  the ledger's: a die still in play by the ledger was recorded returned to the cage."""
+  the ledger's: a die still in play by the ledger was recorded returned to the cage.
+* A group at two tables whose write failed, the first table's rebuild failing too, left the
+  second neither rebuilt nor marked ahead: its action, run again on its own, wrote the lost
+  buy-in's chips with its own (found in review)."""
 
 from __future__ import annotations
 
@@ -275,3 +278,61 @@ def test_a_die_is_not_returned_from_play_on_a_change_of_dice_the_database_lost(
         assert r.json()["error"]["clause"] == cite("nj-13-69f", "dice_change")
         state = app.get("auditor", "/tables/craps-1").json()
         assert state["dice_in_play"] == ["NJ-0001", "NJ-0002"], state
+
+
+def test_every_table_of_a_failed_group_is_rebuilt_when_the_first_rebuild_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group of buy-ins at two tables whose write failed, the database away for the first
+    table's rebuild and back for the second's: the second table must not keep the lost
+    buy-in's chips. It did: the first rebuild's error ended the loop before the second
+    table was rebuilt or marked ahead, the group's actions then ran again on their own, and
+    the second table's buy-in wrote a seat of 200.00 chips for the 100.00 its wallet paid
+    (no credit: chips at a table are chips bought with the wallet, 13:69F-1.3(b))."""
+    import uuid
+    from decimal import Decimal
+
+    from croupier.service import cashier, store
+    from croupier.service.audit.verify import verify_ledger
+    from croupier.service.ledger import Ledger
+    from croupier.service.plans import Job, Reply
+    from croupier.service.tables import Tables
+
+    from .ledgerkit import Kit
+
+    kit = Kit(tmp_path / "group")
+    alice = kit.users["alice"]
+    craps, wheel = kit.tables.all["craps-1"], kit.tables.all["roulette-1"]
+    real_flush, real_rebuilt = Ledger.flush, Tables.rebuilt
+    failures = {"flush": 1, "rebuilt": 1}
+
+    def away(what: str) -> None:
+        if failures[what]:
+            failures[what] -= 1
+            raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+                "the database is away"))
+
+    def flush(self: Ledger, conn: Any, end: bool = False) -> None:
+        if end:
+            away("flush")
+        real_flush(self, conn, end)
+
+    def rebuilt(conn: Any, row: Any) -> Any:
+        away("rebuilt")
+        return real_rebuilt(conn, row)
+
+    jobs = [Job(alice, live, uuid.uuid4().hex, uuid.uuid4().hex,
+                cashier.buy_in(kit.ledger, alice, live, Decimal(100)))
+            for live in (craps, wheel)]
+    with monkeypatch.context() as patched:
+        patched.setattr(Ledger, "flush", flush)
+        patched.setattr(Tables, "rebuilt", staticmethod(rebuilt))
+        results = kit.runner.run_batch(jobs)
+    assert failures == {"flush": 0, "rebuilt": 0}
+    assert all(isinstance(r, Reply) and r.status == 200 for r in results), results
+    assert [str(live.table.chips("alice")) for live in (craps, wheel)] == ["100", "100"]
+    with kit.engine.connect() as conn:
+        seats = {r.table_id: r.chips_cents for r in conn.execute(
+            sa.select(store.seats).where(store.seats.c.player == "alice"))}
+    assert seats == {"craps-1": 10000, "roulette-1": 10000}
+    report = verify_ledger(kit.tables, checkpoint=False)
+    assert report["ok"], report["findings"]
