@@ -10,7 +10,13 @@ proxy that cuts the line, or the app in process where the database's failure is 
   never paid), chained its events after ones the ledger never got, and an RNG roll lost so
   stayed the outcome waiting, every bet refused naming its dice before they were recorded.
 * A custody step caught such a table up by folding the events past its seq, which was past
-  the ledger's: a die still in play by the ledger was recorded returned to the cage."""
+  the ledger's: a die still in play by the ledger was recorded returned to the cage.
+* A group at two tables whose write failed, the first table's rebuild failing too, left the
+  second neither rebuilt nor marked ahead: its action, run again on its own, wrote the lost
+  buy-in's chips with its own (found in review).
+* A draw committed unanswered, its table's rebuild failing, then settled by another runner
+  (a node that took the table over) stayed kept as not recorded: no longer waiting, it was
+  not recognised, and the next roll recorded the same raw bytes and dice (found in review)."""
 
 from __future__ import annotations
 
@@ -275,3 +281,127 @@ def test_a_die_is_not_returned_from_play_on_a_change_of_dice_the_database_lost(
         assert r.json()["error"]["clause"] == cite("nj-13-69f", "dice_change")
         state = app.get("auditor", "/tables/craps-1").json()
         assert state["dice_in_play"] == ["NJ-0001", "NJ-0002"], state
+
+
+def test_every_table_of_a_failed_group_is_rebuilt_when_the_first_rebuild_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group of buy-ins at two tables whose write failed, the database away for the first
+    table's rebuild and back for the second's: the second table must not keep the lost
+    buy-in's chips. It did: the first rebuild's error ended the loop before the second
+    table was rebuilt or marked ahead, the group's actions then ran again on their own, and
+    the second table's buy-in wrote a seat of 200.00 chips for the 100.00 its wallet paid
+    (no credit: chips at a table are chips bought with the wallet, 13:69F-1.3(b))."""
+    import uuid
+    from decimal import Decimal
+
+    from croupier.service import cashier, store
+    from croupier.service.audit.verify import verify_ledger
+    from croupier.service.ledger import Ledger
+    from croupier.service.plans import Job, Reply
+    from croupier.service.tables import Tables
+
+    from .ledgerkit import Kit
+
+    kit = Kit(tmp_path / "group")
+    alice = kit.users["alice"]
+    craps, wheel = kit.tables.all["craps-1"], kit.tables.all["roulette-1"]
+    real_flush, real_rebuilt = Ledger.flush, Tables.rebuilt
+    failures = {"flush": 1, "rebuilt": 1}
+
+    def away(what: str) -> None:
+        if failures[what]:
+            failures[what] -= 1
+            raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+                "the database is away"))
+
+    def flush(self: Ledger, conn: Any, end: bool = False) -> None:
+        if end:
+            away("flush")
+        real_flush(self, conn, end)
+
+    def rebuilt(conn: Any, row: Any) -> Any:
+        away("rebuilt")
+        return real_rebuilt(conn, row)
+
+    jobs = [Job(alice, live, uuid.uuid4().hex, uuid.uuid4().hex,
+                cashier.buy_in(kit.ledger, alice, live, Decimal(100)))
+            for live in (craps, wheel)]
+    with monkeypatch.context() as patched:
+        patched.setattr(Ledger, "flush", flush)
+        patched.setattr(Tables, "rebuilt", staticmethod(rebuilt))
+        results = kit.runner.run_batch(jobs)
+    assert failures == {"flush": 0, "rebuilt": 0}
+    assert all(isinstance(r, Reply) and r.status == 200 for r in results), results
+    assert [str(live.table.chips("alice")) for live in (craps, wheel)] == ["100", "100"]
+    with kit.engine.connect() as conn:
+        seats = {r.table_id: r.chips_cents for r in conn.execute(
+            sa.select(store.seats).where(store.seats.c.player == "alice"))}
+    assert seats == {"craps-1": 10000, "roulette-1": 10000}
+    report = verify_ledger(kit.tables, checkpoint=False)
+    assert report["ok"], report["findings"]
+
+
+def test_a_draw_another_runner_settled_is_not_drawn_again_after_the_table_caught_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database committed a roll's draw without answering, and the table's rebuild
+    failed (the table ahead, the draw kept as not recorded). Another runner over the same
+    ledger (a node that took the table over) settled the draw on the request's retry. Back
+    at the first runner, the table rebuilt holds no outcome waiting, since the draw is settled:
+    the draw kept as not recorded must still be dropped, since the ledger holds it. It was
+    kept, as only a draw still waiting was compared, and the next roll recorded the same
+    raw bytes and dice again."""
+    import uuid
+    from decimal import Decimal
+
+    from croupier.service import cashier, outcomes, wagers
+    from croupier.service.audit.verify import verify_ledger
+    from croupier.service.ledger import Ledger
+    from croupier.service.plans import Job
+    from croupier.service.runner import Runner
+    from croupier.service.tables import Tables
+
+    from .ledgerkit import Kit
+
+    kit = Kit(tmp_path / "takeover")
+    craps, alice, dealer = kit.tables.all["craps-1"], kit.users["alice"], kit.users["dealer"]
+    kit.act("alice", "craps-1", cashier.buy_in(kit.ledger, alice, craps, Decimal(100)))
+    dice = craps.procedures.dice
+    assert dice is not None
+    kit.act("dealer", "craps-1", dice.offer([f"NJ-{i:04d}" for i in range(1, 6)]))
+    kit.act("dealer", "craps-1", dice.select(dealer, ["NJ-0001", "NJ-0002"], by_shooter=False))
+    kit.act("alice", "craps-1", wagers.bet(alice, craps, {"wager": "field", "amount": "1"},
+                                           kit.ledger.limits))
+
+    def roll(runner: Runner, key: str) -> Any:
+        live = runner.tables.all["craps-1"]
+        return runner.run_outcome(Job(dealer, live, key, "fp-roll", outcomes.record(
+            dealer, live, kit.rng, None), "outcome", outcomes.settle(dealer, live)))
+
+    real_committed = Ledger.committed
+
+    def lost(self: Ledger, count: int) -> None:
+        real_committed(self, count)
+        raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+            "the connection ended as the commit was answered"))
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, sqlite3.OperationalError(
+            "the database is away"))
+
+    key = uuid.uuid4().hex
+    with monkeypatch.context() as patched:
+        patched.setattr(Ledger, "committed", lost)
+        patched.setattr(Tables, "rebuilt", away)
+        with pytest.raises(sa.exc.OperationalError):
+            roll(kit.runner, key)
+    assert craps.ahead and craps.unrecorded is not None
+    first = craps.unrecorded[1]
+    other = Runner.over(kit.engine)  # the node that takes the table over
+    settled = roll(other, key)
+    assert settled.status == 200 and "settling" not in settled.body
+    again = roll(kit.runner, uuid.uuid4().hex)
+    draws = [e for e in again.body["events"] if e["type"] == "draw"]
+    assert len(draws) == 1 and draws[0]["raw"] != list(first.raw), \
+        "the draw the ledger holds, settled, was recorded again"
+    report = verify_ledger(kit.tables, checkpoint=False)
+    assert report["ok"], report["findings"]

@@ -245,6 +245,23 @@ def _fits(kind: str, table_id: str | None, game: Game | None) -> None:
                   f"(they use: {', '.join(sorted(game.equipment))})", CLAUSE)
 
 
+def fits_opening(engine: Engine, table_id: str, game: str) -> None:
+    """Refuse to open ``table_id`` for ``game`` while the register places at it equipment, not
+    retired, of a kind the game uses none of. Equipment registered or placed at a table not
+    yet opened is not judged (:func:`_fits`: no game is played there yet), so this is where it
+    is: opened, the table would play a game whose tables never use it."""
+    played = GAMES.get(game)
+    if played is None:
+        return
+    with engine.connect() as conn:
+        for it in items(conn):
+            if it.table == table_id and it.retired is None and it.type not in played.equipment:
+                raise Refusal(f"equipment {it.id} ({it.type}) is placed at table {table_id}, "
+                              f"and {game} tables use no {it.type} (they use: "
+                              f"{', '.join(sorted(played.equipment))}): it is moved or retired "
+                              "before the table opens", CLAUSE)
+
+
 def _second_person(conn: Connection, actor: str, it: Item | None) -> None:
     """Refuse ``actor``'s approval of ``it`` unless they are a person independent of whoever
     registered it (docs/two-person-rules.md): one person neither registers and approves the

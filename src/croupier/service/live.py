@@ -106,11 +106,13 @@ class LiveTable:
         so did the rebuild from the ledger after it (the database away). The next action at
         the table rebuilds it before anything else (``Runner._locks``); until then its chips,
         its chain's head and its outcome waiting are not the ledger's."""
-        self.unrecorded: tuple[tuple[int, ...], sv.Drawn] | None = None
+        self.unrecorded: tuple[tuple[int, ...], sv.Drawn, int] | None = None
         """An outcome the RNG drew whose record was not committed (its transaction failed),
-        with the ranges it was drawn over: the next draw over the same ranges at this table is
-        this one, so no outcome is drawn again. Kept through a rebuild from the ledger, which
-        holds no trace of it; cleared once an outcome's record commits."""
+        with the ranges it was drawn over and the table's last seq when it was drawn (its
+        record, if the database did commit it, comes after): the next draw over the same
+        ranges at this table is this one, so no outcome is drawn again. Kept through a rebuild
+        from the ledger, which holds no trace of it; cleared once an outcome's record commits,
+        or once a rebuild finds it recorded."""
 
     # --- what the table knows ---------------------------------------------------------
 

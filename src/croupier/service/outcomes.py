@@ -126,7 +126,7 @@ def _draw_once(live: LiveTable, rng: Rng) -> sv.Drawn:
     # The event holds the plain string its record holds (and the codec's plain path writes),
     # as an event read back from the ledger does.
     event = sv.Drawn(draw.source.value, draw.raw, live.table.outcome_from(draw.outcome))
-    live.unrecorded = (ranges, event)
+    live.unrecorded = (ranges, event, live.seq)
     return event
 
 

@@ -192,6 +192,11 @@ class Runner:
                     if len(jobs) == 1 and isinstance(attempts[0], Exception):
                         raise attempts[0]
             except BaseException:
+                # Every table is marked ahead before any is rebuilt: a rebuild that fails ends
+                # the loop, and a table left unmarked would run the group's actions again on
+                # its own from memory holding what the ledger never got.
+                for live in lives:
+                    live.ahead = True
                 for live in lives:
                     self.tables.reload(live)
                 raise

@@ -141,6 +141,10 @@ class Tables:
             rebuilt, head = self.rebuilt(conn, row), self.ledger.head_of(conn, row)
             live.replace_with(rebuilt)
             self.ledger.heads[live.id] = head
+            if live.unrecorded is not None and _holds_draw(conn, live, *live.unrecorded[1:]):
+                # Recorded and settled since (another node settled it on the request's
+                # retry): no longer waiting, so replace_with could not tell it was recorded.
+                live.unrecorded = None
         live.ahead = False
 
     def catch_up(self, live: LiveTable) -> None:
@@ -192,6 +196,17 @@ class Tables:
             return True
         log.warning("table %s did not catch up with its ledger: rebuilt", live.id)
         return False
+
+
+def _holds_draw(conn: Connection, live: LiveTable, drawn: sv.Drawn, since: int) -> bool:
+    """Whether the table's chain records ``drawn`` (a draw kept as not recorded, whose commit
+    may have been done though never answered) after ``since``, its last seq when it was
+    drawn: an earlier draw with the same raw bytes is another draw."""
+    rows = conn.execute(sa.select(store.events.c.payload).where(
+        store.events.c.table_id == live.id, store.events.c.kind == drawn.kind,
+        store.events.c.seq > since))
+    return any(codec.decode(live.game.name, r.payload).to_json() == drawn.to_json()
+               for r in rows)
 
 
 def _matches_ledger(conn: Connection, live: LiveTable) -> bool:
