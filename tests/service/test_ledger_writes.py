@@ -377,3 +377,29 @@ def test_a_group_hands_its_rows_to_the_ledger_which_stages_them_once_at_its_end(
     seqs = [r.body["events"][0]["seq"] for r in results if isinstance(r, Reply)]
     assert seqs == sorted(seqs) and len(set(seqs)) == 3
     assert verify_ledger(kit.tables, checkpoint=False)["ok"]
+
+
+def test_rows_that_cannot_be_staged_fail_the_whole_group_not_the_job_that_found_them(
+        kit: Kit, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Handed rows are staged when a later action of the group reads the transaction (a key
+    used twice): an error raised then, even one shaped as an answer (a 4xx), is no answer of
+    that later action. The group fails, every action is run again on its own, and each is
+    written: nothing an earlier action handed over is lost."""
+    from croupier.service.ledger import Ledger
+    real, failed = Ledger._stage, []
+
+    def once_4xx(self: Ledger, conn: Any, writes: Any, handed: Any) -> Any:
+        if not failed:
+            failed.append(handed)
+            raise ApiError(404, "not_found", "a staging fault shaped as an answer")
+        return real(self, conn, writes, handed)
+
+    monkeypatch.setattr(Ledger, "_stage", once_4xx)
+    key = uuid.uuid4().hex
+    results = kit.runner.run_batch([_keyed(kit, "alice", key, "fp-twice", "1"),
+                                    _keyed(kit, "alice", key, "fp-twice", "1")])
+    assert failed, "the staging fault was never reached"
+    first, second = results
+    assert isinstance(first, Reply) and not first.replayed, first
+    assert isinstance(second, Reply) and second.replayed and second.text == first.text
+    assert verify_ledger(kit.tables, checkpoint=False)["ok"]

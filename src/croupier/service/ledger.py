@@ -145,6 +145,10 @@ class Keep:
     reply: Reply
 
 
+class StagingFailed(RuntimeError):
+    """Rows handed to a transaction could not be staged: the transaction fails whole."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Handed:
     """One action's rows as the runner hands them to its transaction (:attr:`Began.handed`):
@@ -520,8 +524,15 @@ class Ledger:
         handed: list[Handed] | None = conn.info.get(_HANDED)
         if handed:
             rows, handed[:] = list(handed), []
-            for action in rows:
-                self._stage(conn, writes, action)
+            try:
+                for action in rows:
+                    self._stage(conn, writes, action)
+            except Exception as exc:
+                # Staged while a later action is planned, a failure must not pass for that
+                # action's own answer (a refusal, a 4xx) with the earlier rows dropped and the
+                # rest committed: it fails the whole transaction.
+                raise StagingFailed(f"staging the rows handed to the transaction failed: "
+                                    f"{type(exc).__name__}") from exc
         return writes
 
     def flush(self, conn: Connection, end: bool = False) -> None:
