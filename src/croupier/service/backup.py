@@ -15,7 +15,9 @@ the operator declares a recovery (``--declare-recovery REASON``): it is then ins
 house's chain records a ``recovery_declared`` event naming the gap, per chain the sequence
 numbers and hashes between the copy's head and the anchor's. A copy that holds the pinned
 checkpoint with other contents was rewritten, and is always refused. The database it replaces
-is kept beside it (``croupier.db.before-restore-<time>``), never deleted.
+is kept beside it (``croupier.db.before-restore-<time>``), never deleted. The installed copy
+keeps none of the sessions it held (a token logged out since the backup would work again):
+everyone logs in again.
 
 On PostgreSQL the server's own tools copy the database (``pg_dump`` while serving, into a new
 database with ``pg_restore``): see docs/ledger.md.
@@ -190,8 +192,12 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
                 done.problems = _against_current(target, snap, now_heads, recovery, done.gap)
             if done.problems:
                 return done
-            if recovery is not None:
-                with engine.begin() as conn:
+            with engine.begin() as conn:
+                # The copy's sessions are those live when it was taken: one logged out (or
+                # ended by a password change) since would be live again. Sessions are a
+                # cache no decision trusts (schema.py): every user logs in again.
+                conn.execute(store.tokens.delete())
+                if recovery is not None:
                     register.append(conn, "recovery_declared", "ledger", {
                         "reason": recovery, "copy": src.name, "gap": done.gap}, "operator")
         finally:
