@@ -349,12 +349,20 @@ def test_the_registers_rules_are_run_again_on_its_records() -> None:
                 description="a ball"),
         _record(6, "equipment_approved", "equipment:w", "admin", 6.0, authority="CCC",
                 reference="3")]
-    found = equipment_register.check_records(records)
+    found, notes = equipment_register.check_records(records)
     assert [(f.seq, f.what) for f in found] == [
         (3, "equipment_approved of equipment:w: floor has already recorded an approval of w"),
         (4, "equipment_inspected of equipment:v: no equipment was registered under that id"),
         (5, "equipment_registered of equipment:w: equipment w is already registered")]
-    assert equipment_register.check_records(records[:2] + records[5:]) == []
+    assert notes == []
+    assert equipment_register.check_records(records[:2] + records[5:]) == ([], [])
+    # Made before the users' chain began (at 4.5 here), by a release that checked the register
+    # outside its lock on PostgreSQL: the records before it are noted, the one after is named.
+    found, notes = equipment_register.check_records(records, since=4.5)
+    assert [f.seq for f in found] == [5]
+    assert [n.split(":")[0] for n in notes] == ["house records, record 3",
+                                                "house records, record 4"]
+    assert all("noted, not a finding" in n for n in notes)
 
 
 def test_decisions_an_older_release_made_before_the_users_chain_are_not_findings() -> None:

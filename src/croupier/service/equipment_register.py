@@ -311,7 +311,8 @@ def approved_layout_wagers(conn: Connection, table_id: str) -> dict[str, str]:
 
 # --- the audit: each item's records decided again -----------------------------------------
 
-def check_records(records: list[dict[str, Any]]) -> list[Finding]:
+def check_records(records: list[dict[str, Any]], since: float | None = None,
+                  ) -> tuple[list[Finding], list[str]]:
     """Every record of the equipment register (``records``: the house's chain, payloads as
     stored) that the register's rules (:func:`not_allowed`), run again on the item as the
     records before it leave it, did not allow: an approval of an item not registered or
@@ -320,10 +321,15 @@ def check_records(records: list[dict[str, Any]]) -> list[Finding]:
     decision and put back (an approval's actor, a retirement's kind) would leave the decision
     standing and nothing else to name it: the second person's check (``audit.second_persons``)
     reads who decided, not whether the item could be decided on. A record refused here is not
-    folded, as the server would not have written it. The rules are the register's first
-    release's (with the house's chain), so no ledger predates them."""
+    folded, as the server would not have written it.
+
+    The rules are the register's first release's, but on PostgreSQL the releases before the
+    users' chain checked them outside the chain's lock, so two requests at once could both
+    pass: a record made before ``since`` (when the users' chain began; None: no cut-off) that
+    breaks them is noted (the second list), not named, so such a ledger still starts."""
     state: dict[str, Item | None] = {}
     findings: list[Finding] = []
+    notes: list[str] = []
     for r, shown in register.readable(records, ITEM_KINDS):
         where, kind, seq = str(shown["subject"]), str(r["kind"]), int(r["seq"])
         current = state.get(where)
@@ -334,8 +340,13 @@ def check_records(records: list[dict[str, Any]]) -> list[Finding]:
                 continue
             except (KeyError, TypeError, AttributeError):
                 why = "its payload does not say what such a record says"
+        if since is not None and float(r["at"]) < since:
+            notes.append(f"{register.WHERE}, record {seq}: {kind} of {where}: {why}; recorded "
+                         "before the users' chain began, by a release that checked the "
+                         "register outside its lock: noted, not a finding")
+            continue
         findings.append(Finding(register.WHERE, seq, f"{kind} of {where}: {why}"))
-    return findings
+    return findings, notes
 
 
 # --- the dice's chain of custody ---------------------------------------------------------

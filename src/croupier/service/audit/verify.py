@@ -8,6 +8,7 @@ exported bundle is checked by the same code. Every finding names where it is (a 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,13 +137,14 @@ def _projections(snap: Snapshot, report: Report) -> None:
     chain has none of them but the register's)."""
     from croupier.service import cage, controls, equipment_register, paytable_changes, people
 
-    # The register's rules came with the house's chain: a ledger from before the users'
-    # chain was held to them too.
-    report.findings.extend(equipment_register.check_records(snap.records))
+    # The upgrade that began the users' chain (a ledger without one: every record is older).
+    since = float(snap.user_records[0]["at"]) if snap.user_records else math.inf
+    found, notes = equipment_register.check_records(snap.records, since)
+    report.findings.extend(found)
+    report.notes.extend(notes)
     if not snap.user_records:
         return
     report.findings.extend(controls.check_opened(snap.tables, snap.records))
-    since = float(snap.user_records[0]["at"])  # the upgrade that began the users' chain
     report.findings.extend(paytable_changes.check_records(snap.records, since))
     report.findings.extend(people.check(snap.user_records, snap.accounts))
     report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
