@@ -57,7 +57,6 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
     entry = controls.EntryMode(body.entry)
-    equipment_register.fits_opening(svc.engine, body.id, body.game)
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
