@@ -16,7 +16,10 @@ proxy that cuts the line, or the app in process where the database's failure is 
   buy-in's chips with its own (found in review).
 * A draw committed unanswered, its table's rebuild failing, then settled by another runner
   (a node that took the table over) stayed kept as not recorded: no longer waiting, it was
-  not recognised, and the next roll recorded the same raw bytes and dice (found in review)."""
+  not recognised, and the next roll recorded the same raw bytes and dice (found in review).
+* Such a table, marked ahead of the ledger, was rebuilt before its next action only: the
+  routes that show it (its state, the list of tables, its monitors) showed the lost buy-in's
+  chips from memory meanwhile (found in review)."""
 
 from __future__ import annotations
 
@@ -405,3 +408,49 @@ def test_a_draw_another_runner_settled_is_not_drawn_again_after_the_table_caught
         "the draw the ledger holds, settled, was recorded again"
     report = verify_ledger(kit.tables, checkpoint=False)
     assert report["ok"], report["findings"]
+
+
+def test_a_table_ahead_of_the_ledger_is_rebuilt_before_it_is_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A buy-in whose write failed, the table's rebuild failing too: the table in memory holds
+    chips the ledger does not (no credit: chips at a table are chips bought with the wallet,
+    13:69F-1.3(b)). Shown before the next action, they were taken for the player's. The
+    routes that show the table rebuild it first, or answer 503 busy while that fails."""
+    from croupier.service.ledger import Ledger
+    from croupier.service.tables import Tables
+
+    real_flush = Ledger.flush
+
+    def away(*args: Any, **kwargs: Any) -> Any:
+        raise sa.exc.OperationalError("SELECT", {}, sqlite3.OperationalError(
+            "the database is away"))
+
+    def flush(self: Ledger, conn: Any, end: bool = False) -> None:
+        if end:
+            away()
+        real_flush(self, conn, end)
+
+    with demo_app(tmp_path / "shown") as app:
+        app.ok("alice", "/tables/craps-1/buy-in", {"amount": "10"})
+        before = app.get("auditor", "/tables/craps-1").json()
+        listed = app.get("auditor", "/tables").json()
+        with monkeypatch.context() as patched:
+            patched.setattr(Ledger, "flush", flush)
+            patched.setattr(Tables, "rebuilt", away)
+            app.client.raise_server_exceptions = False
+            failed = app.post("alice", "/tables/craps-1/buy-in", {"amount": "100"})
+            assert failed.status_code in (500, 503), failed.text
+            live = app.client.app.state.services.tables.all["craps-1"]  # type: ignore[attr-defined]
+            assert live.ahead and live.chips("alice") == 110  # the lost buy-in's, in memory
+            for who, path in (("auditor", "/tables/craps-1"), ("auditor", "/tables"),
+                              ("supervisor", "/tables/craps-1/alerts")):
+                busy = app.get(who, path)
+                assert (busy.status_code, busy.json()["error"]["code"]) == (503, "busy"), path
+                assert busy.headers["Retry-After"] == "1", path
+        app.client.raise_server_exceptions = True
+        shown = app.get("auditor", "/tables/craps-1").json()
+        assert shown["players"] == before["players"]  # 10.00 of chips, not 110.00
+        assert app.get("auditor", "/tables").json() == listed
+        assert not live.ahead
+        report = app.audit()
+        assert report["ok"], report["findings"]

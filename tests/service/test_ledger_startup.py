@@ -131,6 +131,22 @@ def test_init_refuses_a_first_admin_name_the_api_would_refuse(tmp_path: Path) ->
     assert users_in(data) == ["ops-lead"]
 
 
+def test_init_upgrading_a_ledger_does_not_judge_the_admin_name(tmp_path: Path) -> None:
+    # Found by a review: the name given with --admin was refused even when init only
+    # upgraded a ledger that has its users (no admin is created then), so an older command
+    # run again failed. It is judged only where the admin is made: a new ledger.
+    data = tmp_path / "data"
+    init(data)
+    again = croupier("init", "--data-dir", str(data), "--admin", "Ops Lead",
+                     "--admin-password", ADMIN_PASSWORD)
+    assert again.returncode == 0, again.stderr
+    assert users_in(data) == ["admin"]  # nothing was created under the name
+    fresh = croupier("init", "--data-dir", str(tmp_path / "new"), "--admin", "Ops Lead",
+                     "--admin-password", ADMIN_PASSWORD)
+    assert fresh.returncode == 2 and "the name given for the first admin" in fresh.stderr
+    assert not (tmp_path / "new" / "croupier.db").exists()
+
+
 def test_production_init_has_no_demo_and_private_files(tmp_path: Path) -> None:
     data = tmp_path / "data"
     weak = croupier("init", "--data-dir", str(data), "--admin-password", "x")

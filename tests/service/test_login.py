@@ -19,8 +19,9 @@ from websockets.sync.client import connect
 
 from croupier.service import auth, store
 from croupier.service.throttle import Policy
+from serverkit import fresh_schema, postgres_url
 
-from .conftest import PASSWORD, Server
+from .conftest import BACKENDS, PASSWORD, Server
 
 
 @pytest.fixture(autouse=True)
@@ -153,3 +154,36 @@ def test_recovery_functions_unlock_and_reset(engine: sa.Engine) -> None:
     with pytest.raises(auth.LoginFailed):
         a.login("erin", PASSWORD)
     assert a.login("erin", "another-pass-456")[1].username == "erin"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_log_ins_at_once_keep_the_cap_on_sessions(backend: str, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a review: the trim to MAX_SESSIONS - 1 and the new session's insert were
+    under no lock, so log-ins at once on PostgreSQL each trimmed the same sessions and each
+    added one, past the cap. Each log-in is held inside its transaction after the trim here,
+    so that they all overlap; the account then holds exactly MAX_SESSIONS."""
+    url = (fresh_schema(postgres_url("")) if backend == "postgresql"
+           else f"sqlite:///{tmp_path / 'auth.db'}")
+    eng = store.make_engine(url)
+    store.upgrade(eng)
+    a = auth.Auth(eng)
+    with eng.begin() as conn:
+        user_id = a.create_user(conn, "erin", PASSWORD, "player").id
+    for _ in range(auth.MAX_SESSIONS - 1):
+        a.login("erin", PASSWORD)
+    make_room = auth._make_room
+
+    def held_after_the_trim(conn: sa.Connection, uid: int) -> None:
+        make_room(conn, uid)
+        time.sleep(0.2)  # the insert comes later: log-ins without a lock overlap here
+
+    monkeypatch.setattr(auth, "_make_room", held_after_the_trim)
+    with ThreadPoolExecutor(8) as pool:
+        tokens = list(pool.map(lambda _: a.login("erin", PASSWORD)[0], range(8)))
+    with eng.connect() as conn:
+        held = conn.execute(sa.select(sa.func.count()).where(
+            store.tokens.c.user_id == user_id)).scalar_one()
+    eng.dispose()
+    assert held == auth.MAX_SESSIONS
+    assert len(set(tokens)) == 8

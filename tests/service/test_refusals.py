@@ -5,11 +5,13 @@ are compared whole (but for the request's id), so a changed code, reason or clau
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 
-from croupier.service import auth, equipment_register
+from croupier.errors import Refusal
+from croupier.service import auth, equipment_register, paytables
 
 from .appkit import App
 
@@ -114,3 +116,69 @@ def test_a_table_does_not_open_with_equipment_its_game_does_not_use(app_ledger: 
     s.ok("admin", "/tables", opening, key=None)
     s.ok("admin", "/tables", {"id": "craps-9", "game": "craps", "profile": "nj-13-69f"},
          key=None)
+
+
+def _place_in_thread(s: App, item_id: str, table_id: str,
+                     outcome: list[str]) -> threading.Thread:
+    """A placing of ``item_id`` at ``table_id`` as the route makes it when it found the table
+    not yet open (no game), in a thread of its own; ``outcome`` gets placed or the refusal."""
+    engine = s.client.app.state.services.engine  # type: ignore[attr-defined]
+
+    def place() -> None:
+        try:
+            with engine.begin() as conn:
+                equipment_register.add_record(conn, "admin", item_id, "equipment_placed",
+                                              {"table": table_id})
+            outcome.append("placed")
+        except Refusal as exc:
+            outcome.append(exc.reason)
+
+    return threading.Thread(target=place)
+
+
+@pytest.mark.parametrize("first", ["opening", "placing"])
+def test_a_placing_at_the_moment_a_table_opens_does_not_slip_past(
+        app_ledger: App, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    # Found by a review: the opening read the register before its transaction, outside the
+    # register's lock, and a placing judged the table by the game it found before its own
+    # transaction: a wheel placed while "new-table" opened as a craps table was taken by
+    # both, leaving a craps table playing with a wheel. Whichever starts first, the other
+    # now waits for it and is refused citing the register's clause.
+    s = app_ledger
+    s.ok("admin", "/equipment/items", {"id": "wheel-7", "type": "wheel",
+                                       "description": "a spare wheel"}, key=None)
+    opening = {"id": "new-table", "game": "craps", "profile": "nj-13-69f"}
+    outcome: list[str] = []
+    placing = _place_in_thread(s, "wheel-7", "new-table", outcome)
+    if first == "opening":
+        with_house_pays = paytables._with_house_pays
+
+        def placed_meanwhile(*args: Any) -> dict[str, Any]:
+            placing.start()  # inside the opening's transaction, after its check
+            placing.join(1.0)
+            return with_house_pays(*args)
+
+        monkeypatch.setattr(paytables, "_with_house_pays", placed_meanwhile)
+        s.ok("admin", "/tables", opening, key=None)
+        placing.join(30)
+        assert outcome == ["table new-table plays craps, whose tables use no wheel (they use: "
+                           "dice, layout, table)"]
+        assert s.get("auditor", "/equipment/items/wheel-7").json()["table"] is None
+    else:
+        checked, fits = threading.Event(), equipment_register._fits
+
+        def opened_meanwhile(*args: Any) -> None:
+            fits(*args)
+            checked.set()  # inside the placing's transaction, after its check
+            threading.Event().wait(1.0)
+
+        monkeypatch.setattr(equipment_register, "_fits", opened_meanwhile)
+        placing.start()
+        assert checked.wait(30)
+        status, error = _answer(s, "admin", "/tables", opening)
+        placing.join(30)
+        assert outcome == ["placed"]
+        assert (status, error["clause"]) == (409, equipment_register.CLAUSE), error
+        assert error["reason"].startswith("equipment wheel-7 (wheel) is placed at table "
+                                          "new-table, and craps tables use no wheel"), error
+        assert s.get("auditor", "/tables/new-table").status_code == 404

@@ -103,6 +103,7 @@ MAX_SESSIONS = 32
 """The most sessions an account holds at once: a log-in past it ends the account's oldest.
 Sessions were never ended by time, only looked up by it: one account logging in in a loop
 (some 40 a second) added a row a log-in for good, millions a day."""
+_SESSIONS_LOCK = 0x73657373  # "sess": the class of the advisory locks on an account's sessions
 SESSIONS = "croupier-sessions-v1"
 """The purpose the session key is derived for from the signing key (``Signer.derive``)."""
 log = logging.getLogger("croupier.service")
@@ -415,7 +416,16 @@ class Auth:
 
 def _make_room(conn: Connection, user_id: int) -> None:
     """Before the account's new session: end its expired ones, and its oldest past
-    :data:`MAX_SESSIONS` - 1 (a stream opened with one closes at its next check of the token)."""
+    :data:`MAX_SESSIONS` - 1 (a stream opened with one closes at its next check of the token).
+
+    The account is locked first, to the end of the log-in's transaction (SQLite: its ``BEGIN
+    IMMEDIATE`` already is the only writer; PostgreSQL: an advisory lock on the account), so
+    that log-ins at once each count the sessions the one before left: each trimmed to 31 of
+    the same sessions and added its own, past the cap. An advisory lock keyed by the account
+    and taken by nothing else waits for no other lock, so it orders no other writer."""
+    if conn.dialect.name != "sqlite":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:c, :k)"),
+                     {"c": _SESSIONS_LOCK, "k": user_id})
     t = store.tokens.c
     conn.execute(store.tokens.delete().where(t.user_id == user_id,
                                              t.expires_at <= store.now()))

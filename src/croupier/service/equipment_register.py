@@ -41,7 +41,7 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.errors import Refusal
 from croupier.games import GAMES, Game
 from croupier.rules import RouletteRules, load_profile
-from croupier.service import people, register, store
+from croupier.service import controls, people, register, store
 from croupier.service.audit.snapshot import Finding
 from croupier.service.errors import ApiError
 from croupier.service.procedures import clauses
@@ -199,7 +199,7 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any],
     why = not_allowed(item(conn, body["id"]), "equipment_registered", actor)
     if why is not None:
         raise Refusal(why, CLAUSE)
-    _fits(str(body["type"]), body.get("table"), game)
+    _fits(str(body["type"]), body.get("table"), _played_at(conn, body.get("table"), game))
     if body.get("wagers") and body["type"] != "layout":
         raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
@@ -227,7 +227,7 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     if why is not None:
         raise Refusal(why, CLAUSE)
     if kind == "equipment_placed":
-        _fits(current.type, payload.get("table"), game)
+        _fits(current.type, payload.get("table"), _played_at(conn, payload.get("table"), game))
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
@@ -245,21 +245,42 @@ def _fits(kind: str, table_id: str | None, game: Game | None) -> None:
                   f"(they use: {', '.join(sorted(game.equipment))})", CLAUSE)
 
 
-def fits_opening(engine: Engine, table_id: str, game: str) -> None:
+def _played_at(conn: Connection, table_id: str | None, game: Game | None) -> Game | None:
+    """The game played at ``table_id``: ``game`` if the caller found the table open, else as
+    the ledger has it now, read under the writer lock. A table opens under that lock too
+    (:func:`fits_opening`), so one opened after the caller looked, but before this record,
+    is judged by its game rather than as a table not yet opened."""
+    if table_id is None or game is not None:
+        return game
+    row = conn.execute(sa.select(store.tables.c.game).where(store.tables.c.id == table_id)
+                       ).first()
+    if row is None or register.latest(conn, (controls.ENTRY_KIND,),
+                                      controls.entry_subject(table_id)) is None:
+        return None  # a row no record of the house's chain opened is no table played at
+    return GAMES.get(str(row.game))
+
+
+def fits_opening(conn: Connection, table_id: str, game: str) -> None:
     """Refuse to open ``table_id`` for ``game`` while the register places at it equipment, not
     retired, of a kind the game uses none of. Equipment registered or placed at a table not
     yet opened is not judged (:func:`_fits`: no game is played there yet), so this is where it
-    is: opened, the table would play a game whose tables never use it."""
+    is: opened, the table would play a game whose tables never use it.
+
+    Run in the opening's transaction: the register's writer lock is taken before the records
+    are read and held until the table is written, so a placing at the same moment either
+    committed before (and is read here) or waits and then finds the table open
+    (:func:`_played_at`). The opening takes it after its own creation lock, which no writer
+    of the register takes, so the two are always taken in one order."""
     played = GAMES.get(game)
     if played is None:
         return
-    with engine.connect() as conn:
-        for it in items(conn):
-            if it.table == table_id and it.retired is None and it.type not in played.equipment:
-                raise Refusal(f"equipment {it.id} ({it.type}) is placed at table {table_id}, "
-                              f"and {game} tables use no {it.type} (they use: "
-                              f"{', '.join(sorted(played.equipment))}): it is moved or retired "
-                              "before the table opens", CLAUSE)
+    register.lock(conn)
+    for it in items(conn):
+        if it.table == table_id and it.retired is None and it.type not in played.equipment:
+            raise Refusal(f"equipment {it.id} ({it.type}) is placed at table {table_id}, "
+                          f"and {game} tables use no {it.type} (they use: "
+                          f"{', '.join(sorted(played.equipment))}): it is moved or retired "
+                          "before the table opens", CLAUSE)
 
 
 def _second_person(conn: Connection, actor: str, it: Item | None) -> None:

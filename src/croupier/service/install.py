@@ -125,9 +125,11 @@ class FirstUsers:
 def init(data_dir: Path, database: str | None, key_file: Path | None,
          users: FirstUsers) -> Initialised:
     """Initialise (or upgrade and key) a ledger; see the module's docstring."""
+    # A ledger must not start with an admin no route names; one that init only upgrades
+    # creates no admin, so an older command naming one is run again as it was.
     misnamed = None if users.demo else name_problem(users.admin)
-    if misnamed:  # before anything is made: a ledger must not start with an admin no route names
-        raise InitError(f"{misnamed} (the name given for the first admin, --admin)")
+    if misnamed and database is None and not (data_dir / preflight.DB_NAME).exists():
+        raise _misnamed(misnamed)  # a new SQLite ledger: before its file is made
     for name, given in ((users.admin, users.admin_password),
                         ("demo users", users.demo_password)):
         problem = given is not None and password_problem(name, given)
@@ -139,6 +141,8 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
     except ValueError as exc:  # a URL no ledger can live at
         raise InitError(str(exc)) from exc
     try:
+        if misnamed and not preflight.initialised(engine):
+            raise _misnamed(misnamed)  # before the schema is made (this only reads)
         store.upgrade(engine)
         path = keys.key_path(data_dir, key_file)
         if key_file is None and path == keys.legacy_key_path(data_dir):
@@ -153,6 +157,10 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         return done
     finally:
         engine.dispose()
+
+
+def _misnamed(problem: str) -> InitError:
+    return InitError(f"{problem} (the name given for the first admin, --admin)")
 
 
 def _first_users(engine: Engine, users: FirstUsers) -> dict[str, str]:

@@ -104,8 +104,9 @@ class LiveTable:
         self.ahead = False
         """Whether the table in memory may hold what the ledger does not: a write failed and
         so did the rebuild from the ledger after it (the database away). The next action at
-        the table rebuilds it before anything else (``Runner._locks``); until then its chips,
-        its chain's head and its outcome waiting are not the ledger's."""
+        the table rebuilds it before anything else (``Runner._locks``), as does a route that
+        shows it (``Tables.read``); until then its chips, its chain's head and its outcome
+        waiting are not the ledger's."""
         self.unrecorded: tuple[tuple[int, ...], sv.Drawn, int] | None = None
         """An outcome the RNG drew whose record was not committed (its transaction failed),
         with the ranges it was drawn over and the table's last seq when it was drawn (its

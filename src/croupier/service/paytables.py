@@ -35,7 +35,7 @@ from croupier.errors import Refusal
 from croupier.games import GAMES, Game
 from croupier.money import Odds
 from croupier.rules import load_profile
-from croupier.service import controls, store
+from croupier.service import controls, equipment_register, store
 from croupier.service import paytable_changes as schedule
 from croupier.service.auth import User
 from croupier.service.commit import Committer
@@ -118,6 +118,8 @@ def open_table(tables: Tables, opening: Opening) -> LiveTable:
                 store.tables.c.id == table_id)).first() is not None:
             raise LookupError(table_id)
         try:
+            # Under the register's lock to the commit: no placing slips in between.
+            equipment_register.fits_opening(conn, table_id, game)
             options = _with_house_pays(conn, table_id, game, profile, opening.options)
         except Refusal as exc:
             refused = exc

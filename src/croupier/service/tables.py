@@ -9,6 +9,7 @@ Where its rounds stand comes from the same events (:func:`next_round`), not the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
@@ -146,6 +147,23 @@ class Tables:
                 # retry): no longer waiting, so replace_with could not tell it was recorded.
                 live.unrecorded = None
         live.ahead = False
+
+    @contextlib.contextmanager
+    def read(self, live: LiveTable) -> Iterator[LiveTable]:
+        """``live`` under its lock, for a route that shows it, as the ledger holds it: a table
+        marked ahead (a write failed, then its rebuild) is rebuilt first, as the next action
+        at it would be (``Runner._locks``). If the rebuild fails again: 503 busy, with
+        Retry-After, rather than chips or an outcome the ledger does not hold."""
+        with live.lock:
+            if live.ahead:
+                try:
+                    self.reload(live)
+                except Exception:
+                    log.exception("table %s: its rebuild from the ledger failed again", live.id)
+                    raise ApiError(503, "busy", f"table {live.id} is being brought back to what "
+                                   "the ledger holds after a write failed: try again shortly",
+                                   headers={"Retry-After": "1"}) from None
+            yield live
 
     def catch_up(self, live: LiveTable) -> None:
         """Bring a table this node already has in memory up to the ledger (a cluster node

@@ -53,7 +53,7 @@ def table_alerts(table_id: TableId, user: AlertReader, svc: Svc) -> dict[str, An
         rows = queries.events_of_kinds(conn, table_id, (sv.IntegrityAlert.kind, sv.Voided.kind))
     decoded = [(r, codec.decode(live.game.name, r.payload)) for r in rows]
     voided = {s for _, e in decoded if isinstance(e, sv.Voided) for s in e.seqs}
-    with live.lock:
+    with svc.tables.read(live):
         monitors = live.monitors.summary(live.procedures.dice_set())
     return {"table": table_id,
             "alerts": [{"seq": r.seq, "round": r.round, "at": r.at, "voided": r.seq in voided,

@@ -38,10 +38,18 @@ def no_floats(value: Any, where: str) -> None:
             responses=answers(list[TableListed]))
 def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
     """The open tables, each with how its results come: ``rng`` or ``physical``."""
+    listed = list(svc.tables)
     with svc.engine.connect() as conn:
-        entries = {t.id: controls.entry(conn, t.id) for t in svc.tables}
-    return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": len(t.present()),
-             "capacity": t.capacity, "entry": entries[t.id]} for t in svc.tables]
+        entries = {t.id: controls.entry(conn, t.id) for t in listed}
+    players: dict[str, int] = {}
+    for t in listed:
+        if t.ahead:  # its players as the ledger has them, not a lost buy-in's
+            with svc.tables.read(t):
+                players[t.id] = len(t.present())
+        else:
+            players[t.id] = len(t.present())
+    return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": players[t.id],
+             "capacity": t.capacity, "entry": entries[t.id]} for t in listed]
 
 
 @router.post("", tags=["admin"], status_code=201, response_model=None,
@@ -57,7 +65,6 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
     entry = controls.EntryMode(body.entry)
-    equipment_register.fits_opening(svc.engine, body.id, body.game)
     options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
                                                 body.options)
     try:
@@ -76,7 +83,7 @@ def table_state(table_id: TableId, user: Current, svc: Svc) -> dict[str, Any]:
     live = svc.tables.find(table_id)
     with svc.engine.connect() as conn:
         entry = controls.entry(conn, table_id)
-    with live.lock:
+    with svc.tables.read(live):
         state = live.state()
     return visibility.table_view(user.role, user.username, {**state, "entry": entry})
 
