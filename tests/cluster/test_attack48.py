@@ -27,6 +27,7 @@ import pytest
 import sqlalchemy as sa
 
 from .conftest import Cluster, free_port, running_cluster
+from .load import BETS
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +80,53 @@ def test_a_lease_ttl_no_node_can_hold_is_refused_at_start(one: Cluster, ttl: str
                               "cannot add)")
     assert code == 2 and "--lease-ttl" in out and "between 1 and 3600" in out, out
     assert _leases(one) == before  # refused before it took, or even looked at, any lease
+
+
+# --- a node still holding a retired key ------------------------------------------------------
+
+
+def _verify(c: Cluster) -> subprocess.CompletedProcess[str]:
+    """``croupier audit verify`` with the key in the cluster's key folder (the current one)."""
+    first = c.nodes[0]
+    return subprocess.run(
+        [sys.executable, "-m", "croupier", "audit", "verify", "--database", first.database,
+         "--data-dir", str(first.log.parent)], capture_output=True, text=True, timeout=120)
+
+
+def _checkpoints(c: Cluster) -> list[tuple[int, str]]:
+    engine = sa.create_engine(c.nodes[0].database)
+    try:
+        with engine.connect() as conn:
+            return [(int(r.id), str(r.key_id)) for r in conn.execute(sa.text(
+                "SELECT id, key_id FROM checkpoints ORDER BY id"))]
+    finally:
+        engine.dispose()
+
+
+def test_a_node_holding_a_retired_key_signs_nothing(tmp_path_factory: pytest.TempPathFactory,
+                                                    ) -> None:
+    """The key rotated (``croupier audit rotate-key``) with n1 stopped and n2 still running, as
+    a rolling change would: n2 holds the old key in memory. It signed the next checkpoint
+    with it, a checkpoint after the key's retirement, and the audit failed for good (``a
+    retired key signs nothing after its rotation``: no later checkpoint takes it back). A
+    writer now reads, under the checkpoint writers' lock, whether a rotation its own key
+    signed retired that key, and signs nothing if so: the audit (or n1, started again with
+    the new key) signs with the new key, and passes."""
+    with running_cluster(("n1", "n2"), tmp_path_factory.mktemp("retired")) as c:
+        n1, n2 = c.nodes  # n1 stays down: only n2 serves, with the old key
+        table = "retired-key"
+        c.new_craps_table(table)
+        n1.stop()
+        rotated = subprocess.run(
+            [sys.executable, "-m", "croupier", "audit", "rotate-key", "--database",
+             n1.database, "--data-dir", str(n1.log.parent)],
+            capture_output=True, text=True, timeout=120)
+        assert rotated.returncode == 0, rotated.stderr
+        new_key = _checkpoints(c)[-1][1]  # the rotation signs a checkpoint with the new key
+        for i in range(4):  # events only n2 (the old key) can sign, within --checkpoint-within
+            c.ok(n2, ("alice", "bob")[i % 2], f"/tables/{table}/bets", BETS[i % 4])
+        time.sleep(7)  # n2's ticker signs within 5 s of an unsigned event
+        assert _checkpoints(c)[-1][1] == new_key, "n2 signed a checkpoint with the retired key"
+        report = _verify(c)  # with the new key, which signs the bets once they verify
+        assert report.returncode == 0, report.stdout + report.stderr
+        assert "retired" not in report.stdout
