@@ -160,7 +160,8 @@ def test_an_honest_ledger_extends_its_earlier_bundle(tmp_path: Path) -> None:
 
 # --- a retired key ------------------------------------------------------------------------
 
-def test_a_retired_key_signs_nothing_after_its_rotation(tmp_path: Path) -> None:
+def test_a_retired_key_signs_nothing_after_its_rotation(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     made = croupier("init", "--data-dir", data, "--demo", "--demo-password", PASSWORD)
     assert made.returncode == 0, made.stderr
@@ -171,6 +172,10 @@ def test_a_retired_key_signs_nothing_after_its_rotation(tmp_path: Path) -> None:
     assert retired.exists() and not list(data.glob("ledger.key*"))
     assert croupier("audit", "verify", "--data-dir", data).returncode == 0  # its past holds
     engine = store.make_engine(f"sqlite:///{data / 'croupier.db'}")
+    with pytest.raises(chain.KeyRetired):  # the writer reads the rotation and signs nothing
+        chain.Checkpointer(engine, keys.load_key(retired), None).write("forged")
+    # Whoever kept the old key signs without that check: the audit names what they signed.
+    monkeypatch.setattr(chain, "retired_by", lambda conn, signer: None)
     forged = chain.Checkpointer(engine, keys.load_key(retired), None).write("forged")
     engine.dispose()
     done = croupier("audit", "verify", "--data-dir", data)

@@ -106,6 +106,21 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _lease_ttl(text: str) -> float:
+    """``--lease-ttl``: 1 to 3600 seconds. A node counts a lease as its own until 0.5 s before
+    it lapses and renews it every third of it: below 1 s it took tables it never counted as
+    held, and kept them from every other node by renewing them (503 everywhere); a value
+    PostgreSQL cannot add to a time (nan, inf, 1e300) failed every take; above an hour, a node
+    that stalls keeps its tables from the others longer than any operator would wait."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 3600:  # nan fails both comparisons
+        raise argparse.ArgumentTypeError(f"{text} is not between 1 and 3600 seconds")
+    return value
+
+
 def port_number(text: str) -> int:
     """``--port``: a TCP port, 1 to 65535 (argparse reports anything else as a usage error)."""
     try:
@@ -126,8 +141,9 @@ def _cluster_options(serve: argparse.ArgumentParser) -> None:
                               "another node's table forwarded to it (docs/cluster.md)")
     cluster.add_argument("--advertise", default=None,
                          help="this node's address for the others (default http://HOST:PORT)")
-    cluster.add_argument("--lease-ttl", type=float, default=3.0,
-                         help="seconds a table's lease lasts unless renewed (default 3)")
+    cluster.add_argument("--lease-ttl", type=_lease_ttl, default=3.0,
+                         help="seconds a table's lease lasts unless renewed, 1 to 3600 "
+                              "(default 3)")
 
 
 def _register_init(sub: Sub) -> None:

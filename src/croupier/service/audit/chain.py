@@ -198,6 +198,24 @@ def heads(conn: Connection) -> dict[str, Any]:
 _WRITE_LOCK = 0x63686B70  # "chkp": the advisory lock that orders checkpoint writers
 
 
+class KeyRetired(Exception):
+    """This process's key was rotated away (by ``croupier audit rotate-key``, while it ran):
+    it signs nothing more; started again, it loads the new key."""
+
+
+def retired_by(conn: Connection, signer: Signer) -> str | None:
+    """The key that ``signer``'s was rotated to, if a rotation it signed itself (as the old
+    key) is recorded; else None. Only the key's holder signs its rotation: a row written
+    into ``ledger_keys`` by anyone else does not stop it signing."""
+    for row in conn.execute(sa.select(store.ledger_keys.c.key_id, store.ledger_keys.c.record,
+                                      store.ledger_keys.c.signatures)):
+        record = json.loads(row.record)
+        if record.get("previous") == signer.key_id and check_signature(
+                signer.public_hex, row.record, json.loads(row.signatures).get("old") or ""):
+            return str(row.key_id)
+    return None
+
+
 class Checkpointer:
     """Writes signed checkpoints with one key, and pins the latest outside the database."""
 
@@ -222,8 +240,15 @@ class Checkpointer:
 
     def write(self, reason: str) -> dict[str, Any]:
         """A new checkpoint of every chain's head, signed and pinned; its row."""
-        with self._lock, self._one_writer():
+        with self._lock, self.one_writer():
             with self.engine.begin() as conn:
+                # A node of a cluster still running through a rotation holds the old key: a
+                # checkpoint it signed after the rotation failed the audit for good.
+                successor = retired_by(conn, self.signer)
+                if successor is not None:
+                    raise KeyRetired(f"key {self.signer.key_id} was rotated to {successor}: "
+                                     "this process signs no checkpoint with it; restart it "
+                                     "with the new key")
                 last = conn.execute(sa.select(store.checkpoints).order_by(
                     store.checkpoints.c.id.desc()).limit(1)).first()
                 row: dict[str, Any] = {
@@ -239,7 +264,7 @@ class Checkpointer:
         return row
 
     @contextlib.contextmanager
-    def _one_writer(self) -> Iterator[None]:
+    def one_writer(self) -> Iterator[None]:
         """Several processes (cluster nodes) may write checkpoints on one PostgreSQL and pin
         them in one shared folder: one at a time, from numbering to pinning. SQLite's write
         lock already orders the commits; its one process's lock orders the pins."""

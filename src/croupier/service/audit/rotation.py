@@ -2,7 +2,8 @@
 
 The record names the last checkpoint the old key signed; a checkpoint after it signed with the
 old key is a finding. Rotate with the server stopped (a server still running holds the old
-key in memory and would go on signing with it): start it again with the new key.
+key in memory): start it again with the new key. A cluster's node left running through a
+rotation finds it recorded and signs nothing more with the old key (``chain.retired_by``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ def rotate(engine: Engine, old: Signer, path: Path, retired_dir: Path | None = N
     with it. The old key, the new key and where the old file went."""
     staged = path.with_name(path.name + ".new")
     new = keys.create_key(staged)
-    with engine.begin() as conn:
+    # Under the checkpoint writers' lock: a running node numbering a checkpoint meanwhile
+    # either signs before the rotation names its last checkpoint, or reads the rotation and
+    # signs nothing (chain.retired_by).
+    writers = chain.Checkpointer(engine, old, path.with_name(path.name + ".pin"))
+    with writers.one_writer(), engine.begin() as conn:
         last = conn.execute(sa.select(sa.func.max(store.checkpoints.c.id))).scalar()
         conn.execute(store.ledger_keys.insert().values(
             **keys.introduction(new, old, store.now(), int(last or 0))))
