@@ -129,6 +129,8 @@ def test_a_late_bet_on_a_phone_is_drawn_and_says_where_it_stands(server: Server,
     assert "waits for two confirmations" in note.inner_text()
     box = note.bounding_box()
     assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # in view
+    # The note comes with the bet's answer; the chip with the table's state, drawn after it.
+    alice.locator(".chip-pending").first.wait_for()
     assert alice.locator(".chip-pending").count() == 1  # hers; bob's is not hers to see
     assert [b["player"] for b in server.get("alice", "/tables/craps-1")["late_bets"]] == ["alice"]
     late = next(b["id"] for b in server.get("dealer", "/tables/craps-1")["late_bets"]
