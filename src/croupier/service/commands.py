@@ -95,15 +95,22 @@ def _register_serve(sub: Sub) -> None:
     serve.set_defaults(func=_serve)
 
 
-def _seconds(text: str) -> float:
-    """``--checkpoint-within``: a number of seconds above 0 and at most an hour."""
+def _seconds_in(text: str, low: float, high: float, *, low_too: bool) -> float:
+    """A number of seconds above ``low`` (or at it, ``low_too``) and at most ``high``; an
+    ``ArgumentTypeError`` (argparse's usage error) for anything else, NaN included."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 3600 seconds")
+    above = value >= low if low_too else value > low
+    if not (above and value <= high):  # nan fails every comparison
+        raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g} seconds")
     return value
+
+
+def _seconds(text: str) -> float:
+    """``--checkpoint-within``: a number of seconds above 0 and at most an hour."""
+    return _seconds_in(text, 0, 3600, low_too=False)
 
 
 def _lease_ttl(text: str) -> float:
@@ -112,13 +119,7 @@ def _lease_ttl(text: str) -> float:
     held, and kept them from every other node by renewing them (503 everywhere); a value
     PostgreSQL cannot add to a time (nan, inf, 1e300) failed every take; above an hour, a node
     that stalls keeps its tables from the others longer than any operator would wait."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 1 <= value <= 3600:  # nan fails both comparisons
-        raise argparse.ArgumentTypeError(f"{text} is not between 1 and 3600 seconds")
-    return value
+    return _seconds_in(text, 1, 3600, low_too=True)
 
 
 def port_number(text: str) -> int:

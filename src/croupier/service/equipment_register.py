@@ -191,15 +191,14 @@ def item(conn: Connection, item_id: str) -> Item | None:
     return fold_item(register.rows(conn, ITEM_KINDS, subject(item_id)))
 
 
-def add_item(conn: Connection, actor: str, body: dict[str, Any],
-             game: Game | None = None) -> Item:
+def add_item(conn: Connection, actor: str, body: dict[str, Any]) -> Item:
     """Register a new item (refused if the id is taken, if the game played at the table it
-    stands at, ``game``, uses no equipment of its kind, or a layout names no known wager)."""
+    stands at uses no equipment of its kind, or a layout names no known wager)."""
     register.lock(conn)  # the checks below read the records: under the writer lock
     why = not_allowed(item(conn, body["id"]), "equipment_registered", actor)
     if why is not None:
         raise Refusal(why, CLAUSE)
-    _fits(str(body["type"]), body.get("table"), _played_at(conn, body.get("table"), game))
+    _fits(str(body["type"]), body.get("table"), _played_at(conn, body.get("table")))
     if body.get("wagers") and body["type"] != "layout":
         raise ApiError(422, "malformed", "body.wagers: only a layout shows optional wagers")
     wagers = list(body.get("wagers") or [])
@@ -213,9 +212,9 @@ def add_item(conn: Connection, actor: str, body: dict[str, Any],
 
 
 def add_record(conn: Connection, actor: str, item_id: str, kind: str,
-               payload: dict[str, Any], game: Game | None = None) -> Item:
+               payload: dict[str, Any]) -> Item:
     """An approval, inspection, placing or retirement of a registered item (a placing
-    refused where the game played at its table, ``game``, uses no equipment of its kind)."""
+    refused where the game played at its table uses no equipment of its kind)."""
     if kind == "equipment_approved":
         _second_person(conn, actor, item(conn, item_id))  # before the register's lock, in
         # the order a pay table change's approval takes the two locks
@@ -227,7 +226,7 @@ def add_record(conn: Connection, actor: str, item_id: str, kind: str,
     if why is not None:
         raise Refusal(why, CLAUSE)
     if kind == "equipment_placed":
-        _fits(current.type, payload.get("table"), _played_at(conn, payload.get("table"), game))
+        _fits(current.type, payload.get("table"), _played_at(conn, payload.get("table")))
     register.append(conn, kind, subject(item_id), payload, actor)
     found = item(conn, item_id)
     assert found is not None
@@ -245,13 +244,13 @@ def _fits(kind: str, table_id: str | None, game: Game | None) -> None:
                   f"(they use: {', '.join(sorted(game.equipment))})", CLAUSE)
 
 
-def _played_at(conn: Connection, table_id: str | None, game: Game | None) -> Game | None:
-    """The game played at ``table_id``: ``game`` if the caller found the table open, else as
-    the ledger has it now, read under the writer lock. A table opens under that lock too
-    (:func:`fits_opening`), so one opened after the caller looked, but before this record,
-    is judged by its game rather than as a table not yet opened."""
-    if table_id is None or game is not None:
-        return game
+def _played_at(conn: Connection, table_id: str | None) -> Game | None:
+    """The game played at ``table_id`` as the ledger has it, read under the writer lock (None:
+    no table, or one not yet opened). A table opens under that lock too
+    (:func:`fits_opening`), so one opened at the same moment as this record is judged by its
+    game rather than as a table not yet opened."""
+    if table_id is None:
+        return None
     row = conn.execute(sa.select(store.tables.c.game).where(store.tables.c.id == table_id)
                        ).first()
     if row is None or register.latest(conn, (controls.ENTRY_KIND,),

@@ -17,7 +17,6 @@ from pydantic import Field
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
 
-from croupier.games import Game
 from croupier.rules.citations import cite
 from croupier.service import equipment_register as reg
 from croupier.service import layouts, register, store
@@ -89,24 +88,14 @@ class CustodyStep(Body):
 def add_item(body: NewItem, user: EquipmentStaff, svc: Svc) -> dict[str, Any]:
     """Register a table, wheel, ball, layout or set of dice (refused, 409, at a table whose
     game uses none of its kind)."""
-    game = _game_at(svc, body.table)
     with svc.engine.begin() as conn:
-        return reg.add_item(conn, user.username, body.model_dump(), game).json()
-
-
-def _game_at(svc: Services, table_id: str | None) -> Game | None:
-    """The game played at ``table_id`` as the ledger has it (None: no table, or one not yet
-    opened). A table's game never changes once it is opened, so it is read before the
-    record's transaction."""
-    live = svc.tables.known(table_id) if table_id is not None else None
-    return live.game if live is not None else None
+        return reg.add_item(conn, user.username, body.model_dump()).json()
 
 
 def _record(svc: Svc, user: Any, item_id: str, kind: str, payload: dict[str, Any],
             ) -> dict[str, Any]:
-    game = _game_at(svc, payload.get("table")) if kind == "equipment_placed" else None
     with svc.engine.begin() as conn:
-        return reg.add_record(conn, user.username, item_id, kind, payload, game).json()
+        return reg.add_record(conn, user.username, item_id, kind, payload).json()
 
 
 async def _withdrawn(request: Request, svc: Svc, user: Any, found: dict[str, Any],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -43,10 +44,8 @@ def list_tables(user: Current, svc: Svc) -> list[dict[str, Any]]:
         entries = {t.id: controls.entry(conn, t.id) for t in listed}
     players: dict[str, int] = {}
     for t in listed:
-        if t.ahead:  # its players as the ledger has them, not a lost buy-in's
-            with svc.tables.read(t):
-                players[t.id] = len(t.present())
-        else:
+        # A table marked ahead: its players as the ledger has them, not a lost buy-in's.
+        with svc.tables.read(t) if t.ahead else contextlib.nullcontext(t):
             players[t.id] = len(t.present())
     return [{"id": t.id, "game": t.game.name, "profile": t.profile, "players": players[t.id],
              "capacity": t.capacity, "entry": entries[t.id]} for t in listed]
