@@ -5,17 +5,22 @@ cut short or rolled back no longer reaches the checkpoint pinned outside the dat
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from croupier.service import store
 from croupier.service.audit import chain, snapshot, verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.snapshot import Snapshot
+from croupier.service.audit.ticker import Ticker
 from croupier.service.audit.verify import verify_ledger
 from croupier.service.ledger import Ledger
 from croupier.service.tables import Tables
+from serverkit import fresh_schema, postgres_url
 
 from .conftest import Server
 from .ledgerkit import Kit
@@ -105,4 +110,82 @@ def test_a_checkpoint_signed_while_verify_reads_is_no_finding(
         assert verify_ledger(kit.tables, checkpoint=False)["ok"]
     finally:
         verify.configure(None, None)
+        kit.engine.dispose()
+
+
+def _checkpoints(engine: sa.Engine) -> list[str]:
+    with engine.connect() as conn:
+        return [r[0] for r in conn.execute(sa.text("SELECT reason FROM checkpoints ORDER BY id"))]
+
+
+def test_a_commit_never_waits_on_another_processs_checkpoint(tmp_path: Path) -> None:
+    """A checkpoint falls due while another process holds the checkpoint writers' lock (a
+    cluster node stopped in the middle of writing one): the actions whose commits made it due
+    are answered at once, and the checkpoint is signed on the ticker's thread once the lock is
+    free. Before, a commit that made one due wrote it itself and waited as long as the other
+    process held the lock; and while the ticker waited there, every commit's count waited on
+    the writer's own lock behind it. A node that took over a stalled node's table so answered
+    nothing (tests/cluster/test_nodes.py, past its 20 s, in CI)."""
+    url = fresh_schema(postgres_url(": the checkpoint writers' lock is PostgreSQL's"))
+    kit = Kit(tmp_path / "data", url)
+    key = key_path(kit.data_dir)
+    verify.configure(load_key(key), key.with_name("ledger.key.pin"), every=3)
+    writer = verify.writer(kit.engine, load_key(key))
+    kit.ledger.after_commit = writer.count
+    ticker = Ticker(writer, within=3600).start()  # only woken by a checkpoint falling due
+    stalled = sa.create_engine(url)
+    try:
+        with stalled.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": chain._WRITE_LOCK})
+            conn.commit()
+            before = len(_checkpoints(kit.engine))
+            playing = threading.Thread(target=kit.play, args=(3, 0))
+            playing.start()
+            playing.join(8)
+            assert not playing.is_alive(), "a commit waited on the other process's checkpoint"
+            assert len(_checkpoints(kit.engine)) == before
+            conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": chain._WRITE_LOCK})
+            conn.commit()
+        deadline = time.monotonic() + 20
+        while "every" not in _checkpoints(kit.engine)[before:]:
+            assert time.monotonic() < deadline, "the due checkpoint was never signed"
+            time.sleep(0.05)
+    finally:
+        ticker.close()
+        verify.configure(None, None)
+        stalled.dispose()
+        kit.engine.dispose()
+    fresh = store.make_engine(url)
+    try:
+        assert verify_ledger(Tables(Ledger(fresh)), checkpoint=False)["ok"]
+    finally:
+        fresh.dispose()
+
+
+def test_a_checkpoint_writer_waits_a_bounded_time(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """While another process holds the writers' lock, a checkpoint gives up after
+    WRITER_WAIT_SECONDS (nothing signed, said so) and an audit says it signed none."""
+    url = fresh_schema(postgres_url(": the checkpoint writers' lock is PostgreSQL's"))
+    kit = Kit(tmp_path / "data", url)
+    key = key_path(kit.data_dir)
+    verify.configure(load_key(key), key.with_name("ledger.key.pin"))
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 1)
+    stalled = sa.create_engine(url)
+    try:
+        with stalled.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": chain._WRITE_LOCK})
+            conn.commit()
+            before = _checkpoints(kit.engine)
+            started = time.monotonic()
+            with pytest.raises(chain.WriterBusy, match="none was signed"):
+                chain.Checkpointer(kit.engine, load_key(key), None).write("every")
+            assert time.monotonic() - started < 5
+            report = verify_ledger(kit.tables)
+            assert report["ok"], report["problems"]
+            assert any("no checkpoint signed" in n for n in report["notes"]), report["notes"]
+            assert _checkpoints(kit.engine) == before
+    finally:
+        verify.configure(None, None)
+        stalled.dispose()
         kit.engine.dispose()

@@ -18,7 +18,7 @@ import fcntl
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,6 +216,16 @@ def retired_by(conn: Connection, signer: Signer) -> str | None:
     return None
 
 
+WRITER_WAIT_SECONDS = 10
+"""How long a checkpoint writer waits for another process's checkpoint (PostgreSQL) before it
+gives up this once (:class:`WriterBusy`)."""
+
+
+class WriterBusy(Exception):
+    """Another process has been writing a checkpoint for longer than :data:`WRITER_WAIT_SECONDS`
+    (stalled, say): nothing was signed this time."""
+
+
 class Checkpointer:
     """Writes signed checkpoints with one key, and pins the latest outside the database."""
 
@@ -226,16 +236,25 @@ class Checkpointer:
         self.pin_path = pin_path
         self.every = every
         self._pending = 0
+        self._count_lock = threading.Lock()
         self._lock = threading.Lock()
+        self.on_due: Callable[[], None] | None = None
+        """Set by a thread that signs on its own (``audit.ticker``): a checkpoint that falls
+        due is handed to it, so the commit that counted it never waits on another process's
+        checkpoint (a cluster node stalled while it held the writers' lock)."""
 
     def count(self, events: int) -> None:
         """``events`` more were committed: a checkpoint once :attr:`every` have been."""
-        with self._lock:
+        with self._count_lock:
             self._pending += events
             due = self._pending >= self.every
             if due:
                 self._pending = 0
-        if due:
+        if not due:
+            return
+        if self.on_due is not None:
+            self.on_due()
+        else:
             self.write("every")
 
     def write(self, reason: str) -> dict[str, Any]:
@@ -283,8 +302,14 @@ class Checkpointer:
                 os.close(fd)  # closing the file releases its lock
             return
         with self.engine.connect() as conn:
-            conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _WRITE_LOCK})
-            conn.commit()
+            try:
+                with conn.begin():  # a session's lock, taken in a transaction to bound the wait
+                    conn.exec_driver_sql(
+                        f"SET LOCAL lock_timeout = '{WRITER_WAIT_SECONDS}s'")
+                    conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _WRITE_LOCK})
+            except sa.exc.OperationalError:
+                raise WriterBusy(f"another process has been writing a checkpoint for over "
+                                 f"{WRITER_WAIT_SECONDS} s: none was signed this time") from None
             try:
                 yield
             finally:

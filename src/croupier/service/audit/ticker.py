@@ -6,7 +6,10 @@ for as long as it stays quiet; a copy of the database taken in that window, or t
 off, would pass. ``croupier serve`` therefore runs a :class:`Ticker`: every half of
 ``within`` seconds it reads every chain's head (one short query per table) and, when anything
 moved since the latest checkpoint, signs a new one. An event is so signed at most ``within``
-seconds after it was committed; a quiet ledger is never signed again. ``close`` (a clean
+seconds after it was committed; a quiet ledger is never signed again. The checkpoints due
+every :data:`chain.EVERY` events are signed on the same thread (woken at once), never by the
+request whose commit made one due: a cluster node stalled while it wrote a checkpoint holds the
+writers' lock, and a bet that waited on it held its table for as long. ``close`` (a clean
 shutdown) stops the thread and signs what is left.
 
 These are the ledger's signed checkpoints (``audit.chain``), nothing to do with SQLite's
@@ -45,6 +48,7 @@ class Ticker:
         self.within = within
         self.lock = lock
         self._stop = threading.Event()
+        self._due = threading.Event()
         self._thread: threading.Thread | None = None
         self.signed = 0
 
@@ -52,6 +56,7 @@ class Ticker:
         self._thread = threading.Thread(target=self._run, name="signed-checkpoints",
                                         daemon=True)
         self._thread.start()
+        self.writer.on_due = self._due.set  # checkpoints every so many events: signed here
         return self
 
     def unsigned(self) -> bool:
@@ -73,7 +78,9 @@ class Ticker:
 
     def close(self) -> None:
         """Stop the thread and sign what is left (a clean shutdown)."""
+        self.writer.on_due = None
         self._stop.set()
+        self._due.set()
         if self._thread is not None:
             self._thread.join(self.within + 10)
         try:
@@ -82,8 +89,12 @@ class Ticker:
             log.exception("the checkpoint at shutdown could not be written")
 
     def _run(self) -> None:
-        while not self._stop.wait(self.within / 2):
+        while True:
+            due = self._due.wait(self.within / 2)
+            if self._stop.is_set():
+                return
+            self._due.clear()
             try:
-                self.tick()
+                self.tick("every" if due else "timer")
             except Exception:  # busy this time: the next tick tries again
                 log.exception("a timed checkpoint could not be written")
