@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from croupier.service import store
 from croupier.service.auth import User
-from croupier.service.cluster import leases
+from croupier.service.cluster import leases, node
 from croupier.service.cluster.node import Node
 from croupier.service.controls import EntryMode
 from croupier.service.live import LiveTable
@@ -281,3 +281,28 @@ def test_an_owner_whose_liveness_connection_fails_drops_its_leases(engine: sa.En
     node.renew_once()
     assert node.held() == {}
     node.close()
+
+
+def test_a_forward_waits_until_just_past_the_holders_lease(engine: sa.Engine) -> None:
+    """A request forwarded to the holder waits for its answer until half a second past the
+    end of the holder's lease as last read, within 1 to 5 s: a stalled holder's table is then
+    taken over by the client's retry once the lease lapses (a fixed 5 s kept it past a 3 s
+    lease)."""
+    tables = Runner.over(engine).tables
+    with engine.begin() as conn:
+        live = open_table(tables, conn, "t-forward")
+    tables.add(live)
+    second = Node(engine, tables, "b", "http://b", ttl=30)
+    assert second.forward_within("t-forward") == node.FORWARD_MAX  # no lease read yet
+    for ttl, low, high in ((4, 3.0, 4.5), (30, node.FORWARD_MAX, node.FORWARD_MAX)):
+        first = Node(engine, tables, "a", "http://a", ttl=ttl)
+        assert first.claim("t-forward") is None
+        second.forget_holder("t-forward")
+        holder = second.claim("t-forward")
+        assert holder is not None and holder.owner == "a"
+        assert low <= second.forward_within("t-forward") <= high, ttl
+        if ttl == 4:  # near the lease's end as read (a holder that stopped renewing)
+            time.sleep(3.8)
+            assert second.forward_within("t-forward") == node.FORWARD_MIN
+        first.close()
+        second.forget_holder("t-forward")

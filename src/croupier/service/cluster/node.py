@@ -38,6 +38,15 @@ MARGIN = 0.5
 """Seconds before the database's expiry at which a node stops counting a lease as its own."""
 
 HOLDER_CACHE = 1.0
+
+FORWARD_MAX = 5.0
+"""Seconds a forwarded request waits for the holder's answer at most."""
+
+FORWARD_MIN = 1.0
+"""... and at least (a holder renewing on time has ``ttl`` seconds of lease left at best)."""
+
+FORWARD_SLACK = 0.5
+"""Seconds past the end of the holder's lease a forwarded request still waits for its answer."""
 """Seconds a node trusts what it read about another node's lease before reading it again."""
 
 
@@ -63,7 +72,9 @@ class Node:
         self.url = url
         self.ttl = ttl
         self._held: dict[str, Held] = {}
-        self._holders: dict[str, tuple[leases.Holder, float]] = {}
+        # Another node's lease as last read: (holder, cached until, the lease's end), both on
+        # this process's monotonic clock.
+        self._holders: dict[str, tuple[leases.Holder, float, float]] = {}
         self._claims: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -124,9 +135,20 @@ class Node:
                 # Taken and lost again meanwhile, or an owner writing through its expiry: the
                 # caller answers "retry".
                 return holder
-            self._holders[table_id] = (holder, time.monotonic() + min(HOLDER_CACHE,
-                                                                       holder.seconds_left))
+            now = time.monotonic()
+            self._holders[table_id] = (holder, now + min(HOLDER_CACHE, holder.seconds_left),
+                                       now + holder.seconds_left)
             return holder
+
+    def forward_within(self, table_id: str) -> float:
+        """How long a request forwarded to ``table_id``'s holder may wait for its answer: a
+        little past the end of the holder's lease as last read (between :data:`FORWARD_MIN`
+        and :data:`FORWARD_MAX` seconds). A holder that stalled stops renewing, so its lease
+        ends; the client, told to retry then, reaches a node that takes the table over, where
+        a fixed wait longer than the lease kept it waiting past the lease's end."""
+        cached = self._holders.get(table_id)
+        left = FORWARD_MAX if cached is None else cached[2] - time.monotonic() + FORWARD_SLACK
+        return min(FORWARD_MAX, max(FORWARD_MIN, left))
 
     def vouched(self, holder: leases.Holder) -> bool:
         """Whether requests may be forwarded to ``holder``'s address: its owner vouched for

@@ -38,7 +38,6 @@ from croupier.service.tables import Tables
 log = logging.getLogger("croupier.cluster")
 
 FORWARDED = "x-croupier-forwarded-by"
-FORWARD_TIMEOUT = httpx.Timeout(5.0, connect=1.0)
 _TABLE_PATH = re.compile(r"^/tables/([^/]{1,64})(?:/|$)")
 _PASS_HEADERS = {b"authorization", b"idempotency-key", b"content-type", b"accept"}
 _KEEP_HEADERS = {"content-type", "idempotent-replay", "retry-after"}
@@ -133,11 +132,13 @@ class Router:
                           "another path)"}})
             return
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=FORWARD_TIMEOUT, limits=httpx.Limits(
+            self._client = httpx.AsyncClient(limits=httpx.Limits(
                 max_connections=256, max_keepalive_connections=64))
         try:
+            wait = self.node.forward_within(table_id)
             answer = await self._client.request(scope["method"], target, headers=headers,
-                                                content=body)
+                                                content=body,
+                                                timeout=httpx.Timeout(wait, connect=1.0))
         except httpx.HTTPError:
             self.node.forget_holder(table_id)
             await _retry_later(send, table_id, "did not answer at its holder")
