@@ -5,13 +5,15 @@ are compared whole (but for the request's id), so a changed code, reason or clau
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from croupier.errors import Refusal
-from croupier.service import auth, equipment_register, paytables
+from croupier.service import auth, equipment_register, paytables, store
 
 from .appkit import App
 
@@ -182,3 +184,47 @@ def test_a_placing_at_the_moment_a_table_opens_does_not_slip_past(
         assert error["reason"].startswith("equipment wheel-7 (wheel) is placed at table "
                                           "new-table, and craps tables use no wheel"), error
         assert s.get("auditor", "/tables/new-table").status_code == 404
+
+
+class _RetiredOnTheWay:
+    """Stands in for the opening's creation lock: on entry, before the opening's transaction
+    begins, the layout ``item_id`` is retired in a transaction of its own (as another admin
+    would retire it at that moment)."""
+
+    def __init__(self, s: App, item_id: str) -> None:
+        self.engine = s.client.app.state.services.engine  # type: ignore[attr-defined]
+        self.item_id = item_id
+
+    def __enter__(self) -> None:
+        with self.engine.begin() as conn:
+            equipment_register.add_record(conn, "admin", self.item_id, "equipment_retired",
+                                          {"reason": "replica worn through"})
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@pytest.mark.clause("N.J.A.C. 13:47-20.32(e)1ii")
+def test_a_layout_retired_as_a_table_opens_is_not_stated_by_the_table(
+        app_ledger: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: the opening read the approved layouts before its transaction, outside
+    # the register's lock, so a layout retired in between (the table not yet open, so given no
+    # layout_withdrawn event) was still stated in the options the table opened with. It is now
+    # read in the opening's transaction, under the register's lock.
+    s = app_ledger
+    s.ok("admin", "/equipment/items", {"id": "layout-r", "type": "layout", "table": "wheel-r",
+                                       "description": "layout with a wheel replica",
+                                       "wagers": ["five_adjacent"]}, key=None)
+    s.ok("supervisor", "/equipment/items/layout-r/approvals",
+         {"authority": "Casino Control Commission", "reference": "L-2026-R"}, key=None)
+    s.ok("admin", "/equipment/items/layout-r/inspections",
+         {"passed": True, "findings": "as approved"}, key=None)
+    monkeypatch.setattr(paytables, "_CREATE_LOCK", _RetiredOnTheWay(s, "layout-r"))
+    s.ok("admin", "/tables", {"id": "wheel-r", "game": "roulette",
+                              "profile": "nj-casino-night", "entry": "rng"}, key=None)
+    engine = s.client.app.state.services.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        options = json.loads(conn.execute(sa.select(store.tables.c.options).where(
+            store.tables.c.id == "wheel-r")).scalar_one())
+    assert options["approved_layout"] == []
+    assert s.get("auditor", "/equipment/items/layout-r").json()["retired"] is not None

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 from croupier.errors import Refusal
 from croupier.games import GAMES, Game
@@ -595,19 +595,22 @@ def check_dice_rows(records: list[dict[str, Any]], dice_rows: list[dict[str, Any
 
 # --- the layout a roulette table opens with -----------------------------------------------
 
-def layout_options(engine: Engine, table_id: str, game: str, profile: str,
+def layout_options(conn: Connection, table_id: str, game: str, profile: str,
                    options: dict[str, Any]) -> dict[str, Any]:
     """A roulette table's options with its approved layout stated from the register: the
     engine's ``approved_layout`` option lists the wagers needing one (the profile's
     ``approved_layout_clauses``) that an approved layout in service at the table shows, so the
     engine takes those wagers only there. Options asking for a wager (or a layout) that no such
-    layout shows are refused, citing the profile's clause for it."""
+    layout shows are refused, citing the profile's clause for it.
+
+    Read in the opening's transaction, under the register's lock (:func:`fits_opening`): a
+    layout taken out of service meanwhile gives open tables a ``layout_withdrawn`` event, and
+    a table not yet written would miss it and open stating a layout no longer there."""
     entry = GAMES.get(game)
     rules = entry.rules(load_profile(profile)) if entry is not None else None
     if not isinstance(rules, RouletteRules) or not rules.approved_layout_clauses:
         return options
-    with engine.connect() as conn:
-        shown = approved_layout_wagers(conn, table_id)
+    shown = approved_layout_wagers(conn, table_id)
     stated = options.get("approved_layout")
     claimed = set(stated) if isinstance(stated, list) else set()
     for wager, clause in sorted(rules.approved_layout_clauses.items()):

@@ -118,9 +118,12 @@ def open_table(tables: Tables, opening: Opening) -> LiveTable:
                 store.tables.c.id == table_id)).first() is not None:
             raise LookupError(table_id)
         try:
-            # Under the register's lock to the commit: no placing slips in between.
+            # Under the register's lock to the commit: no placing, and no layout taken out of
+            # service, slips in between.
             equipment_register.fits_opening(conn, table_id, game)
-            options = _with_house_pays(conn, table_id, game, profile, opening.options)
+            options = equipment_register.layout_options(conn, table_id, game, profile,
+                                                        opening.options)
+            options = _with_house_pays(conn, table_id, game, profile, options)
         except Refusal as exc:
             refused = exc
         if refused is None:

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from croupier.errors import Malformed
 from croupier.money import parse_amount
 from croupier.rules import PROFILE_IDS, load_profile
-from croupier.service import cashier, controls, equipment_register, paytables, visibility, wagers
+from croupier.service import cashier, controls, paytables, visibility, wagers
 from croupier.service.api.account_replies import TableListed, TableState
 from croupier.service.api.act import act
 from croupier.service.api.deps import Admin, Current, IdemKey, Key, Player, Svc, TableId
@@ -64,10 +64,8 @@ def create_table(body: NewTable, user: Admin, svc: Svc) -> dict[str, Any]:
         raise ApiError(409, "exists", f"there is already a table {body.id!r}")
     no_floats(body.options, "options")
     entry = controls.EntryMode(body.entry)
-    options = equipment_register.layout_options(svc.engine, body.id, body.game, body.profile,
-                                                body.options)
     try:
-        opening = paytables.Opening(body.id, body.game, body.profile, options, user.username,
+        opening = paytables.Opening(body.id, body.game, body.profile, body.options, user.username,
                                     entry, body.capacity)
         live = paytables.open_table(svc.tables, opening)
     except LookupError:
