@@ -17,6 +17,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
+import croupier as croupier_package
 from croupier.service.audit import keys
 
 from .conftest import PG_ENV, Server, free_port, reset_postgres
@@ -94,9 +95,22 @@ def test_integrity_check_at_start(tmp_path: Path) -> None:
                                      or "damaged" in done.stderr), done.stderr
 
 
+def _closed_to_others(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that a user other than its owner cannot enter
+    (a checkout under a private temporary folder, say), else None."""
+    for folder in [*reversed(path.parents), path]:
+        if not folder.stat().st_mode & stat.S_IXOTH:
+            return folder
+    return None
+
+
 def test_read_only_data_folder_refused() -> None:
     if os.geteuid() != 0:
         pytest.fail("this test runs the server as another user (nobody) and needs root")
+    closed = _closed_to_others(Path(croupier_package.__file__).resolve().parent)
+    if closed is not None:
+        pytest.fail(f"this test runs the server as nobody, who cannot enter {closed} to read "
+                    f"the code: chmod o+x {closed}, or check out the project elsewhere")
     # Readable by the server's user (nobody) but not writable: a read-only data folder.
     top = Path(tempfile.mkdtemp(prefix="croupier-ro-"))
     try:
