@@ -176,11 +176,12 @@ class Cluster(Logins):
 
 
 def init_ledger(url: str, data_dir: Path) -> None:
-    """A demo ledger made on purpose (``croupier init --demo``), as an operator would before
-    starting the nodes: they share the database and the signing key's folder."""
+    """A demo test ledger made on purpose (``croupier init --demo --test-mode``), as an
+    operator would before starting the nodes: they share the database and the signing key's
+    folder, and each node, serving with a seeded RNG, refuses any ledger not a test ledger."""
     result = subprocess.run(
         [sys.executable, "-m", "croupier", "init", "--demo", "--demo-password", PASSWORD,
-         "--database", url, "--data-dir", str(data_dir)],
+         "--test-mode", "--database", url, "--data-dir", str(data_dir)],
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 

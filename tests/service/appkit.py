@@ -58,14 +58,16 @@ class App(Asks):
 
 @contextmanager
 def demo_app(data: Path, seed: int = 1, database: str | None = None) -> Iterator[App]:
-    """The app over a fresh demo ledger in ``data`` (or in ``database``, a PostgreSQL URL,
-    with its key in ``data``), its RNG seeded (tests only)."""
+    """The app over a fresh demo test ledger in ``data`` (or in ``database``, a PostgreSQL
+    URL, with its key in ``data``), its RNG seeded (tests only)."""
     from croupier.service import install, preflight
     from croupier.service.app import create_app
     from croupier.service.audit import keys, verify
     from croupier.service.rng import make_rng
 
-    install.init(data, database, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    # A test ledger (croupier init --test-mode): the app refuses a seeded RNG on any other.
+    install.init(data, database, None, install.FirstUsers(demo=True, demo_password=PASSWORD),
+                 test_mode=True)
     engine = preflight.open_ledger(data, database)
     key_path = keys.key_path(data, None)
     verify.configure(keys.load_key(key_path), install.pin_path(key_path))

@@ -36,7 +36,7 @@ STAFF = ("admin", "dealer", "supervisor", "auditor")
 class Server(Asks):
     """One server process; ``kill`` (SIGKILL) and ``start`` again on the same ledger."""
 
-    def __init__(self, data_dir: Path, database: str | None, seed: int = 1) -> None:
+    def __init__(self, data_dir: Path, database: str | None, seed: int | None = 1) -> None:
         self.data_dir = data_dir
         self.database = database
         self.seed = seed
@@ -47,10 +47,14 @@ class Server(Asks):
         self.env: dict[str, str] | None = None  # the server's environment (None: this one's)
 
     def start(self) -> None:
-        # --demo: a demo ledger is made on the first start only (croupier init --demo).
+        # --demo --test-mode: a demo test ledger is made on the first start only (croupier init
+        # --demo --test-mode), which the seeded RNG may serve. ``seed`` None: the OS's RNG, for
+        # a ledger made otherwise (an old release's, a production one).
         cmd = [sys.executable, "-m", "croupier", "serve", "--port", str(self.port),
-               "--data-dir", str(self.data_dir), "--insecure-test-rng-seed", str(self.seed),
-               "--test-mode", "--demo", "--demo-password", PASSWORD]
+               "--data-dir", str(self.data_dir), "--test-mode", "--demo", "--demo-password",
+               PASSWORD]
+        if self.seed is not None:
+            cmd += ["--insecure-test-rng-seed", str(self.seed)]
         if self.database:
             cmd += ["--database", self.database]
         log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115

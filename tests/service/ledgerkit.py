@@ -1,6 +1,7 @@
-"""A real ledger built in-process for the audit tests: ``croupier init --demo`` in a folder,
-then rounds of craps and roulette played through the service's own actions and ledger (the
-code the HTTP routes call), with a seeded RNG so the ledger holds real draws."""
+"""A real ledger built in-process for the audit tests: ``croupier init --demo --test-mode`` in a
+folder, then rounds of craps and roulette played through the service's own actions and ledger
+(the code the HTTP routes call), with a seeded RNG so the ledger holds real draws (which only a
+test ledger may: the audit names them on any other)."""
 
 from __future__ import annotations
 
@@ -29,10 +30,13 @@ def users(engine: sa.Engine) -> dict[str, User]:
 
 
 class Kit:
-    """A demo ledger in ``data_dir`` and a ledger object over it."""
+    """A demo ledger in ``data_dir`` and a ledger object over it: a test ledger, unless
+    ``test_mode`` is False (a production ledger, whose seeded draws the audit names)."""
 
-    def __init__(self, data_dir: Path, database: str | None = None) -> None:
-        install.init(data_dir, database, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    def __init__(self, data_dir: Path, database: str | None = None,
+                 test_mode: bool = True) -> None:
+        install.init(data_dir, database, None,
+                     install.FirstUsers(demo=True, demo_password=PASSWORD), test_mode=test_mode)
         self.data_dir = data_dir
         self.url = database or f"sqlite:///{(data_dir / 'croupier.db').resolve()}"
         self.engine = store.make_engine(self.url)

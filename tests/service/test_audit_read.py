@@ -91,7 +91,9 @@ def test_recall_reads_without_holding_the_bets_back(tmp_path: Path,
     from croupier.service.audit import verify as audit
     from croupier.service.rng import make_rng
 
-    install.init(tmp_path, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    # A test ledger: the app refuses a seeded RNG on any other.
+    install.init(tmp_path, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD),
+                 test_mode=True)
     engine = preflight.open_ledger(tmp_path, None)
     key_path = keys.key_path(tmp_path, None)
     audit.configure(keys.load_key(key_path), install.pin_path(key_path))

@@ -231,7 +231,7 @@ def test_postgres_uninitialised_refused_and_production_has_no_demo(tmp_path: Pat
 
 
 def test_seeded_rng_needs_test_mode_and_is_never_disclosed(tmp_path: Path) -> None:
-    init(tmp_path, "--demo")
+    init(tmp_path, "--demo", "--test-mode")
     alone = serve(tmp_path, "--insecure-test-rng-seed", "424242")
     assert alone.returncode == 2 and "--test-mode" in alone.stderr
     env = serve(tmp_path, env={"CROUPIER_RNG_SEED": "424242"})

@@ -30,7 +30,9 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     from croupier.service.rng import make_rng
 
     data = tmp_path_factory.mktemp("recall-ledger")
-    install.init(data, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD))
+    # A test ledger: the app refuses a seeded RNG on any other.
+    install.init(data, None, None, install.FirstUsers(demo=True, demo_password=PASSWORD),
+                 test_mode=True)
     engine = preflight.open_ledger(data, None)
     key_path = keys.key_path(data, None)
     verify.configure(keys.load_key(key_path), install.pin_path(key_path))

@@ -19,11 +19,12 @@ from croupier.service import api, people, store
 from croupier.service.api import access, errors, express, guard
 from croupier.service.api.clients import Proxies
 from croupier.service.api.deps import Services
+from croupier.service.audit import seeding
 from croupier.service.audit.verify import TRUST, verify_ledger
 from croupier.service.auth import Auth, session_key
 from croupier.service.commit import Committer
 from croupier.service.ledger import Ledger
-from croupier.service.rng import Rng
+from croupier.service.rng import DrawSource, Rng
 from croupier.service.runner import Runner
 from croupier.service.streaming import Hub
 from croupier.service.tables import Tables
@@ -54,7 +55,11 @@ def create_app(engine: sa.Engine, rng: Rng, express_lane: bool = True,
     access log, the routes and the browser table. ``trusted_proxies``: the addresses or
     networks whose ``X-Forwarded-For`` is believed (:mod:`.api.clients`; none by default).
     The log-in throttle's numbers are the defaults of :class:`.throttle.Policy`, or as
-    ``CROUPIER_LOGIN_THROTTLE`` sets them (``name=value,...``)."""
+    ``CROUPIER_LOGIN_THROTTLE`` sets them (``name=value,...``). A seeded ``rng`` is refused
+    (:class:`~.audit.seeding.NotATestLedger`) on a ledger that is not a test ledger."""
+    if rng.source is not DrawSource.OS:
+        # croupier serve asked before; asked again here, for whatever else builds the app.
+        seeding.require(engine, TRUST.signer)
     tables = start_ledger(engine)
     ledger = tables.ledger
     hub = Hub()

@@ -78,9 +78,10 @@ def _register_serve(sub: Sub) -> None:
                             "signed (default 5)")
     serve.add_argument("--insecure-test-rng-seed", type=int, default=None, metavar="N",
                        help="TESTS ONLY: predictable dice from a seeded generator (needs "
-                            "--test-mode)")
+                            "--test-mode, and a test ledger: croupier init --test-mode)")
     serve.add_argument("--test-mode", action="store_true",
-                       help="allow test-only options; never on a live casino floor")
+                       help="allow test-only options; with --demo, a ledger made now is a "
+                            "test ledger; never on a live casino floor")
     serve.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
                        default=[p for p in os.environ.get("CROUPIER_TRUSTED_PROXIES", "")
                                 .split(",") if p.strip()],
@@ -160,6 +161,9 @@ def _register_init(sub: Sub) -> None:
                       help="a DEMO ledger: staff, players with $1000, craps-1, roulette-1, dice")
     init.add_argument("--demo-password", default=os.environ.get("CROUPIER_DEMO_PASSWORD"),
                       help="with --demo: every demo user's password (default: generated)")
+    init.add_argument("--test-mode", action="store_true",
+                      help="TESTS ONLY: a test ledger, which serve --insecure-test-rng-seed "
+                           "may serve; set when the ledger is made, never afterwards")
     init.set_defaults(func=_init)
 
 
@@ -247,10 +251,10 @@ def _serve(args: argparse.Namespace) -> int:
     a port in use or a bad option fails before any side effect."""
     from croupier.service import install, preflight
     from croupier.service.api.clients import networks
-    from croupier.service.audit import keys
+    from croupier.service.audit import keys, seeding
     from croupier.service.limits import ENV, parse_limit
     from croupier.service.listen import CannotListen, listen
-    from croupier.service.rng import InsecureRng, make_rng
+    from croupier.service.rng import DrawSource, InsecureRng, make_rng
     from croupier.service.throttle import Policy
 
     try:
@@ -277,9 +281,13 @@ def _serve(args: argparse.Namespace) -> int:
                 if args.demo and not _ledger_exists(args):
                     demo = install.FirstUsers(demo=True, demo_password=args.demo_password)
                     _print_init(install.init(args.data_dir, args.database, args.key_file,
-                                             demo), args)
+                                             demo, args.test_mode), args)
                 engine = preflight.open_ledger(args.data_dir, args.database)
             signer = keys.load_key(keys.key_path(args.data_dir, args.key_file))
+            if rng.source is not DrawSource.OS:
+                # Before anything is served (each node of a cluster at its own start): a
+                # seeded generator draws only on a ledger made a test ledger.
+                seeding.require(engine, signer)
         except (ValueError, preflight.NotReady, keys.KeyError_, install.InitError) as exc:
             return _fail("serve", exc)
         return _serve_alone(args, engine, signer, rng, sock)
@@ -371,10 +379,13 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     import uvicorn
 
     from croupier.service.app import create_app
+    from croupier.service.audit.seeding import NotATestLedger
     from croupier.service.rng import DrawSource
 
     try:
         app = create_app(engine, rng, trusted_proxies=args.trusted_proxy)
+    except NotATestLedger as exc:  # asked before too (_serve): here only if it changed since
+        return _fail("serve", exc)
     except RuntimeError as exc:  # the start-up audit found the ledger changed
         return _fail("serve", f"refusing to serve: {exc}", 3)
     node = None
@@ -445,7 +456,7 @@ def _init(args: argparse.Namespace) -> int:
 
     try:
         done = install.init(args.data_dir, args.database, args.key_file, install.FirstUsers(
-            args.admin, args.admin_password, args.demo, args.demo_password))
+            args.admin, args.admin_password, args.demo, args.demo_password), args.test_mode)
     except (install.InitError, preflight.NotReady, keys.KeyError_) as exc:
         return _fail("init", exc)
     _print_init(done, args)
@@ -462,6 +473,10 @@ def _print_init(done: Any, args: argparse.Namespace) -> None:
     if done.key_inside:
         print("croupier init: the key and pin are INSIDE the data folder, as asked: whoever "
               "reads the folder can re-sign the ledger (fine for a demo, never for a casino)",
+              flush=True)
+    if done.created and done.test:
+        print("croupier init: THIS IS A TEST LEDGER: a seeded RNG (serve "
+              "--insecure-test-rng-seed N --test-mode) may serve it; never a casino floor's",
               flush=True)
     if done.created and done.demo:
         print("croupier init: THIS IS A DEMO LEDGER: demo tables craps-1 (nj-13-69f) and "

@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from croupier.service import preflight, store
-from croupier.service.audit import chain, keys
+from croupier.service.audit import chain, keys, seeding
 from croupier.service.audit.keys import Signer
 
 MIN_PASSWORD = 12
@@ -76,6 +76,8 @@ class Initialised:
     logins: dict[str, str] = field(default_factory=dict)
     demo: bool = False
     key_inside: bool = False
+    test: bool = False
+    """A test ledger (``--test-mode``): a seeded RNG may serve it."""
 
 
 def _sqlite_url(data_dir: Path) -> str:
@@ -123,8 +125,10 @@ class FirstUsers:
 
 
 def init(data_dir: Path, database: str | None, key_file: Path | None,
-         users: FirstUsers) -> Initialised:
-    """Initialise (or upgrade and key) a ledger; see the module's docstring."""
+         users: FirstUsers, test_mode: bool = False) -> Initialised:
+    """Initialise (or upgrade and key) a ledger; see the module's docstring. ``test_mode``:
+    a new ledger is made a test ledger (``audit.seeding``), which only it can be: on a ledger
+    that exists, it is refused unless that ledger already is one."""
     # A ledger must not start with an admin no route names; one that init only upgrades
     # creates no admin, so an older command naming one is run again as it was.
     misnamed = None if users.demo else name_problem(users.admin)
@@ -152,11 +156,38 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
                            key_inside=database is None and keys.inside(path, data_dir))
         if not preflight.initialised(engine):
             done.created = True
+            _mode(engine, signer, test_mode, new=True)  # first: the checkpoint below signs it
             done.logins = _first_users(engine, users)
-        chain.Checkpointer(engine, signer, pin_path(path)).write("init")
+        else:
+            _mode(engine, signer, test_mode, new=False)
+        done.test = test_mode
+        chain.Checkpointer(engine, signer, pin_path(path)).write(seeding.INIT)
         return done
     finally:
         engine.dispose()
+
+
+def _mode(engine: Engine, signer: Signer, test_mode: bool, new: bool) -> None:
+    """A new ledger made a test ledger (its mark written first), or not; on a ledger that
+    exists, ``test_mode`` refused unless it is one already (no ledger becomes one later)."""
+    if not new:
+        if test_mode and not seeding.is_test_ledger(engine, signer):
+            raise InitError("this ledger was not made a test ledger, and no ledger becomes one "
+                            "afterwards (a seeded RNG would then draw on a production "
+                            "ledger): make a new one with croupier init --test-mode on an "
+                            "empty data folder or database")
+        return
+    with engine.begin() as conn:
+        if not test_mode:
+            if seeding.begun_as_test(conn):  # an init --test-mode cut short
+                raise InitError("this database was begun as a test ledger by croupier init "
+                                "--test-mode, cut short: run that again, or make a production "
+                                "ledger in an empty data folder or database")
+            return
+        try:
+            seeding.mark(conn)
+        except seeding.CannotMark as exc:
+            raise InitError(str(exc)) from exc
 
 
 def _misnamed(problem: str) -> InitError:

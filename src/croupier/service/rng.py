@@ -7,7 +7,9 @@ bytes are drawn again. Every raw byte (used or rejected) is recorded with the ou
 A seeded generator (``random.Random``) makes every roll predictable, so it replaces the OS
 generator only when a test asks for it twice over: ``croupier serve --insecure-test-rng-seed N
 --test-mode`` (a start with the seed alone is refused, and the environment is never read for
-it). Its source says "insecure-test-seeded" and never the seed.
+it), and then only on a test ledger, which ``croupier init --test-mode`` makes and nothing makes
+afterwards (``audit.seeding``: every other ledger refuses it at start, and the audit names any
+seeded draw in one). Its source says "insecure-test-seeded" and never the seed.
 
 >>> rng = SeededRng(7)
 >>> d = rng.dice()

@@ -24,6 +24,7 @@ from croupier.service.audit import (
     replay,
     requests,
     second_persons,
+    seeding,
 )
 from croupier.service.audit.keys import Signer, retirements, trusted_keys
 from croupier.service.audit.snapshot import Finding, Snapshot, read
@@ -98,8 +99,13 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
     if snap.checkpoints:
         report.notes.append(f"{len(snap.checkpoints)} signed checkpoints, the latest "
                             f"{snap.checkpoints[-1]['id']}")
-    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin,
-                                                   retirements(snap.keys, trusted)))
+    retired = retirements(snap.keys, trusted)
+    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin, retired))
+    # A test ledger's mark where init did not put it, and on any other ledger every draw a
+    # seeded generator made (the start refuses one; this finds one slipped in another way).
+    found, notes = seeding.check(snap, chains, trusted, retired)
+    report.findings.extend(found)
+    report.notes.extend(notes)
     if earlier is not None:
         from croupier.service.audit import anchor
 
