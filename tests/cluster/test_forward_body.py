@@ -26,6 +26,9 @@ class _Node:
     def forget_holder(self, table_id: str) -> None:  # pragma: no cover - never reached here
         raise AssertionError(table_id)
 
+    def forward_within(self, table_id: str) -> float:
+        return 5.0
+
 
 def _forward(messages: list[dict[str, Any]]) -> tuple[list[httpx.Request], list[Any]]:
     """Forward one request whose body arrives as ``messages``: what reached the holder, and

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import threading
 import time
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import store
+from croupier.service import cashier, store
 from croupier.service.audit import chain, snapshot, verify
 from croupier.service.audit.keys import key_path, load_key
 from croupier.service.audit.snapshot import Snapshot
@@ -188,4 +189,40 @@ def test_a_checkpoint_writer_waits_a_bounded_time(tmp_path: Path,
     finally:
         verify.configure(None, None)
         stalled.dispose()
+        kit.engine.dispose()
+
+
+def test_a_timer_does_not_sign_again_what_a_backup_just_signed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The timer looked (the chains had moved), then a backup signed its checkpoint and copied
+    the ledger, then the timer signed the same heads again: the pin named a checkpoint the copy
+    lacked, and the quiet copy was refused as older than the anchor (seen in CI). The timer now
+    looks again under the writers' lock and signs nothing."""
+    kit = Kit(tmp_path / "data")
+    key = key_path(kit.data_dir)
+    pin = key.with_name("ledger.key.pin")
+    try:
+        kit.play(2, 0)
+        ticker = Ticker(chain.Checkpointer(kit.engine, load_key(key), pin), within=3600)
+        backup = chain.Checkpointer(kit.engine, load_key(key), pin)
+        looked = ticker.unsigned
+
+        def looked_then_a_backup_signed() -> bool:
+            moved = looked()
+            backup.write("backup")
+            return moved
+
+        monkeypatch.setattr(ticker, "unsigned", looked_then_a_backup_signed)
+        assert ticker.tick() is False and ticker.signed == 0
+        reasons = _checkpoints(kit.engine)
+        assert reasons[-1] == "backup" and "timer" not in reasons
+        with kit.engine.connect() as conn:
+            last = conn.execute(sa.text("SELECT max(id) FROM checkpoints")).scalar_one()
+        assert chain.read_pin(pin)["id"] == last  # type: ignore[index]
+        monkeypatch.undo()
+        craps = kit.tables.all["craps-1"]  # the chains move: the timer signs
+        kit.act("bob", "craps-1", cashier.buy_in(kit.ledger, kit.users["bob"], craps,
+                                                 Decimal(10)))
+        assert ticker.tick() is True and _checkpoints(kit.engine)[-1] == "timer"
+    finally:
         kit.engine.dispose()

@@ -259,6 +259,19 @@ class Checkpointer:
 
     def write(self, reason: str) -> dict[str, Any]:
         """A new checkpoint of every chain's head, signed and pinned; its row."""
+        row = self._write(reason, if_moved=False)
+        assert row is not None
+        return row
+
+    def write_if_moved(self, reason: str) -> dict[str, Any] | None:
+        """A new checkpoint, as :meth:`write`, only if some chain moved since the latest one
+        (read under the writers' lock, so a checkpoint another process signed meanwhile, a
+        backup's, is seen); its row, or None. A timer that looked first and wrote after
+        signed the same heads again after a backup had copied the ledger: the pin then named
+        a checkpoint the copy lacks, and the copy could not be restored."""
+        return self._write(reason, if_moved=True)
+
+    def _write(self, reason: str, if_moved: bool) -> dict[str, Any] | None:
         with self._lock, self.one_writer():
             with self.engine.begin() as conn:
                 # A node of a cluster still running through a rotation holds the old key: a
@@ -270,9 +283,12 @@ class Checkpointer:
                                      "with the new key")
                 last = conn.execute(sa.select(store.checkpoints).order_by(
                     store.checkpoints.c.id.desc()).limit(1)).first()
+                now = canonical(heads(conn))
+                if if_moved and last is not None and last.heads == now:
+                    return None
                 row: dict[str, Any] = {
                     "id": (last.id + 1) if last is not None else 1, "at": store.now(),
-                    "heads": canonical(heads(conn)),
+                    "heads": now,
                     "prev": checkpoint_hash(dict(last._mapping)) if last is not None else FORMAT,
                     "key_id": self.signer.key_id, "reason": reason}
                 row["signature"] = self.signer.sign(checkpoint_message(row))

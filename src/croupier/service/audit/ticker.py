@@ -69,10 +69,11 @@ class Ticker:
 
     def tick(self, reason: str = "timer") -> bool:
         """Sign a checkpoint if anything is unsigned; whether one was signed."""
-        if not self.unsigned():
+        if not self.unsigned():  # a cheap look first; the writer looks again under its lock
             return False
         with self.lock if self.lock is not None else contextlib.nullcontext():
-            self.writer.write(reason)
+            if self.writer.write_if_moved(reason) is None:
+                return False
         self.signed += 1
         return True
 
