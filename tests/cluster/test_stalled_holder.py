@@ -14,15 +14,23 @@ takes them and is stopped with SIGSTOP.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from croupier.service import cluster, store
+from croupier.service.audit import chain
+from croupier.service.audit.keys import Signer
 from croupier.service.auth import User
 from croupier.service.cluster import leases
 from croupier.service.cluster.node import Node
@@ -191,3 +199,59 @@ def test_a_group_whose_lock_was_waited_for_in_vain_is_answered_busy_at_once(
     finally:
         owner.close()
         foreign.dispose()
+
+
+# The process that holds the cluster's session-level locks and is stopped: the checkpoint
+# writers' turn (inside it, as a checkpoint is numbered and pinned) and the start-up lock (as
+# a node migrates). It frees what it holds 2 s after it stops, here, rather than 10.
+_HOLDER = """
+import sys, time
+from croupier.service import cluster, store
+from croupier.service.audit import chain
+store.HELD_IDLE_MS = 2000
+engine = cluster.make_engine(sys.argv[1])
+with cluster.startup(engine), chain.Checkpointer(engine, None, None).one_writer():
+    print("held", flush=True)
+    time.sleep(3600)
+"""
+
+
+def test_a_node_stopped_holding_the_clusters_session_locks_frees_them(
+        url: str, engine: sa.Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node stopped (SIGSTOP) while it writes a checkpoint and while it starts holds the
+    checkpoint writers' turn and the start-up lock. Another node signs its checkpoint, and
+    another starts, once PostgreSQL has ended the stopped node's hold. Before, both were
+    session locks, held as long as the stopped process's connection: no other node signed a
+    checkpoint (each gave up after WRITER_WAIT_SECONDS) nor started for as long as it stayed
+    stopped."""
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 1)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, url], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, env=dict(os.environ))
+    try:
+        assert holder.stdout is not None
+        line = holder.stdout.readline().decode()
+        assert line.strip() == "held", line + holder.stdout.read().decode()
+        holder.send_signal(signal.SIGSTOP)
+        signer = Signer(Ed25519PrivateKey.generate())
+        writer = chain.Checkpointer(engine, signer, tmp_path / "ledger.key.pin")
+        deadline = time.monotonic() + HANG
+        while True:
+            try:
+                row = writer.write("every")
+                break
+            except chain.WriterBusy:
+                assert time.monotonic() < deadline, "no checkpoint: the stopped node's turn"
+        assert (tmp_path / "ledger.key.pin").exists() and row["key_id"] == signer.key_id
+        started = threading.Event()
+
+        def start() -> None:
+            with cluster.startup(engine):
+                started.set()
+
+        starting = threading.Thread(target=start, daemon=True)
+        starting.start()
+        assert started.wait(HANG), "no node started: the stopped node's start-up lock"
+        starting.join(HANG)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)

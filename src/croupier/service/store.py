@@ -8,7 +8,11 @@ upgraded by the Alembic migrations in ``croupier/service/migrations`` (:func:`up
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import threading
 import time
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,6 +22,8 @@ from psycopg.pq import TransactionStatus
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.money import CENT
+
+log = logging.getLogger("croupier.service")
 
 metadata = sa.MetaData()
 
@@ -430,6 +436,99 @@ def bound_idle(conn: Connection, milliseconds: int) -> None:
     locks it takes (PostgreSQL; nothing on SQLite)."""
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT set_config('{_IDLE_SETTING}', '{int(milliseconds)}', true)")
+
+
+HELD_IDLE_MS = 10_000
+"""How long after its process stops a lock held across transactions (:func:`held_lock`) is
+freed by PostgreSQL."""
+
+
+class LockBusy(Exception):
+    """Another process has held the lock asked of :func:`held_lock` for the whole wait."""
+
+
+class _Heartbeat:
+    """Keeps a held lock's transaction from sitting idle while this process runs: a statement
+    in it every quarter of :data:`HELD_IDLE_MS`, on a thread of its own."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._use = threading.Lock()
+        self._stop = threading.Event()
+        self._lost = False
+        self._thread = threading.Thread(target=self._beat, name="held-lock", daemon=True)
+
+    def _touch(self) -> bool:
+        with self._use:
+            if not self._lost:
+                try:
+                    self._conn.exec_driver_sql("SELECT 1")
+                except Exception:
+                    self._lost = True
+            return not self._lost
+
+    def _beat(self) -> None:
+        while not self._stop.wait(HELD_IDLE_MS / 4000) and self._touch():
+            pass
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def alive(self) -> bool:
+        """Whether the lock is still held: its transaction answers."""
+        return self._touch()
+
+    def stop(self) -> bool:
+        """Stop beating; whether the lock was held to the end."""
+        self._stop.set()
+        self._thread.join()
+        return not self._lost
+
+
+@contextlib.contextmanager
+def held_lock(engine: Engine, key: int, wait_seconds: float) -> Iterator[Callable[[], bool]]:
+    """Hold PostgreSQL's advisory lock ``key`` while the block runs, across the transactions it
+    makes on other connections (a checkpoint numbered, committed and pinned; a node's start-up);
+    :class:`LockBusy` if another process holds it for ``wait_seconds``. Yields ``still_held()``:
+    False once the lock is no longer this process's.
+
+    A session's lock (``pg_advisory_lock``) lasts as long as its connection, and a stopped
+    process keeps its connections: every other process asking for it waited as long as the
+    stop lasted. Here the lock is a transaction's, on a connection of its own whose transaction
+    stays open for the block and may sit idle at most :data:`HELD_IDLE_MS`; a heartbeat thread
+    runs a statement in it more often than that while the process runs. A stopped process
+    sends nothing, and PostgreSQL ends the session and frees the lock. (If the stop outlasts
+    that bound, ``still_held()`` says so when the process wakes: whatever the lock ordered may
+    have been done by another process meanwhile.)"""
+    conn = engine.connect()
+    try:
+        conn.begin()
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(wait_seconds * 1000)}")
+        bound_idle(conn, HELD_IDLE_MS)
+        try:
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+        except sa.exc.OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                raise LockBusy(f"lock {key:#x} held elsewhere for over {wait_seconds} s") \
+                    from None
+            raise
+        heart = _Heartbeat(conn)
+        heart.start()
+        try:
+            yield heart.alive
+        finally:
+            held = heart.stop()
+            try:
+                conn.commit()  # frees the lock
+            except Exception:
+                held = False
+            if not held:
+                log.warning("lock %#x was lost while held: this process stopped for longer than "
+                            "%d s, and PostgreSQL ended its transaction", key,
+                            HELD_IDLE_MS // 1000)
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
 
 
 def long_read(conn: Connection) -> Connection:
