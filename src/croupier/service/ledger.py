@@ -192,7 +192,12 @@ class Ledger:
         # lock: rows are locked (SELECT ... FOR UPDATE) and each table has its own lock.
         self.sqlite_lock: threading.Lock | None = (
             threading.Lock() if store.is_sqlite(db) else None)
-        self._plain_lock = self.sqlite_lock or threading.Lock()
+        # The cage's transactions (a deposit, a cash-out, a coupon) queue on it on SQLite only.
+        # On PostgreSQL the rows and advisory locks they take order them, across nodes as
+        # within one: a process-wide lock there only made every cage request of the node wait
+        # behind one that waited on the database (a wallet's row held by a stopped node).
+        self._plain_lock: contextlib.AbstractContextManager[Any] = (
+            self.sqlite_lock or contextlib.nullcontext())
         # PostgreSQL: connections kept for the group commit's transactions (``writers``).
         self._writers = None if store.is_sqlite(db) else Writers(db)
         self._sqlite_writer = SqliteWriter(db) if store.is_sqlite(db) else None

@@ -169,6 +169,11 @@ class Runner:
             # on its own, the job finds that reply and is answered as any retry is.
             if len(jobs) == 1 and not isinstance(exc, sa.exc.IntegrityError):
                 return [exc]
+            if store.sqlstate(exc) == store.LOCK_NOT_AVAILABLE:
+                # A lock waited for in vain is the group's, not one action's: each run again
+                # alone would wait as long again, in turn, under the table's lock. Every one
+                # is answered busy (nothing written) and retried by its client with its key.
+                return [exc for _ in jobs]
             return [self._answer(job) for job in jobs]
         results: list[Reply | Exception] = []
         for attempt in attempts:

@@ -8,15 +8,22 @@ upgraded by the Alembic migrations in ``croupier/service/migrations`` (:func:`up
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import threading
 import time
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from psycopg.pq import TransactionStatus
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.money import CENT
+
+log = logging.getLogger("croupier.service")
 
 metadata = sa.MetaData()
 
@@ -308,7 +315,228 @@ def _engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+    engine = sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+    sa.event.listen(engine, "connect", _bound_session)
+    sa.event.listen(engine, "begin", _unbounded_yet)
+    sa.event.listen(engine, "rollback_savepoint", _unbounded_again)
+    sa.event.listen(engine, "before_cursor_execute", _bound_holder)
+    return engine
+
+
+# --- how long anything waits on PostgreSQL -------------------------------------------------
+#
+# Nodes of a cluster share one PostgreSQL. A node stopped (SIGSTOP, a long pause) keeps every
+# lock its open transactions hold: a wallet's row, the house chain's lock, an account's
+# sessions, a lease's row. Unbounded, another node's request waited on it for as long as the
+# stop lasted, holding whatever it held itself (its table's lock, a thread, a password-check
+# slot), so the requests behind it piled up. Two bounds, on every connection the server opens:
+#
+# * a transaction that holds a lock may sit idle (its client silent between two statements)
+#   for at most HOLDING_IDLE_MS: PostgreSQL then ends the session and frees its locks. A
+#   stopped node is exactly that: idle, inside a transaction. Any other transaction (a read)
+#   may sit idle for at most IDLE_MS: it holds no lock another request waits on (only
+#   schema changes wait on a read), and a slow read still has the time it needs;
+# * a statement waits for a lock for at most LOCK_WAIT_MS, then fails (55P03), answered 503
+#   "busy": nothing was changed, and a retry with the same Idempotency-Key is safe. The wait
+#   outlasts HOLDING_IDLE_MS, so a waiter behind a stopped node gets the lock once PostgreSQL
+#   has ended the stopped node's transaction, and only a live holder keeping a lock longer
+#   than that makes it give up.
+
+HOLDING_IDLE_MS = 3000
+"""How long a transaction that holds a lock may sit idle before PostgreSQL ends it."""
+IDLE_MS = 60_000
+"""How long any other transaction may sit idle before PostgreSQL ends it."""
+LONG_READ_IDLE_MS = 600_000
+"""... and a long read that asks for it (:func:`long_read`: the audit's snapshot, start-up)."""
+LOCK_WAIT_MS = 5000
+"""How long a statement waits for a lock another transaction holds."""
+
+_BOUNDED = "croupier.bounded"
+"""Set in ``Connection.info`` once its transaction's idle bound is set for what it holds."""
+_IDLE_SETTING = "idle_in_transaction_session_timeout"
+# What a statement that takes a lock starts with (rows written or locked, schema changed);
+# a SELECT takes one when it locks rows (FOR UPDATE/SHARE ...) or takes an advisory lock.
+_WRITING = ("INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "ALTER", "CREATE", "DROP",
+            "TRUNCATE", "LOCK", "GRANT", "REVOKE", "COMMENT")
+_LOCKING = (" FOR UPDATE", " FOR NO KEY UPDATE", " FOR SHARE", " FOR KEY SHARE", "ADVISORY")
+
+
+def takes_lock(statement: str) -> bool:
+    """Whether ``statement`` takes a lock other transactions may wait on (PostgreSQL).
+
+    >>> takes_lock("SELECT balance FROM wallets WHERE player = %(p)s FOR UPDATE")
+    True
+    >>> takes_lock("select pg_advisory_xact_lock(%(k)s)"), takes_lock("SELECT 1")
+    (True, False)
+    >>> takes_lock("  INSERT INTO events VALUES (1)"), takes_lock("SET LOCAL lock_timeout = '1s'")
+    (True, False)
+    """
+    text = statement.lstrip().upper()
+    if text.startswith("SELECT"):
+        return any(marker in text for marker in _LOCKING)
+    return text.startswith(_WRITING)
+
+
+def _bound_session(dbapi_conn: Any, _record: Any) -> None:
+    """Every new PostgreSQL session: lock waits bounded, idle transactions bounded."""
+    autocommit = dbapi_conn.autocommit
+    dbapi_conn.autocommit = True
+    cur = dbapi_conn.cursor()
+    try:
+        cur.execute(f"SET lock_timeout = {LOCK_WAIT_MS}")
+        cur.execute(f"SET {_IDLE_SETTING} = {IDLE_MS}")
+    finally:
+        cur.close()
+        dbapi_conn.autocommit = autocommit
+
+
+def _unbounded_yet(conn: Connection) -> None:
+    conn.info[_BOUNDED] = False
+
+
+def _unbounded_again(conn: Connection, *_: Any) -> None:
+    # A savepoint rolled back undoes a bound set inside it (``set_config(..., true)``).
+    conn.info[_BOUNDED] = False
+
+
+def _bound_holder(conn: Connection, cursor: Any, statement: str, *_: Any) -> None:
+    """Before a transaction's first statement that takes a lock, bound how long it may sit
+    idle to :data:`HOLDING_IDLE_MS` for the rest of the transaction (unless a bound was set
+    for it already: the table writers' fence sets its own, a long read or a migration theirs).
+    A statement on a connection outside any transaction (autocommit: the liveness lock's) ends
+    with its statement and needs none."""
+    if conn.info.get(_BOUNDED):
+        return
+    if _sets_idle_bound(statement):
+        conn.info[_BOUNDED] = True
+        return
+    if not takes_lock(statement):
+        return
+    dbapi = cursor.connection
+    if dbapi.autocommit and dbapi.info.transaction_status == TransactionStatus.IDLE:
+        return
+    conn.info[_BOUNDED] = True
+    cursor.execute(f"SELECT set_config('{_IDLE_SETTING}', '{HOLDING_IDLE_MS}', true)")
+
+
+def _sets_idle_bound(statement: str) -> bool:
+    """Whether ``statement`` sets its transaction's idle bound itself (the fence, a long read).
+
+    >>> _sets_idle_bound("SELECT set_config('idle_in_transaction_session_timeout', '2000', true)")
+    True
+    >>> _sets_idle_bound("SHOW idle_in_transaction_session_timeout")
+    False
+    """
+    text = statement.lower()
+    return _IDLE_SETTING in text and ("set_config" in text or text.lstrip().startswith("set "))
+
+
+def bound_idle(conn: Connection, milliseconds: int) -> None:
+    """Let ``conn``'s transaction sit idle up to ``milliseconds`` between statements, whatever
+    locks it takes (PostgreSQL; nothing on SQLite)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT set_config('{_IDLE_SETTING}', '{int(milliseconds)}', true)")
+
+
+HELD_IDLE_MS = 10_000
+"""How long after its process stops a lock held across transactions (:func:`held_lock`) is
+freed by PostgreSQL."""
+
+
+class LockBusy(Exception):
+    """Another process has held the lock asked of :func:`held_lock` for the whole wait."""
+
+
+class _Heartbeat:
+    """Keeps a held lock's transaction from sitting idle while this process runs: a statement
+    in it every quarter of :data:`HELD_IDLE_MS`, on a thread of its own."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._use = threading.Lock()
+        self._stop = threading.Event()
+        self._lost = False
+        self._thread = threading.Thread(target=self._beat, name="held-lock", daemon=True)
+
+    def _touch(self) -> bool:
+        with self._use:
+            if not self._lost:
+                try:
+                    self._conn.exec_driver_sql("SELECT 1")
+                except Exception:
+                    self._lost = True
+            return not self._lost
+
+    def _beat(self) -> None:
+        while not self._stop.wait(HELD_IDLE_MS / 4000) and self._touch():
+            pass
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def alive(self) -> bool:
+        """Whether the lock is still held: its transaction answers."""
+        return self._touch()
+
+    def stop(self) -> bool:
+        """Stop beating; whether the lock was held to the end."""
+        self._stop.set()
+        self._thread.join()
+        return not self._lost
+
+
+@contextlib.contextmanager
+def held_lock(engine: Engine, key: int, wait_seconds: float) -> Iterator[Callable[[], bool]]:
+    """Hold PostgreSQL's advisory lock ``key`` while the block runs, across the transactions it
+    makes on other connections (a checkpoint numbered, committed and pinned; a node's start-up);
+    :class:`LockBusy` if another process holds it for ``wait_seconds``. Yields ``still_held()``:
+    False once the lock is no longer this process's.
+
+    A session's lock (``pg_advisory_lock``) lasts as long as its connection, and a stopped
+    process keeps its connections: every other process asking for it waited as long as the
+    stop lasted. Here the lock is a transaction's, on a connection of its own whose transaction
+    stays open for the block and may sit idle at most :data:`HELD_IDLE_MS`; a heartbeat thread
+    runs a statement in it more often than that while the process runs. A stopped process
+    sends nothing, and PostgreSQL ends the session and frees the lock. (If the stop outlasts
+    that bound, ``still_held()`` says so when the process wakes: whatever the lock ordered may
+    have been done by another process meanwhile.)"""
+    conn = engine.connect()
+    try:
+        conn.begin()
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(wait_seconds * 1000)}")
+        bound_idle(conn, HELD_IDLE_MS)
+        try:
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
+        except sa.exc.OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                raise LockBusy(f"lock {key:#x} held elsewhere for over {wait_seconds} s") \
+                    from None
+            raise
+        heart = _Heartbeat(conn)
+        heart.start()
+        try:
+            yield heart.alive
+        finally:
+            held = heart.stop()
+            try:
+                conn.commit()  # frees the lock
+            except Exception:
+                held = False
+            if not held:
+                log.warning("lock %#x was lost while held: this process stopped for longer than "
+                            "%d s, and PostgreSQL ended its transaction", key,
+                            HELD_IDLE_MS // 1000)
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+def long_read(conn: Connection) -> Connection:
+    """``conn`` with room for a long read (the audit's snapshot, the tables loaded at start):
+    its transaction may sit idle up to :data:`LONG_READ_IDLE_MS` between two statements while
+    the process works through what it read. It locks no row, so no request waits on it."""
+    bound_idle(conn, LONG_READ_IDLE_MS)
+    return conn
 
 
 def upgrade(engine: Engine) -> None:
@@ -319,26 +547,43 @@ def upgrade(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        # A migration holds its tables' locks to its end, every request waiting on them: it may
+        # sit idle as long as any read (IDLE_MS), not a short write's bound, and no longer.
+        bound_idle(conn, IDLE_MS)
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
 
 # SQLSTATEs of a transaction the database itself ended so that another could go on (a
-# serialization failure, a deadlock, a lock not available): it did nothing, and can simply be
-# asked again.
-_TRANSIENT_STATES = frozenset({"40001", "40P01", "55P03"})
+# serialization failure, a deadlock, a lock not had within LOCK_WAIT_MS), or ended because it
+# sat idle holding locks (HOLDING_IDLE_MS: this process was stopped): it did nothing, and can
+# simply be asked again.
+LOCK_NOT_AVAILABLE = "55P03"
+IDLE_ENDED = "25P03"
+_TRANSIENT_STATES = frozenset({"40001", "40P01", LOCK_NOT_AVAILABLE, IDLE_ENDED})
+
+
+def sqlstate(exc: BaseException) -> str | None:
+    """PostgreSQL's SQLSTATE of a database error, if it has one."""
+    state = getattr(getattr(exc, "orig", None), "sqlstate", None)
+    return None if state is None else str(state)
 
 
 def transient(exc: sa.exc.DBAPIError) -> bool:
     """Whether the database refused ``exc``'s transaction only for a moment: PostgreSQL's
-    deadlock or serialization failure, SQLite's lock held past the busy timeout. Its
-    transaction was rolled back, so nothing it did stands."""
-    if getattr(exc.orig, "sqlstate", None) in _TRANSIENT_STATES:
+    deadlock or serialization failure, a lock another transaction held past
+    :data:`LOCK_WAIT_MS`, this transaction ended after it sat idle holding locks, SQLite's lock
+    held past the busy timeout. Its transaction was rolled back, so nothing it did stands."""
+    if sqlstate(exc) in _TRANSIENT_STATES:
         return True
     return isinstance(exc, sa.exc.OperationalError) and "database is locked" in str(exc.orig)
 
 
 def worth_again(exc: BaseException, tries_left: int) -> bool:
-    """Whether a transaction that failed with ``exc`` is tried again: the database ended it
-    for another's sake (:func:`transient`) and tries are left."""
-    return tries_left > 0 and isinstance(exc, sa.exc.DBAPIError) and transient(exc)
+    """Whether a transaction that failed with ``exc`` is tried again at once: the database ended
+    it for another's sake (:func:`transient`) and tries are left. Not after a lock was waited
+    for in vain: that wait already outlasted any stopped holder (PostgreSQL ends its
+    transaction sooner), so the holder is busy and another wait would only hold the caller
+    longer; the client is answered 503 and retries with its key."""
+    return (tries_left > 0 and isinstance(exc, sa.exc.DBAPIError) and transient(exc)
+            and sqlstate(exc) != LOCK_NOT_AVAILABLE)

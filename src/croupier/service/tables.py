@@ -93,6 +93,7 @@ class Tables:
     def load(self) -> None:
         """Rebuild every table a record of the house's chain opened from its event log."""
         with self.ledger.db.connect() as conn:
+            store.long_read(conn)  # every table folded between two reads
             rows = conn.execute(sa.select(store.tables).order_by(store.tables.c.created_at)).all()
             served = opened(conn, [row.id for row in rows])
             for row in rows:

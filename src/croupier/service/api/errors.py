@@ -54,12 +54,25 @@ def answer(exc: Exception) -> Response | None:
     if isinstance(exc, RecursionError):
         return error(422, "malformed", "the request is nested too deeply")
     if isinstance(exc, sa.exc.DBAPIError) and store.transient(exc):
-        return JSONResponse({"error": {
-            "code": "busy", "clause": "",
-            "reason": "the database ended this request's transaction to let another go on "
-                      "(two requests waited on each other): nothing was changed; ask again"}},
-            status_code=503, headers={"Retry-After": "1"})
+        return JSONResponse({"error": {"code": "busy", "clause": "", "reason": _busy(exc)}},
+                            status_code=503, headers={"Retry-After": "1"})
     return None
+
+
+def _busy(exc: sa.exc.DBAPIError) -> str:
+    """Why the database ended a request's transaction, in words, and that asking again is
+    safe (nothing of it stands)."""
+    again = "nothing was changed; ask again (with the same Idempotency-Key)"
+    state = store.sqlstate(exc)
+    if state == store.LOCK_NOT_AVAILABLE:
+        return (f"what this request needs was held by another request for over "
+                f"{store.LOCK_WAIT_MS // 1000} s (a server may have stopped while holding it): "
+                f"{again}")
+    if state == store.IDLE_ENDED:
+        return ("the database ended this request's transaction after it sat idle holding "
+                f"locks others wait on (this server was paused): {again}")
+    return ("the database ended this request's transaction to let another go on (two "
+            f"requests waited on each other): {again}")
 
 
 

@@ -47,6 +47,7 @@ def export(engine: Engine, signer: Signer, pin_path: Path | None, out: Path) -> 
     """Write the bundle to ``out`` (a fresh checkpoint first, so the bundle pins its end)."""
     latest = chain.Checkpointer(engine, signer, pin_path).write("export")
     with engine.connect() as conn:
+        store.long_read(conn)
         snap = read(conn)
         equipment = {
             "dice": [dict(r._mapping) for r in conn.execute(sa.select(store.dice)

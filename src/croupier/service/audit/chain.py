@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -38,6 +39,8 @@ from croupier.service.audit.canonical import (
 )
 from croupier.service.audit.keys import Retired, Signer, check_signature
 from croupier.service.audit.snapshot import Finding, Snapshot
+
+log = logging.getLogger("croupier.service")
 
 EVERY = 1000
 """Events between two checkpoints written while serving."""
@@ -272,7 +275,7 @@ class Checkpointer:
         return self._write(reason, if_moved=True)
 
     def _write(self, reason: str, if_moved: bool) -> dict[str, Any] | None:
-        with self._lock, self.one_writer():
+        with self._lock, self.one_writer() as still_held:
             with self.engine.begin() as conn:
                 # A node of a cluster still running through a rotation holds the old key: a
                 # checkpoint it signed after the rotation failed the audit for good.
@@ -294,18 +297,29 @@ class Checkpointer:
                 row["signature"] = self.signer.sign(checkpoint_message(row))
                 conn.execute(store.checkpoints.insert().values(**row))
             # Pinned after the commit (a pin never names a checkpoint that is not there) and
-            # before the next writer numbers one: the pin only ever moves forward.
-            self._pin(row)
+            # before the next writer numbers one: the pin only ever moves forward. A writer
+            # stopped for longer than the writers' lock outlives its holder may find another
+            # has numbered and pinned a later one meanwhile: it leaves the pin to that one.
+            if still_held():
+                self._pin(row)
+            else:
+                log.warning("checkpoint %d is signed but not pinned: this process lost the "
+                            "writers' lock while it was stopped; the next checkpoint is", row["id"])
         return row
 
     @contextlib.contextmanager
-    def one_writer(self) -> Iterator[None]:
+    def one_writer(self) -> Iterator[Callable[[], bool]]:
         """Several processes (cluster nodes) may write checkpoints on one PostgreSQL and pin
         them in one shared folder: one at a time, from numbering to pinning. SQLite's write
-        lock already orders the commits; its one process's lock orders the pins."""
+        lock already orders the commits; its one process's lock orders the pins. Yields
+        ``still_held()``: whether the block still holds the writers' turn.
+
+        On PostgreSQL the turn is an advisory lock a process stopped while holding it gives up
+        by itself (:func:`store.held_lock`): a session's lock, as it was, kept every other
+        node from signing for as long as the stop lasted."""
         if store.is_sqlite(self.engine):
             if self.pin_path is None:
-                yield
+                yield lambda: True
                 return
             # The server and a command (croupier audit verify) may both sign: one lock file
             # beside the pin orders them.
@@ -313,24 +327,18 @@ class Checkpointer:
             fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-                yield
+                yield lambda: True
             finally:
                 os.close(fd)  # closing the file releases its lock
             return
-        with self.engine.connect() as conn:
+        with contextlib.ExitStack() as turn:
             try:
-                with conn.begin():  # a session's lock, taken in a transaction to bound the wait
-                    conn.exec_driver_sql(
-                        f"SET LOCAL lock_timeout = '{WRITER_WAIT_SECONDS}s'")
-                    conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _WRITE_LOCK})
-            except sa.exc.OperationalError:
+                still_held = turn.enter_context(
+                    store.held_lock(self.engine, _WRITE_LOCK, WRITER_WAIT_SECONDS))
+            except store.LockBusy:
                 raise WriterBusy(f"another process has been writing a checkpoint for over "
                                  f"{WRITER_WAIT_SECONDS} s: none was signed this time") from None
-            try:
-                yield
-            finally:
-                conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _WRITE_LOCK})
-                conn.commit()
+            yield still_held
 
     def _pin(self, row: dict[str, Any]) -> None:
         if self.pin_path is None:

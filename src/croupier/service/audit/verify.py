@@ -200,6 +200,7 @@ def verify_ledger(tables: Tables, checkpoint: bool = True,
                                else {"isolation_level": "REPEATABLE READ"})
     pinned = chain.PinRead(TRUST.pin_path)  # first: see PinRead
     with engine.connect().execution_options(**options) as conn:
+        store.long_read(conn)  # the process checks what it read between its reads
         snap = read(conn)
         projected = projections.check(conn, snap.records)
         projected.extend(requests.check(conn, snap))

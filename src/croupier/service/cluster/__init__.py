@@ -13,6 +13,7 @@ in front of the app; :func:`attach` installs them.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,6 +28,8 @@ from croupier.service.cluster import leases
 from croupier.service.cluster.feed import Announcer, ClusterHub, Feed, conninfo
 from croupier.service.cluster.node import Node
 from croupier.service.cluster.routing import Router
+
+log = logging.getLogger("croupier.cluster")
 
 _STARTUP_LOCK = 0x63726F75  # "crou": one node at a time migrates and seeds the database
 
@@ -43,20 +46,30 @@ def make_engine(url: str) -> sa.Engine:
     return store.make_engine(url)
 
 
+STARTUP_WAIT_SECONDS = 10
+"""How long a starting node waits for the start-up lock at a time before it says it waits."""
+
+
 @contextlib.contextmanager
 def startup(engine: sa.Engine) -> Iterator[None]:
     """Hold the cluster's start-up lock (nodes starting together migrate and seed one at a
-    time) and create the lease table."""
-    with engine.connect() as conn:
-        conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _STARTUP_LOCK})
-        conn.commit()
-        try:
-            yield
-            with conn.begin():
-                leases.create(conn)
-        finally:
-            conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _STARTUP_LOCK})
-            conn.commit()
+    time) and create the lease table.
+
+    A node waits for the lock as long as another node holds it while starting (a migration
+    may take minutes), saying so every :data:`STARTUP_WAIT_SECONDS`; a node stopped while it
+    held it gives it up by itself (:func:`store.held_lock`). As a session's lock, it kept
+    every other node from starting for as long as the stop lasted."""
+    with contextlib.ExitStack() as held:
+        while True:
+            try:
+                held.enter_context(store.held_lock(engine, _STARTUP_LOCK, STARTUP_WAIT_SECONDS))
+                break
+            except store.LockBusy:
+                log.warning("another node is starting (it holds the cluster's start-up lock): "
+                            "waiting for it")
+        yield
+        with engine.begin() as conn:
+            leases.create(conn)
 
 
 def attach(app: FastAPI, node_id: str, url: str, ttl: float) -> Node:

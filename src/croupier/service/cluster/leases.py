@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from croupier.service import store
 from croupier.service.errors import ApiError
 
 CHANNEL = "croupier_table_events"
@@ -141,8 +142,16 @@ def create(conn: Connection) -> None:
     """The lease table (cluster mode only; one node never needs it). Several nodes may start at
     once: the caller holds the start-up advisory lock."""
     conn.exec_driver_sql(DDL)
-    conn.exec_driver_sql(_LIVE_KEY)
-    conn.exec_driver_sql(_URL_MAC)
+    # Only what is missing: ALTER TABLE takes the table's strongest lock even when the column
+    # is there, queued behind every transaction that has read the table (a stopped node's
+    # included) and ahead of every one that comes after: every node's writes waited behind a
+    # node's start.
+    have = {str(name) for name in conn.execute(sa.text(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+        "current_schema() AND table_name = 'table_leases'")).scalars()}
+    for column, alter in (("live_key", _LIVE_KEY), ("url_mac", _URL_MAC)):
+        if column not in have:
+            conn.exec_driver_sql(alter)
 
 
 def address_mac(secret: bytes, node: str, url: str) -> str:
@@ -199,13 +208,17 @@ def acquire(conn: Connection, table_id: str, node: str, url: str, ttl: float,
     later."""
     taker = taker or Taker()
     live_key = taker.live_key
-    conn.execute(_CREATE, {"t": table_id})
+    # Bounded from the first statement: the row's insert waits too, on a renewal or take-over
+    # in flight (a stopped node's, for as long as PostgreSQL leaves its transaction open).
     conn.exec_driver_sql("SET LOCAL lock_timeout = '1s'")
     try:
         with conn.begin_nested():
+            conn.execute(_CREATE, {"t": table_id})
             row = conn.execute(_LOCK, {"t": table_id}).one()
-    except sa.exc.OperationalError:  # lock_timeout: the owner is writing
-        return None
+    except sa.exc.OperationalError as exc:
+        if store.sqlstate(exc) != store.LOCK_NOT_AVAILABLE:
+            raise
+        return None  # the owner is writing, or renewing
     if not row.expired and not (live_key is not None and row.live_key is not None and bool(
             conn.execute(_GONE, {"k": row.live_key}).scalar())):
         return None
