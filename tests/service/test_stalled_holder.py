@@ -18,6 +18,7 @@ lock, the node's one cage lock, a thread of the pool, a password-check slot).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
@@ -63,30 +64,27 @@ def answer_within(seconds: float, ask: Callable[[], httpx.Response]) -> httpx.Re
 
 
 @contextmanager
-def stopped_node(url: str, take: Callable[[Connection], Any]) -> Iterator[Connection]:
+def _holding(engine: sa.Engine, take: Callable[[Connection], Any]) -> Iterator[Connection]:
+    conn = engine.connect()
+    try:
+        take(conn)
+        yield conn
+    finally:
+        conn.close()
+        engine.dispose()
+
+
+def stopped_node(url: str, take: Callable[[Connection], Any],
+                 ) -> contextlib.AbstractContextManager[Connection]:
     """A node's connection (the server's engine, with its bounds) that takes a lock with the
     server's code and then sits idle in its transaction: a node stopped right there."""
-    engine = store.make_engine(url)
-    conn = engine.connect()
-    try:
-        take(conn)
-        yield conn
-    finally:
-        conn.close()
-        engine.dispose()
+    return _holding(store.make_engine(url), take)
 
 
-@contextmanager
-def foreign_holder(url: str, take: Callable[[Connection], Any]) -> Iterator[Connection]:
+def foreign_holder(url: str, take: Callable[[Connection], Any],
+                   ) -> contextlib.AbstractContextManager[Connection]:
     """The same, on a connection with none of the server's bounds (psql, an older node)."""
-    engine = sa.create_engine(url)
-    conn = engine.connect()
-    try:
-        take(conn)
-        yield conn
-    finally:
-        conn.close()
-        engine.dispose()
+    return _holding(sa.create_engine(url), take)
 
 
 def ended_by_the_database(conn: Connection) -> None:
