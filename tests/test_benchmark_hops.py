@@ -34,7 +34,7 @@ def load(path: Path, name: str) -> ModuleType:
 
 hops = load(BENCHMARK, "croupier_benchmark_hops")
 
-MOST_CHANGES = 12
+MOST_CHANGES = 10
 """The layer changes a bet makes by the express lane and by the route, as the service stands:
 lower it when a change brings the count down (the aim is ``hops.AIM_CHANGES``)."""
 

@@ -19,6 +19,7 @@ rebuilt, what the server's procedures need to know).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
@@ -30,7 +31,7 @@ from croupier.craps.config import CrapsConfig, CrapsVariant
 from croupier.craps.reading import read_action as read_craps_action
 from croupier.craps.table import CrapsTable
 from croupier.craps.wagers import WAGERS as CRAPS_WAGERS
-from croupier.errors import Malformed
+from croupier.errors import Malformed, Refusal
 from croupier.events import Event
 from croupier.money import show_json
 from croupier.reading import body_action, did_you_mean
@@ -43,7 +44,7 @@ from croupier.roulette.wagers import WAGERS as ROULETTE_WAGERS
 from croupier.rules import CrapsRules, GameRules, Profile
 from croupier.rules.late_bets import late_bet
 from croupier.rules.profile import LateBetConfirmation
-from croupier.table import Table
+from croupier.table import Answer, Table, answer, players_of
 
 Opener = Callable[[Profile, Mapping[str, Any], Mapping[str, Decimal]], Table]
 ActionReader = Callable[[Any, str, Collection[str], Any], Any]
@@ -64,6 +65,26 @@ class Vetting:
     """For a player not at the table: raises, before the body is read."""
     vet: Callable[[Any], None]
     """The caller's checks of a read action, before the table's."""
+    confirmed: AbstractSet[str] = frozenset()
+    """Wagers the caller checks again once the table has checked them, before they are
+    folded in (``confirm``): at roulette, a wager the profile takes only on an approved
+    layout, whose refusal by the table's own options comes first."""
+    confirm: Callable[[Any], None] = lambda action: None
+    """The caller's check of an action whose wager is in ``confirmed``, after the table's."""
+    at: tuple[int, int] | None = None
+    """Where the action's events go in the table's chain: (the place of the first, the round).
+    Given, nothing the caller checks follows the table's check, so the table folds the events
+    in and answers in the same call (:attr:`Taken.answer`); None, the caller folds them."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A wager taken by :meth:`Game.take`: the action read, its events (None where the table
+    did not check it), and, where the table folded them in, what it answers."""
+
+    action: Any
+    events: list[Event] | None
+    answer: Answer | None = None
 
 
 @dataclass(frozen=True)
@@ -164,13 +185,26 @@ class Game:
             raise Malformed("body.wager", exc.message) from None
 
     def take(self, table: Table, verb: str, body: Mapping[str, Any], player: str,
-             vetting: Vetting) -> tuple[Any, list[Event] | None]:
-        """A request's wager read and checked in one call: ``player``'s action (as
+             vetting: Vetting) -> Taken:
+        """A request's wager read, checked and, where the caller says where its events go
+        (``vetting.at``), folded in and answered, in one call: ``player``'s action (as
         :meth:`read_body` reads it, the amount the body's) and, where ``vetting.check``, its
         events as :meth:`Table.check` gives them (else None: the caller plans it otherwise).
         In between the caller's own checks run, in this order: ``vetting.absent()`` first, for
         a player not at the table; then, once the body is read, ``vetting.vet(action)`` for an
-        action whose amount is above ``vetting.up_to`` (at most that, they cannot refuse it)."""
+        action whose amount is above ``vetting.up_to`` (at most that, they cannot refuse it);
+        after the table's check, ``vetting.confirm(action)`` for a wager in
+        ``vetting.confirmed``.
+
+        >>> from croupier.rules import load_profile
+        >>> craps = GAMES["craps"]
+        >>> table = craps.open(load_profile("nj-13-69f"), {}, {"ann": Decimal(100)})
+        >>> def refuse(*_: object) -> None: raise AssertionError("not asked")
+        >>> taken = craps.take(table, "bet", {"wager": "pass", "amount": "10"}, "ann",
+        ...                    Vetting(True, Decimal(100), refuse, refuse, at=(2, 1)))
+        >>> taken.answer.you, taken.answer.events[0]["seq"], table.chips("ann")
+        ({'chips': '90.00', 'on_table': '10.00'}, 2, Decimal('90'))
+        """
         seats = table.seats()
         if player not in seats:
             vetting.absent()
@@ -179,7 +213,14 @@ class Game:
         # answer, and the table's check still comes after them whenever they could refuse.
         if action.amount > vetting.up_to:
             vetting.vet(action)
-        return action, (table.check(action) if vetting.check else None)
+        if not vetting.check:
+            return Taken(action, None)
+        events = table.check(action)
+        if action.wager in vetting.confirmed:
+            vetting.confirm(action)
+        if vetting.at is None:
+            return Taken(action, events)
+        return Taken(action, events, _fold_and_answer(table, events, vetting.at, player))
 
     def offer(self, profile: Profile, options: Mapping[str, Any]) -> dict[str, Any]:
         """What a table of this game offers under ``profile`` with ``options``."""
@@ -194,6 +235,19 @@ class Game:
         if not isinstance(self.rules(profile), CrapsRules):
             raise TypeError(f"no dice are thrown at {self.name}")
         return late_bet(profile, self.name, shooter=self.has_shooter)
+
+
+def _fold_and_answer(table: Table, events: list[Event], at: tuple[int, int],
+                     player: str) -> Answer:
+    """``events``, checked, folded into ``table`` from the place ``at`` and answered. Folding
+    a checked action cannot be refused: a refusal raised here is a fault, never an answer
+    (the table may have changed), so it is raised as one and the keeper rebuilds the table."""
+    first, round_no = at
+    try:
+        return answer(table, [(first + i, round_no, e) for i, e in enumerate(events)],
+                      players_of(events), player, due=events)
+    except Refusal as fault:
+        raise RuntimeError(f"folding a checked action was refused: {fault}") from fault
 
 
 def _craps_opener(variant: CrapsVariant) -> Opener:

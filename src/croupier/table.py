@@ -120,6 +120,12 @@ def fold_in(table: Table, events: Iterable[Event]) -> None:
         table.apply(event)
 
 
+def players_of(events: Iterable[Event]) -> set[str]:
+    """The players ``events`` name (those an action concerns)."""
+    named = (getattr(event, "player", None) for event in events)
+    return {player for player in named if isinstance(player, str)}
+
+
 def answer(table: Table, placed: Iterable[tuple[int, int, Event]], players: AbstractSet[str],
            you: str, *, due: Iterable[Event] = (), everyone: bool = False) -> Answer:
     """The answer of an action whose events were ``placed`` (seq, round, event) at ``table``:

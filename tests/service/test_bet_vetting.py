@@ -7,13 +7,14 @@ and before the table's own check; an amount both pass for certain is not put to 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from croupier.errors import Malformed
+from croupier.errors import Malformed, Refusal
 from croupier.games import Vetting, game
 from croupier.rules import load_profile
 from croupier.service.errors import ApiError
@@ -69,13 +70,67 @@ def _table() -> Any:
 def test_take_vets_only_an_amount_above_what_passes_for_certain() -> None:
     table = _table()
     below = _Calls("5")
-    action, events = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
-                                        below.vetting)
-    assert below.asked == [] and events == table.check(action)
+    taken = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
+                               below.vetting)
+    assert below.asked == [] and taken.events == table.check(taken.action)
     above = _Calls("4.99", check=False)
-    action, events = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
-                                        above.vetting)
-    assert above.asked == [action] and events is None and action.amount == Decimal(5)
+    taken = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
+                               above.vetting)
+    assert above.asked == [taken.action] and taken.events is None
+    assert taken.action.amount == Decimal(5)
+
+
+def test_take_confirms_the_wagers_it_is_told_to_after_the_tables_check() -> None:
+    table = _table()
+    calls = _Calls("100")
+    confirmed: list[Any] = []
+    vetting = replace(calls.vetting, confirmed=frozenset({"field"}), confirm=confirmed.append)
+    game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann", vetting)
+    assert confirmed == []
+    taken = game("craps").take(table, "bet", {"wager": "field", "amount": "5"}, "ann", vetting)
+    assert confirmed == [taken.action] and calls.asked == []
+    # The table's own refusal (past its limit) comes first: the caller is not asked.
+    with pytest.raises(Refusal):
+        game("craps").take(table, "bet", {"wager": "field", "amount": "500"}, "ann", vetting)
+    assert confirmed == [taken.action]
+
+
+def test_a_wager_refused_after_the_tables_check_is_not_folded() -> None:
+    table = _table()
+
+    def refuse(action: Any) -> None:
+        raise Refusal("no approved layout", "test clause")
+
+    vetting = replace(_Calls("100").vetting, confirmed=frozenset({"field"}), confirm=refuse,
+                      at=(2, 1))
+    with pytest.raises(Refusal):
+        game("craps").take(table, "bet", {"wager": "field", "amount": "5"}, "ann", vetting)
+    assert table.chips("ann") == Decimal(100) and table.layout() == []
+
+
+def test_take_folds_and_answers_only_where_told_where_the_events_go() -> None:
+    """Without a place for its events the table is unchanged; with one, the action is folded
+    in and answered from that place, as the ledger will number the events."""
+    table = _table()
+    calls = _Calls("100")
+    taken = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
+                               calls.vetting)
+    assert taken.answer is None and table.chips("ann") == Decimal(100)
+    taken = game("craps").take(table, "bet", {"wager": "pass", "amount": "5"}, "ann",
+                               replace(calls.vetting, at=(7, 3)))
+    assert taken.answer is not None and table.chips("ann") == Decimal(95)
+    assert [(e["seq"], e["round"]) for e in taken.answer.events] == [(7, 3)]
+    assert taken.answer.you == {"chips": "95.00", "on_table": "5.00"}
+    assert taken.answer.seats == {"ann": (Decimal(95), Decimal(5))}
+
+
+def test_a_refused_wager_is_not_folded_even_where_told_where_it_goes() -> None:
+    table = _table()
+    calls = _Calls("1000")
+    with pytest.raises(Refusal):
+        game("craps").take(table, "bet", {"wager": "pass", "amount": "500"}, "ann",
+                           replace(calls.vetting, at=(2, 1)))
+    assert table.chips("ann") == Decimal(100) and table.layout() == []
 
 
 def test_take_asks_about_a_player_not_at_the_table_before_reading() -> None:

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 from croupier.errors import Refusal
 from croupier.events import Event
 from croupier.service.auth import User
+from croupier.table import Answer
 
 if TYPE_CHECKING:
     from croupier.service.live import LiveTable
@@ -47,6 +48,10 @@ class Plan:
     status: int = 200
     extra: dict[str, Any] = field(default_factory=dict)
     after_rebuild: Callable[[LiveTable], list[Event]] | None = None
+    answered: Answer | None = None
+    """What the game's table answered, having folded the events in as it checked them
+    (:meth:`croupier.games.Game.take`): the runner then folds them only into the server's
+    own state (their places in the chain, the procedures), and answers this."""
 
 
 PlanFn = Callable[[Connection], Plan]

@@ -399,9 +399,11 @@ class Runner:
         if before is not None:  # a decision concerns everyone at the table, and on its layout
             action.touched |= {w["player"] for w in before.layout}
         # One call to the table for the rest of the action: its events folded in, then what
-        # it shows of them (the events, the seats, your chips).
-        shown = answer(live.table, action.placed, action.touched, user.username,
-                       due=action.due, everyone=before is not None)
+        # it shows of them (the events, the seats, your chips); unless it made that call as
+        # it checked the action.
+        shown = plan.answered or answer(live.table, action.placed, action.touched,
+                                        user.username, due=action.due,
+                                        everyone=before is not None)
         action.due = []
         for player, delta, kind in plan.wallet:
             self.ledger.move_wallet(conn, WalletMove(player, delta, kind, user.username,

@@ -67,33 +67,37 @@ async def place(desk: Desk, asked: Asked) -> Reply:
 def bet(user: User, live: LiveTable, body: Mapping[str, Any], limits: Limits, *,
         coupon: bool = False) -> PlanFn:
     """A wager (``coupon``: chips put down with a match play coupon of the same value, a
-    stake of twice the body's ``amount``)."""
+    stake of twice the body's ``amount``). Where nothing is checked after the table's check
+    (no coupon, no chips held), the table folds the wager in and answers in the same call."""
     def plan(conn: Connection) -> Plan:
         held = held_chips(live, user.username)
-        action, events = live.game.take(live.table, "bet", body, user.username,
-                                         _vetting(user, live, limits, coupon, held))
-        layouts.require_layout(conn, live, action.wager)
+        taken = live.game.take(live.table, "bet", body, user.username,
+                               _vetting(conn, user, live, limits, coupon, held))
+        events = taken.events
         if events is None and coupon:
-            events = coupons.coupon_bet(live, action)
+            events = coupons.coupon_bet(live, taken.action)
         if events is not None:
             if held > 0:  # the stake and what the table charged with it (a commission)
                 require_unheld_chips(live, user.username, taken_from_hand(events, user.username))
-            return Plan(events)
+            return Plan(events, answered=taken.answer)
         late = live.procedures.late
         if late is None:
             raise Refusal('the dealer has called "No more bets"',
                           live.procedures.closed_clause())
-        return late.ask(action)
+        return late.ask(taken.action)
     return plan
 
 
-def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool,
+def _vetting(conn: Connection, user: User, live: LiveTable, limits: Limits, coupon: bool,
              held: Decimal) -> Vetting:
     """The server's checks of a wager around the game's reading and the table's check, in
     this order: the player is at the table (before the body is read); the amount is within the
-    house's limit on a wager and puts down no chips an adjustment holds. Only an amount above
-    what both pass for certain is put to them (while chips are held, every amount is). The
-    table checks the wager unless it comes with a coupon or betting is closed (a late bet)."""
+    house's limit on a wager and puts down no chips an adjustment holds (only an amount
+    above what both pass for certain is put to them; while chips are held, every amount is);
+    then the table's check; then, for a wager the profile takes only on an approved layout,
+    one is in service (the register read in the bet's transaction). The table checks the
+    wager unless it comes with a coupon or betting is closed (a late bet); it folds it in and
+    answers too unless a coupon or held chips are checked after it."""
     player = user.username
 
     def vet(action: Any) -> None:
@@ -102,8 +106,11 @@ def _vetting(user: User, live: LiveTable, limits: Limits, coupon: bool,
 
     up_to = (Decimal("-Infinity") if held > 0
              else Decimal(limits.most_wager).scaleb(-2))
-    return Vetting(not coupon and live.betting_open, up_to,
-                   lambda: require_player_at(live, player), vet)
+    checked = not coupon and live.betting_open
+    at = (live.seq + 1, live.round) if checked and held == 0 else None
+    return Vetting(checked, up_to, lambda: require_player_at(live, player), vet,
+                   layouts.layout_clauses(live.game.name, live.profile).keys(),
+                   lambda action: layouts.require_layout(conn, live, action.wager), at)
 
 
 def take_down(user: User, live: LiveTable, body: Mapping[str, Any],
