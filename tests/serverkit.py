@@ -198,3 +198,15 @@ def run_apart(coro: Coroutine[Any, Any, T]) -> T:
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def ended_by_the_database(conn: Any) -> None:
+    """A stopped holder's transaction was ended by PostgreSQL, and its locks with it: what
+    the holder hears when it wakes and sends its next statement."""
+    import sqlalchemy as sa
+
+    from croupier.service import store
+
+    with pytest.raises(sa.exc.DBAPIError) as caught:
+        conn.exec_driver_sql("SELECT 1")
+    assert store.sqlstate(caught.value) == store.IDLE_ENDED

@@ -36,7 +36,7 @@ from croupier.service.cluster import leases
 from croupier.service.cluster.node import Node
 from croupier.service.plans import Job, Plan, Reply
 from croupier.service.runner import Runner
-from serverkit import fresh_schema
+from serverkit import ended_by_the_database, fresh_schema
 
 from .conftest import postgres_url
 from .test_leases import open_table
@@ -61,13 +61,6 @@ def engine(url: str) -> Iterator[sa.Engine]:
         yield eng
     finally:
         eng.dispose()
-
-
-def ended_by_the_database(conn: sa.Connection) -> None:
-    """The stopped node's transaction was ended by PostgreSQL, and its locks with it."""
-    with pytest.raises(sa.exc.DBAPIError) as caught:
-        conn.exec_driver_sql("SELECT 1")
-    assert store.sqlstate(caught.value) == store.IDLE_ENDED
 
 
 def _close_betting(_conn: sa.Connection) -> Plan:

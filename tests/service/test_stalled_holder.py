@@ -36,6 +36,7 @@ from sqlalchemy.engine import Connection
 
 from croupier.service import auth, people, register, store
 from croupier.service.ledger import Ledger, WalletMove, move_wallet
+from serverkit import ended_by_the_database
 
 from .appkit import App, backend_app
 
@@ -85,14 +86,6 @@ def foreign_holder(url: str, take: Callable[[Connection], Any],
                    ) -> contextlib.AbstractContextManager[Connection]:
     """The same, on a connection with none of the server's bounds (psql, an older node)."""
     return _holding(sa.create_engine(url), take)
-
-
-def ended_by_the_database(conn: Connection) -> None:
-    """The stopped node's transaction was ended by PostgreSQL (its locks with it): what the
-    node hears when it wakes and sends its next statement."""
-    with pytest.raises(sa.exc.DBAPIError) as caught:
-        conn.exec_driver_sql("SELECT 1")
-    assert store.sqlstate(caught.value) == store.IDLE_ENDED
 
 
 def balance(app: App, player: str) -> Decimal:

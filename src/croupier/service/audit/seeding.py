@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -247,27 +246,20 @@ def _draws(snap: Snapshot) -> Iterable[tuple[str, int, int, str]]:
                 yield table_id, int(e["seq"]), int(e["round"]), str(source)
 
 
-@dataclass(frozen=True)
-class Mode:
-    """What a ledger is, as read at start: a test ledger or not."""
-
-    test: bool
-
-
-def read_mode(conn: Connection, signer: Signer | None) -> Mode:
+def read_test_mark(conn: Connection, signer: Signer | None) -> bool:
     """Whether the ledger on ``conn`` is a test ledger, trusting the keys from ``signer``
     (the key this process holds) back through their rotations, or, with none, the keys the
     ledger records. Only the house records checkpoint 1 signed are read."""
     cp = store.checkpoints
     first = conn.execute(sa.select(cp).where(cp.c.id == 1)).first()
     if first is None:
-        return Mode(False)
+        return False
     row = dict(first._mapping)
     try:
         head = json.loads(row["heads"]).get("records") or (0, None)
         last = int(head[0])
     except (TypeError, ValueError, IndexError):
-        return Mode(False)
+        return False
     house = store.house_records
     records = [dict(r._mapping) for r in conn.execute(
         sa.select(house).where(house.c.seq <= last).order_by(house.c.seq))]
@@ -278,15 +270,15 @@ def read_mode(conn: Connection, signer: Signer | None) -> Mode:
         trusted = {k["key_id"]: k["public_key"] for k in keys}
     hashes, broken = register.recompute(records)
     if broken:
-        return Mode(False)
+        return False
     test, _ = judge(records, hashes, row, trusted, retirements(keys, trusted))
-    return Mode(test)
+    return test
 
 
 def is_test_ledger(engine: Engine, signer: Signer | None) -> bool:
-    """Whether the ledger in ``engine`` is a test ledger (:func:`read_mode`)."""
+    """Whether the ledger in ``engine`` is a test ledger (:func:`read_test_mark`)."""
     with engine.connect() as conn:
-        return read_mode(conn, signer).test
+        return read_test_mark(conn, signer)
 
 
 def require(engine: Engine, signer: Signer | None) -> None:
