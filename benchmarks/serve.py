@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import multiprocessing
@@ -87,7 +88,9 @@ def _start(data_dir: Path, database: str | None, src: str | None = None,
     if database:
         cmd += ["--database", database]
     env = {**os.environ, "PYTHONPATH": src} if src else None
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    # What the server says is kept beside its data folder, for a run whose bets fail.
+    with open(data_dir.parent / "server.log", "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     return proc, _healthy(proc, f"http://127.0.0.1:{port}")
 
 
@@ -212,9 +215,9 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
     body = json.dumps({"wager": "field", "amount": "1"}).encode()
     prefix = uuid.uuid4().hex[:12]
 
-    async def run() -> tuple[list[tuple[float, float]], int, int, float]:
+    async def run() -> tuple[list[tuple[float, float]], dict[str, int], int, float]:
         latencies: list[tuple[float, float]] = []
-        errors = 0
+        errors: collections.Counter[str] = collections.Counter()
         refused = 0
         conns = [await _Conn.open(base) for _ in work]
         while time.time() < start_at:
@@ -242,8 +245,8 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
                 due += gap
                 try:
                     status, _ = await conn.request(fixed + b"%d\r\n\r\n" % i, body)
-                except (OSError, asyncio.IncompleteReadError, ValueError):
-                    errors += 1
+                except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+                    errors[type(exc).__name__] += 1
                     conn.close()
                     conn = await _Conn.open(base)
                     continue
@@ -253,12 +256,12 @@ def _client(base: str, work: list[tuple[str, dict[str, str]]], seconds: float,
                 elif status == 409:
                     refused += 1
                 else:
-                    errors += 1
+                    errors[str(status)] += 1
             conn.close()
 
         await asyncio.gather(*(player(n, t, h, c) for n, ((t, h), c) in
                                enumerate(zip(work, conns, strict=True))))
-        return latencies, errors, refused, time.process_time() - cpu0
+        return latencies, dict(errors), refused, time.process_time() - cpu0
 
     out.put(asyncio.run(run()))
 
@@ -389,6 +392,23 @@ def _sampled(pid: int, seconds: float) -> Iterator[None]:
             spy.wait(60)
 
 
+def client_errors(clients: list[tuple[Any, ...]]) -> dict[str, int]:
+    """The clients' failed bets by what failed (an HTTP status other than 200 and 409, or the
+    connection's error), summed over the client processes."""
+    kinds: collections.Counter[str] = collections.Counter()
+    for r in clients:
+        kinds.update(r[1])
+    return dict(sorted(kinds.items()))
+
+
+def _server_log_tail(log: Path, lines: int = 15) -> str:
+    """The last ``lines`` of what the server wrote, to see why a run's bets failed."""
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no server log)"
+
+
 def _percentiles(latencies: list[float]) -> tuple[float | None, float | None]:
     xs = sorted(latencies)
     if not xs:
@@ -444,7 +464,11 @@ def measure(database: str | None, load: Load, src: str | None = None,
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(30)
-    clients = [r for r in results if isinstance(r, tuple) and len(r) == 4]
+        clients = [r for r in results if isinstance(r, tuple) and len(r) == 4]
+        failed = client_errors(clients)
+        if failed:
+            print(f"bets failed: {failed}; the server's last words:\n"
+                  f"{_server_log_tail(Path(tmp) / 'server.log')}", flush=True)
     # The bets due in the measured window (a paced bet's latency counts from when it was due).
     timed = [(t, dt) for r in clients for t, dt in r[0] if t - dt >= measured_from]
     if os.environ.get("CROUPIER_BENCH_LATENCIES"):  # every bet's (answered at, latency) as JSON
@@ -452,7 +476,7 @@ def measure(database: str | None, load: Load, src: str | None = None,
     split = measured_from + seconds
     quiet = [dt for t, dt in timed if t < split]
     flooded = [dt for t, dt in timed if t >= split]
-    errors = sum(r[1] for r in clients)
+    errors = sum(failed.values())
     refused = sum(r[2] for r in clients)
     rolls = sum(r for r in results if isinstance(r, int))
     logins = sum(r[1] for r in results if isinstance(r, tuple) and r[0] == "logins")
@@ -463,7 +487,8 @@ def measure(database: str | None, load: Load, src: str | None = None,
     return {
         "database": "postgresql" if database else "sqlite", "rate": rate or "max",
         "players": players, "seconds": seconds, "bets": n,
-        "bets_per_s": round(len(quiet) / seconds, 1),
+        # A run that answered no bet has no rate to take a median of (its errors say why).
+        "bets_per_s": round(len(quiet) / seconds, 1) if quiet else None,
         "p50_ms": p50, "p99_ms": p99,
         "flood_logins_per_s": round(logins / seconds, 1) if login_rate else None,
         "flood_bets_per_s": round(len(flooded) / seconds, 1) if login_rate else None,
@@ -514,7 +539,7 @@ def measure_bare(players: int, seconds: float, procs: int) -> dict[str, Any]:
     timed = [dt for r in results for t, dt in r[0] if t - dt >= measured_from]
     p50, p99 = _percentiles(timed)
     return {"requests_per_s": round(len(timed) / seconds, 1), "p50_ms": p50, "p99_ms": p99,
-            "errors": sum(r[1] for r in results),
+            "errors": sum(client_errors(results).values()),
             "server_ms_per_request": round(1000 * server_cpu / len(timed), 3) if timed else None}
 
 
@@ -525,10 +550,11 @@ def _print_bound(bare: dict[str, Any], rows: list[dict[str, Any]]) -> None:
           f"{bare['server_ms_per_request']} ms of server CPU per request, "
           f"{bare['errors']} errors")
     for r in rows:
-        share = r["bets_per_s"] / bare["requests_per_s"] if bare["requests_per_s"] else 0.0
+        bets = r["bets_per_s"] or 0.0  # None: no run answered a bet
+        share = bets / bare["requests_per_s"] if bare["requests_per_s"] else 0.0
         cpu = (r["server_ms_per_bet"] / bare["server_ms_per_request"]
                if r["server_ms_per_bet"] and bare["server_ms_per_request"] else 0.0)
-        print(f"  {r['database']:<11} {r['bets_per_s']:>8} bets/s = {share:.1%} of the bound; "
+        print(f"  {r['database']:<11} {bets:>8} bets/s = {share:.1%} of the bound; "
               f"server CPU per bet {cpu:.1f}x the bare request's")
 
 
@@ -575,6 +601,9 @@ def main() -> int:
         return run_table(args)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", flush=True)
     if args.nodes or args.failover_kills:
+        if args.before or args.vs_serve_args is not None:
+            parser.error("--before and --vs-serve-args compare one node: not with --nodes or "
+                         "--failover-kills")
         from serve_cluster import run_cluster
 
         return run_cluster(args, _print_rows)

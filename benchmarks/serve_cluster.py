@@ -50,6 +50,7 @@ from serve import (
     _login,
     _own_schema,
     _postgres_pids,
+    client_errors,
     pace,
 )
 
@@ -177,7 +178,7 @@ def _measure_nodes(database: str, nodes: int, load: Load, affinity: bool) -> dic
         "p50_ms": round(1000 * statistics.median(lat), 2) if lat else None,
         "p99_ms": round(1000 * lat[min(count - 1, int(count * 0.99))], 2) if lat else None,
         "rolls": sum(r for r in results if isinstance(r, int)),
-        "errors": sum(r[1] for r in clients),
+        "errors": sum(client_errors(clients).values()),
         "refused": sum(r[2] for r in clients),
         "ledger_ok": verify.get("ok"), "server_cpu": round(srv / seconds, 2),
         "server_ms_per_bet": round(1000 * srv / count, 3) if count else None,
