@@ -161,7 +161,10 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         else:
             _mode(engine, signer, test_mode, new=False)
         done.test = test_mode
-        chain.Checkpointer(engine, signer, pin_path(path)).write(seeding.INIT)
+        try:
+            chain.Checkpointer(engine, signer, pin_path(path)).write(seeding.INIT)
+        except chain.BehindPin as exc:
+            raise InitError(str(exc)) from None
         return done
     finally:
         engine.dispose()

@@ -229,6 +229,13 @@ class WriterBusy(Exception):
     (stalled, say): nothing was signed this time."""
 
 
+class BehindPin(Exception):
+    """The checkpoint the pin names is not in the database as pinned (the ledger was rolled
+    back, cut short or rewritten), or the pin cannot be read: nothing is signed, since a
+    checkpoint signed now would sign the ledger as it stands and move the pin onto it, and the
+    audit would pass what it exists to refuse. The message says which, in plain words."""
+
+
 class Checkpointer:
     """Writes signed checkpoints with one key, and pins the latest outside the database."""
 
@@ -260,9 +267,11 @@ class Checkpointer:
         else:
             self.write("every")
 
-    def write(self, reason: str) -> dict[str, Any]:
-        """A new checkpoint of every chain's head, signed and pinned; its row."""
-        row = self._write(reason, if_moved=False)
+    def write(self, reason: str, past_pin: bool = False) -> dict[str, Any]:
+        """A new checkpoint of every chain's head, signed and pinned; its row.
+        :class:`BehindPin` if the pinned checkpoint is not in the database as pinned, unless
+        ``past_pin`` (a restore whose gap was checked against the pin and declared)."""
+        row = self._write(reason, if_moved=False, past_pin=past_pin)
         assert row is not None
         return row
 
@@ -274,7 +283,8 @@ class Checkpointer:
         a checkpoint the copy lacks, and the copy could not be restored."""
         return self._write(reason, if_moved=True)
 
-    def _write(self, reason: str, if_moved: bool) -> dict[str, Any] | None:
+    def _write(self, reason: str, if_moved: bool, past_pin: bool = False,
+               ) -> dict[str, Any] | None:
         with self._lock, self.one_writer() as still_held:
             with self.engine.begin() as conn:
                 # A node of a cluster still running through a rotation holds the old key: a
@@ -284,6 +294,8 @@ class Checkpointer:
                     raise KeyRetired(f"key {self.signer.key_id} was rotated to {successor}: "
                                      "this process signs no checkpoint with it; restart it "
                                      "with the new key")
+                if not past_pin:
+                    self._reaches_pin(conn)
                 last = conn.execute(sa.select(store.checkpoints).order_by(
                     store.checkpoints.c.id.desc()).limit(1)).first()
                 now = canonical(heads(conn))
@@ -306,6 +318,29 @@ class Checkpointer:
                 log.warning("checkpoint %d is signed but not pinned: this process lost the "
                             "writers' lock while it was stopped; the next checkpoint is", row["id"])
         return row
+
+    def _reaches_pin(self, conn: Connection) -> None:
+        """:class:`BehindPin` unless the pinned checkpoint is in the database unchanged. Read
+        under the writers' lock: every writer pins before the next numbers one, so an honest
+        ledger always holds the pinned checkpoint (a writer that lost the lock before pinning
+        leaves the pin on an earlier one, still there). A database writer who deleted the
+        checkpoints after a point, and rows after it, had the next timed checkpoint sign the
+        ledger so cut short and pin it: the audit then passed it."""
+        try:
+            pin = read_pin(self.pin_path)
+        except PinError as exc:
+            raise BehindPin(f"{exc}: no checkpoint is signed until the pin is put back from "
+                            "its copy") from None
+        if pin is None:
+            return  # no pin yet (a new ledger, a new key folder); the audit names a lost one
+        row = conn.execute(sa.select(store.checkpoints).where(
+            store.checkpoints.c.id == int(pin["id"]))).first()
+        if row is None or checkpoint_hash(dict(row._mapping)) != pin["hash"]:
+            raise BehindPin(
+                f"checkpoint {pin['id']}, pinned outside the database, is "
+                f"{'missing from' if row is None else 'changed in'} the ledger: it was rolled "
+                "back, cut short or rewritten, and no checkpoint is signed over it (run "
+                "croupier audit verify)")
 
     @contextlib.contextmanager
     def one_writer(self) -> Iterator[Callable[[], bool]]:

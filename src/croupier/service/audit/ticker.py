@@ -27,7 +27,7 @@ import sqlalchemy as sa
 
 from croupier.service import store
 from croupier.service.audit.canonical import canonical
-from croupier.service.audit.chain import Checkpointer, heads
+from croupier.service.audit.chain import BehindPin, Checkpointer, heads
 
 WITHIN = 5.0
 """Seconds after which an event is signed at the latest (``serve --checkpoint-within``)."""
@@ -90,6 +90,7 @@ class Ticker:
             log.exception("the checkpoint at shutdown could not be written")
 
     def _run(self) -> None:
+        refused = ""
         while True:
             due = self._due.wait(self.within / 2)
             if self._stop.is_set():
@@ -97,5 +98,11 @@ class Ticker:
             self._due.clear()
             try:
                 self.tick("every" if due else "timer")
+            except BehindPin as exc:  # said once while it lasts, not every tick
+                if str(exc) != refused:
+                    log.error("no checkpoint signed: %s", exc)
+                refused = str(exc)
             except Exception:  # busy this time: the next tick tries again
                 log.exception("a timed checkpoint could not be written")
+            else:
+                refused = ""

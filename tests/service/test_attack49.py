@@ -1,0 +1,101 @@
+"""Attacks on the signed checkpoints and the pin, over a real ``croupier serve`` on PostgreSQL.
+
+Found: the checkpoint writer signed whatever the database held and moved the pin onto it,
+without looking whether the checkpoint the pin named was still there. Someone who can write the
+database but holds no key cut a ledger short while it was served (alice's last deposit, its
+stored reply and the checkpoints that signed it deleted, her wallet put back as before): the
+next timed checkpoint (at most 5 s after any other event, here bob's deposit) signed the ledger
+so cut, numbered after the last checkpoint left, and pinned it; ``GET /audit/verify`` then
+answered ok, the deposit gone without a trace. The pin exists to name exactly that (docs/
+ledger.md: a ledger rolled back or cut short no longer reaches its pin). Now a writer signs
+nothing while the pinned checkpoint is missing or changed, so the audit keeps naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from croupier.service.audit import chain, keys
+from croupier.service.audit.canonical import canonical
+
+from .conftest import Server, make_server
+
+RULE = "docs/ledger.md, The anchors: the key and the pin"
+
+
+def pin_of(data: Path) -> dict[str, Any]:
+    pin: dict[str, Any] = json.loads((keys.anchors_dir(data) / "ledger.key.pin").read_text())
+    return pin
+
+
+def signed_as_it_stands(engine: sa.Engine, data: Path) -> None:
+    """Wait (6.5 s at most: a tick every 2.5 s signs what moved) until the pin holds every
+    chain's head as it stands."""
+    deadline = time.monotonic() + 6.5
+    while True:
+        with engine.connect() as conn:
+            now = canonical(chain.heads(conn))
+        if pin_of(data)["checkpoint"]["heads"] == now:
+            return
+        assert time.monotonic() < deadline, "no timed checkpoint signed the last event in 6 s"
+        time.sleep(0.2)
+
+
+def deposit(s: Server, player: str, amount: str) -> str:
+    r = s.post("admin", f"/wallets/{player}/deposits", {"amount": amount})
+    assert r.status_code == 200, r.text
+    balance: str = r.json()["balance"]
+    return balance
+
+
+def test_a_ledger_cut_short_while_served_is_not_signed_over(tmp_path: Path) -> None:
+    """(docs/ledger.md, The anchors: the key and the pin) A database writer cuts alice's last deposit
+    out of the served ledger with the checkpoints that signed it; other play goes on. The
+    server signs no checkpoint over the cut, the pin stays on the checkpoint it named, and the
+    audit names the ledger cut short."""
+    s = make_server("postgresql", tmp_path)
+    s.start()
+    assert s.database is not None
+    engine = sa.create_engine(s.database)
+    try:
+        before = deposit(s, "alice", "100")
+        signed_as_it_stands(engine, tmp_path)
+        after = deposit(s, "alice", "250")
+        assert (float(after) - float(before)) == 250
+        signed_as_it_stands(engine, tmp_path)
+        pinned = pin_of(tmp_path)
+        with engine.begin() as conn:
+            last = conn.execute(sa.text(
+                "SELECT id, hash FROM wallet_entries WHERE player = 'alice' ORDER BY id DESC "
+                "LIMIT 2")).all()
+            cut, kept = last[0], last[1]
+            conn.execute(sa.text("DELETE FROM wallet_entries WHERE id = :i"), {"i": cut.id})
+            conn.execute(sa.text(
+                "UPDATE wallets SET balance_cents = balance_cents - 25000, chain_head = :h "
+                "WHERE player = 'alice'"), {"h": kept.hash})
+            conn.execute(sa.text("DELETE FROM idempotency WHERE body LIKE :b"),
+                         {"b": f'%"{after}"%'})
+            gone = [int(r.id) for r in conn.execute(sa.text("SELECT id, heads FROM checkpoints"))
+                    if cut.hash in r.heads]
+            assert gone and pinned["id"] in gone
+            conn.execute(sa.text("DELETE FROM checkpoints WHERE id >= :i"), {"i": min(gone)})
+        deposit(s, "bob", "7")  # the chains move on: a timed checkpoint is due
+        time.sleep(6.5)  # within 5 s plus a tick: it would have signed by now
+        assert pin_of(tmp_path) == pinned, "the pin was moved onto the ledger cut short"
+        report = s.audit()
+        assert not report["ok"], report
+        assert any("pinned outside the database is missing or changed" in f["what"]
+                   for f in report["findings"]), report["findings"]
+        with engine.connect() as conn:
+            signed = conn.execute(sa.text("SELECT count(*) FROM checkpoints")).scalar_one()
+        assert signed == min(gone) - 1, "a checkpoint was signed over the cut"
+        assert "no checkpoint signed" in (tmp_path / "server.log").read_text()
+    finally:
+        s.stop()
+        engine.dispose()
+
