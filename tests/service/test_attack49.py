@@ -1,6 +1,6 @@
 """Attacks on the signed checkpoints and the pin, over a real ``croupier serve`` on PostgreSQL.
 
-Found: the checkpoint writer signed whatever the database held and moved the pin onto it,
+Found (1): the checkpoint writer signed whatever the database held and moved the pin onto it,
 without looking whether the checkpoint the pin named was still there. Someone who can write the
 database but holds no key cut a ledger short while it was served (alice's last deposit, its
 stored reply and the checkpoints that signed it deleted, her wallet put back as before): the
@@ -9,21 +9,37 @@ so cut, numbered after the last checkpoint left, and pinned it; ``GET /audit/ver
 answered ok, the deposit gone without a trace. The pin exists to name exactly that (docs/
 ledger.md: a ledger rolled back or cut short no longer reaches its pin). Now a writer signs
 nothing while the pinned checkpoint is missing or changed, so the audit keeps naming it.
+
+Found (2): ``croupier init`` on a ledger that exists signed its checkpoint with reason ``init``
+too, and on an older release's ledger (no checkpoint yet) that was checkpoint 1, the one a
+test-ledger mark counts under. Between the migration (any ``croupier serve`` on it runs it,
+then stops for want of a key) and the ``croupier init`` that keys it, a database writer put the
+mark first in its house chain, unsigned so far, and rehashed the chain; the upgrade signed it
+as init, and the production ledger became a test ledger: a seeded ``serve`` was accepted and
+the audit called its seeded draws a test ledger's. Now only the init that makes a ledger signs
+as init; an upgrade signs as ``upgrade``, under which a mark is named, never counted.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
-from croupier.service.audit import chain, keys
+from croupier.service import register, store
+from croupier.service.audit import chain, keys, seeding
 from croupier.service.audit.canonical import canonical
 
-from .conftest import Server, make_server
+from .conftest import Server, free_port, make_server
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 RULE = "docs/ledger.md, The anchors: the key and the pin"
 
@@ -54,10 +70,10 @@ def deposit(s: Server, player: str, amount: str) -> str:
 
 
 def test_a_ledger_cut_short_while_served_is_not_signed_over(tmp_path: Path) -> None:
-    """(docs/ledger.md, The anchors: the key and the pin) A database writer cuts alice's last deposit
-    out of the served ledger with the checkpoints that signed it; other play goes on. The
-    server signs no checkpoint over the cut, the pin stays on the checkpoint it named, and the
-    audit names the ledger cut short."""
+    """(docs/ledger.md, The anchors: the key and the pin) A database writer cuts alice's last
+    deposit out of the served ledger with the checkpoints that signed it; other play goes on.
+    The server signs no checkpoint over the cut, the pin stays on the checkpoint it named, and
+    the audit names the ledger cut short."""
     s = make_server("postgresql", tmp_path)
     s.start()
     assert s.database is not None
@@ -99,3 +115,49 @@ def test_a_ledger_cut_short_while_served_is_not_signed_over(tmp_path: Path) -> N
         s.stop()
         engine.dispose()
 
+
+def croupier(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CROUPIER_DATABASE_URL", keys.KEY_ENV)}
+    return subprocess.run([sys.executable, "-m", "croupier", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_a_mark_put_first_before_an_old_ledger_is_keyed_makes_no_test_ledger(
+        tmp_path: Path) -> None:
+    """(docs/ledger.md, The seeded RNG) ``ledger-v1`` (an older release's, no checkpoint):
+    a serve migrates it and stops (no key yet); a database writer puts the test-ledger mark
+    first in its house chain, every hash recomputed; the operator runs ``croupier init`` as
+    told. The ledger stays a production ledger: a seeded serve is refused, and the audit names
+    the mark."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    shutil.copy(FIXTURES / "ledger-v1" / "croupier.db", data / "croupier.db")
+    unkeyed = croupier("serve", "--data-dir", data, "--port", str(free_port()))
+    assert unkeyed.returncode == 2 and "signing key" in unkeyed.stderr, unkeyed.stderr
+    engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+    try:
+        with engine.begin() as conn:
+            assert not conn.execute(sa.text("SELECT count(*) FROM checkpoints")).scalar()
+            old = register.rows(conn)
+            assert old  # the migration put the older release's records in the house chain
+            conn.execute(store.house_records.delete())
+            register.append(conn, seeding.KIND, seeding.SUBJECT, seeding.mark_payload(),
+                            seeding.ACTOR)
+            for r in old:
+                register.append(conn, r["kind"], r["subject"], r["payload"], r["actor"],
+                                r["at"])
+    finally:
+        engine.dispose()
+    keyed = croupier("init", "--data-dir", data)
+    assert keyed.returncode == 0, keyed.stderr
+    seeded = croupier("serve", "--data-dir", data, "--port", str(free_port()),
+                      "--insecure-test-rng-seed", "7", "--test-mode", timeout=60)
+    assert seeded.returncode == 2, (seeded.returncode, seeded.stdout, seeded.stderr)
+    assert "refusing a seeded RNG" in seeded.stderr and "not a test ledger" in seeded.stderr
+    done = croupier("audit", "verify", "--data-dir", data, "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and not report["ok"], report
+    assert [f["seq"] for f in report["findings"] if f["where"] == "house records"
+            and "a test-ledger mark that init did not make" in f["what"]] == [1], report
+    assert not any("a test ledger (made with" in n for n in report["notes"]), report["notes"]

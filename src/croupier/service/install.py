@@ -161,8 +161,13 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         else:
             _mode(engine, signer, test_mode, new=False)
         done.test = test_mode
+        # Only the init that made the ledger signs as init: the mark counts under that
+        # checkpoint alone. An older release's ledger has no checkpoint until this upgrade
+        # signs its first, and a database writer could put a mark first in its unsigned house
+        # chain beforehand; signed as init, it made the production ledger a test ledger.
+        reason = seeding.INIT if done.created else seeding.UPGRADE
         try:
-            chain.Checkpointer(engine, signer, pin_path(path)).write(seeding.INIT)
+            chain.Checkpointer(engine, signer, pin_path(path)).write(reason)
         except chain.BehindPin as exc:
             raise InitError(str(exc)) from None
         return done
