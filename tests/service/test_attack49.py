@@ -161,3 +161,30 @@ def test_a_mark_put_first_before_an_old_ledger_is_keyed_makes_no_test_ledger(
     assert [f["seq"] for f in report["findings"] if f["where"] == "house records"
             and "a test-ledger mark that init did not make" in f["what"]] == [1], report
     assert not any("a test ledger (made with" in n for n in report["notes"]), report["notes"]
+
+
+def test_init_beside_another_ledger_s_pin_is_refused_before_it_makes_anything(
+        tmp_path: Path) -> None:
+    """(docs/ledger.md, The anchors: the key and the pin) A new ledger made where another's
+    key and pin still are (its database removed, the anchors folder kept) would have its
+    checkpoint 1 signed past that pin: init refuses before it makes a user, saying whose pin it
+    is and what to do; with the pin moved aside it makes the ledger, which verifies."""
+    data = tmp_path / "data"
+    assert croupier("init", "--data-dir", data).returncode == 0
+    for name in data.glob("croupier.db*"):
+        name.unlink()
+    refused = croupier("init", "--data-dir", data)
+    assert refused.returncode == 2, (refused.stdout, refused.stderr)
+    assert "is missing from the ledger" in refused.stderr
+    assert "the pin beside the key" in refused.stderr and "another ledger's" in refused.stderr
+    engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+    try:
+        with engine.connect() as conn:
+            assert not conn.execute(sa.text("SELECT count(*) FROM users")).scalar()
+            assert not conn.execute(sa.text("SELECT count(*) FROM checkpoints")).scalar()
+    finally:
+        engine.dispose()
+    pin = keys.anchors_dir(data) / "ledger.key.pin"
+    pin.rename(pin.with_name("old.pin"))
+    assert croupier("init", "--data-dir", data).returncode == 0
+    assert croupier("audit", "verify", "--data-dir", data).returncode == 0

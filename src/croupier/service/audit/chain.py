@@ -295,7 +295,7 @@ class Checkpointer:
                                      "this process signs no checkpoint with it; restart it "
                                      "with the new key")
                 if not past_pin:
-                    self._reaches_pin(conn)
+                    reaches_pin(conn, self.pin_path)
                 last = conn.execute(sa.select(store.checkpoints).order_by(
                     store.checkpoints.c.id.desc()).limit(1)).first()
                 now = canonical(heads(conn))
@@ -318,29 +318,6 @@ class Checkpointer:
                 log.warning("checkpoint %d is signed but not pinned: this process lost the "
                             "writers' lock while it was stopped; the next checkpoint is", row["id"])
         return row
-
-    def _reaches_pin(self, conn: Connection) -> None:
-        """:class:`BehindPin` unless the pinned checkpoint is in the database unchanged. Read
-        under the writers' lock: every writer pins before the next numbers one, so an honest
-        ledger always holds the pinned checkpoint (a writer that lost the lock before pinning
-        leaves the pin on an earlier one, still there). A database writer who deleted the
-        checkpoints after a point, and rows after it, had the next timed checkpoint sign the
-        ledger so cut short and pin it: the audit then passed it."""
-        try:
-            pin = read_pin(self.pin_path)
-        except PinError as exc:
-            raise BehindPin(f"{exc}: no checkpoint is signed until the pin is put back from "
-                            "its copy") from None
-        if pin is None:
-            return  # no pin yet (a new ledger, a new key folder); the audit names a lost one
-        row = conn.execute(sa.select(store.checkpoints).where(
-            store.checkpoints.c.id == int(pin["id"]))).first()
-        if row is None or checkpoint_hash(dict(row._mapping)) != pin["hash"]:
-            raise BehindPin(
-                f"checkpoint {pin['id']}, pinned outside the database, is "
-                f"{'missing from' if row is None else 'changed in'} the ledger: it was rolled "
-                "back, cut short or rewritten, and no checkpoint is signed over it (run "
-                "croupier audit verify)")
 
     @contextlib.contextmanager
     def one_writer(self) -> Iterator[Callable[[], bool]]:
@@ -387,6 +364,30 @@ class Checkpointer:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.pin_path)
+
+
+def reaches_pin(conn: Connection, pin_path: Path | None) -> None:
+    """:class:`BehindPin` unless the checkpoint pinned at ``pin_path`` is in the database
+    unchanged (none pinned yet passes). Read under the writers' lock: every writer pins before
+    the next numbers one, so an honest ledger always holds the pinned checkpoint (a writer that
+    lost the lock before pinning leaves the pin on an earlier one, still there). A database
+    writer who deleted the checkpoints after a point, and rows after it, had the next timed
+    checkpoint sign the ledger so cut short and pin it: the audit then passed it."""
+    try:
+        pin = read_pin(pin_path)
+    except PinError as exc:
+        raise BehindPin(f"{exc}: no checkpoint is signed until the pin is put back from its "
+                        "copy") from None
+    if pin is None:
+        return  # no pin yet (a new ledger, a new key folder); the audit names a lost one
+    row = conn.execute(sa.select(store.checkpoints).where(
+        store.checkpoints.c.id == int(pin["id"]))).first()
+    if row is None or checkpoint_hash(dict(row._mapping)) != pin["hash"]:
+        raise BehindPin(
+            f"checkpoint {pin['id']}, pinned outside the database ({pin_path}), is "
+            f"{'missing from' if row is None else 'changed in'} the ledger: it was rolled "
+            "back, cut short or rewritten, and no checkpoint is signed over it (run croupier "
+            "audit verify)")
 
 
 def pin_text(row: dict[str, Any]) -> str:
