@@ -188,3 +188,33 @@ def test_init_beside_another_ledger_s_pin_is_refused_before_it_makes_anything(
     pin.rename(pin.with_name("old.pin"))
     assert croupier("init", "--data-dir", data).returncode == 0
     assert croupier("audit", "verify", "--data-dir", data).returncode == 0
+
+
+def test_backup_and_export_of_a_ledger_cut_short_are_refused(tmp_path: Path) -> None:
+    """(docs/ledger.md, The anchors: the key and the pin) The ledger's last checkpoint, the
+    pinned one, deleted by a database writer: ``croupier backup`` signed its own checkpoint
+    over the cut and pinned it (the audit passed after it, the copy too), and ``audit export``
+    did the same. Both now refuse (exit 1, saying why), copy nothing, and leave the pin."""
+    data = tmp_path / "data"
+    assert croupier("init", "--data-dir", data, "--demo", "--demo-password",
+                    "correct horse battery staple").returncode == 0
+    assert croupier("audit", "verify", "--data-dir", data).returncode == 0  # signs, pins
+    pin = keys.anchors_dir(data) / "ledger.key.pin"
+    pinned = pin.read_text()
+    engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM checkpoints WHERE id = :i"),
+                         {"i": json.loads(pinned)["id"]})
+    finally:
+        engine.dispose()
+    copy, bundle = tmp_path / "copy.db", tmp_path / "bundle.json"
+    for done, out in ((croupier("backup", "--data-dir", data, copy), copy),
+                      (croupier("audit", "export", "--data-dir", data, bundle), bundle)):
+        assert done.returncode == 1, (done.stdout, done.stderr)
+        assert "pinned outside the database" in done.stderr and "is missing" in done.stderr
+        assert not out.exists()
+    assert pin.read_text() == pinned
+    audited = croupier("audit", "verify", "--data-dir", data)
+    assert audited.returncode == 1
+    assert "the checkpoint pinned outside the database is missing or changed" in audited.stdout

@@ -707,13 +707,16 @@ def _refused(problems: list[Any]) -> dict[str, Any]:
 
 def _audit_export(args: argparse.Namespace) -> int:
     from croupier.service import install
-    from croupier.service.audit import bundle, keys
+    from croupier.service.audit import bundle, chain, keys
 
     opened = _keyed("audit export", args, need_key=True)
     if opened is None:
         return 2
     pin = install.pin_path(keys.key_path(args.data_dir, args.key_file))
-    info = bundle.export(opened[0], opened[1], pin, args.file)
+    try:
+        info = bundle.export(opened[0], opened[1], pin, args.file)
+    except chain.BehindPin as exc:  # a bundle would pin a ledger cut short: a finding
+        return _fail("audit export", exc, 1)
     print(f"croupier audit export: {args.file}: {info['events']} events, checkpoint "
           f"{info['checkpoint']}, signed by key {info['key_id']} ({info['bytes']} bytes)")
     return 0
@@ -752,7 +755,7 @@ def _audit_rotate(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     from croupier.service import backup, install
-    from croupier.service.audit import keys
+    from croupier.service.audit import chain, keys
 
     opened = _keyed("backup", args, need_key=True)
     if opened is None:
@@ -762,6 +765,8 @@ def _backup(args: argparse.Namespace) -> int:
         info = backup.backup(opened[0], opened[1], pin, args.dest)
     except backup.BackupError as exc:
         return _fail("backup", exc)
+    except chain.BehindPin as exc:  # a copy of a ledger cut short, signed as whole: refused
+        return _fail("backup", exc, 1)
     print(f"croupier backup: {args.dest} ({info['bytes']} bytes) and its signed head "
           f"{backup.head_path(args.dest).name}: checkpoint {info['checkpoint']}, key "
           f"{info['key_id']}")
