@@ -190,11 +190,12 @@ def test_init_beside_another_ledger_s_pin_is_refused_before_it_makes_anything(
     assert croupier("audit", "verify", "--data-dir", data).returncode == 0
 
 
-def test_backup_and_export_of_a_ledger_cut_short_are_refused(tmp_path: Path) -> None:
+def test_backup_export_and_rotation_of_a_ledger_cut_short_are_refused(tmp_path: Path) -> None:
     """(docs/ledger.md, The anchors: the key and the pin) The ledger's last checkpoint, the
     pinned one, deleted by a database writer: ``croupier backup`` signed its own checkpoint
     over the cut and pinned it (the audit passed after it, the copy too), and ``audit export``
-    did the same. Both now refuse (exit 1, saying why), copy nothing, and leave the pin."""
+    did the same. Both now refuse (exit 1, saying why), copy nothing, and leave the pin; so
+    does ``audit rotate-key``, before it makes or moves a key."""
     data = tmp_path / "data"
     assert croupier("init", "--data-dir", data, "--demo", "--demo-password",
                     "correct horse battery staple").returncode == 0
@@ -214,6 +215,12 @@ def test_backup_and_export_of_a_ledger_cut_short_are_refused(tmp_path: Path) -> 
         assert done.returncode == 1, (done.stdout, done.stderr)
         assert "pinned outside the database" in done.stderr and "is missing" in done.stderr
         assert not out.exists()
+    assert pin.read_text() == pinned
+    key = pin.with_name("ledger.key")
+    held = key.read_bytes()
+    rotated = croupier("audit", "rotate-key", "--data-dir", data)
+    assert rotated.returncode == 1 and "is missing" in rotated.stderr, rotated.stderr
+    assert key.read_bytes() == held and not key.with_name("ledger.key.new").exists()
     assert pin.read_text() == pinned
     audited = croupier("audit", "verify", "--data-dir", data)
     assert audited.returncode == 1

@@ -738,14 +738,17 @@ def _audit_bundle(args: argparse.Namespace) -> int:
 
 
 def _audit_rotate(args: argparse.Namespace) -> int:
-    from croupier.service.audit import keys, rotation
+    from croupier.service.audit import chain, keys, rotation
 
     opened = _keyed("audit rotate-key", args, need_key=True)
     if opened is None:
         return 2
     path = keys.key_path(args.data_dir, args.key_file)
     retired = keys.anchors_dir(args.data_dir) if keys.inside(path, args.data_dir) else None
-    old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
+    try:
+        old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
+    except chain.BehindPin as exc:  # nothing was rotated
+        return _fail("audit rotate-key", exc, 1)
     print(f"croupier audit rotate-key: key {new.key_id} now signs (introduced by {old.key_id}, "
           f"signed by both); the old key is kept at {kept}: copy it offline, then destroy it")
     return 0
