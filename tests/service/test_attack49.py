@@ -10,6 +10,14 @@ answered ok, the deposit gone without a trace. The pin exists to name exactly th
 ledger.md: a ledger rolled back or cut short no longer reaches its pin). Now a writer signs
 nothing while the pinned checkpoint is missing or changed, so the audit keeps naming it.
 
+Found (3): on SQLite the server's timed checkpoint took the server's SQLite writer lock, then
+waited without a bound for the writers' lock file beside the pin, which a command signing a
+checkpoint (croupier audit verify, backup) holds while it numbers and pins. Such a command
+stopped there (Ctrl-Z, SIGSTOP) stopped the server's signing for as long, and every deposit,
+cash-out and coupon waited behind the writer lock: a deposit got no answer at all. Now the
+timer waits for the lock file (10 s at most, then tries again at its next tick) before it takes
+the writer lock, and every wait for the lock file is bounded.
+
 Found (2): ``croupier init`` on a ledger that exists signed its checkpoint with reason ``init``
 too, and on an older release's ledger (no checkpoint yet) that was checkpoint 1, the one a
 test-ledger mark counts under. Between the migration (any ``croupier serve`` on it runs it,
@@ -49,16 +57,16 @@ def pin_of(data: Path) -> dict[str, Any]:
     return pin
 
 
-def signed_as_it_stands(engine: sa.Engine, data: Path) -> None:
+def signed_as_it_stands(engine: sa.Engine, data: Path, within: float = 6.5) -> None:
     """Wait (6.5 s at most: a tick every 2.5 s signs what moved) until the pin holds every
     chain's head as it stands."""
-    deadline = time.monotonic() + 6.5
+    deadline = time.monotonic() + within
     while True:
         with engine.connect() as conn:
             now = canonical(chain.heads(conn))
         if pin_of(data)["checkpoint"]["heads"] == now:
             return
-        assert time.monotonic() < deadline, "no timed checkpoint signed the last event in 6 s"
+        assert time.monotonic() < deadline, f"no timed checkpoint signed the last event in {within} s"
         time.sleep(0.2)
 
 
@@ -225,3 +233,52 @@ def test_backup_export_and_rotation_of_a_ledger_cut_short_are_refused(tmp_path: 
     audited = croupier("audit", "verify", "--data-dir", data)
     assert audited.returncode == 1
     assert "the checkpoint pinned outside the database is missing or changed" in audited.stdout
+
+
+HOLD_THE_TURN = """
+import os, signal, sys
+from pathlib import Path
+from croupier.service import store
+from croupier.service.audit import chain, keys
+data = Path(sys.argv[1])
+key = keys.key_path(data)
+engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+writer = chain.Checkpointer(engine, keys.load_key(key), key.with_name("ledger.key.pin"))
+with writer.one_writer():
+    print("held", flush=True)
+    os.kill(os.getpid(), signal.SIGSTOP)
+"""
+
+
+def test_a_command_stopped_in_its_checkpoint_holds_no_deposit_back(tmp_path: Path) -> None:
+    """(docs/ledger.md, Signed checkpoints) A process signing a checkpoint on the SQLite
+    ledger (as croupier audit verify does, with the server's own code) is stopped while it
+    holds the writers' turn. Deposits go on being answered at once, and once it is gone the
+    timer signs what waited."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    s = Server(data, None)
+    s.start()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_TURN, str(data)],
+                              stdout=subprocess.PIPE, text=True)
+    engine = sa.create_engine(f"sqlite:///{data / 'croupier.db'}")
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        deposit(s, "alice", "10")  # the chains move: the timer looks within 2.5 s
+        moved = time.monotonic()
+        time.sleep(3.5)
+        for amount in ("11", "12"):
+            started = time.monotonic()
+            deposit(s, "alice", amount)
+            assert time.monotonic() - started < 3, "a deposit waited behind the signing timer"
+        time.sleep(max(0.0, moved + 13.5 - time.monotonic()))  # its wait is 10 s at most
+        assert "no timed checkpoint signed" in (data / "server.log").read_text()
+        holder.kill()
+        holder.wait(10)
+        signed_as_it_stands(engine, data, within=15)  # signing goes on once the turn is free
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(10)
+        s.stop()
+        engine.dispose()

@@ -224,7 +224,9 @@ def _register_audit(sub: Sub) -> None:
 def _register_backup(sub: Sub) -> None:
     backup = sub.add_parser("backup", help="a consistent copy of the live ledger, with its "
                                            "signed head (SQLite; PostgreSQL: pg_dump)",
-                            epilog="exit status: 0 copied, 2 no ledger, no key, or DEST exists")
+                            epilog="exit status: 0 copied, 1 the ledger does not reach its pin, or "
+                                   "another process holds the checkpoint writers' turn, 2 no "
+                                   "ledger, no key, or DEST exists")
     backup.add_argument("dest", type=Path, help="the copy to write (DEST and DEST.head)")
     _where(backup)
     backup.set_defaults(func=_backup)
@@ -715,7 +717,7 @@ def _audit_export(args: argparse.Namespace) -> int:
     pin = install.pin_path(keys.key_path(args.data_dir, args.key_file))
     try:
         info = bundle.export(opened[0], opened[1], pin, args.file)
-    except chain.BehindPin as exc:  # a bundle would pin a ledger cut short: a finding
+    except (chain.BehindPin, chain.WriterBusy) as exc:  # a ledger cut short; a stopped writer
         return _fail("audit export", exc, 1)
     print(f"croupier audit export: {args.file}: {info['events']} events, checkpoint "
           f"{info['checkpoint']}, signed by key {info['key_id']} ({info['bytes']} bytes)")
@@ -768,7 +770,7 @@ def _backup(args: argparse.Namespace) -> int:
         info = backup.backup(opened[0], opened[1], pin, args.dest)
     except backup.BackupError as exc:
         return _fail("backup", exc)
-    except chain.BehindPin as exc:  # a copy of a ledger cut short, signed as whole: refused
+    except (chain.BehindPin, chain.WriterBusy) as exc:  # a ledger cut short; a stopped writer
         return _fail("backup", exc, 1)
     print(f"croupier backup: {args.dest} ({info['bytes']} bytes) and its signed head "
           f"{backup.head_path(args.dest).name}: checkpoint {info['checkpoint']}, key "

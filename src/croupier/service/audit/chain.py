@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -283,6 +284,24 @@ class Checkpointer:
         a checkpoint the copy lacks, and the copy could not be restored."""
         return self._write(reason, if_moved=True)
 
+    def turn_free(self) -> None:
+        """Wait (at most :data:`WRITER_WAIT_SECONDS`, then :class:`WriterBusy`) until no other
+        process holds the writers' turn, holding nothing meanwhile: the server's timer looks
+        before it takes its SQLite writer lock, so a command stopped while it holds the turn
+        keeps no request of the server waiting behind that lock. (On PostgreSQL the turn is
+        freed by the database once its holder stops: nothing to wait for here.)"""
+        if not store.is_sqlite(self.engine) or self.pin_path is None:
+            return
+        fd = os.open(self._lock_file(), os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            _flock_within(fd, WRITER_WAIT_SECONDS)
+        finally:
+            os.close(fd)
+
+    def _lock_file(self) -> Path:
+        assert self.pin_path is not None
+        return self.pin_path.with_name(self.pin_path.name + ".lock")
+
     def _write(self, reason: str, if_moved: bool, past_pin: bool = False,
                ) -> dict[str, Any] | None:
         with self._lock, self.one_writer() as still_held:
@@ -335,10 +354,9 @@ class Checkpointer:
                 return
             # The server and a command (croupier audit verify) may both sign: one lock file
             # beside the pin orders them.
-            lock = self.pin_path.with_name(self.pin_path.name + ".lock")
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+            fd = os.open(self._lock_file(), os.O_WRONLY | os.O_CREAT, 0o600)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                _flock_within(fd, WRITER_WAIT_SECONDS)
                 yield lambda: True
             finally:
                 os.close(fd)  # closing the file releases its lock
@@ -364,6 +382,25 @@ class Checkpointer:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.pin_path)
+
+
+def _flock_within(fd: int, seconds: float) -> None:
+    """Take the lock file's lock (``fd``), waiting at most ``seconds`` for another process
+    that holds it; :class:`WriterBusy` after that. A command stopped while it held the lock
+    (Ctrl-Z on croupier audit verify or backup) keeps it as long as it is stopped: waited for
+    without a bound, the server's signing thread stopped for as long, holding the server's
+    SQLite writer lock, and every deposit, cash-out and coupon waited behind it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise WriterBusy(f"another process has held the checkpoint writers' lock file "
+                                 f"for over {seconds} s (stopped, say): none was signed this "
+                                 "time") from None
+            time.sleep(0.05)
 
 
 def reaches_pin(conn: Connection, pin_path: Path | None) -> None:
