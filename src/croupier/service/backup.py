@@ -205,7 +205,9 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
         done.kept = _install(stage, target)
         live = store.make_engine(f"sqlite:///{target.resolve()}")
         try:
-            done.checkpoint = int(chain.Checkpointer(live, signer, pin_path).write("restore")["id"])
+            # A declared gap ends before the pin (checked above): signed past it.
+            done.checkpoint = int(chain.Checkpointer(live, signer, pin_path).write(
+                "restore", past_pin=bool(done.gap))["id"])
         finally:
             live.dispose()
         done.installed = True

@@ -224,7 +224,9 @@ def _register_audit(sub: Sub) -> None:
 def _register_backup(sub: Sub) -> None:
     backup = sub.add_parser("backup", help="a consistent copy of the live ledger, with its "
                                            "signed head (SQLite; PostgreSQL: pg_dump)",
-                            epilog="exit status: 0 copied, 2 no ledger, no key, or DEST exists")
+                            epilog="exit status: 0 copied, 1 the ledger does not reach its pin, or "
+                                   "another process holds the checkpoint writers' turn, 2 no "
+                                   "ledger, no key, or DEST exists")
     backup.add_argument("dest", type=Path, help="the copy to write (DEST and DEST.head)")
     _where(backup)
     backup.set_defaults(func=_backup)
@@ -707,13 +709,16 @@ def _refused(problems: list[Any]) -> dict[str, Any]:
 
 def _audit_export(args: argparse.Namespace) -> int:
     from croupier.service import install
-    from croupier.service.audit import bundle, keys
+    from croupier.service.audit import bundle, chain, keys
 
     opened = _keyed("audit export", args, need_key=True)
     if opened is None:
         return 2
     pin = install.pin_path(keys.key_path(args.data_dir, args.key_file))
-    info = bundle.export(opened[0], opened[1], pin, args.file)
+    try:
+        info = bundle.export(opened[0], opened[1], pin, args.file)
+    except (chain.BehindPin, chain.WriterBusy) as exc:  # a ledger cut short; a stopped writer
+        return _fail("audit export", exc, 1)
     print(f"croupier audit export: {args.file}: {info['events']} events, checkpoint "
           f"{info['checkpoint']}, signed by key {info['key_id']} ({info['bytes']} bytes)")
     return 0
@@ -735,14 +740,17 @@ def _audit_bundle(args: argparse.Namespace) -> int:
 
 
 def _audit_rotate(args: argparse.Namespace) -> int:
-    from croupier.service.audit import keys, rotation
+    from croupier.service.audit import chain, keys, rotation
 
     opened = _keyed("audit rotate-key", args, need_key=True)
     if opened is None:
         return 2
     path = keys.key_path(args.data_dir, args.key_file)
     retired = keys.anchors_dir(args.data_dir) if keys.inside(path, args.data_dir) else None
-    old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
+    try:
+        old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
+    except chain.BehindPin as exc:  # nothing was rotated
+        return _fail("audit rotate-key", exc, 1)
     print(f"croupier audit rotate-key: key {new.key_id} now signs (introduced by {old.key_id}, "
           f"signed by both); the old key is kept at {kept}: copy it offline, then destroy it")
     return 0
@@ -752,7 +760,7 @@ def _audit_rotate(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     from croupier.service import backup, install
-    from croupier.service.audit import keys
+    from croupier.service.audit import chain, keys
 
     opened = _keyed("backup", args, need_key=True)
     if opened is None:
@@ -762,6 +770,8 @@ def _backup(args: argparse.Namespace) -> int:
         info = backup.backup(opened[0], opened[1], pin, args.dest)
     except backup.BackupError as exc:
         return _fail("backup", exc)
+    except (chain.BehindPin, chain.WriterBusy) as exc:  # a ledger cut short; a stopped writer
+        return _fail("backup", exc, 1)
     print(f"croupier backup: {args.dest} ({info['bytes']} bytes) and its signed head "
           f"{backup.head_path(args.dest).name}: checkpoint {info['checkpoint']}, key "
           f"{info['key_id']}")

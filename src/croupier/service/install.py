@@ -152,6 +152,7 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         if key_file is None and path == keys.legacy_key_path(data_dir):
             path = move_out(data_dir)
         signer, key_created = signer_for(engine, path)
+        _reaches_pin(engine, path)  # before anything is made: none is left half made
         done = Initialised(False, path, key_created, signer.key_id, demo=users.demo,
                            key_inside=database is None and keys.inside(path, data_dir))
         if not preflight.initialised(engine):
@@ -161,10 +162,36 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         else:
             _mode(engine, signer, test_mode, new=False)
         done.test = test_mode
-        chain.Checkpointer(engine, signer, pin_path(path)).write(seeding.INIT)
+        # Only the init that made the ledger signs as init: the mark counts under that
+        # checkpoint alone. An older release's ledger has no checkpoint until this upgrade
+        # signs its first, and a database writer could put a mark first in its unsigned house
+        # chain beforehand; signed as init, it made the production ledger a test ledger.
+        reason = seeding.INIT if done.created else seeding.UPGRADE
+        try:
+            chain.Checkpointer(engine, signer, pin_path(path)).write(reason)
+        except chain.BehindPin as exc:
+            raise InitError(str(exc)) from None
         return done
     finally:
         engine.dispose()
+
+
+def _reaches_pin(engine: Engine, path: Path) -> None:
+    """InitError unless the ledger holds the checkpoint pinned beside the key ``path`` (its
+    checkpoint would be signed past it: :func:`chain.reaches_pin`); for a database no init
+    made yet, saying that the pin is another ledger's."""
+    with store.reading(engine) as conn:
+        try:
+            chain.reaches_pin(conn, pin_path(path))
+            return
+        except chain.BehindPin as exc:
+            behind = exc
+    if preflight.initialised(engine):
+        raise InitError(str(behind))
+    raise InitError(f"{behind}. This database is a new ledger, and the pin beside the key "
+                    f"{path} is another ledger's: give the new ledger a key folder of its own "
+                    "(--key-file, or another --data-dir), or move that key and pin aside if "
+                    "their ledger is gone")
 
 
 def _mode(engine: Engine, signer: Signer, test_mode: bool, new: bool) -> None:

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -229,6 +230,13 @@ class WriterBusy(Exception):
     (stalled, say): nothing was signed this time."""
 
 
+class BehindPin(Exception):
+    """The checkpoint the pin names is not in the database as pinned (the ledger was rolled
+    back, cut short or rewritten), or the pin cannot be read: nothing is signed, since a
+    checkpoint signed now would sign the ledger as it stands and move the pin onto it, and the
+    audit would pass what it exists to refuse. The message says which, in plain words."""
+
+
 class Checkpointer:
     """Writes signed checkpoints with one key, and pins the latest outside the database."""
 
@@ -260,9 +268,11 @@ class Checkpointer:
         else:
             self.write("every")
 
-    def write(self, reason: str) -> dict[str, Any]:
-        """A new checkpoint of every chain's head, signed and pinned; its row."""
-        row = self._write(reason, if_moved=False)
+    def write(self, reason: str, past_pin: bool = False) -> dict[str, Any]:
+        """A new checkpoint of every chain's head, signed and pinned; its row.
+        :class:`BehindPin` if the pinned checkpoint is not in the database as pinned, unless
+        ``past_pin`` (a restore whose gap was checked against the pin and declared)."""
+        row = self._write(reason, if_moved=False, past_pin=past_pin)
         assert row is not None
         return row
 
@@ -274,7 +284,26 @@ class Checkpointer:
         a checkpoint the copy lacks, and the copy could not be restored."""
         return self._write(reason, if_moved=True)
 
-    def _write(self, reason: str, if_moved: bool) -> dict[str, Any] | None:
+    def turn_free(self) -> None:
+        """Wait (at most :data:`WRITER_WAIT_SECONDS`, then :class:`WriterBusy`) until no other
+        process holds the writers' turn, holding nothing meanwhile: the server's timer looks
+        before it takes its SQLite writer lock, so a command stopped while it holds the turn
+        keeps no request of the server waiting behind that lock. (On PostgreSQL the turn is
+        freed by the database once its holder stops: nothing to wait for here.)"""
+        if not store.is_sqlite(self.engine) or self.pin_path is None:
+            return
+        fd = os.open(self._lock_file(), os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            _flock_within(fd, WRITER_WAIT_SECONDS)
+        finally:
+            os.close(fd)
+
+    def _lock_file(self) -> Path:
+        assert self.pin_path is not None
+        return self.pin_path.with_name(self.pin_path.name + ".lock")
+
+    def _write(self, reason: str, if_moved: bool, past_pin: bool = False,
+               ) -> dict[str, Any] | None:
         with self._lock, self.one_writer() as still_held:
             with self.engine.begin() as conn:
                 # A node of a cluster still running through a rotation holds the old key: a
@@ -284,6 +313,8 @@ class Checkpointer:
                     raise KeyRetired(f"key {self.signer.key_id} was rotated to {successor}: "
                                      "this process signs no checkpoint with it; restart it "
                                      "with the new key")
+                if not past_pin:
+                    reaches_pin(conn, self.pin_path)
                 last = conn.execute(sa.select(store.checkpoints).order_by(
                     store.checkpoints.c.id.desc()).limit(1)).first()
                 now = canonical(heads(conn))
@@ -323,10 +354,9 @@ class Checkpointer:
                 return
             # The server and a command (croupier audit verify) may both sign: one lock file
             # beside the pin orders them.
-            lock = self.pin_path.with_name(self.pin_path.name + ".lock")
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+            fd = os.open(self._lock_file(), os.O_WRONLY | os.O_CREAT, 0o600)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+                _flock_within(fd, WRITER_WAIT_SECONDS)
                 yield lambda: True
             finally:
                 os.close(fd)  # closing the file releases its lock
@@ -352,6 +382,49 @@ class Checkpointer:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.pin_path)
+
+
+def _flock_within(fd: int, seconds: float) -> None:
+    """Take the lock file's lock (``fd``), waiting at most ``seconds`` for another process
+    that holds it; :class:`WriterBusy` after that. A command stopped while it held the lock
+    (Ctrl-Z on croupier audit verify or backup) keeps it as long as it is stopped: waited for
+    without a bound, the server's signing thread stopped for as long, holding the server's
+    SQLite writer lock, and every deposit, cash-out and coupon waited behind it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise WriterBusy(f"another process has held the checkpoint writers' lock file "
+                                 f"for over {seconds} s (stopped, say): none was signed this "
+                                 "time") from None
+            time.sleep(0.05)
+
+
+def reaches_pin(conn: Connection, pin_path: Path | None) -> None:
+    """:class:`BehindPin` unless the checkpoint pinned at ``pin_path`` is in the database
+    unchanged (none pinned yet passes). Read under the writers' lock: every writer pins before
+    the next numbers one, so an honest ledger always holds the pinned checkpoint (a writer that
+    lost the lock before pinning leaves the pin on an earlier one, still there). A database
+    writer who deleted the checkpoints after a point, and rows after it, had the next timed
+    checkpoint sign the ledger so cut short and pin it: the audit then passed it."""
+    try:
+        pin = read_pin(pin_path)
+    except PinError as exc:
+        raise BehindPin(f"{exc}: no checkpoint is signed until the pin is put back from its "
+                        "copy") from None
+    if pin is None:
+        return  # no pin yet (a new ledger, a new key folder); the audit names a lost one
+    row = conn.execute(sa.select(store.checkpoints).where(
+        store.checkpoints.c.id == int(pin["id"]))).first()
+    if row is None or checkpoint_hash(dict(row._mapping)) != pin["hash"]:
+        raise BehindPin(
+            f"checkpoint {pin['id']}, pinned outside the database ({pin_path}), is "
+            f"{'missing from' if row is None else 'changed in'} the ledger: it was rolled "
+            "back, cut short or rewritten, and no checkpoint is signed over it (run croupier "
+            "audit verify)")
 
 
 def pin_text(row: dict[str, Any]) -> str:

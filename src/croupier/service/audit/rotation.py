@@ -25,6 +25,10 @@ def rotate(engine: Engine, old: Signer, path: Path, retired_dir: Path | None = N
     old key file aside (``ledger.key.<old id>``, in ``retired_dir`` when given: a key kept in
     the data folder retires out of it), put the new one in its place and sign a checkpoint
     with it. The old key, the new key and where the old file went."""
+    # A ledger cut short is refused before any key is made or moved: the new key's checkpoint
+    # would be signed past the pin (chain.BehindPin), the rotation left half done.
+    with store.reading(engine) as conn:
+        chain.reaches_pin(conn, path.with_name(path.name + ".pin"))
     staged = path.with_name(path.name + ".new")
     new = keys.create_key(staged)
     # Under the checkpoint writers' lock: a running node numbering a checkpoint meanwhile

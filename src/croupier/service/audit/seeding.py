@@ -6,7 +6,10 @@ is made: ``croupier init --test-mode`` (or ``croupier serve --demo --test-mode``
 the ledger) writes the *test-ledger mark* as the house chain's first record (kind
 ``test_ledger``, subject ``ledger``), before the first checkpoint, which ``init`` signs (reason
 ``init``). The mark counts there only: record 1 of the house's chain, under the signed head of
-checkpoint 1, a checkpoint with reason ``init`` that a trusted key signed. What vouches for it
+checkpoint 1, a checkpoint with reason ``init`` that a trusted key signed (only the ``init``
+that makes a ledger signs with it; one that upgrades a ledger signs ``upgrade``, even as its
+first checkpoint, so a mark a database writer put into an older ledger's unsigned house chain
+before it was keyed is not vouched for). What vouches for it
 lives outside the database: the key that signed checkpoint 1, and the pin beside it, whose
 checkpoint links back to checkpoint 1.
 
@@ -61,7 +64,9 @@ SUBJECT = "ledger"
 ACTOR = "operator"
 """Who the mark names: whoever ran ``croupier init --test-mode``."""
 INIT = "init"
-"""The reason of the checkpoint ``croupier init`` signs."""
+"""The reason of the checkpoint ``croupier init`` signs when it makes the ledger."""
+UPGRADE = "upgrade"
+"""... and when it upgrades or keys one that exists: a mark it finds is not one it made."""
 SECURE = frozenset({DrawSource.OS.value})
 """The one generator a production ledger's draws come from."""
 

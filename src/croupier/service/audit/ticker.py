@@ -27,7 +27,7 @@ import sqlalchemy as sa
 
 from croupier.service import store
 from croupier.service.audit.canonical import canonical
-from croupier.service.audit.chain import Checkpointer, heads
+from croupier.service.audit.chain import BehindPin, Checkpointer, WriterBusy, heads
 
 WITHIN = 5.0
 """Seconds after which an event is signed at the latest (``serve --checkpoint-within``)."""
@@ -71,6 +71,10 @@ class Ticker:
         """Sign a checkpoint if anything is unsigned; whether one was signed."""
         if not self.unsigned():  # a cheap look first; the writer looks again under its lock
             return False
+        # Another process's turn is waited out before the SQLite writer lock is taken: waited
+        # for under it, every deposit, cash-out and coupon waited as long (a croupier audit
+        # verify stopped while it signed kept them waiting for as long as it was stopped).
+        self.writer.turn_free()
         with self.lock if self.lock is not None else contextlib.nullcontext():
             if self.writer.write_if_moved(reason) is None:
                 return False
@@ -90,6 +94,7 @@ class Ticker:
             log.exception("the checkpoint at shutdown could not be written")
 
     def _run(self) -> None:
+        refused = ""
         while True:
             due = self._due.wait(self.within / 2)
             if self._stop.is_set():
@@ -97,5 +102,13 @@ class Ticker:
             self._due.clear()
             try:
                 self.tick("every" if due else "timer")
+            except BehindPin as exc:  # said once while it lasts, not every tick
+                if str(exc) != refused:
+                    log.error("no checkpoint signed: %s", exc)
+                refused = str(exc)
+            except WriterBusy as exc:  # another process's turn: the next tick tries again
+                log.warning("no timed checkpoint signed: %s", exc)
             except Exception:  # busy this time: the next tick tries again
                 log.exception("a timed checkpoint could not be written")
+            else:
+                refused = ""
