@@ -35,6 +35,7 @@ from typing import Any
 
 from croupier.events import SHARED_EVENTS, BetTakenDown, Event, Opened
 from croupier.games import GAMES
+from croupier.service.audit.canonical import compact
 from croupier.service.events import SERVICE_EVENTS
 
 # One registry of the kinds a ledger holds. The shared and the service's events are read by
@@ -130,7 +131,7 @@ def encode(event: Event, request: str | None = None) -> str:
     out: dict[str, Any] = {"type": event.kind, "f": body}
     if request is not None:
         out["r"] = request
-    return json.dumps(out, separators=(",", ":"))
+    return compact(out)
 
 
 def request_of(text: str) -> str | None:
@@ -150,7 +151,7 @@ def request_digest(user_id: int, key: str, fingerprint: str) -> str:
     ...     "k-1", "f")
     True
     """
-    text = json.dumps([user_id, key, fingerprint], separators=(",", ":"))
+    text = compact([user_id, key, fingerprint])
     return hashlib.sha256(text.encode()).hexdigest()
 
 

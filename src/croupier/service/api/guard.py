@@ -238,6 +238,10 @@ def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+_STRICT = json.JSONDecoder(object_pairs_hook=_no_key_twice)
+"""The body's parser, made once (``json.loads`` with a hook makes a decoder per call): the
+same as ``json.loads(text, object_pairs_hook=_no_key_twice)``."""
+
 PARSED = "croupier.parsed_body"
 """Where the guard leaves a JSON body it has read (``scope[PARSED]``: the body's bytes and
 what they parse to), so the express lane does not parse it again."""
@@ -252,7 +256,7 @@ def _json_problem(scope: Scope, body: bytes) -> str | None:
         # Decoded here, strictly: given bytes, the parser would also take UTF-16 and UTF-32
         # (and UTF-8 holding an encoded surrogate), where neither a NUL's nor a surrogate's
         # escape is the byte string the checks below look for.
-        parsed = json.loads(body.decode("utf-8"), object_pairs_hook=_no_key_twice)
+        parsed = _STRICT.decode(body.decode("utf-8"))
         scope[PARSED] = (body, parsed)
     except _Twice as twice:
         return f"body.{twice.key}: a key given twice in one object"
