@@ -151,8 +151,10 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         path = keys.key_path(data_dir, key_file)
         if key_file is None and path == keys.legacy_key_path(data_dir):
             path = move_out(data_dir)
+        # Before anything is made or recorded, the key's introduction too: a new database
+        # refused here keeps no other ledger's key, so a key folder of its own still makes it.
+        _reaches_pin(engine, path)
         signer, key_created = signer_for(engine, path)
-        _reaches_pin(engine, path)  # before anything is made: none is left half made
         done = Initialised(False, path, key_created, signer.key_id, demo=users.demo,
                            key_inside=database is None and keys.inside(path, data_dir))
         if not preflight.initialised(engine):

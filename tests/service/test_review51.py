@@ -1,0 +1,62 @@
+"""Review of the day's changes to the signed checkpoints and the pin.
+
+Found (1): ``croupier init`` on a new database beside another ledger's key and pin (its
+database removed, the anchors folder kept) is refused, as it should be, and names two ways on:
+a key folder of its own (``--key-file``) or that key and pin moved aside. But the refusal came
+after init had recorded the old ledger's key in the new database (``ledger_keys``), so both
+ways were then refused too ("this ledger's signing key is not at ...: a ledger never gets a
+second first key"): the refused init changed the database, and the new ledger could not be made
+without deleting it again (on PostgreSQL, dropping the database). Now the pin is checked before
+any key is recorded.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.service import install, store
+from croupier.service.audit import keys
+
+RULE = "docs/ledger.md, The anchors: the key and the pin"
+PASSWORD = "a long passphrase"
+
+
+def _users() -> install.FirstUsers:
+    return install.FirstUsers(admin_password=PASSWORD)
+
+
+def _keys_recorded(data: Path) -> int:
+    engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(sa.text("SELECT count(*) FROM ledger_keys")).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("way", ["key folder of its own", "old key and pin moved aside"])
+def test_init_refused_beside_another_ledger_s_pin_records_no_key(tmp_path: Path,
+                                                                  way: str) -> None:
+    """(docs/ledger.md, The anchors: the key and the pin) The refusal changes nothing, so
+    either way it names then makes the new ledger."""
+    data = tmp_path / "data"
+    install.init(data, None, None, _users())
+    for name in data.glob("croupier.db*"):
+        name.unlink()
+    with pytest.raises(install.InitError, match="another ledger's"):
+        install.init(data, None, None, _users())
+    assert _keys_recorded(data) == 0, f"a refused init recorded a key ({RULE})"
+    if way == "key folder of its own":
+        own = tmp_path / "own-anchors"
+        own.mkdir(mode=0o700)
+        done = install.init(data, None, own / "ledger.key", _users())
+    else:
+        anchors = keys.anchors_dir(data)
+        os.replace(anchors, anchors.with_name("old-anchors"))
+        done = install.init(data, None, None, _users())
+    assert done.created and done.key_created
+    assert _keys_recorded(data) == 1
