@@ -60,3 +60,40 @@ def test_init_refused_beside_another_ledger_s_pin_records_no_key(tmp_path: Path,
         done = install.init(data, None, None, _users())
     assert done.created and done.key_created
     assert _keys_recorded(data) == 1
+
+
+def test_rotate_key_while_another_holds_the_writers_turn_leaves_nothing_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(docs/ledger.md, The anchors: the key and the pin) ``croupier audit rotate-key`` while
+    another process holds the checkpoint writers' turn (a ``croupier audit verify`` stopped
+    while it signed) gives up after the bounded wait: it made the new key first and left it
+    staged (``ledger.key.new``), and every later rotation was refused on that file, never
+    made again. Now nothing is made until the turn is held: the key and pin are as they were,
+    and the next rotation, with the turn free, is done."""
+    import fcntl
+
+    from croupier.service.audit import chain, rotation
+
+    data = tmp_path / "data"
+    done = install.init(data, None, None, _users())
+    path = done.key_path
+    key_text, pin_text = path.read_bytes(), install.pin_path(path).read_text()
+    engine = store.make_engine(f"sqlite:///{(data / 'croupier.db').resolve()}")
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 0.3)
+    try:
+        old = keys.load_key(path)
+        holder = os.open(install.pin_path(path).with_name("ledger.key.pin.lock"),
+                         os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(holder, fcntl.LOCK_EX)
+            with pytest.raises(chain.WriterBusy):
+                rotation.rotate(engine, old, path)
+        finally:
+            os.close(holder)
+        assert not path.with_name("ledger.key.new").exists(), "a staged key was left behind"
+        assert path.read_bytes() == key_text
+        assert install.pin_path(path).read_text() == pin_text
+        _, new, _ = rotation.rotate(engine, old, path)
+        assert keys.load_key(path).key_id == new.key_id != old.key_id
+    finally:
+        engine.dispose()

@@ -749,7 +749,7 @@ def _audit_rotate(args: argparse.Namespace) -> int:
     retired = keys.anchors_dir(args.data_dir) if keys.inside(path, args.data_dir) else None
     try:
         old, new, kept = rotation.rotate(opened[0], opened[1], path, retired)
-    except chain.BehindPin as exc:  # nothing was rotated
+    except (chain.BehindPin, chain.WriterBusy) as exc:  # nothing was rotated
         return _fail("audit rotate-key", exc, 1)
     print(f"croupier audit rotate-key: key {new.key_id} now signs (introduced by {old.key_id}, "
           f"signed by both); the old key is kept at {kept}: copy it offline, then destroy it")

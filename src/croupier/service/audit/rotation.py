@@ -8,6 +8,7 @@ rotation finds it recorded and signs nothing more with the old key (``chain.reti
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from croupier.service import store
 from croupier.service.audit import chain, keys
 from croupier.service.audit.keys import Signer
 
+log = logging.getLogger("croupier.checkpoints")
+
 
 def rotate(engine: Engine, old: Signer, path: Path, retired_dir: Path | None = None,
            ) -> tuple[Signer, Signer, Path]:
@@ -25,25 +28,36 @@ def rotate(engine: Engine, old: Signer, path: Path, retired_dir: Path | None = N
     old key file aside (``ledger.key.<old id>``, in ``retired_dir`` when given: a key kept in
     the data folder retires out of it), put the new one in its place and sign a checkpoint
     with it. The old key, the new key and where the old file went."""
-    # A ledger cut short is refused before any key is made or moved: the new key's checkpoint
-    # would be signed past the pin (chain.BehindPin), the rotation left half done.
-    with store.reading(engine) as conn:
-        chain.reaches_pin(conn, path.with_name(path.name + ".pin"))
+    # Under the checkpoint writers' turn, taken before any key is made: a running node
+    # numbering a checkpoint meanwhile either signs before the rotation names its last
+    # checkpoint, or reads the rotation and signs nothing (chain.retired_by). A ledger cut
+    # short is refused there too (the new key's checkpoint would be signed past the pin,
+    # chain.BehindPin), and so is a turn held too long (chain.WriterBusy): either way no key is
+    # made or moved, and no staged key is left behind to refuse the next rotation.
+    pin = path.with_name(path.name + ".pin")
     staged = path.with_name(path.name + ".new")
-    new = keys.create_key(staged)
-    # Under the checkpoint writers' lock: a running node numbering a checkpoint meanwhile
-    # either signs before the rotation names its last checkpoint, or reads the rotation and
-    # signs nothing (chain.retired_by).
-    writers = chain.Checkpointer(engine, old, path.with_name(path.name + ".pin"))
-    with writers.one_writer(), engine.begin() as conn:
-        last = conn.execute(sa.select(sa.func.max(store.checkpoints.c.id))).scalar()
-        conn.execute(store.ledger_keys.insert().values(
-            **keys.introduction(new, old, store.now(), int(last or 0))))
+    made = False
+    with chain.Checkpointer(engine, old, pin).one_writer():
+        try:
+            with engine.begin() as conn:
+                chain.reaches_pin(conn, pin)
+                new = keys.create_key(staged)
+                made = True
+                last = conn.execute(sa.select(sa.func.max(store.checkpoints.c.id))).scalar()
+                conn.execute(store.ledger_keys.insert().values(
+                    **keys.introduction(new, old, store.now(), int(last or 0))))
+        except BaseException:
+            if made:  # made here and never introduced (its record rolled back)
+                staged.unlink(missing_ok=True)
+            raise
     kept = path.with_name(f"{path.name}.{old.key_id}")
     if retired_dir is not None:
         retired_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         kept = retired_dir / kept.name
     os.replace(path, kept)
     os.replace(staged, path)
-    chain.Checkpointer(engine, new, path.with_name(path.name + ".pin")).write("rotate")
+    try:
+        chain.Checkpointer(engine, new, pin).write("rotate")
+    except chain.WriterBusy as exc:  # rotated: the new key's next checkpoint signs the same
+        log.warning("the rotation is recorded; its checkpoint was not signed: %s", exc)
     return old, new, kept
