@@ -226,3 +226,33 @@ def test_a_timer_does_not_sign_again_what_a_backup_just_signed(
         assert ticker.tick() is True and _checkpoints(kit.engine)[-1] == "timer"
     finally:
         kit.engine.dispose()
+
+
+def test_an_audit_whose_checkpoint_finds_the_ledger_cut_short_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ledger as the audit read it reached the pin; by the time it signs, a database
+    writer had deleted the pinned checkpoint. The audit answers with that as a finding (the
+    checkpoint is refused, nothing signed), where the refusal escaped it as an error (500)."""
+    kit = Kit(tmp_path / "data")
+    key = key_path(kit.data_dir)
+    verify.configure(load_key(key), key.with_name("ledger.key.pin"))
+    pinned = json.loads(key.with_name("ledger.key.pin").read_text())["id"]
+    real_read = verify.read
+
+    def read_then_cut(conn: sa.Connection) -> Snapshot:
+        snap = real_read(conn)
+        with kit.engine.begin() as writer:  # another connection: the database writer
+            writer.execute(store.checkpoints.delete().where(store.checkpoints.c.id == pinned))
+        return snap
+
+    monkeypatch.setattr(verify, "read", read_then_cut)
+    try:
+        before = _checkpoints(kit.engine)
+        report = verify_ledger(kit.tables)
+        assert not report["ok"]
+        assert any("no checkpoint signed" in p and "missing" in p
+                   for p in report["problems"]), report["problems"]
+        assert len(_checkpoints(kit.engine)) == len(before) - 1  # the cut one; none signed
+    finally:
+        verify.configure(None, None)
+        kit.engine.dispose()
