@@ -97,3 +97,29 @@ def test_rotate_key_while_another_holds_the_writers_turn_leaves_nothing_behind(
         assert keys.load_key(path).key_id == new.key_id != old.key_id
     finally:
         engine.dispose()
+
+
+def test_init_while_another_holds_the_writers_turn_says_what_to_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``croupier init`` while another process holds the checkpoint writers' turn beside the
+    key gives up after the bounded wait: it says so, and what to do, as an init error (exit
+    2), where the wait's error escaped as a traceback. Run again with the turn free, it signs
+    the ledger (as an upgrade: only the init that made it signs as init)."""
+    import fcntl
+
+    from croupier.service.audit import chain
+
+    data = tmp_path / "data"
+    path = keys.key_path(data, None)
+    path.parent.mkdir(parents=True)
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 0.3)
+    holder = os.open(install.pin_path(path).with_name("ledger.key.pin.lock"),
+                     os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(install.InitError, match="made but not signed yet"):
+            install.init(data, None, None, _users())
+    finally:
+        os.close(holder)
+    done = install.init(data, None, None, _users())
+    assert not done.created and install.pin_path(path).exists()

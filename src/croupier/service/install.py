@@ -173,6 +173,12 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
             chain.Checkpointer(engine, signer, pin_path(path)).write(reason)
         except chain.BehindPin as exc:
             raise InitError(str(exc)) from None
+        except chain.WriterBusy as exc:
+            made = "made" if done.created else "upgraded"
+            raise InitError(
+                f"{exc}: the ledger is {made} but not signed yet. Run croupier init again once "
+                "that process is done (a ledger made with --test-mode is made again: only "
+                "the init that makes a ledger vouches for its test-ledger mark)") from None
         return done
     finally:
         engine.dispose()
