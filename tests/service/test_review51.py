@@ -123,3 +123,36 @@ def test_init_while_another_holds_the_writers_turn_says_what_to_do(
         os.close(holder)
     done = install.init(data, None, None, _users())
     assert not done.created and install.pin_path(path).exists()
+
+
+def test_restore_while_another_holds_the_writers_turn_installs_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(docs/ledger.md, Backups and restores) ``croupier restore`` takes the checkpoint
+    writers' turn before it installs the copy and keeps it until the copy is signed. While
+    another process holds the turn past the bounded wait it gives up before anything is
+    installed: the ledger it would replace is as it was. It installed the copy and then gave up
+    on signing it, leaving it unsigned (and, with a declared gap past the pin, unsigned for
+    good). With the turn free, the same restore installs and signs."""
+    import fcntl
+
+    from croupier.service import backup
+    from croupier.service.audit import chain
+
+    from .test_attack37 import _backed_up
+
+    kit, data, signer, pin, copy = _backed_up(tmp_path, bob="5")
+    kit.engine.dispose()
+    ledger = data / "croupier.db"
+    before = ledger.read_bytes()
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 0.3)
+    holder = os.open(pin.with_name(pin.name + ".lock"), os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(chain.WriterBusy):
+            backup.restore(copy, data, signer, pin, None)
+    finally:
+        os.close(holder)
+    assert ledger.read_bytes() == before, "the copy was installed while the turn was busy"
+    assert not list(data.glob("*.restoring*"))
+    done = backup.restore(copy, data, signer, pin, None)
+    assert done.installed and done.checkpoint, done

@@ -202,12 +202,17 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
                         "reason": recovery, "copy": src.name, "gap": done.gap}, "operator")
         finally:
             engine.dispose()
-        done.kept = _install(stage, target)
-        live = store.make_engine(f"sqlite:///{target.resolve()}")
+        live = store.make_engine(f"sqlite:///{target.resolve()}")  # it connects when it signs
         try:
-            # A declared gap ends before the pin (checked above): signed past it.
-            done.checkpoint = int(chain.Checkpointer(live, signer, pin_path).write(
-                "restore", past_pin=bool(done.gap))["id"])
+            writer = chain.Checkpointer(live, signer, pin_path)
+            # The writers' turn is taken before the copy is installed and kept until it is
+            # signed: another process holding it past the bounded wait (a croupier audit verify
+            # stopped while it signed) leaves nothing installed, where it left the copy
+            # installed and unsigned, and a declared gap past the pin unsigned for good.
+            with writer.holding():
+                done.kept = _install(stage, target)
+                # A declared gap ends before the pin (checked above): signed past it.
+                done.checkpoint = int(writer.write("restore", past_pin=bool(done.gap))["id"])
         finally:
             live.dispose()
         done.installed = True

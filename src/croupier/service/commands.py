@@ -780,7 +780,7 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     from croupier.service import backup, install
-    from croupier.service.audit import keys
+    from croupier.service.audit import chain, keys
 
     if args.database is not None:
         return _fail("restore", "croupier restore installs a SQLite copy; on PostgreSQL use "
@@ -792,6 +792,9 @@ def _restore(args: argparse.Namespace) -> int:
                               args.declare_recovery)
     except (keys.KeyError_, backup.BackupError) as exc:
         return _fail("restore", exc)
+    except chain.WriterBusy as exc:  # taken before anything is installed
+        return _fail("restore", f"{exc}: nothing was installed; run it again once that "
+                                "process is done", 1)
     if not done.installed:
         for problem in done.problems:
             print(f"  {problem}", file=sys.stderr)

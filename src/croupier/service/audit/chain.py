@@ -249,6 +249,7 @@ class Checkpointer:
         self._pending = 0
         self._count_lock = threading.Lock()
         self._lock = threading.Lock()
+        self._held: Callable[[], bool] | None = None
         self.on_due: Callable[[], None] | None = None
         """Set by a thread that signs on its own (``audit.ticker``): a checkpoint that falls
         due is handed to it, so the commit that counted it never waits on another process's
@@ -302,9 +303,28 @@ class Checkpointer:
         assert self.pin_path is not None
         return self.pin_path.with_name(self.pin_path.name + ".lock")
 
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold the writers' turn across more than a checkpoint: the checkpoints written
+        inside are written under it (:class:`WriterBusy` on entering, if another process holds
+        it past the bounded wait, before anything inside is done). A restore installs its copy
+        and signs it under one turn, so a busy turn leaves nothing installed and unsigned."""
+        with self.one_writer() as still_held:
+            self._held = still_held
+            try:
+                yield
+            finally:
+                self._held = None
+
+    def _turn(self) -> contextlib.AbstractContextManager[Callable[[], bool]]:
+        """The writers' turn for one checkpoint: the one :meth:`holding` holds, else its own."""
+        if self._held is not None:
+            return contextlib.nullcontext(self._held)
+        return self.one_writer()
+
     def _write(self, reason: str, if_moved: bool, past_pin: bool = False,
                ) -> dict[str, Any] | None:
-        with self._lock, self.one_writer() as still_held:
+        with self._lock, self._turn() as still_held:
             with self.engine.begin() as conn:
                 # A node of a cluster still running through a rotation holds the old key: a
                 # checkpoint it signed after the rotation failed the audit for good.
