@@ -6,8 +6,9 @@ Pure functions over a table's ledger events in the form the API shows them (``GE
 strings). Nothing here reads the database; the caller passes the rows.
 
 * **drop**: the chips bought at the table (``chips_in``);
-* **win**: what the house won: stakes taken and commissions, less winnings paid and
-  adjustments in a player's favour (voided events count for nothing);
+* **win**: what the house won: stakes taken and commissions, less winnings paid,
+  adjustments in a player's favour and the match play coupons' value put down less what came
+  back with their wagers (voided events count for nothing);
 * **hold**: win over drop;
 * **voids** and **halts**: each void with who asked and who approved it, each halted table
   with the wager it could not settle;
@@ -96,6 +97,12 @@ def table_report(table: str, rows: Iterable[Mapping[str, Any]], edges: Mapping[s
             report.win += _money(row, "commission")
         elif kind == "settle":
             _settled(report, row, edges, big_win)
+        elif kind in ("coupon_in", "coupon_out"):
+            # A match play coupon's value is the house's, put down with the player's chips
+            # and taken back with the wager: a lost coupon wager's stake, taken whole, holds
+            # it, so it is no more the house's win than an adjustment is.
+            moved = _money(row, "amount")
+            report.win += -moved if kind == "coupon_in" else moved
         elif kind == "adjust":
             report.win -= _money(row, "amount")  # positive: chips from the house to the player
             report.adjustments.append({"seq": row["seq"], "player": row.get("player", ""),
