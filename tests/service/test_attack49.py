@@ -42,10 +42,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from croupier.service import register, store
-from croupier.service.audit import chain, keys, seeding
+from croupier.service.audit import chain, keys
 from croupier.service.audit.canonical import canonical
 
 from .conftest import Server, free_port, make_server
+from .test_seeded_ledger import put_mark_first
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -149,12 +150,7 @@ def test_a_mark_put_first_before_an_old_ledger_is_keyed_makes_no_test_ledger(
             assert not conn.execute(sa.text("SELECT count(*) FROM checkpoints")).scalar()
             old = register.rows(conn)
             assert old  # the migration put the older release's records in the house chain
-            conn.execute(store.house_records.delete())
-            register.append(conn, seeding.KIND, seeding.SUBJECT, seeding.mark_payload(),
-                            seeding.ACTOR)
-            for r in old:
-                register.append(conn, r["kind"], r["subject"], r["payload"], r["actor"],
-                                r["at"])
+            put_mark_first(conn, old)
     finally:
         engine.dispose()
     keyed = croupier("init", "--data-dir", data)

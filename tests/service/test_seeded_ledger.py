@@ -81,6 +81,16 @@ def audit(data: Path) -> dict[str, Any]:
 
 # --- serve ----------------------------------------------------------------------------------
 
+def put_mark_first(conn: sa.Connection, old: list[dict[str, Any]]) -> None:
+    """What a database writer without the key does: the house chain rewritten with the
+    test-ledger mark as its first record and the ``old`` records after it, every hash
+    recomputed."""
+    conn.execute(store.house_records.delete())
+    register.append(conn, seeding.KIND, seeding.SUBJECT, seeding.mark_payload(), seeding.ACTOR)
+    for r in old:
+        register.append(conn, r["kind"], r["subject"], r["payload"], r["actor"], r["at"])
+
+
 def test_serve_refuses_a_seed_on_a_production_ledger_before_serving(tmp_path: Path) -> None:
     """A ledger made without --test-mode (a demo one, even) is a production ledger: a seeded
     start is refused before the start-up audit signs anything, and --demo --test-mode on it
@@ -306,12 +316,7 @@ def test_a_mark_put_first_into_a_production_house_chain_is_named(tmp_path: Path)
         with engine.begin() as conn:
             old = register.rows(conn)
             assert old  # the demo's dice and tables
-            conn.execute(store.house_records.delete())
-            register.append(conn, seeding.KIND, seeding.SUBJECT, seeding.mark_payload(),
-                            seeding.ACTOR)
-            for r in old:
-                register.append(conn, r["kind"], r["subject"], r["payload"], r["actor"],
-                                r["at"])
+            put_mark_first(conn, old)
         assert not seeding.is_test_ledger(engine, keys.load_key(keys.key_path(data)))
         assert not verify.verify_ledger(Runner.over(engine).tables, checkpoint=False)["ok"]
     finally:
