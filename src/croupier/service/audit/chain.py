@@ -291,13 +291,9 @@ class Checkpointer:
         before it takes its SQLite writer lock, so a command stopped while it holds the turn
         keeps no request of the server waiting behind that lock. (On PostgreSQL the turn is
         freed by the database once its holder stops: nothing to wait for here.)"""
-        if not store.is_sqlite(self.engine) or self.pin_path is None:
-            return
-        fd = os.open(self._lock_file(), os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            _flock_within(fd, WRITER_WAIT_SECONDS)
-        finally:
-            os.close(fd)
+        if store.is_sqlite(self.engine):
+            with self.one_writer():
+                pass  # taken and let go at once: only the wait was wanted
 
     def _lock_file(self) -> Path:
         assert self.pin_path is not None
