@@ -186,6 +186,7 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
                           *objects.check(conn)]
             done.problems = _check_copy(snap, now_heads, head_path(src), signer)
             done.problems.extend(f"the copy: {f}" for f in beside)
+            pinned = _pin_bytes(pin_path)  # compared again under the writers' turn
             if not done.problems:
                 done.problems, done.gap = _against_anchor(snap, now_heads, pin_path, recovery)
             if not done.problems:
@@ -210,6 +211,16 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
             # stopped while it signed) leaves nothing installed, where it left the copy
             # installed and unsigned, and a declared gap past the pin unsigned for good.
             with writer.holding():
+                # The pin was compared before the turn was taken: a croupier audit verify or
+                # backup that signed the ledger in place meanwhile moved it onto a checkpoint
+                # the copy may lack, and the copy, installed, could not be signed. Compared
+                # again under the turn, where no one moves it: a moved pin installs nothing.
+                if _pin_bytes(pin_path) != pinned:
+                    done.problems = [
+                        f"the pin ({pin_path}) moved while the copy was checked: another "
+                        "process (croupier audit verify, backup) signed a checkpoint of the "
+                        "ledger in place meanwhile; run croupier restore again"]
+                    return done
                 done.kept = _install(stage, target)
                 # A declared gap ends before the pin (checked above): signed past it.
                 done.checkpoint = int(writer.write("restore", past_pin=bool(done.gap))["id"])
@@ -220,6 +231,14 @@ def _restore(src: Path, target: Path, signer: Signer, pin_path: Path,
     finally:
         for name in (stage, Path(f"{stage}-wal"), Path(f"{stage}-shm")):
             name.unlink(missing_ok=True)
+
+
+def _pin_bytes(pin_path: Path) -> bytes | None:
+    """The pin file as it stands (None when there is none or it cannot be read)."""
+    try:
+        return pin_path.read_bytes()
+    except OSError:
+        return None
 
 
 def _check_copy(snap: Snapshot, now_heads: dict[str, Any], head_file: Path,

@@ -1,0 +1,51 @@
+"""Attacks on croupier restore's hold of the checkpoint writers' turn (docs/ledger.md,
+Backups and restores)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from croupier.service import backup
+from croupier.service.audit import chain
+
+from .test_attack37 import _backed_up
+
+
+def test_a_checkpoint_signed_between_the_restores_check_and_its_turn_installs_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(docs/ledger.md, Backups and restores) croupier restore compares the copy with the pin
+    and then takes the writers' turn. A croupier audit verify (or backup) on the same ledger
+    that signs in between moves the pin onto a checkpoint the copy lacks: the restore installed
+    the copy and then could not sign it (BehindPin escaped as a traceback), leaving the copy
+    installed, unsigned and behind the pin. Now the pin is read again under the turn and the
+    restore refuses with nothing installed."""
+    kit, data, signer, pin, copy = _backed_up(tmp_path, bob="5")
+    ledger = data / "croupier.db"
+    holding = chain.Checkpointer.holding
+
+    @contextlib.contextmanager
+    def signed_first(self: chain.Checkpointer) -> Iterator[None]:
+        # Another process's audit signs the live ledger just before the restore's turn.
+        chain.Checkpointer(kit.engine, signer, pin).write("verify")
+        with holding(self):
+            yield
+
+    monkeypatch.setattr(chain.Checkpointer, "holding", signed_first)
+    kit.engine.dispose()
+    before = ledger.read_bytes()
+    pinned = pin.read_text(encoding="utf-8")
+    done = backup.restore(copy, data, signer, pin, None)
+    kit.engine.dispose()
+    assert not done.installed and done.problems, done
+    assert any("pin" in p for p in done.problems), done.problems
+    assert pin.read_text(encoding="utf-8") != pinned  # the audit's checkpoint was pinned
+    assert ledger.read_bytes() != before  # ... in the live ledger, which stays in place
+    assert not list(data.glob("*.before-restore-*")), "the copy was installed"
+    assert chain.read_pin(pin) is not None
+    with kit.engine.connect() as conn:
+        chain.reaches_pin(conn, pin)  # the ledger in place still holds the pinned checkpoint
+    kit.engine.dispose()
