@@ -49,3 +49,34 @@ def test_a_checkpoint_signed_between_the_restores_check_and_its_turn_installs_no
     with kit.engine.connect() as conn:
         chain.reaches_pin(conn, pin)  # the ledger in place still holds the pinned checkpoint
     kit.engine.dispose()
+
+
+def test_a_second_restore_in_the_same_second_keeps_the_first_replaced_ledger(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(docs/ledger.md, Backups and restores) the database a restore replaces is kept beside
+    the restored one. A restore stopped after it installed the copy (kill -9 before it signed)
+    and run again at once, within the same second, named its kept file as the first had and
+    replaced it: the ledger that held what the copy lacks (alice's deposit, the declared gap)
+    was gone. Each replaced ledger is now kept under a name of its own."""
+    import time
+
+    from croupier.service import store
+
+    kit, data, signer, pin, copy = _backed_up(tmp_path, bob="5")
+    kit.deposit("alice", "7")
+    chain.Checkpointer(kit.engine, signer, pin).write("verify")
+    kit.engine.dispose()
+    monkeypatch.setattr(time, "time", lambda: 1_796_000_000.0)
+    first = backup.restore(copy, data, signer, pin, "test: the disk was lost")
+    second = backup.restore(copy, data, signer, pin, "test: the disk was lost")
+    assert first.installed and second.installed, (first, second)
+    assert first.kept is not None and second.kept is not None
+    assert first.kept != second.kept and first.kept.exists() and second.kept.exists()
+    engine = store.make_engine(f"sqlite:///{first.kept.resolve()}")
+    try:
+        with engine.connect() as conn:
+            alice = conn.execute(store.wallets.select().where(
+                store.wallets.c.player == "alice")).first()
+    finally:
+        engine.dispose()
+    assert alice is not None and alice.balance_cents >= 700, "alice's deposit was lost"

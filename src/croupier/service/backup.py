@@ -403,7 +403,16 @@ def _install(stage: Path, target: Path) -> Path | None:
     """The staged copy in place of the ledger; the replaced database kept beside it."""
     kept = None
     if target.exists():
-        kept = target.with_name(f"{target.name}.before-restore-{int(time.time())}")
+        # A name no earlier restore's kept file has (with its -wal, -shm): a second restore
+        # within the same second (one stopped before it signed, run again at once) replaced
+        # the first one's, and with it the only ledger holding what the copy lacks.
+        stamp, n = int(time.time()), 0
+        while True:
+            kept = target.with_name(f"{target.name}.before-restore-{stamp}"
+                                    + (f"-{n}" if n else ""))
+            if not any(Path(f"{kept}{tail}").exists() for tail in ("", "-wal", "-shm")):
+                break
+            n += 1
         os.replace(target, kept)
     for extra in (Path(f"{target}-wal"), Path(f"{target}-shm")):
         if extra.exists() and kept is not None:
