@@ -80,3 +80,34 @@ def test_a_second_restore_in_the_same_second_keeps_the_first_replaced_ledger(
     finally:
         engine.dispose()
     assert alice is not None and alice.balance_cents >= 700, "alice's deposit was lost"
+
+
+def test_init_while_the_turn_is_busy_leaves_no_admin_whose_password_was_never_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """(docs/ledger.md, the signing key and its pin) croupier init without --admin-password
+    makes the admin's password and shows it once. While another process held the checkpoint
+    writers' turn past the bounded wait, init made the ledger and its admin, then gave up on
+    signing: the password was never shown, and the init the error asks for only upgraded the
+    ledger (no admin made, none shown), so nobody could log in. Now the turn is taken before
+    the ledger is made: the busy init makes nothing and the one run again shows the login."""
+    import fcntl
+    import os
+
+    from croupier.service import install
+    from croupier.service.audit import keys
+
+    data = tmp_path / "data"
+    path = keys.key_path(data, None)
+    path.parent.mkdir(parents=True)
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 0.3)
+    holder = os.open(install.pin_path(path).with_name("ledger.key.pin.lock"),
+                     os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        with pytest.raises(install.InitError):
+            install.init(data, None, None, install.FirstUsers())
+    finally:
+        os.close(holder)
+    done = install.init(data, None, None, install.FirstUsers())
+    assert done.created and "admin" in done.logins, done
+    assert install.pin_path(path).exists()

@@ -103,8 +103,8 @@ def test_init_while_another_holds_the_writers_turn_says_what_to_do(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``croupier init`` while another process holds the checkpoint writers' turn beside the
     key gives up after the bounded wait: it says so, and what to do, as an init error (exit
-    2), where the wait's error escaped as a traceback. Run again with the turn free, it signs
-    the ledger (as an upgrade: only the init that made it signs as init)."""
+    2), where the wait's error escaped as a traceback. The turn is taken before the ledger is
+    made: run again with the turn free, it makes the ledger and signs it as init."""
     import fcntl
 
     from croupier.service.audit import chain
@@ -117,12 +117,12 @@ def test_init_while_another_holds_the_writers_turn_says_what_to_do(
                      os.O_WRONLY | os.O_CREAT, 0o600)
     try:
         fcntl.flock(holder, fcntl.LOCK_EX)
-        with pytest.raises(install.InitError, match="made but not signed yet"):
+        with pytest.raises(install.InitError, match="nothing signed; run croupier init again"):
             install.init(data, None, None, _users())
     finally:
         os.close(holder)
     done = install.init(data, None, None, _users())
-    assert not done.created and install.pin_path(path).exists()
+    assert done.created and install.pin_path(path).exists()
 
 
 def test_restore_while_another_holds_the_writers_turn_installs_nothing(

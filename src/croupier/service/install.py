@@ -157,28 +157,19 @@ def init(data_dir: Path, database: str | None, key_file: Path | None,
         signer, key_created = signer_for(engine, path)
         done = Initialised(False, path, key_created, signer.key_id, demo=users.demo,
                            key_inside=database is None and keys.inside(path, data_dir))
-        if not preflight.initialised(engine):
-            done.created = True
-            _mode(engine, signer, test_mode, new=True)  # first: the checkpoint below signs it
-            done.logins = _first_users(engine, users)
-        else:
-            _mode(engine, signer, test_mode, new=False)
-        done.test = test_mode
-        # Only the init that made the ledger signs as init: the mark counts under that
-        # checkpoint alone. An older release's ledger has no checkpoint until this upgrade
-        # signs its first, and a database writer could put a mark first in its unsigned house
-        # chain beforehand; signed as init, it made the production ledger a test ledger.
-        reason = seeding.INIT if done.created else seeding.UPGRADE
+        writer = chain.Checkpointer(engine, signer, pin_path(path))
         try:
-            chain.Checkpointer(engine, signer, pin_path(path)).write(reason)
+            # The writers' turn is taken before the ledger is made and kept until it is
+            # signed: another process holding it past the bounded wait gave up after the
+            # ledger and its admin were made, the admin's password (made here, shown once)
+            # never shown, and the init run again only upgraded it, so nobody could log in.
+            with writer.holding():
+                _make_and_sign(engine, signer, writer, users, test_mode, done)
         except chain.BehindPin as exc:
             raise InitError(str(exc)) from None
         except chain.WriterBusy as exc:
-            made = "made" if done.created else "upgraded"
-            raise InitError(
-                f"{exc}: the ledger is {made} but not signed yet. Run croupier init again once "
-                "that process is done (a ledger made with --test-mode is made again: only "
-                "the init that makes a ledger vouches for its test-ledger mark)") from None
+            raise InitError(f"{exc}: no user was made and nothing signed; run croupier init "
+                            "again once that process is done") from None
         return done
     finally:
         engine.dispose()
@@ -227,6 +218,23 @@ def _mode(engine: Engine, signer: Signer, test_mode: bool, new: bool) -> None:
 
 def _misnamed(problem: str) -> InitError:
     return InitError(f"{problem} (the name given for the first admin, --admin)")
+
+
+def _make_and_sign(engine: Engine, signer: Signer, writer: chain.Checkpointer,
+                   users: FirstUsers, test_mode: bool, done: Initialised) -> None:
+    """The ledger made (or upgraded) and its first checkpoint signed, under the turn."""
+    if not preflight.initialised(engine):
+        done.created = True
+        _mode(engine, signer, test_mode, new=True)  # first: the checkpoint below signs it
+        done.logins = _first_users(engine, users)
+    else:
+        _mode(engine, signer, test_mode, new=False)
+    done.test = test_mode
+    # Only the init that made the ledger signs as init: the mark counts under that
+    # checkpoint alone. An older release's ledger has no checkpoint until this upgrade
+    # signs its first, and a database writer could put a mark first in its unsigned house
+    # chain beforehand; signed as init, it made the production ledger a test ledger.
+    writer.write(seeding.INIT if done.created else seeding.UPGRADE)
 
 
 def _first_users(engine: Engine, users: FirstUsers) -> dict[str, str]:
