@@ -111,3 +111,33 @@ def test_init_while_the_turn_is_busy_leaves_no_admin_whose_password_was_never_sh
     done = install.init(data, None, None, install.FirstUsers())
     assert done.created and "admin" in done.logins, done
     assert install.pin_path(path).exists()
+
+
+def test_a_held_turn_is_the_holding_thread_s_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one thread holds the writers' turn (``Checkpointer.holding``, as a restore
+    does), another thread's checkpoint through the same writer waits for the turn as any
+    other writer does, and gives up after the bounded wait: it slipped in under the held turn
+    and signed."""
+    import threading
+
+    kit, _, signer, pin, _ = _backed_up(tmp_path)
+    monkeypatch.setattr(chain, "WRITER_WAIT_SECONDS", 0.3)
+    writer = chain.Checkpointer(kit.engine, signer, pin)
+    outcome: list[BaseException | dict[str, object]] = []
+
+    def other() -> None:
+        try:
+            outcome.append(writer.write("other thread"))
+        except chain.WriterBusy as exc:
+            outcome.append(exc)
+
+    try:
+        with writer.holding():
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join(10)
+            assert len(outcome) == 1 and isinstance(outcome[0], chain.WriterBusy), outcome
+            assert writer.write("holder")["reason"] == "holder"  # the holder's own still does
+    finally:
+        kit.engine.dispose()

@@ -249,7 +249,8 @@ class Checkpointer:
         self._pending = 0
         self._count_lock = threading.Lock()
         self._lock = threading.Lock()
-        self._held: Callable[[], bool] | None = None
+        self._held: tuple[int, Callable[[], bool]] | None = None
+        """The turn :meth:`holding` holds, with the thread holding it (only its writes use it)."""
         self.on_due: Callable[[], None] | None = None
         """Set by a thread that signs on its own (``audit.ticker``): a checkpoint that falls
         due is handed to it, so the commit that counted it never waits on another process's
@@ -306,16 +307,18 @@ class Checkpointer:
         it past the bounded wait, before anything inside is done). A restore installs its copy
         and signs it under one turn, so a busy turn leaves nothing installed and unsigned."""
         with self.one_writer() as still_held:
-            self._held = still_held
+            self._held = (threading.get_ident(), still_held)
             try:
                 yield
             finally:
                 self._held = None
 
     def _turn(self) -> contextlib.AbstractContextManager[Callable[[], bool]]:
-        """The writers' turn for one checkpoint: the one :meth:`holding` holds, else its own."""
-        if self._held is not None:
-            return contextlib.nullcontext(self._held)
+        """The writers' turn for one checkpoint: the one :meth:`holding` holds in this thread,
+        else its own (another thread's write waits for the turn as any other writer does)."""
+        held = self._held
+        if held is not None and held[0] == threading.get_ident():
+            return contextlib.nullcontext(held[1])
         return self.one_writer()
 
     def _write(self, reason: str, if_moved: bool, past_pin: bool = False,
