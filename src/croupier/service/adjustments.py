@@ -55,6 +55,10 @@ def adjust(ledger: Ledger, user: User, live: LiveTable, player: str, amount: Dec
            reason: str) -> PlanFn:
     """An adjustment made alone, or asked of a second supervisor (202) when it needs one."""
     def plan(conn: Connection) -> Plan:
+        # Over the limit per operation it is refused, not left pending for a second person;
+        # checked here, once the key's reply is looked up, so an adjustment made under a
+        # higher limit and asked again after the house lowered it gets its reply.
+        ledger.limits.check_adjustment(store.cents(amount), clause_at(live))
         require_player_at(live, player, clause_at(live))
         if amount == 0:
             raise ApiError(422, "malformed", "an adjustment moves a non-zero amount")

@@ -203,9 +203,11 @@ def ask(ledger: Ledger, call: Call, player: str, amount: Decimal) -> Reply:
     until a second person pays it; refused (409) past what the wallet holds beyond its other
     pending cash-outs."""
     cents = store.cents(amount)
-    check_cash_out(ledger.limits, cents, cents)  # early: before any lock or query
 
+    # Every check is made once the key's reply is looked up (Ledger.once): a request asked
+    # under a higher limit and asked again after the house lowered it gets its reply.
     def act(conn: Connection, digest: str | None) -> Reply:
+        check_cash_out(ledger.limits, cents, cents)  # before any lock
         balance = ledger.wallet_balance(conn, player, lock=True)
         register.lock(conn)  # the pending requests stay as read until this one is recorded
         _asks_left(conn, player)

@@ -446,7 +446,9 @@ class Ledger:
                 ) -> Reply:
         """Chips bought at the cage: money into a player's wallet (an admin's act)."""
         cents = store.cents(amount)
-        self.limits.check_deposit(cents, 0)  # early: before any lock or query
+        # Checked once the key's reply is looked up, never before: a deposit done under a
+        # higher limit and asked again after the house lowered it gets its reply, not a
+        # refusal telling the cage it was never made.
         return self.at_the_cage(user, key, fp, CageMove(
             player, cents, moves.DEPOSIT,
             lambda before: self.limits.check_deposit(cents, before)))

@@ -54,12 +54,17 @@ async def place(desk: Desk, asked: Asked) -> Reply:
         if serial is None:
             return bet(user, live, body, limits)
         clauses.check_coupons(live.profile, live.game.name)
-        # Read before the plan, as the coupon is redeemed with it: named as the reader names it.
-        amount = parse_amount(body.get("amount"), "body.amount")
-        limits.check_wager(amount)
-        return coupons.redeeming(bet(user, live, body, limits, coupon=True),
-                                 coupons.Redemption(serial, user.username, body["wager"],
-                                                    amount), live)
+
+        def plan(conn: Connection) -> Plan:
+            # Read before the wager, as the coupon is redeemed with it: named as the reader
+            # names it; held to the house's limit in the plan, once the key's reply is looked
+            # up, so a coupon wager asked again after the house lowered it gets its reply.
+            amount = parse_amount(body.get("amount"), "body.amount")
+            limits.check_wager(amount)
+            return coupons.redeeming(bet(user, live, body, limits, coupon=True),
+                                     coupons.Redemption(serial, user.username, body["wager"],
+                                                        amount), live)(conn)
+        return plan
 
     return await acting.run(desk, asked, Steps(make))
 
