@@ -93,3 +93,24 @@ def test_a_retry_after_a_limit_is_lowered_gets_the_reply_kept(served: Server) ->
                   ).status_code == 409
     report = s.audit()
     assert report["ok"], report["findings"]
+
+
+def test_no_money_or_coupon_is_put_in_a_deleted_account(served: Server) -> None:
+    """An account is deleted only once it holds nothing (``DELETE /users/{name}``, refused
+    while it holds money); a deposit at the cage afterwards put 10.00 in the deleted account's
+    wallet (200), where no one could spend it or ask for it by the player, and a supervisor
+    issued it a match play coupon. Both are refused now, naming the deletion; nothing moves."""
+    s = served
+    s.ok("admin", "/users", {"username": "gus", "password": "demo-pass-123", "role": "player"},
+         key=None)
+    gone = httpx.delete(s.base + "/users/gus", headers=s.headers("admin"), timeout=30)
+    assert gone.status_code == 200, gone.text
+    deposit = s.post("admin", "/wallets/gus/deposits", {"amount": "10"})
+    assert deposit.status_code == 409, deposit.text
+    assert "deleted" in deposit.json()["error"]["reason"]
+    coupon = s.post("supervisor", "/coupons",
+                    {"player": "gus", "face_value": "5.00", "wagers": ["pass"]})
+    assert coupon.status_code == 409, coupon.text
+    assert s.get("admin", "/wallets/gus").json()["balance"] == "0.00"
+    report = s.audit()
+    assert report["ok"], report["findings"]

@@ -617,6 +617,18 @@ def restore_user(conn: Connection, username: str) -> bool:
     return True
 
 
+def refuse_deleted(conn: Connection, player: str, what: str) -> None:
+    """Refuse ``what`` (money or a coupon for ``player``) if ``player``'s account is deleted: an
+    account is deleted only once it holds nothing (:func:`delete_user`), and nothing is put in
+    it afterwards, where no one can spend it or ask for it (until ``croupier users restore``).
+    Read after the caller holds the player's wallet row, which a deletion holds as it reads
+    what the account holds: of a deletion and a deposit at once, one is refused."""
+    row = _account(conn, player)
+    if row is not None and row.deleted_at is not None:
+        raise Refusal(f"{player}'s account is deleted: {what} is not put in it (restore it "
+                      f"first: croupier users restore {player})", CLAUSE)
+
+
 def _not_deleted(conn: Connection, username: str) -> None:
     row = _account(conn, username)
     if row is not None and row.deleted_at is not None:

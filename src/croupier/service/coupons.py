@@ -46,6 +46,7 @@ from croupier.service import events as sv
 from croupier.service import people, register, store
 from croupier.service.audit.canonical import money
 from croupier.service.audit.snapshot import Finding
+from croupier.service.auth import refuse_deleted
 from croupier.service.limits import Limits
 from croupier.service.live import LiveTable
 from croupier.service.plans import Plan
@@ -243,6 +244,7 @@ def issue(conn: Connection, actor: str, asked: Asked, request: str | None = None
         store.users.c.username == player)).scalar()
     if role != "player":
         raise Refusal(f"there is no player {player!r} to issue a coupon to", CLAUSE)
+    refuse_deleted(conn, player, "a match play coupon")
     bad = [w for w in wagers if w not in GOOD_FOR]
     if bad or not wagers:
         raise Refusal("a match play coupon is good only for Pass or Don't Pass wagers", CLAUSE)

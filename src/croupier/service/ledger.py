@@ -34,7 +34,7 @@ from croupier.service.audit.canonical import (
     table_genesis,
     wallet_genesis,
 )
-from croupier.service.auth import User
+from croupier.service.auth import User, refuse_deleted
 from croupier.service.errors import ApiError
 from croupier.service.live import LiveTable
 from croupier.service.plans import COMPACT, Job, Reply
@@ -479,6 +479,8 @@ class Ledger:
             stored = self.kept(conn, user, key, fp) if self._for_update else None
             if stored is not None:
                 return stored
+            if move.cents > 0:
+                refuse_deleted(conn, move.player, f"a {move.kind}")
             move.check(before)
             digest = None if key is None else codec.request_digest(user.id, key, fp)
             balance = self.move_wallet(conn, WalletMove(move.player, move.cents, move.kind,
