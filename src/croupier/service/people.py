@@ -363,8 +363,31 @@ def records(conn: Connection) -> list[dict[str, Any]]:
 
 def recompute(chain: list[dict[str, Any]]) -> tuple[dict[int, str], list[Finding]]:
     """Every hash of the chain by ``seq`` and the first record out of place or changed (named
-    by kind and account only: a payload holds a password's digest)."""
-    return USERS.recompute(chain, lambda r: f"{r['kind']} {r['subject']}")
+    by kind and account only: a payload holds a password's digest), and the first whose
+    payload cannot be read: folded, it stopped the audit and every two-person decision with
+    an internal error, and written with its hash recomputed (after the last checkpoint) it
+    would otherwise pass :func:`trusted`'s check, which now refuses it."""
+    hashes, findings = USERS.recompute(chain, lambda r: f"{r['kind']} {r['subject']}")
+    for r in chain:
+        if not _is_readable(r):
+            findings.append(Finding(WHERE, int(r["seq"]), (
+                f"the record ({r['kind']} {r['subject']}) cannot be read: its payload is not "
+                "the JSON object croupier writes")))
+            break
+    return hashes, findings
+
+
+def _is_readable(r: Mapping[str, Any]) -> bool:
+    try:
+        return isinstance(json.loads(r["payload"]), dict)
+    except (ValueError, TypeError):
+        return False
+
+
+def readable(chain: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chain's records whose payload can be read, for the audit's folds (one that cannot
+    is named by :func:`recompute`)."""
+    return [r for r in chain if _is_readable(r)]
 
 
 def check(chain: list[dict[str, Any]], accounts: list[dict[str, Any]]) -> list[Finding]:

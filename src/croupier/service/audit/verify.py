@@ -9,10 +9,11 @@ exported bundle is checked by the same code. Every finding names where it is (a 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy.engine import Engine
 
@@ -72,6 +73,26 @@ class Report:
                 "wallets": _fmt(self.wallets), "tables": _fmt(self.tables)}
 
 
+T = TypeVar("T")
+
+UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError)
+"""What decoding a cell the database holds raises when it is not what croupier wrote there
+(text that is not JSON, a JSON value of another shape, a word in a number's column)."""
+
+
+def _read(findings: list[Finding], where: str, check: Callable[[], T], empty: object) -> T:
+    """``check()``, or ``empty`` with a finding at ``where`` when a row it decodes cannot be
+    read: one cell written into the database stopped the whole audit with an internal error
+    (``GET /audit/verify`` answered 500), naming nothing, this change or any other."""
+    try:
+        return check()
+    except UNREADABLE as exc:
+        findings.append(Finding(where, None, (
+            f"a row cannot be read ({type(exc).__name__}: {str(exc)[:200]}): croupier never "
+            "writes it so; the audit of this part stopped there")))
+        return cast(T, empty)  # the shape ``check`` returns, empty
+
+
 def _fmt(cents: int) -> str:
     from croupier.service.audit.canonical import money
 
@@ -86,7 +107,10 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
     can vouch for); ``earlier``, the rows of an earlier bundle that this ledger must extend
     exactly (``audit.anchor``)."""
     report = Report(events=sum(len(v) for v in snap.events.values()))
-    chains = chain.recompute(snap)
+    chains: chain.Chains | None = _read(report.findings, "chains",
+                                        lambda: chain.recompute(snap), None)
+    if chains is None:
+        return report  # nothing else is checked against chains that cannot be recomputed
     report.findings.extend(chains.findings)
     _projections(snap, report)
     if anchor_hex is None:
@@ -94,27 +118,33 @@ def verify_snapshot(snap: Snapshot, anchor_hex: str | None, pin: dict[str, Any] 
                             "ledger records")
         trusted = {k["key_id"]: k["public_key"] for k in snap.keys}
     else:
-        trusted, key_problems = trusted_keys(snap.keys, anchor_hex)
+        trusted, key_problems = _read(report.findings, "keys",
+                                      lambda: trusted_keys(snap.keys, anchor_hex), ({}, []))
         report.findings.extend(Finding("keys", None, p) for p in key_problems)
     if snap.checkpoints:
         report.notes.append(f"{len(snap.checkpoints)} signed checkpoints, the latest "
                             f"{snap.checkpoints[-1]['id']}")
-    retired = retirements(snap.keys, trusted)
-    report.findings.extend(chain.check_checkpoints(snap, chains, trusted, pin, retired))
+    retired = _read(report.findings, "keys", lambda: retirements(snap.keys, trusted), {})
+    report.findings.extend(_read(report.findings, "checkpoints", lambda: chain.check_checkpoints(
+        snap, chains, trusted, pin, retired), []))
     # A test ledger's mark where init did not put it, and on any other ledger every draw a
     # seeded generator made (the start refuses one; this finds one slipped in another way).
-    found, notes = seeding.check(snap, chains, trusted, retired)
+    found, notes = _read(report.findings, "seeding", lambda: seeding.check(
+        snap, chains, trusted, retired), ([], []))
     report.findings.extend(found)
     report.notes.extend(notes)
     if earlier is not None:
         from croupier.service.audit import anchor
 
-        report.findings.extend(anchor.extends(earlier, snap, chains))
+        report.findings.extend(_read(report.findings, "anchor", lambda: anchor.extends(
+            earlier, snap, chains), []))
         report.notes.append(anchor.note(earlier))
     moved = _replay(snap, report, memory or {})
-    wallet_findings, report.wallets, report.deposits = replay.check_wallets(snap)
+    wallet_findings, report.wallets, report.deposits = _read(
+        report.findings, "wallets", lambda: replay.check_wallets(snap), ([], 0, 0))
     report.findings.extend(wallet_findings)
-    report.findings.extend(replay.check_transfers(snap, moved))
+    report.findings.extend(_read(report.findings, "wallets",
+                                 lambda: replay.check_transfers(snap, moved), []))
     if report.wallets + report.tables != report.deposits:
         report.findings.append(Finding("ledger", None, (
             f"chips do not balance: wallets {report.wallets} + tables {report.tables} cents "
@@ -143,23 +173,31 @@ def _projections(snap: Snapshot, report: Report) -> None:
     chain has none of them but the register's)."""
     from croupier.service import cage, controls, equipment_register, paytable_changes, people
 
+    out = report.findings
     # The upgrade that began the users' chain (a ledger without one: every record is older).
-    since = float(snap.user_records[0]["at"]) if snap.user_records else math.inf
-    found, notes = equipment_register.check_records(snap.records, since)
-    report.findings.extend(found)
+    since = _read(out, "users", lambda: float(snap.user_records[0]["at"])
+                  if snap.user_records else math.inf, math.inf)
+    found, notes = _read(out, "house records", lambda: equipment_register.check_records(
+        snap.records, since), ([], []))
+    out.extend(found)
     report.notes.extend(notes)
     if not snap.user_records:
         return
-    report.findings.extend(controls.check_opened(snap.tables, snap.records))
-    report.findings.extend(paytable_changes.check_records(snap.records, since))
-    report.findings.extend(people.check(snap.user_records, snap.accounts))
-    report.findings.extend(people.acts_while_ended(snap.user_records, _acts(snap)))
-    report.findings.extend(second_persons.check(snap.user_records, snap))
-    found, notes = controls.check(snap.events, snap.pending, since)
-    report.findings.extend(found)
+    out.extend(_read(out, "tables", lambda: controls.check_opened(snap.tables, snap.records), []))
+    out.extend(_read(out, "house records", lambda: paytable_changes.check_records(
+        snap.records, since), []))
+    # Folded, the users' chain is read from its records that can be read (one that cannot is
+    # named by the chain's check, people.recompute).
+    users = people.readable(snap.user_records)
+    out.extend(_read(out, "users", lambda: people.check(users, snap.accounts), []))
+    out.extend(_read(out, "users", lambda: people.acts_while_ended(users, _acts(snap)), []))
+    out.extend(_read(out, "users", lambda: second_persons.check(users, snap), []))
+    found, notes = _read(out, "adjustments", lambda: controls.check(
+        snap.events, snap.pending, since), ([], []))
+    out.extend(found)
     report.notes.extend(notes)
-    found, notes = cage.check(snap.records, snap.entries)
-    report.findings.extend(found)
+    found, notes = _read(out, "cage", lambda: cage.check(snap.records, snap.entries), ([], []))
+    out.extend(found)
     report.notes.extend(notes)
 
 
@@ -168,16 +206,20 @@ def _replay(snap: Snapshot, report: Report, memory: dict[str, LiveTable],
     """Every table replayed; the chips each player moved to each table (net cents)."""
     moved: dict[str, dict[str, int]] = {}
     for t in snap.tables:
-        done = replay.replay_table(
-            t, snap.events.get(t["id"], []),
+        where = f"table {t['id']}"
+        done = _read(report.findings, where, partial(
+            replay.replay_table, t, snap.events.get(t["id"], []),
             None if snap.round_rows is None else snap.round_rows.get(t["id"], {}),
-            None if snap.round_players is None else snap.round_players.get(t["id"], {}))
+            None if snap.round_players is None else snap.round_players.get(t["id"], {})), None)
+        if done is None:
+            continue
         report.findings.extend(done.findings)
         live = done.live
         if live is None:
             continue
         moved[t["id"]] = done.moved
-        seat_findings, total = replay.check_seats(t, live, snap.seats)
+        seat_findings, total = _read(report.findings, where, partial(
+            replay.check_seats, t, live, snap.seats), ([], 0))
         report.findings.extend(seat_findings)
         report.tables += total
         mem = memory.get(t["id"])
@@ -202,8 +244,11 @@ def verify_ledger(tables: Tables, checkpoint: bool = True,
     with engine.connect().execution_options(**options) as conn:
         store.long_read(conn)  # the process checks what it read between its reads
         snap = read(conn)
-        projected = projections.check(conn, snap.records)
-        projected.extend(requests.check(conn, snap))
+        projected: list[Finding] = []
+        projected.extend(_read(projected, "dice, inspections and coupons",
+                               lambda: projections.check(conn, snap.records), []))
+        projected.extend(_read(projected, "stored replies",
+                               lambda: requests.check(conn, snap), []))
         projected.extend(objects.check(conn))
     signer = TRUST.signer
     pin, pin_problems = chain.pin_findings(pinned, snap)
