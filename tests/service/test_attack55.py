@@ -1,23 +1,34 @@
 """Attacks on the audit's reading of the ledger's rows (attack55; in process: the app over a
-demo ledger, the rows edited in its database as a database writer would).
+demo ledger, the rows edited in its database as a database writer would) and on the server's
+connections (a real server process).
 
 * The audit stopped with an internal error, naming nothing, when a row it decodes as JSON did
   not hold JSON: a checkpoint's heads, a key's introduction record, a users' chain record's
   payload, a round's void mark (recall's projection) or an inspection's failures. ``croupier
   audit verify`` printed ``internal error: JSONDecodeError`` and ``GET /audit/verify``
   answered 500, so one text cell written into the database hid every other finding; the
-  start-up audit failed the same way. Each is now a finding at the row it is in."""
+  start-up audit failed the same way (so did a word in a number's column, which SQLite
+  keeps). Each is now a finding naming the part of the ledger it is in.
+* One client opening connections faster than the header deadline closes them (a real
+  ``croupier serve``, three clients on one address) held every file descriptor the process
+  could open: 8 of 30 health checks from elsewhere failed to connect. One address now holds
+  at most an eighth of them, and one more is closed at once."""
 
 from __future__ import annotations
 
+import resource
+import socket
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from croupier.service import store
+from croupier.service import listen, store
 
 from .appkit import App, demo_app
+from .conftest import Server
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +58,7 @@ CELLS = [
     # SQLite keeps a word in a number's column as it is given.
     ("wallets", "balance_cents", "player", "max", "wallets"),
     ("wallet_entries", "at", "id", "max", "chains"),
+    ("rounds", "round", "round", "max", "ledger"),
 ]
 
 
@@ -70,6 +82,54 @@ def test_a_cell_that_is_not_json_is_named_not_a_crash(app: App, table: str, colu
         assert any(p.startswith(named) and "cannot be read" in p
                    for p in report["problems"]), report["problems"]
     finally:
-        with engine.begin() as conn:
-            conn.execute(t.update().where(t.c[key] == at).values({column: before}))
+        with engine.begin() as conn:  # the row found by what it now holds
+            conn.execute(t.update().where(t.c[column] == sa.literal("not json {"))
+                         .values({column: before}))
     assert app.audit()["ok"]
+
+
+# --- many connections from one client ----------------------------------------------------
+
+def _limit_of(pid: int) -> int:
+    """The open-files limit a process runs under (its soft limit, /proc/PID/limits)."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise AssertionError("no open-files limit")
+
+
+def _health(source: str, port: int) -> bytes:
+    """The first bytes of the answer to ``GET /health`` over a connection from ``source``."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                  source_address=(source, 0)) as conn:
+        conn.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return conn.recv(64)
+
+
+def test_one_address_holds_a_share_of_the_connections_not_all(sqlite_server: Server) -> None:
+    """One client opening connections faster than the header deadline (10 s) closes them held
+    every file descriptor the server may open: a new connection from anyone was refused now
+    and then (8 of 30 health checks failed under three such clients on one address, with a
+    limit of 20,000). An address now holds at most its share: one more is closed at once, and
+    a client from another address is answered meanwhile."""
+    assert sqlite_server.proc is not None
+    cap = listen.per_address(_limit_of(sqlite_server.proc.pid))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < cap + 64:
+        if hard != resource.RLIM_INFINITY and hard < cap + 64:
+            pytest.skip(f"this process may open {hard} files; the test holds {cap + 1}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (cap + 64, hard))
+    port = sqlite_server.port
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap)]
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as extra:
+            extra.settimeout(5)
+            assert extra.recv(1) == b"", "a connection past the address's share was kept"
+        assert _health("127.0.0.2", port).startswith(b"HTTP/1.1 200"), "another address"
+    finally:
+        for conn in held:
+            conn.close()
+    deadline = time.monotonic() + 10
+    while not _health("127.0.0.1", port).startswith(b"HTTP/1.1 200"):
+        assert time.monotonic() < deadline, "the address's connections were never given back"
+        time.sleep(0.1)
