@@ -412,12 +412,15 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
           f"(browser table at /, API docs at /docs)", flush=True)
     print(f"croupier: log in with POST http://{args.host}:{args.port}/auth/login "
           '{"username": "...", "password": "..."}', flush=True)
+    from croupier.service.api.clients import Proxies
     from croupier.service.listen import (
         KEEP_ALIVE_SECONDS,
         WEBSOCKET_MAX_BYTES,
         WEBSOCKET_QUEUE,
         access_log_to_stderr,
         http_protocol,
+        open_files_limit,
+        per_address,
     )
 
     if args.access_log == "on":
@@ -427,8 +430,12 @@ def _serve_app(args: argparse.Namespace, engine: Any, signer: Any, rng: Any,
     # A connection that keeps the server waiting is closed (service/listen.py): idle after a
     # response, or slow to send a request's headers; a slow body is answered 408 (api/guard.py).
     # A WebSocket's client sends one small message, and no more is held of it.
+    # One client address holds a share of the connections the process may open (a trusted
+    # proxy's carry everyone's, so it is not held to one client's).
+    protocol = http_protocol(cap=per_address(open_files_limit()),
+                             exempt=Proxies(args.trusted_proxy).trusts)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            access_log=False, proxy_headers=False, http=http_protocol(),
+                            access_log=False, proxy_headers=False, http=protocol,
                             timeout_keep_alive=KEEP_ALIVE_SECONDS,
                             ws_max_size=WEBSOCKET_MAX_BYTES, ws_max_queue=WEBSOCKET_QUEUE)
     ticker = _ticker(app, engine, signer, args.checkpoint_within)

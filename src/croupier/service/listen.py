@@ -21,6 +21,7 @@ import logging
 import socket
 import struct
 import sys
+from collections.abc import Callable
 from typing import Any
 
 BACKLOG = 2048
@@ -29,6 +30,11 @@ KEEP_ALIVE_SECONDS = 5
 HEADERS_SECONDS = 10.0
 """How long a connection may wait between requests, the next request's headers included,
 before it is closed: closed after between half of it and all of it."""
+PER_ADDRESS_SHARE = 8
+"""One client address holds at most this share of the connections the process may have open
+(its open-files limit), at least :data:`PER_ADDRESS_MIN`: a connection past it is closed as
+soon as it is accepted (:func:`http_protocol`)."""
+PER_ADDRESS_MIN = 64
 WEBSOCKET_MAX_BYTES = 4096
 """The largest WebSocket message a client may send (uvicorn's ``ws_max_size``): a stream's
 first message, at most 1024 characters (``api/streams.MAX_HELLO``, up to 4 bytes each in
@@ -90,7 +96,62 @@ def access_log_to_stderr() -> None:
     logger.propagate = False
 
 
-def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
+def open_files_limit() -> int:
+    """The process's open-files limit, raised first to the most it may have: each connection
+    holds a file descriptor, and a connection flood past the limit refused every new
+    connection and every file the server opens (a database connection, the pin)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def per_address(files: int) -> int:
+    """How many connections one client address holds at once, with ``files`` open files."""
+    return max(PER_ADDRESS_MIN, files // PER_ADDRESS_SHARE)
+
+
+class AddressCap:
+    """How many connections each client address holds, at most ``cap`` (None: no cap) unless
+    ``exempt`` says otherwise."""
+
+    def __init__(self, cap: int | None, exempt: Callable[[str], bool]) -> None:
+        self.cap, self.exempt = cap, exempt
+        self.held: dict[str, int] = {}
+
+    def take(self, transport: Any) -> str | None:
+        """The address a new connection on ``transport`` is counted under (None: not counted);
+        closed at once when that address already holds ``cap``."""
+        peer = transport.get_extra_info("peername")
+        if self.cap is None or not isinstance(peer, tuple) or self.exempt(str(peer[0])):
+            return None
+        address = str(peer[0])
+        if self.held.get(address, 0) >= self.cap:
+            transport.abort()
+            return None
+        self.held[address] = self.held.get(address, 0) + 1
+        return address
+
+    def give(self, address: str | None) -> None:
+        """A connection counted under ``address`` (by :meth:`take`) closed."""
+        if address is None:
+            return
+        left = self.held.get(address, 1) - 1
+        if left > 0:
+            self.held[address] = left
+        else:
+            self.held.pop(address, None)
+
+
+def http_protocol(seconds: float = HEADERS_SECONDS, cap: int | None = None,
+                  exempt: Callable[[str], bool] = lambda address: False,
+                  ) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (the one it would choose), closing a connection that waits
     ``seconds`` for a request's headers to be whole. uvicorn's own keep-alive timer stops at
     the first byte of the next request, so a client sending its headers slowly, or a new
@@ -100,11 +161,19 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
     A connection whose client has read none of an answer between two looks (the answer whole
     but still waiting to be sent, closing or not) is dropped: a close waits for what is left
     to send, so a client that never reads held the connection, and its answer's bytes, for
-    ever. A connection handed over to a WebSocket is left to its protocol."""
+    ever. A connection handed over to a WebSocket is left to its protocol.
+
+    One client address holds at most ``cap`` connections at once (None: no cap), an address
+    ``exempt`` says (a trusted reverse proxy, carrying everyone's) aside: past it a connection
+    is closed as soon as it is accepted. Each connection holds a file descriptor until the
+    deadline above closes it, and one client opening thousands a second held every one the
+    process may open: a new connection from anyone was refused, now and then, for as long as
+    it kept on. Its connections now take a share of them, never all."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     every = seconds / 2
     base: Any = AutoHTTPProtocol
+    held = AddressCap(cap, exempt)
 
     class HeadersDeadline(base):  # type: ignore[misc]
         def connection_made(self, transport: Any) -> None:
@@ -112,15 +181,21 @@ def http_protocol(seconds: float = HEADERS_SECONDS) -> type[asyncio.Protocol]:
             self._seen: object = _BUSY
             self._unread: int | None = None
             self._watch = self.loop.call_later(every, self._look)
+            self._address = held.take(transport)  # past the cap: closed at once
 
         def connection_lost(self, exc: Exception | None) -> None:
+            held.give(self._address)
             self._watch.cancel()
             super().connection_lost(exc)
 
         def _look(self) -> None:
             transport = self.transport
             if transport.get_protocol() is not self:
-                return  # a WebSocket's now
+                # A WebSocket's now, closed by its own protocol (which never tells this one):
+                # no longer counted against its address, whose count would otherwise only grow.
+                held.give(self._address)
+                self._address = None
+                return
             cycle = self.cycle
             busy = cycle is not None and not cycle.response_complete
             stalled, self._unread = _reading_nothing(transport, busy, self._unread)
