@@ -16,16 +16,20 @@ connections (a real server process).
 
 from __future__ import annotations
 
+import json
 import resource
 import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
 from croupier.service import listen, store
+from croupier.service.audit import second_persons
+from croupier.service.audit.snapshot import Snapshot
 
 from .appkit import App, demo_app
 from .conftest import Server
@@ -133,3 +137,48 @@ def test_one_address_holds_a_share_of_the_connections_not_all(sqlite_server: Ser
     while not _health("127.0.0.1", port).startswith(b"HTTP/1.1 200"):
         assert time.monotonic() < deadline, "the address's connections were never given back"
         time.sleep(0.1)
+
+
+# --- the audit's second reading of the two-person decisions -------------------------------
+
+def _user(seq: int, kind: str, name: str, actor: str, at: float, **payload: Any
+          ) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "subject": name, "actor": actor, "at": at,
+            "payload": json.dumps(payload)}
+
+
+def _event(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
+    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
+            "payload": json.dumps({"type": kind, "f": fields})}
+
+
+def test_the_result_replacing_a_voided_entry_is_read_against_the_users_chain() -> None:
+    """(docs/two-person-rules.md) One supervisor voids an entered result alone, and the dealer
+    who enters what replaces it is a person independent of them: the server refuses one of
+    the supervisor's line, and the audit reads every other two-person decision again against
+    the users' chain as it then stood, so that one made while the chain was edited and put
+    back is named. This one it did not read: box and dice, both made by admin through the
+    API, struck a result and put another in its place, and the audit passed."""
+    users = [
+        _user(1, "genesis", "", "croupier", 1.0, users=[
+            {"username": "admin", "role": "admin", "locked": False, "deleted": False,
+             "made_by": None, "password": "a"}]),
+        _user(2, "created", "box", "admin", 2.0, role="supervisor", made_by="admin",
+              password="b"),
+        _user(3, "created", "dice", "admin", 3.0, role="dealer", made_by="admin",
+              password="c"),
+        _user(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
+              password="d")]
+    snap = Snapshot()
+    snap.events = {"craps-1": [
+        _event(1, "entered", 10.0, by="d", outcome=[1, 2]),
+        _event(2, "void", 11.0, decision=1, seqs=[1], reason="misread", by="box"),
+        _event(3, "entered", 12.0, by="dice", outcome=[2, 2]),   # box's own line
+        _event(4, "void", 13.0, decision=2, seqs=[3], reason="misread", by="box"),
+        _event(5, "entered", 14.0, by="d", outcome=[3, 3]),      # independent: no finding
+        _event(6, "entered", 15.0, by="dice", outcome=[1, 1]),   # replaces nothing
+        _event(7, "void", 16.0, decision=4, seqs=[], reason="r", by="box", approved_by="d"),
+        _event(8, "entered", 17.0, by="dice", outcome=[1, 1])]}  # an RNG void's: nothing
+    found = second_persons.check(users, snap)
+    assert [(f.where, f.seq) for f in found] == [("table craps-1", 3)], found
+    assert "both came from admin" in found[0].what and "dice" in found[0].what

@@ -12,7 +12,8 @@ from its check to its commit, so one written after the decision bears a later ti
 
 Covered: a pay table change approved, a match play coupon approved, a cash-out paid at the cage,
 equipment approved (the house's chain); an adjustment approved, the void of an RNG outcome
-approved, a late bet confirmed (the tables' chains).
+approved, a late bet confirmed, the result entered in place of one a supervisor voided (the
+tables' chains).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def decisions(snap: Snapshot) -> Iterator[Decision]:
     yield from _of_house(snap.records)
     for table_id, rows in snap.events.items():
         yield from _of_table(table_id, rows)
+        yield from _replacements(table_id, rows)
 
 
 def _of_house(records: list[dict[str, Any]]) -> Iterator[Decision]:
@@ -106,6 +108,29 @@ def _of_table(table_id: str, rows: list[dict[str, Any]]) -> Iterator[Decision]:
             yield Decision(where, seq, at, str(f["by"]), (*confirmed, player),
                            f"late bet {f['late_id']} confirmed")
             confirmed.append(str(f["by"]))
+
+
+def _replacements(table_id: str, rows: list[dict[str, Any]]) -> Iterator[Decision]:
+    """The results entered in place of one a supervisor voided alone: the dealer who entered
+    each was to be a person independent of that supervisor (``outcomes.check_replacement``;
+    the table's state as ``live.LiveTable`` folds it: a void waits for the next outcome,
+    and an RNG outcome's void, approved by a second supervisor, replaces nothing)."""
+    replacing: dict[str, Any] | None = None
+    for e in rows:
+        if e["kind"] not in ("void", "entered", "draw"):
+            continue
+        try:
+            f = json.loads(e["payload"])["f"]
+        except (ValueError, KeyError, TypeError):
+            continue  # an unreadable event is named by the replay
+        if e["kind"] == "void":
+            replacing = None if f.get("approved_by") else f
+            continue
+        if e["kind"] == "entered" and replacing is not None:
+            yield Decision(f"table {table_id}", int(e["seq"]), float(e["at"]), str(f["by"]),
+                           (str(replacing["by"]),), f"the result entered in place of round "
+                           f"{replacing['decision']}'s, voided")
+        replacing = None
 
 
 _TABLE_KINDS = ("adjustment_asked", "adjustment_approved", "void", "late_bet",
