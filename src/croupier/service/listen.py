@@ -138,6 +138,22 @@ class AddressCap:
         self.held[address] = self.held.get(address, 0) + 1
         return address
 
+    def hand_over(self, address: str | None, http: Any, transport: Any) -> str | None:
+        """A connection counted under ``address`` upgraded to a WebSocket (or not): its new
+        protocol, which never tells the HTTP one that it closed, gives the count back when it
+        does. What the HTTP protocol still counts (None once handed over)."""
+        protocol = transport.get_protocol()
+        if address is None or protocol is http:
+            return address
+        closed = protocol.connection_lost
+
+        def connection_lost(exc: Exception | None) -> None:
+            self.give(address)
+            closed(exc)
+
+        protocol.connection_lost = connection_lost
+        return None
+
     def give(self, address: str | None) -> None:
         """A connection counted under ``address`` (by :meth:`take`) closed."""
         if address is None:
@@ -147,6 +163,22 @@ class AddressCap:
             self.held[address] = left
         else:
             self.held.pop(address, None)
+
+
+_ANY: Any = object
+
+
+class _Upgrades(_ANY):  # type: ignore[misc]
+    """What uvicorn's HTTP protocol does as it hands a connection to a WebSocket, kept apart
+    from :func:`http_protocol`'s class: the connection's count goes with it (``cap``, the
+    class's :class:`AddressCap`)."""
+
+    cap: AddressCap
+    _address: str | None
+
+    def handle_websocket_upgrade(self, *args: Any) -> None:
+        super().handle_websocket_upgrade(*args)
+        self._address = self.cap.hand_over(self._address, self, self.transport)
 
 
 def http_protocol(seconds: float = HEADERS_SECONDS, cap: int | None = None,
@@ -168,14 +200,18 @@ def http_protocol(seconds: float = HEADERS_SECONDS, cap: int | None = None,
     is closed as soon as it is accepted. Each connection holds a file descriptor until the
     deadline above closes it, and one client opening thousands a second held every one the
     process may open: a new connection from anyone was refused, now and then, for as long as
-    it kept on. Its connections now take a share of them, never all."""
+    it kept on. Its connections now take a share of them, never all. A connection upgraded to
+    a WebSocket stays counted until its WebSocket closes: one that never logs in holds its
+    descriptor 10 s (``api/streams.HELLO_SECONDS``) like any other."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     every = seconds / 2
     base: Any = AutoHTTPProtocol
     held = AddressCap(cap, exempt)
 
-    class HeadersDeadline(base):  # type: ignore[misc]
+    class HeadersDeadline(_Upgrades, base):  # type: ignore[misc]
+        cap = held
+
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._seen: object = _BUSY
@@ -191,11 +227,7 @@ def http_protocol(seconds: float = HEADERS_SECONDS, cap: int | None = None,
         def _look(self) -> None:
             transport = self.transport
             if transport.get_protocol() is not self:
-                # A WebSocket's now, closed by its own protocol (which never tells this one):
-                # no longer counted against its address, whose count would otherwise only grow.
-                held.give(self._address)
-                self._address = None
-                return
+                return  # a WebSocket's now
             cycle = self.cycle
             busy = cycle is not None and not cycle.response_complete
             stalled, self._unread = _reading_nothing(transport, busy, self._unread)
