@@ -16,9 +16,11 @@ connections (a real server process).
 
 from __future__ import annotations
 
+import functools
 import json
 import resource
 import socket
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,8 +33,9 @@ from croupier.service import listen, store
 from croupier.service.audit import second_persons
 from croupier.service.audit.snapshot import Snapshot
 
+from . import conftest
 from .appkit import App, demo_app
-from .conftest import Server
+from .conftest import Server, make_server
 
 
 @pytest.fixture(scope="module")
@@ -110,20 +113,42 @@ def _health(source: str, port: int) -> bytes:
         return conn.recv(64)
 
 
-def test_one_address_holds_a_share_of_the_connections_not_all(sqlite_server: Server) -> None:
+FILES = 1024
+"""The server's open-files limit in the test: its share per address is then 128."""
+
+
+@pytest.fixture
+def small_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    """A server process whose open-files limit is :data:`FILES` (soft and hard), whatever
+    this machine's: the test holds its share, not thousands."""
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
+
+    monkeypatch.setattr(conftest.subprocess, "Popen",
+                        functools.partial(subprocess.Popen, preexec_fn=limited))
+    srv = make_server("sqlite", tmp_path)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_one_address_holds_a_share_of_the_connections_not_all(small_server: Server) -> None:
     """One client opening connections faster than the header deadline (10 s) closes them held
     every file descriptor the server may open: a new connection from anyone was refused now
     and then (8 of 30 health checks failed under three such clients on one address, with a
-    limit of 20,000). An address now holds at most its share: one more is closed at once, and
-    a client from another address is answered meanwhile."""
-    assert sqlite_server.proc is not None
-    cap = listen.per_address(_limit_of(sqlite_server.proc.pid))
+    limit of 20,000). An address now holds at most its share (128 of 1,024 here): one more is
+    closed at once, and a client from another address is answered meanwhile."""
+    assert small_server.proc is not None
+    assert _limit_of(small_server.proc.pid) == FILES
+    cap = listen.per_address(FILES)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < cap + 64:
         if hard != resource.RLIM_INFINITY and hard < cap + 64:
             pytest.skip(f"this process may open {hard} files; the test holds {cap + 1}")
         resource.setrlimit(resource.RLIMIT_NOFILE, (cap + 64, hard))
-    port = sqlite_server.port
+    port = small_server.port
     held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap)]
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5) as extra:
