@@ -34,6 +34,21 @@ COMMAND_MODULES: dict[str, str] = {
 }
 
 
+# Every character str.splitlines (and a reader's universal newlines) breaks a line at.
+_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(message: str) -> str:
+    r"""``message`` as the one line the replay contract puts on standard error: a name from the
+    transcript (a key, a player) may carry any character, and a carriage return or a Unicode
+    line separator in it split the line for a reader as a newline does.
+
+    >>> one_line('x\ry: not a top-level key')
+    'x\\u000dy: not a top-level key'
+    """
+    return message.replace("\n", " ").translate(_LINE_BREAKS)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from croupier.transcript import replay_text
 
@@ -49,7 +64,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         result = replay_text(text)
     except Malformed as exc:
-        print(str(exc).replace("\n", " "), file=sys.stderr)
+        print(one_line(str(exc)), file=sys.stderr)
         return 2
     if args.summary:
         from croupier.replay_summary import summarize
