@@ -93,27 +93,49 @@ def _object(pairs: list[tuple[str, Any]]) -> _Object:
     return obj
 
 
-def _first_duplicate(value: Any, where: str) -> str | None:
-    """The place of the first key given twice in one object (JSON leaves its meaning open:
-    which of two amounts would be meant?), or None. Iterative: nesting is already bounded."""
+def _lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` (JSON's \\ud800 escape makes one: no character, and
+    no name a result or a report can be written with), as its escape; or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"\\u{ord(text[exc.start]):04x}"
+    return None
+
+
+def _first_problem(value: Any, where: str) -> tuple[str, str] | None:
+    """The place and the fault of the first key given twice in one object (JSON leaves its
+    meaning open: which of two amounts would be meant?) or the first key or string that is not
+    Unicode text (a lone surrogate), or None. Iterative: nesting is already bounded."""
     stack: list[tuple[Any, str]] = [(value, where)]
     while stack:
         node, place = stack.pop()
         if isinstance(node, _Object):
             if node.twice is not None:
-                return f"{place}.{node.twice}" if place else node.twice
+                return (f"{place}.{node.twice}" if place else node.twice,
+                        "a key given twice in one object")
+            for key in node:
+                bad = _lone_surrogate(key)
+                if bad is not None:
+                    return (place or "transcript",
+                            f"a key is not valid Unicode text (a lone surrogate, {bad})")
             stack.extend((v, f"{place}.{k}" if place else k)
                          for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
             stack.extend((v, f"{place}[{i}]") for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, str):
+            bad = _lone_surrogate(node)
+            if bad is not None:
+                return place, f"not valid Unicode text (a lone surrogate, {bad})"
     return None
 
 
 def load_json(text: str) -> Any:
     """Parse JSON with every non-integer number as an exact Decimal.
 
-    A key given twice in one object is malformed, named by its place; so is nesting deeper
-    than the parser's recursion limit (no transcript nests more than a few levels).
+    A key given twice in one object is malformed, named by its place; so are a lone surrogate
+    in a key or a string, and nesting deeper than the parser's recursion limit (no transcript
+    nests more than a few levels).
     """
     try:
         doc = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant,
@@ -126,9 +148,9 @@ def load_json(text: str) -> Any:
         raise Malformed("transcript", "not valid JSON: nested too deeply") from None
     except ValueError as exc:
         raise Malformed("transcript", f"not valid JSON: {exc}") from None
-    duplicate = _first_duplicate(doc, "")
-    if duplicate is not None:
-        raise Malformed(duplicate, "a key given twice in one object")
+    problem = _first_problem(doc, "")
+    if problem is not None:
+        raise Malformed(*problem)
     return doc
 
 

@@ -8,6 +8,8 @@ Every case runs the real command line, as a lab would (``conftest.run_raw``).
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -151,6 +153,33 @@ def test_malformed_line_stays_one_line_whatever_the_name(name: str) -> None:
     doc[name] = 1
     code, out, err = run_raw(doc)
     assert code == 2 and len(err.splitlines()) == 1, repr(err)
+
+
+# Found by this battery: a lone surrogate (valid JSON escape, no character) in a player's name
+# was taken; `croupier replay --summary` then died with "internal error: UnicodeEncodeError"
+# (exit 1), and the plain result carried a name no UTF-8 reader can hold.
+@pytest.mark.parametrize(("text", "place"), [
+    (_doc(players='{"\\ud800": 100}'), "players"),
+    (_doc('[{"player": "a\\udfff", "bet": "pass", "amount": 1}]'), "actions[0].player"),
+    (_doc('[]').replace('"actions"', '"_c": ["\\udc00x"], "actions"'), "_c[0]"),
+])
+@pytest.mark.parametrize("summary", [False, True])
+def test_lone_surrogate_is_malformed(text: str, place: str, summary: bool) -> None:
+    """Contract "Exit status and errors": text that is no Unicode is bad JSON input: exit 2,
+    nothing on stdout, one line naming the place, with or without --summary."""
+    args = [str(sys.executable), "-m", "croupier", "replay", *(["--summary"] if summary else []),
+            "-"]
+    done = subprocess.run(args, input=text, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith(place), done.stderr
+
+
+def test_surrogate_pair_is_a_character() -> None:
+    """A surrogate PAIR escape is one character (U+1F600), a name like any other."""
+    r = play(NJ_13_69F, [bet("\U0001F600", "pass", 5), roll(3, 4)], players={"\U0001F600": 10})
+    check(r, "\U0001F600", 15, 0)
 
 
 def test_gigantic_transcript_plays_in_time() -> None:
