@@ -14,6 +14,7 @@ table (:class:`croupier.table.Table`) checks and plays it.
 
 from __future__ import annotations
 
+from decimal import localcontext
 from typing import Any
 
 from croupier.errors import Malformed, Refusal
@@ -58,8 +59,24 @@ def read_header(doc: Any) -> tuple[Game, Profile]:
     return played, profile
 
 
+MONEY_DIGITS = 120
+"""Significant digits of the decimal arithmetic a replay runs under. Python's default, 28, is
+reached by a long enough transcript: a stake may be just under 10**16 and a pay-table entry
+up to 1,000,000 to 1, so each action can add some 10**22 to a bankroll, and after about 10**5
+such wins the cents were rounded away and the result could not be written (InvalidOperation,
+an internal error). A stake grows by at most 10**16 an action, so a bankroll stays below
+10**22 times the square of the number of actions: 120 digits hold any transcript a machine
+can store."""
+
+
 def replay(doc: Any) -> dict[str, Any]:
     """Play a parsed transcript through the engine and return the result object."""
+    with localcontext() as exact:
+        exact.prec = MONEY_DIGITS
+        return _replay(doc)
+
+
+def _replay(doc: Any) -> dict[str, Any]:
     played, profile = read_header(doc)
     players = read_players(doc)
     table = played.open(profile, doc.get("options", {}), players)

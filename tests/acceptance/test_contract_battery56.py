@@ -192,6 +192,27 @@ def test_gigantic_transcript_plays_in_time() -> None:
     check(json.loads(out), "a", 100 + 2 * 30000, 0)
 
 
+# Found by this battery: the replay ran under Python's default 28 significant digits; past
+# 10**26 dollars a bankroll's cents were rounded away and writing it failed ("croupier:
+# internal error: InvalidOperation", exit 1).
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(b)")
+def test_money_stays_exact_past_twenty_eight_digits() -> None:
+    """Contract "Money": all arithmetic is exact decimal arithmetic. Four the Hardway on the
+    Hop paid at 1,000,000 to 1 (a pay table above the 1.4(b) minimum of 30 to 1), the largest
+    stake 999,999,999,999,999.99 won 110,000 times, then a cent lost: the bankroll, in cents,
+    is B * (1 + 110000 * 10**6) - 1 with B the stake in cents."""
+    wins = 110_000
+    stake = "999999999999999.99"
+    actions = [bet("a", "hop", stake, dice=[2, 2]), roll(2, 2)] * wins
+    actions += [bet("a", "hop", "0.01", dice=[2, 2]), roll(1, 2)]
+    code, out, err = run_raw(transcript(NJ_13_69F, actions, players={"a": stake}, unit="0.01",
+                                        pays={"hop:2-2": "1000000 to 1"}))
+    assert code == 0, err
+    cents = 99999999999999999 * (1 + wins * 10**6) - 1
+    assert json.loads(out)["players"]["a"] == {"bankroll": f"{cents // 100}.{cents % 100:02d}",
+                                               "on_table": "0.00"}
+
+
 # A commission rate is read as an exact fraction; one given to a billion-billion decimal
 # places never finished (found by this battery).
 @pytest.mark.parametrize("vig", ["1e-999999999999999999", "0.000000001", "1E-9999999"])
