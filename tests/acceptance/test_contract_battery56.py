@@ -182,6 +182,28 @@ def test_surrogate_pair_is_a_character() -> None:
     check(r, "\U0001F600", 15, 0)
 
 
+# Found by this battery: every pay-table entry below its minimum cited the profile's payout
+# table (13:69F-1.4(b)), also for the fire bet, whose tables are 1.4(e), and for buy and lay,
+# whose true odds are 1.5(a), (b) (13:47-20.25(j), (k) at casino nights).
+@pytest.mark.parametrize(("rules", "key", "odds", "clause"), [
+    (NJ_13_69F, "fire:4", "23 to 1", "(N.J.A.C. 13:69F-1.4(e))"),
+    (NJ_13_69F, "buy:4", "3 to 2", "(N.J.A.C. 13:69F-1.5(a))"),
+    (NJ_13_69F, "lay:10", "1 to 3", "(N.J.A.C. 13:69F-1.5(b))"),
+    (CASINO_NIGHT, "buy:6", "1 to 1", "(N.J.A.C. 13:47-20.25(j))"),
+    (CASINO_NIGHT, "lay:4", "1 to 3", "(N.J.A.C. 13:47-20.25(k))"),
+    (NJ_13_69F, "field:12", "1 to 1", "(N.J.A.C. 13:69F-1.4(b))"),
+    (NJ_19_47, "hop:2-2", "29 to 1", "(N.J.A.C. 19:47-1.4(b))"),
+])
+@pytest.mark.clause("N.J.A.C. 13:69F-1.4(e)", "N.J.A.C. 13:69F-1.5(a)", "N.J.A.C. 13:69F-1.5(b)",
+                    "N.J.A.C. 13:47-20.25(j)", "N.J.A.C. 13:47-20.25(k)")
+def test_pay_below_minimum_names_the_clause_that_sets_it(rules: str, key: str, odds: str,
+                                                         clause: str) -> None:
+    """Contract `pays`: an entry below the regulatory minimum is malformed; the line names the
+    place and the clause whose table the minimum is from."""
+    line = malformed(transcript(rules, [], pays={key: odds}))
+    assert line.startswith(f"options.pays.{key}") and line.endswith(clause), line
+
+
 def test_gigantic_transcript_plays_in_time() -> None:
     """Contract: a transcript of any length is played through; 60,000 actions (a field bet
     and a roll of 1-1, 30 times over 2,000) finish well inside the harness's timeout.

@@ -271,10 +271,27 @@ def _read_pays(profile: Profile, variant: CrapsVariant, fire_table: str, overrid
             raise Malformed(
                 where,
                 f"{proposed} is below the minimum payout {pays[key]} "
-                f"({rules.clause('pays_clause')})",
+                f"({_minimum_clause(profile, key)})",
             )
         pays[key] = proposed
     return pays
+
+
+# The pay-table entries whose minimum another clause than the profile's payout table sets:
+# the fire bet's tables (13:69F-1.4(e)), the true odds of buy and lay bets (13:69F-1.5(a), (b);
+# 13:47-20.25(j), (k)) and the free odds.
+_MINIMUM_CLAUSES = {"fire": "fire_pays_clause", "buy": "buy_commission_clause",
+                    "lay": "lay_commission_clause", "pass_odds": "odds_clause",
+                    "dont_pass_odds": "odds_clause", "come_odds": "odds_clause",
+                    "dont_come_odds": "odds_clause"}
+
+
+def _minimum_clause(profile: Profile, key: str) -> str:
+    """The clause that sets the minimum payout of pay-table entry ``key``."""
+    rules = profile.craps
+    assert rules is not None
+    own = _MINIMUM_CLAUSES.get(key.split(":")[0])
+    return (rules.clause(own) if own else "") or rules.clause("pays_clause")
 
 
 def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
