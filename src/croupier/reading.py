@@ -74,6 +74,17 @@ def check_name(value: object, known: Iterable[str], what: str, where: str,
     raise unknown_name(value, names, what, where, listing)
 
 
+INT_DIGITS = 4000
+"""Integers longer than this are read as Decimal: Python refuses to make an int of more than
+4300 digits (sys.get_int_max_str_digits), which failed the whole parse with an interpreter's
+hint; a JSON number that long is well formed, and the reader of its place says what is
+wrong with it (an amount too large, not a die)."""
+
+
+def _integer(text: str) -> int | Decimal:
+    return int(text) if len(text) <= INT_DIGITS else Decimal(text)
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number")
 
@@ -138,8 +149,8 @@ def load_json(text: str) -> Any:
     nests more than a few levels).
     """
     try:
-        doc = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant,
-                         object_pairs_hook=_object)
+        doc = json.loads(text, parse_float=Decimal, parse_int=_integer,
+                         parse_constant=_reject_constant, object_pairs_hook=_object)
     except json.JSONDecodeError as exc:
         raise Malformed(
             "transcript", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
