@@ -179,6 +179,19 @@ def test_lone_surrogate_is_malformed(text: str, place: str, summary: bool) -> No
     assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith(place), done.stderr
 
 
+def test_summary_reads_the_transcript_as_the_replay_did() -> None:
+    """Contract: annotations (keys starting with `_`) are ignored, whatever they hold; a 5,000
+    digit integer in one is a well-formed JSON number. Once the replay read such integers
+    (above), --summary, which parsed the text again with json.loads, stopped with an internal
+    error (exit 1); it now summarises the transcript the replay read."""
+    text = _doc('[{"roll": [3, 4]}]').replace('"actions"', '"_n": 1' + "0" * 5000 + ', "actions"')
+    for summary in ([], ["--summary"]):
+        done = subprocess.run([str(sys.executable), "-m", "croupier", "replay", *summary, "-"],
+                              input=text, capture_output=True, text=True, timeout=120,
+                              check=False)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
 def test_surrogate_pair_is_a_character() -> None:
     """A surrogate PAIR escape is one character (U+1F600), a name like any other."""
     r = play(NJ_13_69F, [bet("\U0001F600", "pass", 5), roll(3, 4)], players={"\U0001F600": 10})
@@ -731,3 +744,64 @@ def test_roulette_table_limits() -> None:
                   unit="0.01", max_bet="10")
     assert rejected(r) == [0, 2]
     check(r, "a", 90, 10)
+
+
+# ------------------------------------------------------------------ more edges that held
+
+
+@pytest.mark.parametrize(("dice", "after"), [((2, 3), 310), ((3, 4), 290)])
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
+def test_come_odds_off_on_the_come_out_go_back(dice: tuple[int, int], after: int) -> None:
+    """13:69F-1.3(e): come odds are inactive on the come out; contract: odds that are off when
+    their come bet is decided go back. Come 10 on 5 with 20 odds (300 - 30 = 270); the point is
+    made; on the come-out a 5 wins the come bet (+20) and returns the odds (+20): 310; a 7
+    loses the come bet and returns the odds: 290."""
+    r = play(NJ_13_69F, [roll(2, 2), bet("a", "come", 10), roll(2, 3),
+                         bet("a", "come_odds", 20, number=5), roll(2, 2), roll(*dice)],
+             players={"a": 300})
+    check(r, "a", after, 0)
+
+
+@pytest.mark.parametrize(("dice", "after"), [((3, 4), 330), ((2, 2), 250)])
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(e)")
+def test_dont_come_odds_work_on_the_come_out(dice: tuple[int, int], after: int) -> None:
+    """13:69F-1.3(e) names come odds only: lay odds on a don't come work on the come out. Don't
+    come 10 on 4 with 40 laid (wins 20): come-out 7 wins both (250 + 20 + 60 = 330); a 4 loses
+    both (250)."""
+    r = play(NJ_13_69F, [roll(3, 3), bet("a", "dont_come", 10), roll(2, 2),
+                         bet("a", "dont_come_odds", 40, number=4), roll(3, 3), roll(*dice)],
+             players={"a": 300})
+    check(r, "a", after, 0)
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)", "N.J.A.C. 13:47-20.25(k)")
+def test_commission_top_up_after_a_win() -> None:
+    """Contract "Adding to a buy or lay": the commission is topped up to what the new total
+    owes. Buy 4 $20 (1) wins 40 less 1 again (118); adding 20 makes 40, owing 2, 1 paid: 97.
+    Casino night lay 4 $40 (5% of 20 = 1) wins 20 less 1 (78); adding 40 makes 80, which could
+    win 40 and owes 2: top-up 1, 78 - 40 - 1 = 37."""
+    r = play(NJ_13_69F, [*POINT_6, bet("a", "buy", 20, number=4), roll(1, 3),
+                         bet("a", "buy", 20, number=4)])
+    check(r, "a", 97, 40)
+    r = play(CASINO_NIGHT, [bet("a", "lay", 40, number=4), roll(3, 4), bet("a", "lay", 40,
+                                                                           number=4)])
+    check(r, "a", 37, 80)
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.5(a)")
+def test_commission_rounded_to_a_quarter_unit() -> None:
+    """Contract "Commission": rounded down to the table unit. Unit 0.25: 5% of a $30 buy is
+    1.50, a whole number of quarters, so 1.50 is taken (68.50) and taken again from the 60 won:
+    68.50 + 58.50 = 127."""
+    r = play(NJ_13_69F, [*POINT_6, bet("a", "buy", 30, number=4), roll(1, 3)], unit="0.25")
+    check(r, "a", 127, 30)
+
+
+@pytest.mark.clause("N.J.A.C. 13:69F-1.3(d)")
+def test_flat_bet_not_cut_below_what_its_odds_need() -> None:
+    """Contract "Don't bets": a flat bet cannot be cut below what the odds behind it need. Don't
+    pass 10 on 4 with 120 laid (wins 60 = 6 x 10): cutting the flat bet by 1 is refused."""
+    r = play(NJ_13_69F, [bet("a", "dont_pass", 10), roll(2, 2), bet("a", "dont_pass_odds", 120),
+                         reduce("a", "dont_pass", 1)], players={"a": 200})
+    assert rejected(r) == [3]
+    check(r, "a", 70, 130)
