@@ -49,7 +49,12 @@ class Proxies:
             ip = ipaddress.ip_address(address)
         except ValueError:
             return False
-        return any(ip in net for net in self.networks)
+        # A server listening on "::" takes IPv4 too, its peers then written ::ffff:a.b.c.d:
+        # a proxy named by its IPv4 address was not trusted, and was held to one client's
+        # share of the connections (listen.AddressCap) with everyone behind it.
+        mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+        return any(ip in net or (mapped is not None and mapped in net)
+                   for net in self.networks)
 
     def client(self, peer: str, forwarded: Sequence[str]) -> str:
         """The client's address, given the connection's ``peer`` and the header's values."""

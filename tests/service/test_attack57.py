@@ -1,0 +1,96 @@
+"""Attacks on the connection cap per client address and the changes around it (attack57).
+
+* A trusted proxy reaching a server that listens on ``::`` over IPv4 was held to one client's
+  share of the connections: the listening socket takes IPv4 too (Linux's default), so the
+  proxy's connections came from ``::ffff:127.0.0.1``, which ``--trusted-proxy 127.0.0.1`` did
+  not name. Past its 128th connection (of 1,024 open files) each new one was closed at once:
+  everyone behind the proxy was locked out while it held that many (and its X-Forwarded-For
+  was not believed either, so they all shared one address for every other limit too). An
+  IPv4-mapped address is now read as the IPv4 address it carries.
+"""
+
+from __future__ import annotations
+
+import resource
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from croupier.service import listen
+from croupier.service.api.clients import Proxies
+
+from . import conftest
+from .conftest import Server, make_server
+
+FILES = 1024
+"""The server's open-files limit in the test: its share per address is then 128."""
+
+
+def test_an_ipv4_mapped_address_is_the_ipv4_address_it_carries() -> None:
+    proxies = Proxies(["10.0.0.0/8"])
+    assert proxies.trusts("::ffff:10.1.2.3")
+    assert proxies.client("::ffff:10.1.2.3", ["198.51.100.4"]) == "198.51.100.4"
+    assert proxies.client("10.1.2.3", ["198.51.100.4, ::ffff:10.9.9.9"]) == "198.51.100.4"
+    assert not proxies.trusts("::ffff:192.0.2.1")
+
+
+def _dual_stack() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as sock:
+            sock.bind(("::", 0))
+            sock.listen()
+            with socket.create_connection(("127.0.0.1", sock.getsockname()[1]), timeout=5):
+                pass
+        return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def proxied_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    """A server listening on ``::`` (IPv4 and IPv6), 127.0.0.1 its trusted proxy, its
+    open-files limit :data:`FILES`."""
+    if not _dual_stack():
+        pytest.skip("this machine has no dual-stack IPv6 socket")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
+
+    real = subprocess.Popen
+
+    def popen(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        return real([*cmd, "--host", "::", "--trusted-proxy", "127.0.0.1"],
+                                preexec_fn=limited, **kwargs)
+
+    monkeypatch.setattr(conftest.subprocess, "Popen", popen)
+    srv = make_server("sqlite", tmp_path)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def test_a_trusted_proxy_over_ipv4_on_a_dual_stack_socket_is_not_capped(
+        proxied_server: Server) -> None:
+    cap = listen.per_address(FILES)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < cap + 64:
+        if hard != resource.RLIM_INFINITY and hard < cap + 64:
+            pytest.skip(f"this process may open {hard} files; the test holds {cap + 1}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (cap + 64, hard))
+    port = proxied_server.port
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap)]
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as extra:
+            extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            extra.settimeout(10)
+            assert extra.recv(64).startswith(b"HTTP/1.1 200"), (
+                "the trusted proxy's connection past one client's share was closed")
+    finally:
+        for conn in held:
+            conn.close()
