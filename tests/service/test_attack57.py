@@ -94,3 +94,28 @@ def test_a_trusted_proxy_over_ipv4_on_a_dual_stack_socket_is_not_capped(
     finally:
         for conn in held:
             conn.close()
+
+
+# --- a pending coupon approved for a deleted account ---------------------------------------
+
+def test_a_pending_coupon_is_not_approved_for_a_deleted_account(tmp_path: Path) -> None:
+    """(154d8cf) No match play coupon is issued to a deleted account, but one asked for past
+    what one person issues alone (pending, 202) before the account was deleted was still
+    approved afterwards (200, issued): a deletion reads only the wallet and the tables. The
+    approval is refused now as the issue is, naming the deletion."""
+    from .appkit import demo_app
+
+    with demo_app(tmp_path) as app:
+        app.add_user("gus", "player")
+        app.add_user("sup2", "supervisor")
+        asked = app.post("supervisor", "/coupons",
+                         {"player": "gus", "face_value": "150.00", "wagers": ["pass"]})
+        assert asked.status_code == 202, asked.text
+        serial = asked.json()["serial"]
+        gone = app.client.delete("/users/gus", headers=app.headers("admin"))
+        assert gone.status_code == 200, gone.text
+        approved = app.post("sup2", f"/coupons/{serial}/approve", None, key=None)
+        assert approved.status_code == 409, approved.text
+        assert "deleted" in approved.json()["error"]["reason"]
+        assert app.get("auditor", f"/coupons/{serial}").json()["status"] == "pending"
+        assert app.audit()["ok"]

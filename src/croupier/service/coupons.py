@@ -306,6 +306,9 @@ def approve(conn: Connection, approver: str, serial: str) -> dict[str, Any]:
                       f"one person with them: {why}", CLAUSE)
     if current.expires_at <= store.now():
         raise Refusal(f"coupon {serial} has expired", CLAUSE)
+    # Asked for before the account was deleted (a deletion reads only the wallet and the
+    # tables): issued now, it would be a coupon in an account no one can use.
+    refuse_deleted(conn, current.player, "a match play coupon")
     _log(conn, serial, "coupon_approved", approver, {}, {})
     conn.execute(coupons.update().where(coupons.c.serial == serial).values(status="issued"))
     return get(conn, serial) or {}
