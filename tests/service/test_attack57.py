@@ -7,6 +7,12 @@
   everyone behind the proxy was locked out while it held that many (and its X-Forwarded-For
   was not believed either, so they all shared one address for every other limit too). An
   IPv4-mapped address is now read as the IPv4 address it carries.
+* One IPv6 client held as many connections as it liked: the share was counted per address,
+  and a client given a /64 (the least a network is given) has 2**64 of them, so it opened its
+  connections from a new one each time and held every descriptor again. An IPv6 peer is
+  counted by its /64.
+* A match play coupon asked for (pending) before its player's account was deleted was
+  approved afterwards and issued to the deleted account (154d8cf refused only the issue).
 """
 
 from __future__ import annotations
@@ -36,6 +42,36 @@ def test_an_ipv4_mapped_address_is_the_ipv4_address_it_carries() -> None:
     assert proxies.client("::ffff:10.1.2.3", ["198.51.100.4"]) == "198.51.100.4"
     assert proxies.client("10.1.2.3", ["198.51.100.4, ::ffff:10.9.9.9"]) == "198.51.100.4"
     assert not proxies.trusts("::ffff:192.0.2.1")
+
+
+class _Transport:
+    """What :class:`listen.AddressCap` reads of a connection: its peer, and its closing."""
+
+    def __init__(self, address: str) -> None:
+        self.peer = (address, 40000, 0, 0) if ":" in address else (address, 40000)
+        self.aborted = False
+
+    def get_extra_info(self, name: str) -> Any:
+        return self.peer if name == "peername" else None
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_one_ipv6_client_holds_its_share_whatever_address_of_its_64_it_uses() -> None:
+    cap = listen.AddressCap(64, lambda address: False)
+    taken = [cap.take(_Transport(f"2001:db8:1:2::{n:x}")) for n in range(1, 65)]
+    assert all(t is not None for t in taken)
+    extra = _Transport("2001:db8:1:2:ffff::1")
+    assert cap.take(extra) is None and extra.aborted, "a new address of the same /64"
+    other = _Transport("2001:db8:1:3::1")
+    assert cap.take(other) is not None and not other.aborted, "another /64"
+    for t in taken:
+        cap.give(t)
+    again = _Transport("2001:db8:1:2::1")
+    assert cap.take(again) is not None and not again.aborted, "given back"
+    # An IPv4 client over a dual-stack socket is its IPv4 address, held to its own share.
+    assert cap.take(_Transport("::ffff:192.0.2.1")) == cap.take(_Transport("192.0.2.1"))
 
 
 def _dual_stack() -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import ipaddress
 import logging
 import socket
 import struct
@@ -117,6 +118,25 @@ def per_address(files: int) -> int:
     return max(PER_ADDRESS_MIN, files // PER_ADDRESS_SHARE)
 
 
+def client_of(address: str) -> str:
+    """The client a peer's ``address`` is counted as: an IPv6 address's /64, the least a
+    network is given (its client may use any of its 2**64 addresses, one a connection, and
+    so held as many connections as it liked), an IPv4-mapped one's IPv4 address.
+
+    >>> client_of("2001:db8:1:2:ffff::1"), client_of("::ffff:192.0.2.1"), client_of("192.0.2.1")
+    ('2001:db8:1:2::/64', '192.0.2.1', '192.0.2.1')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
+
+
 class AddressCap:
     """How many connections each client address holds, at most ``cap`` (None: no cap) unless
     ``exempt`` says otherwise."""
@@ -131,7 +151,7 @@ class AddressCap:
         peer = transport.get_extra_info("peername")
         if self.cap is None or not isinstance(peer, tuple) or self.exempt(str(peer[0])):
             return None
-        address = str(peer[0])
+        address = client_of(str(peer[0]))
         if self.held.get(address, 0) >= self.cap:
             transport.abort()
             return None
