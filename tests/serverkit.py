@@ -210,3 +210,16 @@ def ended_by_the_database(conn: Any) -> None:
     with pytest.raises(sa.exc.DBAPIError) as caught:
         conn.exec_driver_sql("SELECT 1")
     assert store.sqlstate(caught.value) == store.IDLE_ENDED
+
+
+def room_for_connections(count: int) -> None:
+    """Let this test process hold ``count`` sockets and 64 files more (raising its open-files
+    limit as far as it may); the test is skipped, saying why, where it may not."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= count + 64:
+        return
+    if hard != resource.RLIM_INFINITY and hard < count + 64:
+        pytest.skip(f"this process may open {hard} files; the test holds {count}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count + 64, hard))

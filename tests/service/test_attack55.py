@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from croupier.service import listen, store
 from croupier.service.audit import second_persons
 from croupier.service.audit.snapshot import Snapshot
+from serverkit import room_for_connections
 
 from . import conftest
 from .appkit import App, demo_app
@@ -143,11 +144,7 @@ def test_one_address_holds_a_share_of_the_connections_not_all(small_server: Serv
     assert small_server.proc is not None
     assert _limit_of(small_server.proc.pid) == FILES
     cap = listen.per_address(FILES)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < cap + 64:
-        if hard != resource.RLIM_INFINITY and hard < cap + 64:
-            pytest.skip(f"this process may open {hard} files; the test holds {cap + 1}")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (cap + 64, hard))
+    room_for_connections(cap + 1)
     port = small_server.port
     held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap)]
     try:

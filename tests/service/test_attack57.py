@@ -28,6 +28,7 @@ import pytest
 
 from croupier.service import listen
 from croupier.service.api.clients import Proxies
+from serverkit import room_for_connections
 
 from . import conftest
 from .conftest import Server, make_server
@@ -114,11 +115,7 @@ def proxied_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 def test_a_trusted_proxy_over_ipv4_on_a_dual_stack_socket_is_not_capped(
         proxied_server: Server) -> None:
     cap = listen.per_address(FILES)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < cap + 64:
-        if hard != resource.RLIM_INFINITY and hard < cap + 64:
-            pytest.skip(f"this process may open {hard} files; the test holds {cap + 1}")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (cap + 64, hard))
+    room_for_connections(cap + 1)
     port = proxied_server.port
     held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(cap)]
     try:
