@@ -1,9 +1,13 @@
 // The HTTP API and the table's WebSocket stream, with the bearer token kept per browser tab.
 const KEY = "croupier.token";
 
-function newKey() {
-  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  return `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+// A key no one else can guess or repeat. randomUUID exists only in a secure context (HTTPS or
+// localhost); over plain HTTP the key was the clock and Math.random, which another page can
+// predict. getRandomValues is the same generator and exists in every context.
+export function newKey() {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `k-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 // One Idempotency-Key per intent: made when a form is opened, made anew whenever it is edited,
