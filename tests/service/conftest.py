@@ -120,24 +120,42 @@ def make_server(backend: str, tmp_path: Path, seed: int = 1) -> Server:
     return Server(tmp_path, database, seed)
 
 
-@pytest.fixture(params=BACKENDS)
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    srv = make_server(request.param, tmp_path)
+@contextlib.contextmanager
+def running(srv: Server) -> Iterator[Server]:
+    """``srv`` started for the block, stopped after it."""
     srv.start()
     try:
         yield srv
     finally:
         srv.stop()
+
+
+def limit_files(monkeypatch: pytest.MonkeyPatch, files: int, *args: str) -> None:
+    """Server processes started from here on in the test may open ``files`` files at most
+    (soft and hard limit, whatever this machine's) and take ``args`` after their command."""
+    import resource
+
+    real = subprocess.Popen
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    def popen(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        return real([*cmd, *args], preexec_fn=limited, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+
+
+@pytest.fixture(params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    with running(make_server(request.param, tmp_path)) as srv:
+        yield srv
 
 
 @pytest.fixture
 def sqlite_server(tmp_path: Path) -> Iterator[Server]:
-    srv = make_server("sqlite", tmp_path)
-    srv.start()
-    try:
+    with running(make_server("sqlite", tmp_path)) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(params=BACKENDS)

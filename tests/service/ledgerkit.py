@@ -5,6 +5,7 @@ test ledger may: the audit names them on any other)."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from decimal import Decimal
@@ -103,3 +104,16 @@ class Kit:
             self.act("bob", "roulette-1", wagers.bet(u["bob"], wheel, red, self.ledger.limits))
             self.act("dealer", "roulette-1", outcomes.no_more_bets(u["dealer"], wheel))
             self.spin("roulette-1")
+
+
+def record_row(seq: int, kind: str, subject: str, actor: str, at: float, **payload: Any
+               ) -> dict[str, Any]:
+    """A row of the users' or the house's chain as the audit's snapshot holds it."""
+    return {"seq": seq, "kind": kind, "subject": subject, "actor": actor, "at": at,
+            "payload": json.dumps(payload)}
+
+
+def event_row(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
+    """A table's event row as the audit's snapshot holds it."""
+    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
+            "payload": json.dumps({"type": kind, "f": fields})}

@@ -16,15 +16,10 @@ connections (a real server process).
 
 from __future__ import annotations
 
-import functools
-import json
-import resource
 import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -34,9 +29,9 @@ from croupier.service.audit import second_persons
 from croupier.service.audit.snapshot import Snapshot
 from serverkit import room_for_connections
 
-from . import conftest
 from .appkit import App, demo_app
-from .conftest import Server, make_server
+from .conftest import Server, limit_files, make_server, running
+from .ledgerkit import event_row, record_row
 
 
 @pytest.fixture(scope="module")
@@ -122,17 +117,9 @@ FILES = 1024
 def small_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     """A server process whose open-files limit is :data:`FILES` (soft and hard), whatever
     this machine's: the test holds its share, not thousands."""
-    def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
-
-    monkeypatch.setattr(conftest.subprocess, "Popen",
-                        functools.partial(subprocess.Popen, preexec_fn=limited))
-    srv = make_server("sqlite", tmp_path)
-    srv.start()
-    try:
+    limit_files(monkeypatch, FILES)
+    with running(make_server("sqlite", tmp_path)) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def test_one_address_holds_a_share_of_the_connections_not_all(small_server: Server) -> None:
@@ -163,16 +150,6 @@ def test_one_address_holds_a_share_of_the_connections_not_all(small_server: Serv
 
 # --- the audit's second reading of the two-person decisions -------------------------------
 
-def _user(seq: int, kind: str, name: str, actor: str, at: float, **payload: Any
-          ) -> dict[str, Any]:
-    return {"seq": seq, "kind": kind, "subject": name, "actor": actor, "at": at,
-            "payload": json.dumps(payload)}
-
-
-def _event(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
-    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
-            "payload": json.dumps({"type": kind, "f": fields})}
-
 
 def test_the_result_replacing_a_voided_entry_is_read_against_the_users_chain() -> None:
     """(docs/two-person-rules.md) One supervisor voids an entered result alone, and the dealer
@@ -182,25 +159,25 @@ def test_the_result_replacing_a_voided_entry_is_read_against_the_users_chain() -
     back is named. This one it did not read: box and dice, both made by admin through the
     API, struck a result and put another in its place, and the audit passed."""
     users = [
-        _user(1, "genesis", "", "croupier", 1.0, users=[
+        record_row(1, "genesis", "", "croupier", 1.0, users=[
             {"username": "admin", "role": "admin", "locked": False, "deleted": False,
              "made_by": None, "password": "a"}]),
-        _user(2, "created", "box", "admin", 2.0, role="supervisor", made_by="admin",
+        record_row(2, "created", "box", "admin", 2.0, role="supervisor", made_by="admin",
               password="b"),
-        _user(3, "created", "dice", "admin", 3.0, role="dealer", made_by="admin",
+        record_row(3, "created", "dice", "admin", 3.0, role="dealer", made_by="admin",
               password="c"),
-        _user(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
+        record_row(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
               password="d")]
     snap = Snapshot()
     snap.events = {"craps-1": [
-        _event(1, "entered", 10.0, by="d", outcome=[1, 2]),
-        _event(2, "void", 11.0, decision=1, seqs=[1], reason="misread", by="box"),
-        _event(3, "entered", 12.0, by="dice", outcome=[2, 2]),   # box's own line
-        _event(4, "void", 13.0, decision=2, seqs=[3], reason="misread", by="box"),
-        _event(5, "entered", 14.0, by="d", outcome=[3, 3]),      # independent: no finding
-        _event(6, "entered", 15.0, by="dice", outcome=[1, 1]),   # replaces nothing
-        _event(7, "void", 16.0, decision=4, seqs=[], reason="r", by="box", approved_by="d"),
-        _event(8, "entered", 17.0, by="dice", outcome=[1, 1])]}  # an RNG void's: nothing
+        event_row(1, "entered", 10.0, by="d", outcome=[1, 2]),
+        event_row(2, "void", 11.0, decision=1, seqs=[1], reason="misread", by="box"),
+        event_row(3, "entered", 12.0, by="dice", outcome=[2, 2]),   # box's own line
+        event_row(4, "void", 13.0, decision=2, seqs=[3], reason="misread", by="box"),
+        event_row(5, "entered", 14.0, by="d", outcome=[3, 3]),      # independent: no finding
+        event_row(6, "entered", 15.0, by="dice", outcome=[1, 1]),   # replaces nothing
+        event_row(7, "void", 16.0, decision=4, seqs=[], reason="r", by="box", approved_by="d"),
+        event_row(8, "entered", 17.0, by="dice", outcome=[1, 1])]}  # an RNG void's: nothing
     found = second_persons.check(users, snap)
     assert [(f.where, f.seq) for f in found] == [("table craps-1", 3)], found
     assert "both came from admin" in found[0].what and "dice" in found[0].what

@@ -17,9 +17,7 @@
 
 from __future__ import annotations
 
-import resource
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,8 +28,7 @@ from croupier.service import listen
 from croupier.service.api.clients import Proxies
 from serverkit import room_for_connections
 
-from . import conftest
-from .conftest import Server, make_server
+from .conftest import Server, limit_files, make_server, running
 
 FILES = 1024
 """The server's open-files limit in the test: its share per address is then 128."""
@@ -94,22 +91,9 @@ def proxied_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     if not _dual_stack():
         pytest.skip("this machine has no dual-stack IPv6 socket")
 
-    def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
-
-    real = subprocess.Popen
-
-    def popen(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-        return real([*cmd, "--host", "::", "--trusted-proxy", "127.0.0.1"],
-                                preexec_fn=limited, **kwargs)
-
-    monkeypatch.setattr(conftest.subprocess, "Popen", popen)
-    srv = make_server("sqlite", tmp_path)
-    srv.start()
-    try:
+    limit_files(monkeypatch, FILES, "--host", "::", "--trusted-proxy", "127.0.0.1")
+    with running(make_server("sqlite", tmp_path)) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def test_a_trusted_proxy_over_ipv4_on_a_dual_stack_socket_is_not_capped(

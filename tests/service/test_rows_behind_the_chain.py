@@ -22,6 +22,7 @@ from croupier.service.register import record_text
 from serverkit import PASSWORD
 
 from .appkit import App, backend_app, demo_app
+from .ledgerkit import event_row, record_row
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -228,40 +229,29 @@ def test_an_approval_made_while_the_users_chain_was_rewritten_is_named_by_the_au
                for w in found), report["findings"]
 
 
-def _user(seq: int, kind: str, name: str, actor: str, at: float, **payload: Any
-          ) -> dict[str, Any]:
-    return {"seq": seq, "kind": kind, "subject": name, "actor": actor, "at": at,
-            "payload": json.dumps(payload)}
-
-
-def _event(seq: int, kind: str, at: float, **fields: Any) -> dict[str, Any]:
-    return {"seq": seq, "kind": kind, "at": at, "actor": "x",
-            "payload": json.dumps({"type": kind, "f": fields})}
-
-
 def test_the_tables_two_person_decisions_are_read_against_the_users_chain() -> None:
     # One admin made s1 and s2 through the API: one person. d was made at the command line.
     users = [
-        _user(1, "genesis", "", "croupier", 1.0, users=[
+        record_row(1, "genesis", "", "croupier", 1.0, users=[
             {"username": "admin", "role": "admin", "locked": False, "deleted": False,
              "made_by": None, "password": "a"}]),
-        _user(2, "created", "s1", "admin", 2.0, role="supervisor", made_by="admin",
+        record_row(2, "created", "s1", "admin", 2.0, role="supervisor", made_by="admin",
               password="b"),
-        _user(3, "created", "s2", "admin", 3.0, role="supervisor", made_by="admin",
+        record_row(3, "created", "s2", "admin", 3.0, role="supervisor", made_by="admin",
               password="c"),
-        _user(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
+        record_row(4, "created", "d", "command line", 4.0, role="dealer", made_by=None,
               password="d")]
     snap = Snapshot()
     snap.events = {"craps-1": [
-        _event(1, "void", 10.0, decision=1, seqs=[], reason="r", by="s1", approved_by="s2"),
-        _event(2, "late_bet", 11.0, late_id=1, player="bob", wager="pass", qualifier=None,
+        event_row(1, "void", 10.0, decision=1, seqs=[], reason="r", by="s1", approved_by="s2"),
+        event_row(2, "late_bet", 11.0, late_id=1, player="bob", wager="pass", qualifier=None,
                amount={"$d": "5.00"}, clause=""),
-        _event(3, "late_bet_confirmed", 12.0, late_id=1, by="s1", role="boxperson"),
-        _event(4, "late_bet_confirmed", 13.0, late_id=1, by="d", role="dealer"),
-        _event(5, "late_bet", 14.0, late_id=2, player="bob", wager="pass", qualifier=None,
+        event_row(3, "late_bet_confirmed", 12.0, late_id=1, by="s1", role="boxperson"),
+        event_row(4, "late_bet_confirmed", 13.0, late_id=1, by="d", role="dealer"),
+        event_row(5, "late_bet", 14.0, late_id=2, player="bob", wager="pass", qualifier=None,
                amount={"$d": "5.00"}, clause=""),
-        _event(6, "late_bet_confirmed", 15.0, late_id=2, by="s1", role="boxperson"),
-        _event(7, "late_bet_confirmed", 16.0, late_id=2, by="s2", role="dealer")]}
+        event_row(6, "late_bet_confirmed", 15.0, late_id=2, by="s1", role="boxperson"),
+        event_row(7, "late_bet_confirmed", 16.0, late_id=2, by="s2", role="dealer")]}
     found = second_persons.check(users, snap)
     assert [(f.where, f.seq) for f in found] == [("table craps-1", 1), ("table craps-1", 7)]
     assert "both came from admin" in found[0].what
@@ -292,12 +282,6 @@ def test_a_withdrawn_change_approved_while_its_record_was_edited_is_named(app: A
     found = [f["what"] for f in report["findings"] if f["where"] == "house records"]
     assert f"paytable_approved of change {change['id']}: it was withdrawn, not proposed" \
         in found, report["findings"]
-
-
-def _record(seq: int, kind: str, subject: str, actor: str, at: float, **payload: Any
-            ) -> dict[str, Any]:
-    return {"seq": seq, "kind": kind, "subject": subject, "actor": actor, "at": at,
-            "payload": json.dumps(payload)}
 
 
 def test_an_approval_of_retired_equipment_made_while_its_record_was_edited_is_named(
@@ -337,17 +321,17 @@ def test_the_registers_rules_are_run_again_on_its_records() -> None:
     # second approval, a record of an item never registered, an id registered twice. A
     # record refused is not folded: the wheel stays approved once, by floor.
     records = [
-        _record(1, "equipment_registered", "equipment:w", "sup", 1.0, id="w", type="wheel",
+        record_row(1, "equipment_registered", "equipment:w", "sup", 1.0, id="w", type="wheel",
                 description="a wheel"),
-        _record(2, "equipment_approved", "equipment:w", "floor", 2.0, authority="CCC",
+        record_row(2, "equipment_approved", "equipment:w", "floor", 2.0, authority="CCC",
                 reference="1"),
-        _record(3, "equipment_approved", "equipment:w", "floor", 3.0, authority="CCC",
+        record_row(3, "equipment_approved", "equipment:w", "floor", 3.0, authority="CCC",
                 reference="2"),
-        _record(4, "equipment_inspected", "equipment:v", "floor", 4.0, passed=True,
+        record_row(4, "equipment_inspected", "equipment:v", "floor", 4.0, passed=True,
                 findings="fine"),
-        _record(5, "equipment_registered", "equipment:w", "sup", 5.0, id="w", type="ball",
+        record_row(5, "equipment_registered", "equipment:w", "sup", 5.0, id="w", type="ball",
                 description="a ball"),
-        _record(6, "equipment_approved", "equipment:w", "admin", 6.0, authority="CCC",
+        record_row(6, "equipment_approved", "equipment:w", "admin", 6.0, authority="CCC",
                 reference="3")]
     found, notes = equipment_register.check_records(records)
     assert [(f.seq, f.what) for f in found] == [
@@ -372,14 +356,14 @@ def test_decisions_an_older_release_made_before_the_users_chain_are_not_findings
     # reads the decisions made since against today's rules, not these.
     def house(at: float) -> list[dict[str, Any]]:
         return [
-            _record(1, "equipment_registered", "equipment:t1", "admin", at, id="t1"),
-            _record(2, "equipment_approved", "equipment:t1", "admin", at + 1,
+            record_row(1, "equipment_registered", "equipment:t1", "admin", at, id="t1"),
+            record_row(2, "equipment_approved", "equipment:t1", "admin", at + 1,
                     authority="demo", reference="x"),
-            _record(3, "paytable_proposed", "paytable:craps:nj-13-69f", "sup", at + 2,
+            record_row(3, "paytable_proposed", "paytable:craps:nj-13-69f", "sup", at + 2,
                     effective_at=repr(at), game="craps"),
-            _record(4, "paytable_approved", "paytable:craps:nj-13-69f", "admin", at + 5,
+            record_row(4, "paytable_approved", "paytable:craps:nj-13-69f", "admin", at + 5,
                     change=3)]
-    users = [_user(1, "genesis", "", "croupier", 100.0, users=[
+    users = [record_row(1, "genesis", "", "croupier", 100.0, users=[
         {"username": "admin", "role": "admin", "locked": False, "deleted": False,
          "made_by": None, "password": "a"}])]
     old, new = Snapshot(), Snapshot()
@@ -435,15 +419,15 @@ def test_the_audit_reads_each_users_record_once_whatever_the_decisions() -> None
     # record between every two decisions (players are accounts: a casino's chain holds
     # thousands), the audit took the square of the chain's length (2,000 records and 20,000
     # decisions: 4 s). Folded as it grew, each record is read once.
-    users = [_Counted(_user(1, "genesis", "", "croupier", 1.0, users=[
+    users = [_Counted(record_row(1, "genesis", "", "croupier", 1.0, users=[
         {"username": "admin", "role": "admin", "locked": False, "deleted": False,
          "made_by": None, "password": "a"}]))]
     for i in range(2, 301):
-        users.append(_Counted(_user(i, "created", f"s{i}", "admin", float(i * 10),
+        users.append(_Counted(record_row(i, "created", f"s{i}", "admin", float(i * 10),
                                     role="supervisor", made_by="admin", password="p")))
     snap = Snapshot()
     snap.events = {"craps-1": [
-        _event(i, "void", i * 10.0 + 5, decision=1, seqs=[], reason="r", by=f"s{i}",
+        event_row(i, "void", i * 10.0 + 5, decision=1, seqs=[], reason="r", by=f"s{i}",
                approved_by=f"s{i - 1}") for i in range(3, 301)]}
     _Counted.reads = 0
     found = second_persons.check(users, snap)
@@ -456,12 +440,12 @@ def test_a_log_in_decodes_the_first_record_and_the_accounts_own(
     # A log-in checks the whole users' chain (people.trusted), then folded all of it to find
     # one account: with 20,000 records that decoding took longer than reading them, at every
     # log-in. The account is made by the chain's first record and its own.
-    chain = [_Counted(_user(1, "genesis", "", "croupier", 1.0, users=[
+    chain = [_Counted(record_row(1, "genesis", "", "croupier", 1.0, users=[
         {"username": "admin", "role": "admin", "locked": False, "deleted": False,
          "made_by": None, "password": "a"}]))]
-    chain += [_Counted(_user(i, "created", f"p{i}", people.COMMAND_LINE, float(i),
+    chain += [_Counted(record_row(i, "created", f"p{i}", people.COMMAND_LINE, float(i),
                              role="player", made_by=None, password="p")) for i in range(2, 300)]
-    chain.append(_Counted(_user(300, "created", "ann", people.COMMAND_LINE, 300.0,
+    chain.append(_Counted(record_row(300, "created", "ann", people.COMMAND_LINE, 300.0,
                                 role="dealer", made_by=None, password="q")))
     monkeypatch.setattr(people, "trusted", lambda conn: chain)
     _Counted.reads = 0
