@@ -23,6 +23,7 @@ from croupier.rules.citations import cite
 
 MAX_VIG = Decimal("0.05")
 MAX_VIG_PLACES = 8
+VIG_PLACE = Decimal(1).scaleb(-MAX_VIG_PLACES)
 THREE_FOUR_FIVE = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
 THREE_FOUR_FIVE_LAY = 6
 
@@ -317,19 +318,10 @@ def _read_vig(profile: Profile, vig_raw: Any) -> Decimal:
     # The commission is worked out as an exact fraction of the rate: "1e-999999999999999999"
     # would make a denominator of 10**999999999999999999 and never finish. No casino posts a
     # rate finer than a millionth of a percent.
-    if vig != 0 and _last_place(vig) < -MAX_VIG_PLACES:
+    if vig != vig.quantize(VIG_PLACE):
         raise Malformed("options.vig", f"a commission rate has at most {MAX_VIG_PLACES} decimal "
                         f"places: {show_json(vig_raw)}")
     return vig
-
-
-def _last_place(value: Decimal) -> int:
-    """The power of ten of ``value``'s last nonzero digit (finite, nonzero ``value``): read off
-    its digits, as ``normalize`` would round a tiny one to zero under the context's limits."""
-    _sign, digits, exponent = value.as_tuple()
-    assert isinstance(exponent, int)
-    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
-    return exponent + trailing
 
 
 def _read_vig_on_win(profile: Profile, raw: Any,

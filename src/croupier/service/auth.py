@@ -623,15 +623,18 @@ def refuse_deleted(conn: Connection, player: str, what: str) -> None:
     it afterwards, where no one can spend it or ask for it (until ``croupier users restore``).
     Read after the caller holds the player's wallet row, which a deletion holds as it reads
     what the account holds: of a deletion and a deposit at once, one is refused."""
-    row = _account(conn, player)
-    if row is not None and row.deleted_at is not None:
+    if _is_deleted(conn, player):
         raise Refusal(f"{player}'s account is deleted: {what} is not put in it (restore it "
                       f"first: croupier users restore {player})", CLAUSE)
 
 
-def _not_deleted(conn: Connection, username: str) -> None:
+def _is_deleted(conn: Connection, username: str) -> bool:
     row = _account(conn, username)
-    if row is not None and row.deleted_at is not None:
+    return row is not None and row.deleted_at is not None
+
+
+def _not_deleted(conn: Connection, username: str) -> None:
+    if _is_deleted(conn, username):
         raise Refusal(f"{username} is deleted: a deleted account cannot log in, "
                              f"whatever its password; restore it first (croupier users "
                              f"restore {username})", CLAUSE)

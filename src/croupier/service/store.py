@@ -394,9 +394,9 @@ def _bound_session(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.autocommit = True
     cur = dbapi_conn.cursor()
     try:
-        cur.execute(f"SET lock_timeout = {LOCK_WAIT_MS}")
-        cur.execute(f"SET {_IDLE_SETTING} = {IDLE_MS}")
-        cur.execute(PLAN_EACH_TIME)
+        # One round trip for the three (statements without parameters may go together).
+        cur.execute(f"SET lock_timeout = {LOCK_WAIT_MS}; SET {_IDLE_SETTING} = {IDLE_MS}; "
+                    f"{PLAN_EACH_TIME}")
     finally:
         cur.close()
         dbapi_conn.autocommit = autocommit
