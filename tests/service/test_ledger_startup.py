@@ -5,12 +5,14 @@ seeded RNG needs an explicit test mode and is never disclosed."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -95,24 +97,29 @@ def test_integrity_check_at_start(tmp_path: Path) -> None:
                                      or "damaged" in done.stderr), done.stderr
 
 
-def _closed_to_others(path: Path) -> Path | None:
-    """The first folder on the way to ``path`` that a user other than its owner cannot enter
-    (a checkout under a private temporary folder, say), else None."""
-    for folder in [*reversed(path.parents), path]:
-        if not folder.stat().st_mode & stat.S_IXOTH:
-            return folder
-    return None
+@contextlib.contextmanager
+def _enterable_by_others(path: Path) -> Iterator[None]:
+    """Every folder on the way to ``path`` that a user other than its owner cannot enter (a
+    checkout in a private temporary folder, which ``mktemp -d`` makes) opened to be entered,
+    not listed, for the block, and closed again after it."""
+    closed = [(f, f.stat().st_mode) for f in [*reversed(path.parents), path]
+              if not f.stat().st_mode & stat.S_IXOTH]
+    for folder, mode in closed:
+        folder.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+    try:
+        yield
+    finally:
+        for folder, mode in closed:
+            folder.chmod(stat.S_IMODE(mode))
 
 
 def test_read_only_data_folder_refused() -> None:
     if os.geteuid() != 0:
         pytest.fail("this test runs the server as another user (nobody) and needs root")
-    closed = _closed_to_others(Path(croupier_package.__file__).resolve().parent)
-    if closed is not None:
-        pytest.fail(f"this test runs the server as nobody, who cannot enter {closed} to read "
-                    f"the code: chmod o+x {closed}, or check out the project elsewhere")
-    # Readable by the server's user (nobody) but not writable: a read-only data folder.
+    # Readable by the server's user (nobody) but not writable: a read-only data folder. The
+    # server runs the checkout's code and environment, which nobody must reach.
     top = Path(tempfile.mkdtemp(prefix="croupier-ro-"))
+    code = Path(croupier_package.__file__).resolve().parent
     try:
         top.chmod(0o755)
         data = top / "data"
@@ -120,7 +127,8 @@ def test_read_only_data_folder_refused() -> None:
         data.chmod(0o755)
         for f in data.iterdir():
             f.chmod(0o644)
-        done = serve(data, user=65534)
+        with _enterable_by_others(code), _enterable_by_others(Path(sys.executable).parent):
+            done = serve(data, user=65534)
         assert done.returncode == 2 and "not writable" in done.stderr, done.stderr
     finally:
         shutil.rmtree(top)
