@@ -351,17 +351,23 @@ export async function renderHistory(ctx) {
     root.replaceChildren(h("h2", { id: "history-title" }, "History"), h("p", { class: "muted" }, ctx.explain(err)));
     return;
   }
+  // The round recalled stays recalled when the history is drawn again (an event at the table
+  // redraws it), and its answer goes to the panel on the page when it comes, not to one a
+  // redraw has replaced meanwhile.
   const recall = async (r) => {
+    app.recalled = { table: r.table, round: r.round };
+    const shown = (...nodes) => { ($("recall") || detail).replaceChildren(...nodes); };
     try {
-      const rec = await api.get(`/tables/${encodeURIComponent(r.table)}/rounds/${r.round}`);
-      detail.replaceChildren(...recallView(ctx, rec));
-    } catch (err) { detail.replaceChildren(h("p", { class: "error" }, ctx.explain(err))); }
+      shown(...recallView(ctx, await api.get(`/tables/${encodeURIComponent(r.table)}/rounds/${r.round}`)));
+    } catch (err) { shown(h("p", { class: "error" }, ctx.explain(err))); }
   };
   root.replaceChildren(h("h2", { id: "history-title" }, app.role === "player" ? `Your last ${word.toLowerCase()}s` : "History and recall"),
     rounds.length ? h("ol", { class: "rounds" }, rounds.map((r) => h("li", { class: r.voided ? "voided" : "" },
       h("span", {}, `${word} ${r.round}: ${outcomeText(r.outcome)}${r.voided ? " (void)" : ""}${r.balance_after ? `; after it ${money(r.balance_after.chips)} in chips and ${money(r.balance_after.on_table)} on the layout` : ""}`),
       h("button", { type: "button", class: "recall-btn", "aria-label": `Recall ${word.toLowerCase()} ${r.round}`, onclick: () => recall(r) }, "Recall"))))
       : h("p", { class: "muted" }, `No ${word.toLowerCase()}s decided yet.`), detail);
+  const again = app.recalled;
+  if (again && again.table === app.tableId) recall(again);
 }
 
 // --- the bankroll chart -----------------------------------------------------------------------
